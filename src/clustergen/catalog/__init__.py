@@ -1,0 +1,33 @@
+"""Catalogs: the facts clustergen designs with, each with its source."""
+
+from clustergen.catalog.loader import Catalog, Problem, builtin_catalog_dir, load_catalog, validate_catalog
+from clustergen.catalog.models import (
+    Architecture,
+    Assumption,
+    Gpu,
+    Nic,
+    Optic,
+    RackType,
+    RaPattern,
+    StorageTier,
+    Switch,
+    System,
+)
+
+__all__ = [
+    "Architecture",
+    "Assumption",
+    "Catalog",
+    "Gpu",
+    "Nic",
+    "Optic",
+    "Problem",
+    "RaPattern",
+    "RackType",
+    "StorageTier",
+    "Switch",
+    "System",
+    "builtin_catalog_dir",
+    "load_catalog",
+    "validate_catalog",
+]

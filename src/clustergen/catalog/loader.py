@@ -1,0 +1,318 @@
+"""Load catalog YAML files, layer a user's directory over the built-in one, validate, look up."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import ValidationError
+
+from clustergen.catalog.models import (
+    Architecture,
+    Assumption,
+    Entry,
+    Gpu,
+    Nic,
+    Optic,
+    RackType,
+    RaPattern,
+    StorageTier,
+    Switch,
+    System,
+    normalise_name,
+)
+from clustergen.errors import CatalogError, NotFoundError
+
+E = TypeVar("E", bound=Entry)
+
+#: file stem -> model of each entry. A catalog directory holds any subset of these files.
+FILES: dict[str, type[Entry]] = {
+    "gpus": Gpu,
+    "systems": System,
+    "switches": Switch,
+    "nics": Nic,
+    "optics": Optic,
+    "ra_patterns": RaPattern,
+    "architectures": Architecture,
+    "storage_tiers": StorageTier,
+    "assumptions": Assumption,
+    "racks": RackType,
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a catalog, located by file, entry and field."""
+
+    file: str
+    entry: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}: entry {self.entry!r}"
+        if self.field:
+            where += f", field {self.field!r}"
+        return f"{where}: {self.message}"
+
+
+def builtin_catalog_dir() -> Path:
+    """The catalog shipped with clustergen: inside the wheel, or at the repository root."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_data" / "catalog"
+    if packaged.is_dir():
+        return packaged
+    return here.parent.parent / "catalog"
+
+
+def _read_yaml(path: Path, problems: list[Problem]) -> list[dict[str, Any]]:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark is not None else ""
+        problems.append(Problem(path.name, "-", "", f"malformed YAML{line}: {exc}".splitlines()[0]))
+        return []
+    except OSError as exc:
+        problems.append(Problem(path.name, "-", "", f"cannot read: {exc.strerror}"))
+        return []
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        problems.append(Problem(path.name, "-", "", "top level must be a list of entries"))
+        return []
+    rows: list[dict[str, Any]] = []
+    for i, row in enumerate(data):
+        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+            problems.append(Problem(path.name, f"#{i + 1}", "id", "each entry needs a string id"))
+            continue
+        rows.append(row)
+    return rows
+
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _raw_layers(dirs: list[Path], problems: list[Problem]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Merge raw rows: a later directory's entry overrides an earlier one field by field."""
+    merged: dict[str, dict[str, dict[str, Any]]] = {stem: {} for stem in FILES}
+    for directory in dirs:
+        if not directory.is_dir():
+            problems.append(Problem(str(directory), "-", "", "catalog directory does not exist"))
+            continue
+        for path in sorted(directory.glob("*.y*ml")):
+            if path.stem not in FILES:
+                known = ", ".join(f"{s}.yaml" for s in FILES)
+                problems.append(Problem(path.name, "-", "", f"unknown catalog file; known: {known}"))
+                continue
+            for row in _read_yaml(path, problems):
+                base = merged[path.stem].get(row["id"], {})
+                merged[path.stem][row["id"]] = {**base, **row, "_file": path.name}
+    return merged
+
+
+def _validate_rows(
+    raw: dict[str, dict[str, dict[str, Any]]], problems: list[Problem]
+) -> dict[str, dict[str, Entry]]:
+    entries: dict[str, dict[str, Entry]] = {stem: {} for stem in FILES}
+    for stem, rows in raw.items():
+        model = FILES[stem]
+        for entry_id, row in rows.items():
+            fields = {k: v for k, v in row.items() if k != "_file"}
+            try:
+                entries[stem][entry_id] = model.model_validate(fields)
+            except ValidationError as exc:
+                for err in exc.errors():
+                    loc = ".".join(str(p) for p in err["loc"])
+                    problems.append(Problem(row["_file"], entry_id, loc, err["msg"]))
+    return entries
+
+
+def _check_references(entries: dict[str, dict[str, Entry]], problems: list[Problem]) -> None:
+    """Ids that point at other entries must exist."""
+
+    def need(stem: str, ref: str | None, file: str, entry: str, fld: str) -> None:
+        if ref is not None and ref not in entries[stem]:
+            problems.append(Problem(file, entry, fld, f"{ref!r} is not an id in {stem}.yaml"))
+
+    for s in entries["systems"].values():
+        assert isinstance(s, System)
+        need("gpus", s.gpu, "systems.yaml", s.id, "gpu")
+        for group in ("compute", "storage", "inband", "oob"):
+            ports = getattr(s, group)
+            if ports is not None:
+                need("nics", ports.nic, "systems.yaml", s.id, f"{group}.nic")
+    for a in entries["architectures"].values():
+        assert isinstance(a, Architecture)
+        for sid in a.systems:
+            need("systems", sid, "architectures.yaml", a.id, "systems")
+        need("systems", a.fabric_manager, "architectures.yaml", a.id, "fabric_manager")
+        for name in ("compute_fabric", "storage_fabric", "inband_fabric", "oob_fabric"):
+            spec = getattr(a, name)
+            if spec is not None:
+                need("switches", spec.switch, "architectures.yaml", a.id, f"{name}.switch")
+        need("storage_tiers", a.storage_tier_default, "architectures.yaml", a.id, "storage_tier")
+    for p in entries["ra_patterns"].values():
+        assert isinstance(p, RaPattern)
+        for sid in p.systems:
+            need("systems", sid, "ra_patterns.yaml", p.id, "systems")
+        need("switches", p.networking.leaf_switch, "ra_patterns.yaml", p.id, "networking.leaf_switch")
+        need("switches", p.networking.spine_switch, "ra_patterns.yaml", p.id, "networking.spine_switch")
+
+
+@dataclass
+class Catalog:
+    """Every catalog entry, by file stem and id, with forgiving look-ups."""
+
+    entries: dict[str, dict[str, Entry]]
+    directories: list[Path]
+    hash: str
+    _index: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for stem, rows in self.entries.items():
+            index: dict[str, str] = {}
+            for entry in rows.values():
+                for name in entry.names():
+                    index.setdefault(name, entry.id)
+            self._index[stem] = index
+
+    def all(self, stem: str, model: type[E]) -> list[E]:
+        """Every entry of one file, in id order."""
+        rows = self.entries[stem]
+        return [e for _, e in sorted(rows.items()) if isinstance(e, model)]
+
+    def get(self, stem: str, model: type[E], name: str, kind: str | None = None) -> E:
+        """Find an entry by id, name or alias, forgiving case, punctuation and vendor prefix."""
+        kind = kind or stem.rstrip("s").replace("_", " ")
+        rows = self.entries[stem]
+        if name in rows:
+            found = rows[name]
+        else:
+            key = normalise_name(name)
+            index = self._index[stem]
+            entry_id = index.get(key)
+            if entry_id is None and key:
+                starts = sorted({v for k, v in index.items() if k.startswith(key)})
+                if len(starts) == 1:
+                    entry_id = starts[0]
+            if entry_id is None:
+                raise NotFoundError(kind, name, self.closest(stem, name))
+            found = rows[entry_id]
+        if not isinstance(found, model):  # pragma: no cover - FILES fixes the model per stem
+            raise CatalogError(f"{stem}.yaml entry {found.id!r} is not a {model.__name__}")
+        return found
+
+    def closest(self, stem: str, name: str, n: int = 5) -> list[str]:
+        """Ids whose names look most like `name`."""
+        key = normalise_name(name)
+        index = self._index[stem]
+        names = difflib.get_close_matches(key, list(index), n=n * 3, cutoff=0.4)
+        names += sorted(k for k in index if key and (key in k or k in key))
+        out: list[str] = []
+        for k in names:
+            if index[k] not in out:
+                out.append(index[k])
+        return out[:n] or sorted(self.entries[stem])[:n]
+
+    def gpu(self, name: str) -> Gpu:
+        """A GPU by forgiving name."""
+        return self.get("gpus", Gpu, name, "GPU")
+
+    def system(self, name: str) -> System:
+        """A system (server, NVL rack, appliance) by forgiving name."""
+        return self.get("systems", System, name, "system")
+
+    def switch(self, name: str) -> Switch:
+        """A switch by forgiving name."""
+        return self.get("switches", Switch, name, "switch")
+
+    def nic(self, name: str) -> Nic:
+        """A NIC or DPU by forgiving name."""
+        return self.get("nics", Nic, name, "NIC")
+
+    def optic(self, name: str) -> Optic:
+        """A transceiver or cable by forgiving name."""
+        return self.get("optics", Optic, name, "optic")
+
+    def ra_pattern(self, name: str) -> RaPattern:
+        """An Enterprise RA pattern by its C-G-N-B id."""
+        return self.get("ra_patterns", RaPattern, name, "RA pattern")
+
+    def architecture(self, name: str) -> Architecture:
+        """A reference architecture by forgiving name."""
+        return self.get("architectures", Architecture, name, "architecture")
+
+    def storage_tier(self, name: str) -> StorageTier:
+        """A storage performance tier by name."""
+        return self.get("storage_tiers", StorageTier, name, "storage tier")
+
+    def rack(self, name: str) -> RackType:
+        """A rack type by name."""
+        return self.get("racks", RackType, name, "rack type")
+
+    def assumption(self, name: str) -> Assumption:
+        """A named default with its source."""
+        return self.get("assumptions", Assumption, name, "assumption")
+
+    def architecture_for(self, system_id: str) -> Architecture | None:
+        """The reference architecture a system follows, if any."""
+        for arch in self.all("architectures", Architecture):
+            if system_id in arch.systems:
+                return arch
+        return None
+
+    def iter_entries(self) -> Iterator[tuple[str, Entry]]:
+        """(file stem, entry) for every entry."""
+        for stem, rows in self.entries.items():
+            for entry in rows.values():
+                yield stem, entry
+
+
+def _hash(entries: dict[str, dict[str, Entry]]) -> str:
+    blob = {
+        stem: {eid: e.model_dump(mode="json") for eid, e in sorted(rows.items())}
+        for stem, rows in sorted(entries.items())
+    }
+    text = json.dumps(blob, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def validate_catalog(user_dir: Path | None = None) -> tuple[Catalog | None, list[Problem]]:
+    """Load and check the catalog; return it (None if broken) and every problem found."""
+    dirs = [builtin_catalog_dir()]
+    if user_dir is not None:
+        dirs.append(Path(user_dir))
+    problems: list[Problem] = []
+    raw = _raw_layers(dirs, problems)
+    entries = _validate_rows(raw, problems)
+    _check_references(entries, problems)
+    if problems:
+        return None, problems
+    return Catalog(entries=entries, directories=dirs, hash=_hash(entries)), problems
+
+
+@lru_cache(maxsize=8)
+def _load_cached(user_dir: str | None) -> Catalog:
+    catalog, problems = validate_catalog(Path(user_dir) if user_dir else None)
+    if catalog is None:
+        shown = "; ".join(str(p) for p in problems[:3])
+        more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise CatalogError(
+            f"catalog has {len(problems)} problem(s): {shown}{more}",
+            hint="run `clustergen catalog validate` for the full list",
+            problems=[str(p) for p in problems],
+        )
+    return catalog
+
+
+def load_catalog(user_dir: Path | str | None = None) -> Catalog:
+    """The built-in catalog, with `user_dir` layered over it when given. Cached per directory."""
+    return _load_cached(str(Path(user_dir).resolve()) if user_dir else None)

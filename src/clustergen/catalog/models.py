@@ -1,0 +1,307 @@
+"""Pydantic models for every catalog file.
+
+Every entry names where its values came from (`source`, `as_of`); a value whose source differs from
+the entry's is listed in `field_sources`. Unknown facts are `None`, never guessed. Units are in the
+field names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$", max_length=64)]
+AsOf = Annotated[str, Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="YYYY-MM or YYYY-MM-DD")]
+Watts = Annotated[float, Field(ge=0)]
+PositiveInt = Annotated[int, Field(gt=0)]
+
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def normalise_name(text: str) -> str:
+    """Fold a product name for forgiving look-up: case, punctuation and a leading vendor go."""
+    folded = _NON_ALNUM.sub("", text.lower())
+    for vendor in ("nvidia", "mellanox", "amd", "instinct"):
+        if folded.startswith(vendor) and len(folded) > len(vendor):
+            folded = folded[len(vendor) :]
+    return folded
+
+
+class Strict(BaseModel):
+    """Base for catalog models: unknown fields are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Entry(Strict):
+    """Fields every catalog entry carries."""
+
+    id: Slug
+    name: str = Field(min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    opn: str | None = Field(default=None, description="vendor orderable part number, where published")
+    source: str = Field(min_length=3, description="document and section, or URL")
+    as_of: AsOf
+    field_sources: dict[str, str] = Field(
+        default_factory=dict, description="field -> source, for values from another document"
+    )
+    placeholder: bool = Field(
+        default=False, description="true when values are assumptions, not published facts"
+    )
+    notes: str | None = None
+    price_usd: float | None = Field(default=None, ge=0)
+    price_source: str | None = None
+
+    @model_validator(mode="after")
+    def _price_has_source(self) -> Entry:
+        if self.price_usd is not None and not self.price_source:
+            raise ValueError("price_usd needs price_source (quote, list price page, date)")
+        return self
+
+    def names(self) -> list[str]:
+        """Every name this entry answers to, normalised."""
+        return [normalise_name(n) for n in (self.id, self.name, *self.aliases)]
+
+
+class Gpu(Entry):
+    """An accelerator. Throughput figures are dense (no sparsity)."""
+
+    vendor: str
+    architecture: str | None = None
+    form_factor: Literal["sxm", "pcie", "superchip", "oam"]
+    memory_gb: float | None = Field(default=None, gt=0)
+    memory_type: str | None = None
+    memory_bandwidth_gb_per_s: float | None = Field(default=None, gt=0)
+    bf16_dense_tflops: float | None = Field(default=None, gt=0)
+    fp8_dense_tflops: float | None = Field(default=None, gt=0)
+    fp4_dense_tflops: float | None = Field(default=None, gt=0)
+    tdp_w: Watts | None = None
+
+
+class NodePowerTerms(Strict):
+    """The seed memo's node power terms, each in watts; unknown terms stay None."""
+
+    gpu_w: Watts | None = Field(default=None, description="per GPU")
+    cpu_w: Watts | None = Field(default=None, description="all sockets")
+    dram_w: Watts | None = None
+    nvme_w: Watts | None = None
+    nic_w: Watts | None = Field(default=None, description="per NIC")
+    aux_w: Watts | None = Field(default=None, description="fans, VRM losses, BMC, lumped")
+
+
+class PortGroup(Strict):
+    """A set of identical network ports on a system, for one fabric."""
+
+    ports: int = Field(ge=0, description="logical ports at port_speed_gbps")
+    port_speed_gbps: float = Field(gt=0)
+    nic: str | None = Field(default=None, description="NIC id in nics.yaml")
+    nics: int | None = Field(default=None, ge=0, description="NIC cards behind these ports")
+    ports_per_cage: int = Field(
+        default=1, ge=1, description="logical ports per transceiver cage (2 for twin-port OSFP)"
+    )
+    cage_form: str | None = Field(default=None, description="OSFP, QSFP112, RJ45, ...")
+
+
+class System(Entry):
+    """A server, an NVL rack treated as one node, a fabric manager or a management server."""
+
+    kind: Literal[
+        "dgx", "hgx", "nvl-rack", "pcie-server", "fabric-manager", "management-server", "storage"
+    ]
+    vendor: str
+    gpu: str | None = Field(default=None, description="GPU id in gpus.yaml")
+    gpus_per_node: int = Field(ge=0)
+    cpu: str | None = None
+    cpu_sockets: int | None = Field(default=None, ge=0)
+    rack_units: int | None = Field(default=None, gt=0)
+    max_power_w: Watts | None = Field(default=None, description="published maximum system power")
+    typical_power_w: Watts | None = None
+    power_terms: NodePowerTerms | None = None
+    cooling: Literal["air", "liquid", "air-or-liquid"] = "air"
+    compute: PortGroup | None = Field(default=None, description="east-west compute fabric ports")
+    storage: PortGroup | None = Field(default=None, description="storage / converged fabric ports")
+    inband: PortGroup | None = Field(default=None, description="in-band management ports")
+    oob: PortGroup | None = Field(default=None, description="out-of-band (BMC) ports")
+    architecture: str | None = Field(default=None, description="reference architecture id it follows")
+
+    @model_validator(mode="after")
+    def _gpu_named(self) -> System:
+        if self.gpus_per_node > 0 and not self.gpu:
+            raise ValueError("a system with GPUs must name its gpu")
+        return self
+
+
+class Breakout(Strict):
+    """A way to split a switch's ports: `ports` logical ports at `speed_gbps`."""
+
+    ports: PositiveInt
+    speed_gbps: float = Field(gt=0)
+
+
+class Switch(Entry):
+    """A fabric switch. `ports` are logical ports at `port_speed_gbps`; breakouts give other splits."""
+
+    vendor: str
+    technology: Literal["infiniband", "ethernet"]
+    family: str | None = None
+    ports: PositiveInt
+    port_speed_gbps: float = Field(gt=0)
+    cages: int | None = Field(default=None, gt=0, description="physical transceiver cages")
+    cage_form: str | None = None
+    cage_gbps: float | None = Field(default=None, gt=0, description="bandwidth of one cage")
+    breakouts: list[Breakout] = Field(default_factory=list)
+    typical_power_w: Watts | None = None
+    max_power_w: Watts | None = None
+    rack_units: int | None = Field(default=None, gt=0)
+    cooling: Literal["air", "liquid", "air-or-liquid"] = "air"
+    roles: list[Literal["leaf", "spine", "core", "management", "storage"]] = Field(
+        default_factory=list
+    )
+
+    def radix_at(self, speed_gbps: float) -> int | None:
+        """Logical ports at `speed_gbps`, or None if the switch cannot run at that speed."""
+        if speed_gbps == self.port_speed_gbps:
+            return self.ports
+        for b in self.breakouts:
+            if b.speed_gbps == speed_gbps:
+                return b.ports
+        return None
+
+    def ports_per_cage_at(self, speed_gbps: float) -> int:
+        """How many logical ports one transceiver cage carries at `speed_gbps`."""
+        if self.cage_gbps is None:
+            return 1
+        return max(1, int(self.cage_gbps // speed_gbps))
+
+
+class Nic(Entry):
+    """A network adapter or DPU."""
+
+    vendor: str
+    kind: Literal["nic", "supernic", "dpu"]
+    technologies: list[Literal["infiniband", "ethernet"]]
+    ports: PositiveInt
+    port_speed_gbps: float = Field(gt=0)
+    host_interface: str | None = None
+    typical_power_w: Watts | None = None
+    max_power_w: Watts | None = None
+
+
+class Optic(Entry):
+    """A transceiver or a cable. Power is per transceiver (or per cable end for ACC/AOC)."""
+
+    kind: Literal["transceiver", "dac", "acc", "aoc", "fiber"]
+    vendor: str
+    form_factor: str | None = None
+    total_gbps: float | None = Field(default=None, gt=0)
+    ports: int = Field(default=1, ge=1, description="logical ports (2 for twin-port)")
+    port_speed_gbps: float | None = Field(default=None, gt=0)
+    media: Literal["multimode", "singlemode", "copper", "none"] | None = None
+    reach_m: float | None = Field(default=None, gt=0)
+    power_w: Watts | None = None
+    technologies: list[Literal["infiniband", "ethernet"]] = Field(default_factory=list)
+
+
+class NetworkingDefaults(Strict):
+    """Fabric defaults an Enterprise RA pattern names."""
+
+    fabric: Literal["infiniband", "ethernet"]
+    platform: str
+    leaf_switch: str | None = None
+    spine_switch: str | None = None
+    north_south: str | None = None
+
+
+class RaPattern(Entry):
+    """An NVIDIA Enterprise RA node pattern in C-G-N-B form (CPUs-GPUs-NICs-Gb/s per GPU)."""
+
+    cpus: PositiveInt
+    gpus_per_node: PositiveInt
+    nics: PositiveInt
+    bandwidth_gbps_per_gpu: PositiveInt
+    node_count_min: PositiveInt
+    node_count_max: PositiveInt
+    su_nodes: PositiveInt = Field(description="scalable unit size in nodes")
+    workloads: list[Literal["training", "fine-tuning", "inference", "mixed"]]
+    systems: list[str] = Field(default_factory=list, description="system ids that fit the pattern")
+    networking: NetworkingDefaults
+
+    @field_validator("id")
+    @classmethod
+    def _cgnb(cls, v: str) -> str:
+        if not re.fullmatch(r"\d+-\d+-\d+-\d+", v):
+            raise ValueError(f"RA pattern id {v!r} must be C-G-N-B, e.g. 2-8-9-400")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RaPattern:
+        expected = f"{self.cpus}-{self.gpus_per_node}-{self.nics}-{self.bandwidth_gbps_per_gpu}"
+        if self.id != expected:
+            raise ValueError(f"id {self.id!r} disagrees with its fields ({expected})")
+        if self.node_count_min > self.node_count_max:
+            raise ValueError("node_count_min exceeds node_count_max")
+        return self
+
+
+class FabricSpec(Strict):
+    """How a reference architecture builds one fabric."""
+
+    technology: Literal["infiniband", "ethernet"]
+    switch: str
+    rail_optimized: bool = False
+    oversubscription: float = Field(default=1.0, ge=1.0)
+    ports_per_node: int | None = Field(
+        default=None, ge=0, description="node ports on this fabric; default from the system"
+    )
+    switches_per_su: int | None = Field(
+        default=None, ge=0, description="published switch count per SU, when the RA gives one"
+    )
+
+
+class Architecture(Entry):
+    """A reference architecture (e.g. a DGX SuperPOD generation): SU size and fabric choices."""
+
+    systems: list[str] = Field(min_length=1)
+    su_nodes: PositiveInt
+    nodes_per_rack: PositiveInt | None = None
+    rack_power_kw: float | None = Field(default=None, gt=0)
+    compute_fabric: FabricSpec
+    storage_fabric: FabricSpec | None = None
+    inband_fabric: FabricSpec | None = None
+    oob_fabric: FabricSpec | None = None
+    fabric_manager: str | None = Field(default=None, description="system id of the fabric manager")
+    fabric_manager_links: int = Field(default=0, ge=0, description="its compute-fabric links")
+    fabric_manager_count: int = Field(default=0, ge=0, description="appliances, HA pairs included")
+    management_servers: int = Field(default=0, ge=0)
+    storage_tier_default: str | None = None
+
+
+class StorageTier(Entry):
+    """A storage performance tier from NVIDIA SuperPOD guidance, in GB/s."""
+
+    node_read_gb_per_s: float = Field(gt=0)
+    node_write_gb_per_s: float = Field(gt=0)
+    su_read_gb_per_s: float | None = Field(default=None, gt=0)
+    su_write_gb_per_s: float | None = Field(default=None, gt=0)
+    four_su_read_gb_per_s: float | None = Field(default=None, gt=0)
+    four_su_write_gb_per_s: float | None = Field(default=None, gt=0)
+    capacity_tb_per_node: float | None = Field(default=None, gt=0)
+
+
+class Assumption(Entry):
+    """A named default the engine uses when the request is silent, with where the value comes from."""
+
+    value: float | str | bool
+    unit: str | None = None
+
+
+class RackType(Entry):
+    """A rack and its power distribution."""
+
+    rack_units: PositiveInt
+    power_limit_kw: float = Field(gt=0)
+    cooling: Literal["air", "liquid", "air-or-liquid"]
+    pdus: int = Field(default=2, ge=0)
+    pdu_name: str | None = None

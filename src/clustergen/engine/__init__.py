@@ -1,0 +1,1 @@
+"""The sizing engine: pure functions over catalog models. Imports nothing above it."""

@@ -1,0 +1,496 @@
+"""Clos (fat-tree) fabric sizing by rules, not port division.
+
+The rules, each from the fat-tree literature or NVIDIA's DGX SuperPOD reference architectures:
+- A leaf splits its ports into downlinks d and uplinks u with d <= r * u for oversubscription r.
+- Every leaf's uplinks spread evenly over the spines it reaches, so a 2-tier spine count S must
+  divide u; S is the smallest such divisor whose ports hold all uplinks. With S <= u, a 2-tier
+  fabric of radix-k switches serves at most k^2/2 hosts when non-blocking.
+- Past that, a 3-tier fabric: pods of leaves and spines (spines split half down, half up), and core
+  groups (spine i of every pod reaches core group i), each core group sized by the same divisor rule.
+- Rail-optimized scalable units (SUs): each GPU rail of an SU gets its own leaf or leaves; a partly
+  filled SU still gets its full set of leaves and uplinks (NVIDIA's rule).
+- Planes are identical independent fabrics; a node's ports split evenly over them.
+- A fabric manager (UFM) takes a free node slot of a partly filled SU, as the SuperPOD RA does.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from clustergen.catalog.models import Optic, Switch
+from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.units import ceil_div, smallest_divisor_at_least
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FabricPlan(_Model):
+    """What a fabric must connect, independent of the switches that build it."""
+
+    nodes: int = Field(ge=1, description="compute nodes (an NVL72 rack counts as one node)")
+    ports_per_node: int = Field(ge=1, description="fabric ports per node over all planes")
+    port_speed_gbps: float = Field(gt=0)
+    rails: int | None = Field(
+        default=None, ge=1, description="rail groups per node per plane; default one per port"
+    )
+    su_nodes: int | None = Field(
+        default=None, ge=1, description="scalable-unit size; set for a rail-optimized fabric"
+    )
+    oversubscription: float = Field(default=1.0, ge=1.0, description="leaf downlink:uplink ratio")
+    planes: int = Field(default=1, ge=1)
+    fabric_manager_links: int = Field(default=0, ge=0, description="UFM links wanted on leaves")
+    node_ports_per_cage: int = Field(default=1, ge=1, description="2 for twin-port OSFP on nodes")
+
+
+class Cabling(_Model):
+    """Which transceivers sit where; None means passive copper (no transceiver power)."""
+
+    node_optic: Optic | None = None
+    switch_optic: Optic | None = None
+    core_optic: Optic | None = None
+    fabric_manager_optic: Optic | None = None
+
+
+class TransceiverLine(_Model):
+    """Transceivers at one place in the fabric."""
+
+    location: Literal["node", "fabric-manager", "leaf", "spine", "core"]
+    optic: str | None
+    count: int = Field(ge=0)
+    unit_power_w: float | None
+    power_w: float | None
+
+
+class CableLine(_Model):
+    """Cables of one fabric segment; one cable per logical link."""
+
+    segment: Literal["node-leaf", "fabric-manager-leaf", "leaf-spine", "spine-core"]
+    media: str
+    speed_gbps: float
+    count: int = Field(ge=0)
+
+
+class FabricPower(_Model):
+    """Fabric power in watts; None where a catalog value is unknown."""
+
+    switches_w: float | None
+    optics_w: float | None
+    total_w: float | None
+    switch_power_basis: Literal["typical", "max"]
+
+
+class FabricDesign(_Model):
+    """A sized fabric. Switch and link counts are totals over all planes."""
+
+    technology: str
+    tiers: int = Field(ge=1, le=3)
+    planes: int
+    rail_optimized: bool
+    su_nodes: int | None
+    scalable_units: int
+    nodes: int
+    port_speed_gbps: float
+    leaf_switch: str
+    spine_switch: str | None
+    core_switch: str | None
+    leaf_radix: int
+    spine_radix: int | None
+    core_radix: int | None
+    leaf_switches: int
+    spine_switches: int
+    core_switches: int
+    total_switches: int
+    leaves_per_su: int | None = Field(description="per plane")
+    leaf_downlinks: int = Field(description="designed host ports per leaf")
+    leaf_uplinks: int
+    links_per_leaf_spine_pair: int | None
+    pods: int | None
+    spines_per_pod: int | None
+    core_groups: int | None
+    node_links: int
+    fabric_manager_links: int
+    host_links: int = Field(description="node_links + fabric_manager_links")
+    leaf_spine_links: int
+    spine_core_links: int
+    total_links: int
+    oversubscription: float = Field(description="achieved leaf downlink:uplink bandwidth ratio")
+    host_port_capacity: int = Field(description="host ports the built leaves offer, all planes")
+    max_host_ports_at_tiers: int = Field(description="per plane, for this radix and tier count")
+    bisection_bandwidth_gbps: float
+    max_ports_used: dict[str, int] = Field(description="most ports used on any switch, per tier")
+    transceivers: list[TransceiverLine]
+    cables: list[CableLine]
+    power: FabricPower
+    notes: list[str]
+
+
+def leaf_split(radix: int, oversubscription: float) -> tuple[int, int]:
+    """Largest downlink count d and the uplinks u it needs, with d <= r*u and d + u <= radix."""
+    down = math.floor(radix * oversubscription / (1.0 + oversubscription) + 1e-9)
+    while down > 0:
+        up = math.ceil(down / oversubscription - 1e-9)
+        if down + up <= radix:
+            return down, up
+        down -= 1
+    raise RequestError(f"a {radix}-port leaf cannot be split for oversubscription {oversubscription}")
+
+
+def _radix(switch: Switch, speed_gbps: float, role: str) -> int:
+    radix = switch.radix_at(speed_gbps)
+    if radix is None:
+        speeds = sorted({switch.port_speed_gbps, *(b.speed_gbps for b in switch.breakouts)})
+        raise RequestError(
+            f"{role} switch {switch.id} has no {speed_gbps:g} Gb/s ports",
+            hint=f"it offers {', '.join(f'{s:g}' for s in speeds)} Gb/s; pass --port-speed",
+        )
+    return radix
+
+
+class _Leaves(BaseModel):
+    """Per-plane leaf layout."""
+
+    count: int
+    per_su: int | None
+    down: int
+    up: int
+    sus: int
+    host_ports_per_leaf: list[int]  # ports actually used per leaf, for transceiver counts
+    fm_attached: int
+
+
+def _rail_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) -> _Leaves:
+    assert plan.su_nodes is not None
+    rails = plan.rails or per_plane
+    if per_plane % rails:
+        raise RequestError(f"{per_plane} ports per node do not split into {rails} rails")
+    ports_per_rail = per_plane // rails
+    d_max, _ = leaf_split(radix, plan.oversubscription)
+    rail_ports_su = plan.su_nodes * ports_per_rail
+    if rail_ports_su >= d_max:
+        leaves_per_rail = ceil_div(rail_ports_su, d_max)
+        rails_per_leaf = 1
+        down = ceil_div(rail_ports_su, leaves_per_rail)
+    else:
+        rails_per_leaf = min(rails, d_max // rail_ports_su)
+        leaves_per_rail = 1
+        down = rails_per_leaf * rail_ports_su
+    groups = ceil_div(rails, rails_per_leaf)
+    per_su = groups * leaves_per_rail
+    up = math.ceil(down / plan.oversubscription - 1e-9)
+    sus = ceil_div(plan.nodes, plan.su_nodes)
+    free_slots = sus * plan.su_nodes - plan.nodes
+    fm_attached = fm_links if fm_links and free_slots * per_plane >= fm_links else 0
+    used: list[int] = []
+    for su in range(sus):
+        nodes_here = min(plan.su_nodes, plan.nodes - su * plan.su_nodes)
+        for g in range(groups):
+            rails_here = min(rails_per_leaf, rails - g * rails_per_leaf)
+            group_ports = nodes_here * ports_per_rail * rails_here
+            for i in range(leaves_per_rail):
+                share = min(down, max(0, group_ports - i * down))
+                used.append(share)
+    if fm_attached:
+        # one UFM link per rail leaf of the first SU with a free slot: the last, partial SU
+        start = (sus - 1) * per_su
+        for i in range(fm_attached):
+            used[start + (i * leaves_per_rail) % per_su] += 1
+    return _Leaves(
+        count=sus * per_su,
+        per_su=per_su,
+        down=down,
+        up=up,
+        sus=sus,
+        host_ports_per_leaf=used,
+        fm_attached=fm_attached,
+    )
+
+
+def _flat_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) -> _Leaves:
+    hosts = plan.nodes * per_plane + fm_links
+    if hosts <= radix:
+        return _Leaves(
+            count=1, per_su=None, down=hosts, up=0, sus=1, host_ports_per_leaf=[hosts],
+            fm_attached=fm_links,
+        )
+    down, up = leaf_split(radix, plan.oversubscription)
+    count = ceil_div(hosts, down)
+    used = [min(down, hosts - i * down) for i in range(count)]
+    return _Leaves(
+        count=count, per_su=None, down=down, up=up, sus=1, host_ports_per_leaf=used,
+        fm_attached=fm_links,
+    )
+
+
+class _Upper(BaseModel):
+    tiers: int
+    spines: int
+    cores: int
+    pair_links: int | None
+    pods: int | None
+    spines_per_pod: int | None
+    core_groups: int | None
+    leaf_spine_links: int
+    spine_core_links: int
+    spine_ports_used: int
+    core_ports_used: int
+    spine_capacity_links: int  # uplink capacity above the spines (3-tier), for bisection
+
+
+def _upper_tiers(leaves: _Leaves, spine_radix: int, core_radix: int, per_su: int | None) -> _Upper:
+    count, up = leaves.count, leaves.up
+    if count == 1:
+        return _Upper(
+            tiers=1, spines=0, cores=0, pair_links=None, pods=None, spines_per_pod=None,
+            core_groups=None, leaf_spine_links=0, spine_core_links=0, spine_ports_used=0,
+            core_ports_used=0, spine_capacity_links=0,
+        )
+    total_up = count * up
+    spines = smallest_divisor_at_least(up, ceil_div(total_up, spine_radix))
+    if spines is not None:
+        return _Upper(
+            tiers=2, spines=spines, cores=0, pair_links=up // spines, pods=None,
+            spines_per_pod=None, core_groups=None, leaf_spine_links=total_up, spine_core_links=0,
+            spine_ports_used=total_up // spines, core_ports_used=0, spine_capacity_links=total_up,
+        )
+    # Three tiers: pods of leaves under spines that give half their ports to the core.
+    spine_down = spine_radix // 2
+    spines_per_pod = up  # the widest pod: one uplink of every leaf to each spine... or more
+    leaves_per_pod = spines_per_pod * spine_down // up
+    if per_su:
+        leaves_per_pod -= leaves_per_pod % per_su  # pods hold whole scalable units
+    if leaves_per_pod < 1:
+        raise InfeasibleDesignError(
+            f"a {spine_radix}-port spine cannot take {up} uplinks per leaf in a 3-tier pod",
+            hint="lower the oversubscription or use a larger-radix spine",
+        )
+    pods = ceil_div(count, leaves_per_pod)
+    spine_up = leaves_per_pod * up // spines_per_pod
+    per_group = smallest_divisor_at_least(spine_up, ceil_div(pods * spine_up, core_radix))
+    if per_group is None:
+        hosts = core_radix * leaves_per_pod * leaves.down
+        raise InfeasibleDesignError(
+            f"{count} leaves exceed what a 3-tier fabric of these switches can build "
+            f"({core_radix} pods of {leaves_per_pod} leaves)",
+            hint=f"use more planes or a larger-radix switch; one plane serves at most {hosts} "
+            "host ports",
+        )
+    cores = spines_per_pod * per_group
+    return _Upper(
+        tiers=3,
+        spines=pods * spines_per_pod,
+        cores=cores,
+        pair_links=up // spines_per_pod,
+        pods=pods,
+        spines_per_pod=spines_per_pod,
+        core_groups=spines_per_pod,
+        leaf_spine_links=total_up,
+        spine_core_links=pods * spines_per_pod * spine_up,
+        spine_ports_used=min(leaves_per_pod, count) * up // spines_per_pod + spine_up,
+        core_ports_used=pods * spine_up // per_group,
+        spine_capacity_links=pods * spines_per_pod * spine_up,
+    )
+
+
+def max_host_ports(radix: int, tiers: int) -> int:
+    """Non-blocking fat-tree capacity of radix-k switches: k, k^2/2, k^3/4 host ports."""
+    return {1: radix, 2: radix * radix // 2, 3: radix**3 // 4}[tiers]
+
+
+def _optic_power(optic: Optic | None, count: int) -> tuple[float | None, float | None]:
+    if optic is None:
+        return 0.0, 0.0
+    if optic.power_w is None:
+        return None, None
+    return optic.power_w, optic.power_w * count
+
+
+def _sum(values: list[float | None]) -> float | None:
+    if any(v is None for v in values):
+        return None
+    return float(sum(v for v in values if v is not None))
+
+
+def size_fabric(
+    plan: FabricPlan,
+    leaf: Switch,
+    spine: Switch | None = None,
+    core: Switch | None = None,
+    cabling: Cabling | None = None,
+    switch_power_basis: Literal["typical", "max"] = "typical",
+) -> FabricDesign:
+    """Size a leaf/spine(/core) fat tree for `plan` from Clos rules."""
+    spine = spine or leaf
+    core = core or spine
+    cabling = cabling or Cabling()
+    if plan.ports_per_node % plan.planes:
+        raise RequestError(
+            f"{plan.ports_per_node} node ports do not split evenly over {plan.planes} planes",
+            hint="use a plane count that divides the ports per node",
+        )
+    per_plane = plan.ports_per_node // plan.planes
+    speed = plan.port_speed_gbps
+    leaf_radix = _radix(leaf, speed, "leaf")
+    spine_radix = _radix(spine, speed, "spine")
+    core_radix = _radix(core, speed, "core")
+    notes: list[str] = []
+
+    if plan.su_nodes is not None:
+        leaves = _rail_leaves(plan, per_plane, leaf_radix, plan.fabric_manager_links)
+    else:
+        leaves = _flat_leaves(plan, per_plane, leaf_radix, plan.fabric_manager_links)
+    if plan.fabric_manager_links and not leaves.fm_attached:
+        notes.append(
+            f"fabric manager not attached to the compute leaves: every node slot of the "
+            f"{leaves.sus} SU(s) is taken; the SuperPOD RA gives the UFM one node slot, so "
+            f"{plan.nodes - 1} nodes would leave room for it"
+        )
+    upper = _upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
+    p = plan.planes
+
+    node_links = plan.nodes * plan.ports_per_node
+    fm_links = leaves.fm_attached * p
+    leaf_spine = upper.leaf_spine_links * p
+    spine_core = upper.spine_core_links * p
+    leaf_max = max(h + leaves.up for h in leaves.host_ports_per_leaf)
+    if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:
+        notes.append(
+            f"rail-optimized: {leaves.per_su} leaves per SU of {plan.su_nodes} nodes per plane; "
+            "a partly filled SU still gets its full set of leaves"
+        )
+    down_bw = leaves.down
+    achieved = down_bw / leaves.up if leaves.up else 1.0
+    host_cap = leaves.count * leaves.down * p
+    used_hosts = node_links // p + leaves.fm_attached
+    if upper.tiers == 1:
+        bisection = used_hosts * speed / 2
+    else:
+        bisection = min(used_hosts, upper.leaf_spine_links, upper.spine_capacity_links) * speed / 2
+    bisection *= p
+
+    # Transceivers: per switch, ceil(ports used / ports per cage); nodes likewise.
+    leaf_ppc = leaf.ports_per_cage_at(speed) if cabling.switch_optic else 1
+    spine_ppc = spine.ports_per_cage_at(speed) if cabling.switch_optic else 1
+    leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) for h in leaves.host_ports_per_leaf) * p
+    spine_xcvr = 0
+    core_xcvr = 0
+    if upper.tiers >= 2:
+        if upper.tiers == 2:
+            spine_xcvr = upper.spines * ceil_div(upper.spine_ports_used, spine_ppc) * p
+        else:
+            down_per_spine = upper.spine_ports_used - upper.spine_core_links // upper.spines
+            up_per_spine = upper.spine_core_links // upper.spines
+            spine_xcvr = upper.spines * ceil_div(down_per_spine, spine_ppc) * p
+            core_ppc = core.ports_per_cage_at(speed) if cabling.core_optic else 1
+            spine_xcvr += upper.spines * ceil_div(up_per_spine, core_ppc) * p
+            core_xcvr = upper.cores * ceil_div(upper.core_ports_used, core_ppc) * p
+    node_xcvr = plan.nodes * ceil_div(plan.ports_per_node, plan.node_ports_per_cage)
+    fm_xcvr = fm_links if cabling.fabric_manager_optic else 0
+
+    lines: list[TransceiverLine] = []
+    for location, optic, count in (
+        ("node", cabling.node_optic, node_xcvr if cabling.node_optic else 0),
+        ("fabric-manager", cabling.fabric_manager_optic, fm_xcvr),
+        ("leaf", cabling.switch_optic, leaf_xcvr if cabling.switch_optic else 0),
+        ("spine", cabling.switch_optic, spine_xcvr if cabling.switch_optic else 0),
+        ("core", cabling.core_optic or cabling.switch_optic, core_xcvr),
+    ):
+        if count == 0:
+            continue
+        unit, total = _optic_power(optic, count)
+        lines.append(
+            TransceiverLine(
+                location=location,  # type: ignore[arg-type]
+                optic=optic.id if optic else None,
+                count=count,
+                unit_power_w=unit,
+                power_w=total,
+            )
+        )
+    media = "optical" if cabling.switch_optic else "passive copper (DAC)"
+    cables = [CableLine(segment="node-leaf", media=media, speed_gbps=speed, count=node_links)]
+    if fm_links:
+        cables.append(
+            CableLine(segment="fabric-manager-leaf", media=media, speed_gbps=speed, count=fm_links)
+        )
+    if leaf_spine:
+        cables.append(CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=leaf_spine))
+    if spine_core:
+        core_media = "optical, single-mode" if cabling.core_optic else media
+        cables.append(
+            CableLine(segment="spine-core", media=core_media, speed_gbps=speed, count=spine_core)
+        )
+
+    def sw_power(sw: Switch) -> float | None:
+        return sw.typical_power_w if switch_power_basis == "typical" else sw.max_power_w
+
+    leaf_n, spine_n, core_n = leaves.count * p, upper.spines * p, upper.cores * p
+    switch_terms: list[float | None] = [
+        None if sw_power(leaf) is None else leaf_n * (sw_power(leaf) or 0.0)
+    ]
+    if spine_n:
+        switch_terms.append(None if sw_power(spine) is None else spine_n * (sw_power(spine) or 0.0))
+    if core_n:
+        switch_terms.append(None if sw_power(core) is None else core_n * (sw_power(core) or 0.0))
+    switches_w = _sum(switch_terms)
+    optics_w = _sum([line.power_w for line in lines])
+    if switches_w is None:
+        notes.append(f"switch {switch_power_basis} power unknown in the catalog; fabric power is partial")
+    if optics_w is None:
+        notes.append("a transceiver's power is unknown in the catalog; optics power is partial")
+
+    return FabricDesign(
+        technology=leaf.technology,
+        tiers=upper.tiers,
+        planes=p,
+        rail_optimized=plan.su_nodes is not None,
+        su_nodes=plan.su_nodes,
+        scalable_units=leaves.sus,
+        nodes=plan.nodes,
+        port_speed_gbps=speed,
+        leaf_switch=leaf.id,
+        spine_switch=spine.id if upper.tiers >= 2 else None,
+        core_switch=core.id if upper.tiers == 3 else None,
+        leaf_radix=leaf_radix,
+        spine_radix=spine_radix if upper.tiers >= 2 else None,
+        core_radix=core_radix if upper.tiers == 3 else None,
+        leaf_switches=leaf_n,
+        spine_switches=spine_n,
+        core_switches=core_n,
+        total_switches=leaf_n + spine_n + core_n,
+        leaves_per_su=leaves.per_su,
+        leaf_downlinks=leaves.down,
+        leaf_uplinks=leaves.up,
+        links_per_leaf_spine_pair=upper.pair_links,
+        pods=upper.pods,
+        spines_per_pod=upper.spines_per_pod,
+        core_groups=upper.core_groups,
+        node_links=node_links,
+        fabric_manager_links=fm_links,
+        host_links=node_links + fm_links,
+        leaf_spine_links=leaf_spine,
+        spine_core_links=spine_core,
+        total_links=node_links + fm_links + leaf_spine + spine_core,
+        oversubscription=round(achieved, 4),
+        host_port_capacity=host_cap,
+        max_host_ports_at_tiers=max_host_ports(leaf_radix, upper.tiers),
+        bisection_bandwidth_gbps=bisection,
+        max_ports_used={
+            "leaf": leaf_max,
+            "spine": upper.spine_ports_used,
+            "core": upper.core_ports_used,
+        },
+        transceivers=lines,
+        cables=cables,
+        power=FabricPower(
+            switches_w=switches_w,
+            optics_w=optics_w,
+            total_w=None if switches_w is None or optics_w is None else switches_w + optics_w,
+            switch_power_basis=switch_power_basis,
+        ),
+        notes=notes,
+    )

@@ -1,0 +1,33 @@
+"""Small unit helpers shared by every layer. Values carry units in their names; these convert."""
+
+from __future__ import annotations
+
+W_PER_KW = 1_000.0
+W_PER_MW = 1_000_000.0
+
+
+def ceil_div(a: int, b: int) -> int:
+    """Integer ceiling of a / b for non-negative a and positive b."""
+    return -(-a // b)
+
+
+def divisors(n: int) -> list[int]:
+    """Positive divisors of n in ascending order."""
+    small: list[int] = []
+    large: list[int] = []
+    i = 1
+    while i * i <= n:
+        if n % i == 0:
+            small.append(i)
+            if i != n // i:
+                large.append(n // i)
+        i += 1
+    return small + large[::-1]
+
+
+def smallest_divisor_at_least(n: int, floor: int) -> int | None:
+    """The smallest divisor of n that is >= floor, or None when floor > n."""
+    for d in divisors(n):
+        if d >= floor:
+            return d
+    return None
