@@ -55,7 +55,9 @@ class NotFoundError(CatalogError):
 
     def __init__(self, kind: str, name: str, matches: list[str]) -> None:
         hint = f"closest matches: {', '.join(matches)}" if matches else None
-        super().__init__(f"unknown {kind} {name!r}", hint=hint, kind=kind, name=name, matches=matches)
+        super().__init__(
+            f"unknown {kind} {name!r}", hint=hint, kind=kind, name=name, matches=matches
+        )
         self.matches = matches
 
 

@@ -1,6 +1,12 @@
 """Catalogs: the facts clustergen designs with, each with its source."""
 
-from clustergen.catalog.loader import Catalog, Problem, builtin_catalog_dir, load_catalog, validate_catalog
+from clustergen.catalog.loader import (
+    Catalog,
+    Problem,
+    builtin_catalog_dir,
+    load_catalog,
+    validate_catalog,
+)
 from clustergen.catalog.models import (
     Architecture,
     Assumption,

@@ -110,7 +110,9 @@ def _raw_layers(dirs: list[Path], problems: list[Problem]) -> dict[str, dict[str
         for path in sorted(directory.glob("*.y*ml")):
             if path.stem not in FILES:
                 known = ", ".join(f"{s}.yaml" for s in FILES)
-                problems.append(Problem(path.name, "-", "", f"unknown catalog file; known: {known}"))
+                problems.append(
+                    Problem(path.name, "-", "", f"unknown catalog file; known: {known}")
+                )
                 continue
             for row in _read_yaml(path, problems):
                 base = merged[path.stem].get(row["id"], {})
@@ -163,8 +165,16 @@ def _check_references(entries: dict[str, dict[str, Entry]], problems: list[Probl
         assert isinstance(p, RaPattern)
         for sid in p.systems:
             need("systems", sid, "ra_patterns.yaml", p.id, "systems")
-        need("switches", p.networking.leaf_switch, "ra_patterns.yaml", p.id, "networking.leaf_switch")
-        need("switches", p.networking.spine_switch, "ra_patterns.yaml", p.id, "networking.spine_switch")
+        need(
+            "switches", p.networking.leaf_switch, "ra_patterns.yaml", p.id, "networking.leaf_switch"
+        )
+        need(
+            "switches",
+            p.networking.spine_switch,
+            "ra_patterns.yaml",
+            p.id,
+            "networking.spine_switch",
+        )
 
 
 @dataclass

@@ -41,7 +41,9 @@ class Entry(Strict):
     id: Slug
     name: str = Field(min_length=1)
     aliases: list[str] = Field(default_factory=list)
-    opn: str | None = Field(default=None, description="vendor orderable part number, where published")
+    opn: str | None = Field(
+        default=None, description="vendor orderable part number, where published"
+    )
     source: str = Field(min_length=3, description="document and section, or URL")
     as_of: AsOf
     field_sources: dict[str, str] = Field(
@@ -124,7 +126,9 @@ class System(Entry):
     storage: PortGroup | None = Field(default=None, description="storage / converged fabric ports")
     inband: PortGroup | None = Field(default=None, description="in-band management ports")
     oob: PortGroup | None = Field(default=None, description="out-of-band (BMC) ports")
-    architecture: str | None = Field(default=None, description="reference architecture id it follows")
+    architecture: str | None = Field(
+        default=None, description="reference architecture id it follows"
+    )
 
     @model_validator(mode="after")
     def _gpu_named(self) -> System:

@@ -137,7 +137,9 @@ def leaf_split(radix: int, oversubscription: float) -> tuple[int, int]:
         if down + up <= radix:
             return down, up
         down -= 1
-    raise RequestError(f"a {radix}-port leaf cannot be split for oversubscription {oversubscription}")
+    raise RequestError(
+        f"a {radix}-port leaf cannot be split for oversubscription {oversubscription}"
+    )
 
 
 def _radix(switch: Switch, speed_gbps: float, role: str) -> int:
@@ -214,14 +216,24 @@ def _flat_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) ->
     hosts = plan.nodes * per_plane + fm_links
     if hosts <= radix:
         return _Leaves(
-            count=1, per_su=None, down=hosts, up=0, sus=1, host_ports_per_leaf=[hosts],
+            count=1,
+            per_su=None,
+            down=hosts,
+            up=0,
+            sus=1,
+            host_ports_per_leaf=[hosts],
             fm_attached=fm_links,
         )
     down, up = leaf_split(radix, plan.oversubscription)
     count = ceil_div(hosts, down)
     used = [min(down, hosts - i * down) for i in range(count)]
     return _Leaves(
-        count=count, per_su=None, down=down, up=up, sus=1, host_ports_per_leaf=used,
+        count=count,
+        per_su=None,
+        down=down,
+        up=up,
+        sus=1,
+        host_ports_per_leaf=used,
         fm_attached=fm_links,
     )
 
@@ -245,17 +257,35 @@ def _upper_tiers(leaves: _Leaves, spine_radix: int, core_radix: int, per_su: int
     count, up = leaves.count, leaves.up
     if count == 1:
         return _Upper(
-            tiers=1, spines=0, cores=0, pair_links=None, pods=None, spines_per_pod=None,
-            core_groups=None, leaf_spine_links=0, spine_core_links=0, spine_ports_used=0,
-            core_ports_used=0, spine_capacity_links=0,
+            tiers=1,
+            spines=0,
+            cores=0,
+            pair_links=None,
+            pods=None,
+            spines_per_pod=None,
+            core_groups=None,
+            leaf_spine_links=0,
+            spine_core_links=0,
+            spine_ports_used=0,
+            core_ports_used=0,
+            spine_capacity_links=0,
         )
     total_up = count * up
     spines = smallest_divisor_at_least(up, ceil_div(total_up, spine_radix))
     if spines is not None:
         return _Upper(
-            tiers=2, spines=spines, cores=0, pair_links=up // spines, pods=None,
-            spines_per_pod=None, core_groups=None, leaf_spine_links=total_up, spine_core_links=0,
-            spine_ports_used=total_up // spines, core_ports_used=0, spine_capacity_links=total_up,
+            tiers=2,
+            spines=spines,
+            cores=0,
+            pair_links=up // spines,
+            pods=None,
+            spines_per_pod=None,
+            core_groups=None,
+            leaf_spine_links=total_up,
+            spine_core_links=0,
+            spine_ports_used=total_up // spines,
+            core_ports_used=0,
+            spine_capacity_links=total_up,
         )
     # Three tiers: pods of leaves under spines that give half their ports to the core.
     spine_down = spine_radix // 2
@@ -418,7 +448,9 @@ def size_fabric(
             CableLine(segment="fabric-manager-leaf", media=media, speed_gbps=speed, count=fm_links)
         )
     if leaf_spine:
-        cables.append(CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=leaf_spine))
+        cables.append(
+            CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=leaf_spine)
+        )
     if spine_core:
         core_media = "optical, single-mode" if cabling.core_optic else media
         cables.append(
@@ -439,7 +471,9 @@ def size_fabric(
     switches_w = _sum(switch_terms)
     optics_w = _sum([line.power_w for line in lines])
     if switches_w is None:
-        notes.append(f"switch {switch_power_basis} power unknown in the catalog; fabric power is partial")
+        notes.append(
+            f"switch {switch_power_basis} power unknown in the catalog; fabric power is partial"
+        )
     if optics_w is None:
         notes.append("a transceiver's power is unknown in the catalog; optics power is partial")
 

@@ -1,0 +1,288 @@
+"""`clustergen design` and `clustergen schema`: the main job and its JSON Schema."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.output import fmt_w, kv_table, print_json, stderr, stdout, table
+from clustergen.errors import OutputError, RequestError
+
+if TYPE_CHECKING:
+    from clustergen.catalog import Catalog
+    from clustergen.engine.design import Design
+    from clustergen.engine.request import DesignRequest
+
+schema_app = typer.Typer(help="JSON Schemas of clustergen's outputs.", no_args_is_help=True)
+
+
+def load_request(
+    catalog: Catalog, text: str | None, request_file: Path | None, overrides: dict[str, Any]
+) -> DesignRequest:
+    """Text and/or a YAML request file, with flags overriding single fields."""
+    import yaml
+    from pydantic import ValidationError
+
+    from clustergen.engine.request import DesignRequest, parse_request
+
+    data: dict[str, Any] = {}
+    if request_file is not None:
+        try:
+            loaded = yaml.safe_load(request_file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise RequestError(f"cannot read --request {request_file}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise RequestError(
+                f"--request {request_file} is not valid YAML: {str(exc).splitlines()[0]}"
+            ) from None
+        if not isinstance(loaded, dict):
+            raise RequestError(f"--request {request_file} must be a mapping of request fields")
+        data = loaded
+    text = text or data.pop("text", None)
+    base = parse_request(catalog, text).model_dump() if text else {}
+    base.update({k: v for k, v in data.items()})
+    base.update({k: v for k, v in overrides.items() if v is not None})
+    if base.get("gpu"):
+        base["gpu"] = catalog.gpu(str(base["gpu"])).id
+    if base.get("platform"):
+        base["platform"] = catalog.system(str(base["platform"])).id
+    if not any(base.get(k) for k in ("gpus", "nodes", "power_cap_w")):
+        raise RequestError(
+            "nothing to size: no GPU count, node count or power cap",
+            hint='say e.g. "512 GPUs training, 5 MW", or pass --gpus / --cap-mw',
+        )
+    try:
+        return DesignRequest.model_validate(base)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "request"
+        raise RequestError(f"request field {where}: {err['msg']}") from None
+
+
+def write_outputs(design: Design, out: Path, force: bool) -> list[Path]:
+    """Write design.json, bom.csv and memo.md atomically: all three or none, DIR untouched on
+    failure; an existing DIR is replaced only with --force."""
+    from clustergen.engine.memo import bom_csv, render_memo
+
+    out = out.resolve()
+    if out.exists() and not force:
+        raise OutputError(
+            f"{out} already exists", hint="pass --force to replace it, or pick another --out"
+        )
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out} exists and is not a directory")
+    parent = out.parent
+    if not parent.is_dir():
+        raise OutputError(f"parent directory {parent} does not exist")
+    files = {
+        "design.json": design.model_dump_json(indent=2) + "\n",
+        "bom.csv": bom_csv(design),
+        "memo.md": render_memo(design),
+    }
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    try:
+        for name, text in files.items():
+            with open(staging / name, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+        if out.exists():
+            backup = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
+            os.rename(out, backup / "d")
+            os.rename(staging, out)
+            shutil.rmtree(backup, ignore_errors=True)
+        else:
+            os.rename(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [out / n for n in files]
+
+
+def _summary(d: Design) -> None:
+    p, c, f, pw = d.platform, d.compute, d.fabrics.compute, d.power
+    stdout.print(
+        f"[bold]{c.gpus} x {p.gpu_name} on {p.name}[/bold]  ({d.mode} mode, catalog {d.provenance.catalog_hash})"
+    )
+    stdout.print(f"why: {p.reason}", markup=False)
+    rows = [
+        ("nodes / GPUs / SUs", f"{c.nodes} / {c.gpus} / {c.scalable_units} of {c.su_nodes or '-'}"),
+        (
+            "compute fabric",
+            f"{f.technology} {f.tiers}-tier {f.oversubscription:g}:1: {f.leaf_switches} leaf, {f.spine_switches} spine, "
+            f"{f.core_switches} core {f.leaf_switch}",
+        ),
+        (
+            "links node / leaf-spine / spine-core",
+            f"{f.node_links} / {f.leaf_spine_links} / {f.spine_core_links}",
+        ),
+    ]
+    if d.fabrics.storage:
+        s = d.fabrics.storage
+        rows.append(
+            ("storage fabric", f"{s.leaf_switches} leaf, {s.spine_switches} spine {s.leaf_switch}")
+        )
+    for net in (d.fabrics.inband, d.fabrics.oob):
+        if net:
+            rows.append((net.name, f"{net.total_switches} x {net.switch}"))
+    if d.servers.fabric_managers:
+        rows.append(
+            ("fabric managers", f"{d.servers.fabric_managers} x {d.servers.fabric_manager}")
+        )
+    rows.append(("management servers", f"{d.servers.management_servers}"))
+    rows.append(
+        (
+            "racks",
+            f"{d.racks.compute.compute_racks} compute ({d.racks.compute.nodes_per_rack}/rack, "
+            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks} network",
+        )
+    )
+    st = d.storage.targets
+    rows.append(
+        ("storage", f"{st.tier}: read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s")
+    )
+    rows.append(
+        (
+            "IT / facility power",
+            f"{fmt_w(pw.it_total_w)} / {fmt_w(pw.facility_total_w)} at PUE {pw.pue:g}",
+        )
+    )
+    if pw.headroom_w is not None:
+        rows.append(("headroom", fmt_w(pw.headroom_w)))
+    if c.max_gpus_under_cap is not None:
+        rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
+    if d.training:
+        rows.append(("training estimate", f"{d.training.days:,.1f} days at MFU {d.training.mfu:g}"))
+    stdout.print(kv_table("design", rows))
+    if d.alternatives:
+        stdout.print(
+            table(
+                f"trade study — {d.alternatives.objective}",
+                ("", "platform", "fabric", "oversub", "GPUs", "IT power", "objective", "note"),
+                (
+                    (
+                        "*" if a.chosen else "",
+                        a.platform,
+                        a.switch,
+                        f"{a.oversubscription:g}:1",
+                        a.gpus,
+                        fmt_w(a.it_power_w),
+                        "—" if a.objective is None else f"{a.objective:,.1f}",
+                        a.why_not or "",
+                    )
+                    for a in d.alternatives.rows[:12]
+                ),
+            )
+        )
+    stdout.print(
+        table(
+            "checks",
+            ("", "check", "figure"),
+            (
+                (
+                    "PASS" if ch.passed else ("WARN" if ch.severity == "warning" else "FAIL"),
+                    ch.name,
+                    ch.figure,
+                )
+                for ch in d.checks
+            ),
+        )
+    )
+    for a in d.assumptions:
+        stdout.print(f"assumed {a.field} = {a.value}: {a.reason}", markup=False)
+    if d.request.not_understood:
+        stdout.print(f"not understood: {', '.join(d.request.not_understood)}", markup=False)
+    for w in d.warnings:
+        stderr.print(f"warning: {w}", markup=False)
+
+
+def design(
+    text: Annotated[
+        str | None, typer.Argument(help='The request, e.g. "512 GPUs training, 5 MW".')
+    ] = None,
+    request: Annotated[
+        Path | None, typer.Option("--request", help="Request as a YAML file.")
+    ] = None,
+    gpus: Annotated[int | None, typer.Option("--gpus", min=1, help="Override: GPU count.")] = None,
+    cap_mw: Annotated[
+        float | None, typer.Option("--cap-mw", help="Override: power cap in MW.")
+    ] = None,
+    platform: Annotated[str | None, typer.Option("--platform", help="Override: system id.")] = None,
+    gpu: Annotated[str | None, typer.Option("--gpu", help="Override: GPU model.")] = None,
+    fabric: Annotated[
+        str | None, typer.Option("--fabric", help="Override: infiniband or ethernet.")
+    ] = None,
+    oversubscription: Annotated[
+        str | None, typer.Option("--oversubscription", help="Override: e.g. 2:1.")
+    ] = None,
+    workload: Annotated[
+        str | None, typer.Option("--workload", help="Override: training, inference, ...")
+    ] = None,
+    storage_tier: Annotated[
+        str | None, typer.Option("--storage-tier", help="Override: good, better, best.")
+    ] = None,
+    rack_kw: Annotated[
+        float | None, typer.Option("--rack-kw", help="Override: rack power limit in kW.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write design.json, bom.csv, memo.md here.")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing --out directory.")
+    ] = False,
+    offline: Annotated[
+        bool, typer.Option("--offline", help="Use the deterministic planner.")
+    ] = False,
+    catalog: CatalogOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Design a GPU cluster from a request: platform, fabrics, racks, power, storage, BOM, checks."""
+    from clustergen.catalog import load_catalog
+    from clustergen.cli.fabric_cmd import _technology, parse_ratio
+    from clustergen.engine.planner import plan_design
+
+    if text is None and request is None:
+        raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
+    cat = load_catalog(catalog)
+    overrides = {
+        "gpus": gpus,
+        "power_cap_w": cap_mw * 1e6 if cap_mw is not None else None,
+        "platform": platform,
+        "gpu": gpu,
+        "fabric": _technology(fabric),
+        "oversubscription": parse_ratio(oversubscription),
+        "workload": workload,
+        "storage_tier": storage_tier,
+        "rack_power_kw": rack_kw,
+    }
+    req = load_request(cat, text, request, overrides)
+    del offline  # offline is the only mode until the agent lands; the flag is accepted now
+    d = plan_design(cat, req)
+    if out is not None:
+        write_outputs(d, out, force)
+    if json:
+        print_json(d)
+    else:
+        _summary(d)
+        if out is not None:
+            stdout.print(f"wrote {out}/design.json, bom.csv, memo.md", markup=False)
+
+
+@schema_app.command("design")
+def schema_design() -> None:
+    """Print the JSON Schema of the Design model (`design --json` output)."""
+    from clustergen.engine.design import Design
+
+    print_json(Design.model_json_schema())
+
+
+def register(app: typer.Typer) -> None:
+    """Add `design` and `schema` to the root app."""
+    app.command("design")(design)
+    app.add_typer(schema_app, name="schema")

@@ -1,0 +1,68 @@
+"""Output for every command: strict JSON with --json, rich tables otherwise. The only printer."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+
+from clustergen.errors import ClustergenError
+
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Pydantic models (and lists of them) to plain JSON data."""
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="json")
+    if isinstance(obj, list | tuple):
+        return [to_jsonable(o) for o in obj]
+    if isinstance(obj, dict):
+        return {k: to_jsonable(v) for k, v in obj.items()}
+    return obj
+
+
+def print_json(obj: Any) -> None:
+    """Strict JSON on stdout: no NaN, no colour, one document."""
+    sys.stdout.write(json.dumps(to_jsonable(obj), indent=2, allow_nan=False) + "\n")
+    sys.stdout.flush()
+
+
+def table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Table:
+    """A rich table with plain string cells."""
+    t = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
+    for c in columns:
+        t.add_column(c)
+    for r in rows:
+        t.add_row(*("—" if v is None else str(v) for v in r))
+    return t
+
+
+def kv_table(title: str, pairs: Iterable[tuple[str, Any]]) -> Table:
+    """A two-column key/value table."""
+    return table(title, ("", ""), pairs)
+
+
+def report_error(err: ClustergenError, as_json: bool) -> None:
+    """One line on stderr, or a JSON error object on stdout with --json."""
+    if as_json:
+        print_json(err.to_dict())
+    else:
+        stderr.print(f"Error: {err.one_line()}", markup=False, highlight=False)
+
+
+def fmt_w(w: float | None) -> str:
+    """Watts for people: W, kW or MW."""
+    if w is None:
+        return "unknown"
+    if abs(w) >= 1e6:
+        return f"{w / 1e6:,.3f} MW"
+    if abs(w) >= 1e3:
+        return f"{w / 1e3:,.1f} kW"
+    return f"{w:,.0f} W"

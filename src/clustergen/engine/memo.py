@@ -1,0 +1,192 @@
+"""The design memo, in the shape of the seed memo: constraints, method, trade study, recommended
+configuration, with a Mermaid topology diagram and the power breakdown. Generated, never typed."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from clustergen.engine.design import Design
+
+
+def _w(w: float | None) -> str:
+    if w is None:
+        return "unknown"
+    return f"{w / 1e6:,.3f} MW" if abs(w) >= 1e6 else f"{w / 1e3:,.1f} kW"
+
+
+def mermaid(d: Design) -> str:
+    """A Mermaid flowchart of the compute fabric tiers and the other networks."""
+    f = d.fabrics.compute
+    lines = ["```mermaid", "flowchart TB"]
+    if f.tiers == 3:
+        lines.append(f'  core["{f.core_switches} x {f.core_switch} core"]')
+    if f.tiers >= 2:
+        lines.append(f'  spine["{f.spine_switches} x {f.spine_switch} spine"]')
+    lines.append(
+        f'  leaf["{f.leaf_switches} x {f.leaf_switch} leaf ({f.leaves_per_su or "-"} per SU)"]'
+    )
+    lines.append(f'  nodes["{d.compute.nodes} x {d.platform.system} ({d.compute.gpus} GPUs)"]')
+    if f.tiers == 3:
+        lines.append(f"  core ---|{f.spine_core_links} links| spine")
+    if f.tiers >= 2:
+        lines.append(f"  spine ---|{f.leaf_spine_links} links| leaf")
+    lines.append(f"  leaf ---|{f.node_links} links| nodes")
+    if d.fabrics.storage:
+        s = d.fabrics.storage
+        lines.append(f'  storage["storage fabric: {s.total_switches} x {s.leaf_switch}"]')
+        lines.append("  nodes --- storage")
+    if d.fabrics.inband:
+        lines.append(
+            f'  inband["in-band: {d.fabrics.inband.total_switches} x {d.fabrics.inband.switch}"]'
+        )
+        lines.append("  nodes --- inband")
+    if d.fabrics.oob:
+        lines.append(
+            f'  oob["out-of-band: {d.fabrics.oob.total_switches} x {d.fabrics.oob.switch}"]'
+        )
+        lines.append("  nodes --- oob")
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def render_memo(d: Design) -> str:
+    """Markdown memo for the design."""
+    r, p, c, f, pw = d.request, d.platform, d.compute, d.fabrics.compute, d.power
+    out: list[str] = []
+    title = f"{c.gpus} x {p.gpu_name} on {p.name}"
+    out.append(f"# Reference design: {title}\n")
+    out.append(
+        f"_Made by clustergen {d.provenance.engine_version} ({d.mode} mode), catalog {d.provenance.catalog_hash}._\n"
+    )
+    out.append("## 1. Constraints\n")
+    out.append(f"- Request: {r.text!r}" if r.text else "- Request: structured")
+    if r.power_cap_w:
+        out.append(f"- Power cap: {_w(r.power_cap_w)} ({pw.cap_basis})")
+    out.append(f"- Workload: {r.workload or 'training (assumed)'}")
+    for a in d.assumptions:
+        src = f" (source: {a.source})" if a.source else ""
+        out.append(f"- Assumed {a.field} = {a.value}: {a.reason}{src}")
+    if r.not_understood:
+        out.append(f"- Not understood (ignored): {', '.join(r.not_understood)}")
+    out.append("\n## 2. Method\n")
+    out.append(
+        "Catalog facts (each with its source) feed a rule-based engine: node power from the published "
+        "maximum, Clos fat-tree fabrics (leaf uplinks spread evenly over spines, k²/2 two-tier limit, "
+        "rail-optimized scalable units), a power-first solve against the cap, racks under their power "
+        "limit, and storage targets from NVIDIA SuperPOD guidance. Every number below comes from the engine.\n"
+    )
+    if d.alternatives:
+        out.append("## 3. Trade study\n")
+        out.append(f"Objective: {d.alternatives.objective}.\n")
+        out.append(
+            "| platform | fabric | oversub | GPUs | IT power | switches | objective | eligible |"
+        )
+        out.append("|---|---|---|---|---|---|---|---|")
+        for a in d.alternatives.rows:
+            mark = " **(chosen)**" if a.chosen else ""
+            elig = "yes" if a.eligible else f"no: {a.why_not}"
+            obj = "unknown" if a.objective is None else f"{a.objective:,.1f}"
+            out.append(
+                f"| {a.platform}{mark} | {a.fabric} ({a.switch}) | {a.oversubscription:g}:1 | {a.gpus} | "
+                f"{_w(a.it_power_w)} | {a.switches} | {obj} | {elig} |"
+            )
+        out.append("")
+    out.append("## 4. Recommended configuration\n")
+    out.append(
+        f"- Platform: {p.name} ({p.system}), {p.gpus_per_node} x {p.gpu_name} per node. Why: {p.reason}."
+    )
+    if p.architecture_name:
+        out.append(f"- Reference architecture: {p.architecture_name}")
+    out.append(
+        f"- Compute: {c.nodes} nodes, {c.gpus} GPUs, {c.scalable_units} scalable unit(s) of {c.su_nodes or '-'} nodes"
+    )
+    if c.max_gpus_under_cap is not None:
+        out.append(
+            f"- Most GPUs under the cap on this platform: {c.max_gpus_under_cap} ({c.max_nodes_under_cap} nodes)"
+        )
+    out.append(
+        f"- Compute fabric: {f.technology}, {f.tiers}-tier, {f.leaf_switches} leaf / {f.spine_switches} spine / "
+        f"{f.core_switches} core {f.leaf_switch}, {f.oversubscription:g}:1, {f.node_links} node links, "
+        f"{f.leaf_spine_links} leaf-spine links, bisection {f.bisection_bandwidth_gbps / 1e3:,.1f} Tb/s"
+    )
+    if d.fabrics.storage:
+        s = d.fabrics.storage
+        out.append(
+            f"- Storage fabric: {s.leaf_switches} leaf / {s.spine_switches} spine {s.leaf_switch}, {s.oversubscription:g}:1"
+        )
+    for net in (d.fabrics.inband, d.fabrics.oob):
+        if net:
+            out.append(
+                f"- {net.name.capitalize()}: {net.total_switches} x {net.switch} ({net.basis})"
+            )
+    st = d.storage.targets
+    out.append(
+        f"- Storage ({st.tier}): read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s; {d.storage.layout}"
+    )
+    out.append(
+        f"- Racks: {d.racks.compute.compute_racks} compute racks of {d.racks.compute.nodes_per_rack} node(s) at "
+        f"{d.racks.compute.rack_power_kw:.1f} kW ({d.racks.compute.cooling}), {d.racks.network_racks} network racks"
+    )
+    if d.training:
+        t = d.training
+        out.append(
+            f"- Training estimate: {t.model_params_b:g}B parameters x {t.training_tokens_t:g}T tokens = "
+            f"{t.total_flops:.3g} FLOPs; {t.days:,.1f} days at MFU {t.mfu:g} ({t.formula})"
+        )
+    out.append("\n### Topology\n")
+    out.append(mermaid(d))
+    out.append("\n### Power\n")
+    out.append("| subsystem | power |")
+    out.append("|---|---|")
+    for name, w in (
+        ("compute nodes", pw.compute_w),
+        ("compute fabric switches", pw.compute_fabric_switches_w),
+        ("compute fabric optics", pw.compute_fabric_optics_w),
+        ("storage fabric", pw.storage_fabric_w),
+        ("management networks", pw.management_network_w),
+        ("management servers", pw.management_servers_w),
+        ("storage arrays", pw.storage_w),
+        ("IT total", pw.it_total_w),
+        (f"facility at PUE {pw.pue:g}", pw.facility_total_w),
+    ):
+        out.append(f"| {name} | {_w(w)} |")
+    if pw.headroom_w is not None:
+        out.append(f"| headroom against the cap | {_w(pw.headroom_w)} |")
+    if pw.unknown:
+        out.append(f"\nNot in the totals (unknown): {'; '.join(pw.unknown)}.")
+    out.append("\n## 5. Checks\n")
+    for ch in d.checks:
+        mark = "PASS" if ch.passed else ("WARN" if ch.severity == "warning" else "FAIL")
+        out.append(f"- {mark} {ch.name}: {ch.figure}")
+    if d.warnings:
+        out.append("\n## Warnings\n")
+        out += [f"- {w}" for w in d.warnings]
+    if d.memo:
+        out.append("\n## Architect's notes (model-written, numbers checked)\n")
+        out.append(d.memo)
+    return "\n".join(out) + "\n"
+
+
+def bom_csv(d: Design) -> str:
+    """The BOM as CSV text."""
+    buf = io.StringIO()
+    fields = [
+        "category",
+        "part",
+        "opn",
+        "description",
+        "quantity",
+        "unit_power_w",
+        "total_power_w",
+        "unit_price_usd",
+        "total_price_usd",
+        "price_source",
+        "source",
+        "placeholder",
+    ]
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    for line in d.bom:
+        w.writerow(line.model_dump())
+    return buf.getvalue()

@@ -1,0 +1,254 @@
+"""Platform resolution: a system, the reference architecture it follows, and the compute fabric
+it gets by default, with every default named."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Architecture, Optic, Switch, System
+from clustergen.engine.fabric import Cabling, FabricPlan
+from clustergen.errors import RequestError
+
+Technology = Literal["infiniband", "ethernet"]
+
+
+class Assumed(BaseModel):
+    """A default the engine chose because the request was silent."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str
+    value: str
+    reason: str
+    source: str | None = None
+
+
+class FabricSetup(BaseModel):
+    """Everything needed to size a compute fabric for a platform."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    plan: FabricPlan
+    leaf: Switch
+    spine: Switch
+    core: Switch
+    cabling: Cabling
+    architecture: str | None
+    assumed: list[Assumed] = Field(default_factory=list)
+
+
+def compute_ports(system: System) -> tuple[int, float, int]:
+    """(ports per node, port speed Gb/s, ports per cage) of the system's compute fabric."""
+    if system.compute is None or system.compute.ports == 0:
+        raise RequestError(
+            f"system {system.id} has no compute-fabric ports in the catalog",
+            hint="pick a GPU system (clustergen catalog list systems)",
+        )
+    c = system.compute
+    return c.ports, c.port_speed_gbps, c.ports_per_cage
+
+
+def default_switch(catalog: Catalog, technology: Technology, speed_gbps: float) -> Switch:
+    """The leaf-capable switch of a technology with the most ports at the speed (fewest switches)."""
+    candidates = [
+        s
+        for s in catalog.all("switches", Switch)
+        if s.technology == technology
+        and ("leaf" in s.roles or not s.roles)
+        and s.radix_at(speed_gbps) is not None
+    ]
+    if not candidates:
+        raise RequestError(
+            f"no {technology} switch in the catalog runs {speed_gbps:g} Gb/s ports",
+            hint="name one with --switch, or add one to a layered catalog",
+        )
+    return max(candidates, key=lambda s: (s.radix_at(speed_gbps) or 0, -(s.typical_power_w or 0)))
+
+
+def find_optic(
+    catalog: Catalog,
+    *,
+    total_gbps: float,
+    ports: int,
+    media: str,
+    technology: str | None = None,
+) -> Optic | None:
+    """A transceiver of the given bandwidth, port split and media, if the catalog has one."""
+    for optic in catalog.all("optics", Optic):
+        if optic.kind != "transceiver" or optic.total_gbps != total_gbps or optic.ports != ports:
+            continue
+        if optic.media != media:
+            continue
+        if technology and optic.technologies and technology not in optic.technologies:
+            continue
+        return optic
+    return None
+
+
+def choose_cabling(catalog: Catalog, system: System, leaf: Switch, speed_gbps: float) -> Cabling:
+    """Optical links as the SuperPOD RAs build them: multimode to the spines, single-mode to core.
+
+    The switch side uses transceivers sized to the switch cage; the node side to its own cage.
+    """
+    ports, _, node_ppc = compute_ports(system)
+    cage = leaf.cage_gbps or speed_gbps
+    switch_ppc = leaf.ports_per_cage_at(speed_gbps)
+    tech = leaf.technology
+    switch_optic = find_optic(
+        catalog, total_gbps=cage, ports=switch_ppc, media="multimode", technology=tech
+    )
+    core_optic = find_optic(
+        catalog, total_gbps=cage, ports=switch_ppc, media="singlemode", technology=tech
+    )
+    node_optic = find_optic(
+        catalog,
+        total_gbps=speed_gbps * node_ppc,
+        ports=node_ppc,
+        media="multimode",
+        technology=tech,
+    )
+    fm_optic = find_optic(
+        catalog, total_gbps=speed_gbps, ports=1, media="multimode", technology=tech
+    )
+    return Cabling(
+        node_optic=node_optic,
+        switch_optic=switch_optic,
+        core_optic=core_optic or switch_optic,
+        fabric_manager_optic=fm_optic,
+    )
+
+
+def resolve_fabric(
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    *,
+    switch: str | None = None,
+    technology: Technology | None = None,
+    su_nodes: int | None = None,
+    rail_optimized: bool | None = None,
+    oversubscription: float | None = None,
+    planes: int | None = None,
+    port_speed_gbps: float | None = None,
+    fabric_manager: bool = True,
+) -> FabricSetup:
+    """Fill every compute-fabric choice the caller left open from the system's reference
+    architecture (or the Enterprise RA defaults) and say which were assumed."""
+    assumed: list[Assumed] = []
+    ports, speed, node_ppc = compute_ports(system)
+    arch: Architecture | None = catalog.architecture_for(system.id)
+    spec = arch.compute_fabric if arch else None
+
+    if port_speed_gbps is not None and port_speed_gbps != speed:
+        if port_speed_gbps > speed:
+            raise RequestError(
+                f"{system.id} compute ports run at {speed:g} Gb/s; {port_speed_gbps:g} Gb/s is faster",
+                hint=f"use --port-speed {speed:g} or lower",
+            )
+        ports = int(ports * (speed // port_speed_gbps))  # node ports broken out
+        speed = port_speed_gbps
+
+    if switch is not None:
+        leaf = catalog.switch(switch)
+    elif technology is not None and (spec is None or spec.technology != technology):
+        leaf = default_switch(catalog, technology, speed)
+        assumed.append(
+            Assumed(
+                field="switch",
+                value=leaf.id,
+                reason=f"largest-radix {technology} switch at {speed:g} Gb/s in the catalog",
+                source=leaf.source,
+            )
+        )
+    elif spec is not None:
+        leaf = catalog.switch(spec.switch)
+        assumed.append(
+            Assumed(
+                field="switch",
+                value=leaf.id,
+                reason=f"{arch.name if arch else ''} compute fabric",
+                source=arch.source if arch else None,
+            )
+        )
+    else:
+        leaf = default_switch(catalog, "ethernet", speed)
+        assumed.append(
+            Assumed(
+                field="switch",
+                value=leaf.id,
+                reason="NVIDIA Enterprise RA default: Spectrum-X Ethernet",
+                source=leaf.source,
+            )
+        )
+    if technology is not None and leaf.technology != technology:
+        raise RequestError(f"switch {leaf.id} is {leaf.technology}, not {technology}")
+
+    follows_arch = spec is not None and spec.switch == leaf.id
+    if rail_optimized is None:
+        rail_optimized = (
+            spec.rail_optimized if (spec and follows_arch) else system.gpus_per_node >= 4
+        )
+    if su_nodes is None and rail_optimized:
+        if arch is not None:
+            su_nodes = arch.su_nodes
+            assumed.append(
+                Assumed(
+                    field="su_nodes",
+                    value=str(su_nodes),
+                    reason=f"{arch.name} scalable unit",
+                    source=arch.source,
+                )
+            )
+        else:
+            su_nodes = min(nodes, _default_su(leaf, speed, ports))
+            assumed.append(
+                Assumed(
+                    field="su_nodes",
+                    value=str(su_nodes),
+                    reason="one rail leaf's downlinks: an SU fills each rail leaf",
+                )
+            )
+    if not rail_optimized:
+        su_nodes = None
+    if oversubscription is None:
+        oversubscription = spec.oversubscription if (spec and follows_arch) else 1.0
+        assumed.append(
+            Assumed(
+                field="oversubscription",
+                value=f"{oversubscription:g}:1",
+                reason="non-blocking fat tree (the SuperPOD and Enterprise RA compute fabrics are)",
+            )
+        )
+    planes = planes or 1
+    fm_links = 0
+    if fabric_manager and arch is not None and follows_arch and arch.fabric_manager_links:
+        fm_links = arch.fabric_manager_links
+    plan = FabricPlan(
+        nodes=nodes,
+        ports_per_node=ports,
+        port_speed_gbps=speed,
+        su_nodes=su_nodes,
+        oversubscription=oversubscription,
+        planes=planes,
+        fabric_manager_links=fm_links,
+        node_ports_per_cage=node_ppc
+        if speed == (system.compute.port_speed_gbps if system.compute else speed)
+        else 1,
+    )
+    return FabricSetup(
+        plan=plan,
+        leaf=leaf,
+        spine=leaf,
+        core=leaf,
+        cabling=choose_cabling(catalog, system, leaf, speed),
+        architecture=arch.id if (arch and follows_arch) else None,
+        assumed=assumed,
+    )
+
+
+def _default_su(leaf: Switch, speed: float, ports: int) -> int:
+    radix = leaf.radix_at(speed) or leaf.ports
+    return max(1, (radix // 2) // max(1, ports // max(1, ports)))

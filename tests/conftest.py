@@ -1,0 +1,18 @@
+"""Shared fixtures. Tests never touch the network: sockets are refused for the whole session."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any real connection attempt fails the test loudly (respx mocks sit above sockets)."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("network access attempted in a test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
