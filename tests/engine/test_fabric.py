@@ -12,7 +12,9 @@ from clustergen.errors import InfeasibleDesignError, RequestError
 
 _SRC = {"source": "test fixture", "as_of": "2026-01", "vendor": "nvidia"}
 QM9700 = Switch(id="qm9700", name="QM9700", technology="infiniband", ports=64, port_speed_gbps=400, cage_gbps=800, typical_power_w=747, **_SRC)  # fmt: skip
-Q3400 = Switch(id="q3400", name="Q3400", technology="infiniband", ports=144, port_speed_gbps=800, **_SRC)
+Q3400 = Switch(
+    id="q3400", name="Q3400", technology="infiniband", ports=144, port_speed_gbps=800, **_SRC
+)
 SN5610 = Switch(
     id="sn5610",
     name="SN5610",
@@ -27,10 +29,19 @@ SN5610 = Switch(
 # H100-RA (RA-11333-001 V11) Table 4; B200-RA Table 4 is identical. 32-node SUs, one slot to UFM.
 @pytest.mark.parametrize(
     ("nodes", "leaf", "spine", "node_and_ufm", "leaf_spine"),
-    [(31, 8, 4, 252, 256), (63, 16, 8, 508, 512), (95, 24, 16, 764, 768), (127, 32, 16, 1020, 1024)],
+    [
+        (31, 8, 4, 252, 256),
+        (63, 16, 8, 508, 512),
+        (95, 24, 16, 764, 768),
+        (127, 32, 16, 1020, 1024),
+    ],
 )
-def test_superpod_table4(nodes: int, leaf: int, spine: int, node_and_ufm: int, leaf_spine: int) -> None:
-    plan = FabricPlan(nodes=nodes, ports_per_node=8, port_speed_gbps=400, su_nodes=32, fabric_manager_links=4)
+def test_superpod_table4(
+    nodes: int, leaf: int, spine: int, node_and_ufm: int, leaf_spine: int
+) -> None:
+    plan = FabricPlan(
+        nodes=nodes, ports_per_node=8, port_speed_gbps=400, su_nodes=32, fabric_manager_links=4
+    )
     f = size_fabric(plan, QM9700)
     assert (f.tiers, f.leaf_switches, f.spine_switches, f.core_switches) == (2, leaf, spine, 0)
     assert f.host_links == node_and_ufm
@@ -41,11 +52,20 @@ def test_superpod_table4(nodes: int, leaf: int, spine: int, node_and_ufm: int, l
 # H100-RA Table 3 and B200-RA "larger SuperPOD" table: full SUs, no UFM slot; core from 16 SUs.
 @pytest.mark.parametrize(
     ("su", "leaf", "spine", "core"),
-    [(2, 16, 8, 0), (4, 32, 16, 0), (8, 64, 32, 0), (16, 128, 128, 64), (32, 256, 256, 128), (64, 512, 512, 256)],
+    [
+        (2, 16, 8, 0),
+        (4, 32, 16, 0),
+        (8, 64, 32, 0),
+        (16, 128, 128, 64),
+        (32, 256, 256, 128),
+        (64, 512, 512, 256),
+    ],
 )
 def test_superpod_table3(su: int, leaf: int, spine: int, core: int) -> None:
     nodes = 32 * su
-    f = size_fabric(FabricPlan(nodes=nodes, ports_per_node=8, port_speed_gbps=400, su_nodes=32), QM9700)
+    f = size_fabric(
+        FabricPlan(nodes=nodes, ports_per_node=8, port_speed_gbps=400, su_nodes=32), QM9700
+    )
     assert (f.leaf_switches, f.spine_switches, f.core_switches) == (leaf, spine, core)
     assert f.node_links == f.leaf_spine_links == nodes * 8
     assert f.spine_core_links == (nodes * 8 if core else 0)
@@ -53,15 +73,21 @@ def test_superpod_table3(su: int, leaf: int, spine: int, core: int) -> None:
 
 
 # DGX SuperPOD B300 XDR RA (RA-11339-001) Table 3: Q3400, 72-node SUs. Spines divide 72 uplinks.
-@pytest.mark.parametrize(("su", "leaf", "spine"), [(1, 8, 4), (2, 16, 8), (4, 32, 18), (8, 64, 36), (18, 144, 72)])
+@pytest.mark.parametrize(
+    ("su", "leaf", "spine"), [(1, 8, 4), (2, 16, 8), (4, 32, 18), (8, 64, 36), (18, 144, 72)]
+)
 def test_b300_xdr_table(su: int, leaf: int, spine: int) -> None:
-    f = size_fabric(FabricPlan(nodes=72 * su, ports_per_node=8, port_speed_gbps=800, su_nodes=72), Q3400)
+    f = size_fabric(
+        FabricPlan(nodes=72 * su, ports_per_node=8, port_speed_gbps=800, su_nodes=72), Q3400
+    )
     assert (f.leaf_switches, f.spine_switches) == (leaf, spine)
     assert f.node_links == 72 * su * 8
 
 
 # DGX SuperPOD B300 Spectrum-X RA (RA-11337-001) Table 3: twin-plane, 64-node SUs.
-@pytest.mark.parametrize(("su", "leaf", "spine"), [(1, 16, 8), (2, 32, 16), (4, 64, 32), (8, 128, 64), (16, 256, 128)])
+@pytest.mark.parametrize(
+    ("su", "leaf", "spine"), [(1, 16, 8), (2, 32, 16), (4, 64, 32), (8, 128, 64), (16, 256, 128)]
+)
 def test_b300_spectrum_x_twin_plane(su: int, leaf: int, spine: int) -> None:
     plan = FabricPlan(nodes=64 * su, ports_per_node=16, port_speed_gbps=400, su_nodes=64, planes=2)
     f = size_fabric(plan, SN5610)
@@ -73,9 +99,19 @@ def test_4su_bom_transceivers() -> None:
     from clustergen.catalog.models import Optic
     from clustergen.engine.fabric import Cabling
 
-    twin = Optic(id="mma4z00-ns", name="800G twin-port", kind="transceiver", ports=2, total_gbps=800, power_w=15, **_SRC)
+    twin = Optic(
+        id="mma4z00-ns",
+        name="800G twin-port",
+        kind="transceiver",
+        ports=2,
+        total_gbps=800,
+        power_w=15,
+        **_SRC,
+    )
     f = size_fabric(
-        FabricPlan(nodes=128, ports_per_node=8, port_speed_gbps=400, su_nodes=32, node_ports_per_cage=2),
+        FabricPlan(
+            nodes=128, ports_per_node=8, port_speed_gbps=400, su_nodes=32, node_ports_per_cage=2
+        ),
         QM9700,
         cabling=Cabling(switch_optic=twin, node_optic=twin),
     )
@@ -86,7 +122,9 @@ def test_4su_bom_transceivers() -> None:
 
 
 def test_ufm_not_attached_when_every_slot_is_taken() -> None:
-    plan = FabricPlan(nodes=128, ports_per_node=8, port_speed_gbps=400, su_nodes=32, fabric_manager_links=4)
+    plan = FabricPlan(
+        nodes=128, ports_per_node=8, port_speed_gbps=400, su_nodes=32, fabric_manager_links=4
+    )
     f = size_fabric(plan, QM9700)
     assert f.fabric_manager_links == 0
     assert any("not attached" in n for n in f.notes)
@@ -95,7 +133,8 @@ def test_ufm_not_attached_when_every_slot_is_taken() -> None:
 def test_two_tier_limit_is_k_squared_over_two() -> None:
     at_limit = size_fabric(FabricPlan(nodes=256, ports_per_node=8, port_speed_gbps=400), QM9700)
     past = size_fabric(FabricPlan(nodes=257, ports_per_node=8, port_speed_gbps=400), QM9700)
-    assert at_limit.tiers == 2 and at_limit.host_links == max_host_ports(64, 2)
+    assert at_limit.tiers == 2
+    assert at_limit.host_links == max_host_ports(64, 2)
     assert past.tiers == 3
 
 
@@ -107,9 +146,12 @@ def test_single_switch_when_hosts_fit_one_leaf() -> None:
 def test_oversubscription_changes_the_split() -> None:
     assert leaf_split(64, 1.0) == (32, 32)
     assert leaf_split(64, 2.0) == (42, 21)
-    f = size_fabric(FabricPlan(nodes=64, ports_per_node=8, port_speed_gbps=400, oversubscription=2.0), QM9700)
+    f = size_fabric(
+        FabricPlan(nodes=64, ports_per_node=8, port_speed_gbps=400, oversubscription=2.0), QM9700
+    )
     assert f.oversubscription == pytest.approx(2.0)
-    assert f.spine_switches and 21 % f.spine_switches == 0
+    assert f.spine_switches
+    assert 21 % f.spine_switches == 0
 
 
 def test_breakout_speed_unknown_is_a_clear_error() -> None:
@@ -155,7 +197,8 @@ def test_uplinks_spread_evenly(plan: FabricPlan) -> None:
         assert f.leaf_uplinks % f.spine_switches == 0
         assert f.leaf_spine_links == f.leaf_switches * f.leaf_uplinks
     if f.tiers == 3:
-        assert f.spines_per_pod and f.leaf_uplinks % f.spines_per_pod == 0
+        assert f.spines_per_pod
+        assert f.leaf_uplinks % f.spines_per_pod == 0
         assert f.spine_core_links % f.core_switches == 0
 
 

@@ -17,14 +17,20 @@ QM9700 = Switch(id="qm9700", name="QM9700", technology="infiniband", ports=64, p
 
 def _total(node_w: float, su: int | None):  # type: ignore[no-untyped-def]
     def total(n: int) -> float:
-        f = size_fabric(FabricPlan(nodes=n, ports_per_node=8, port_speed_gbps=400, su_nodes=su), QM9700)
+        f = size_fabric(
+            FabricPlan(nodes=n, ports_per_node=8, port_speed_gbps=400, su_nodes=su), QM9700
+        )
         return n * node_w + (f.power.total_w or 0.0)
 
     return total
 
 
 @settings(max_examples=60, deadline=None)
-@given(cap_kw=st.floats(20, 1500), node_kw=st.sampled_from([5.0, 7.85, 10.2, 14.3]), su=st.sampled_from([None, 32]))
+@given(
+    cap_kw=st.floats(20, 1500),
+    node_kw=st.sampled_from([5.0, 7.85, 10.2, 14.3]),
+    su=st.sampled_from([None, 32]),
+)
 def test_solve_equals_brute_force(cap_kw: float, node_kw: float, su: int | None) -> None:
     total = _total(node_kw * 1e3, su)
     cap = cap_kw * 1e3
@@ -58,7 +64,9 @@ def test_seed_memo_power_terms() -> None:
         kind="hgx",
         gpu="x",
         gpus_per_node=8,
-        power_terms=NodePowerTerms(gpu_w=700, cpu_w=700, dram_w=400, nvme_w=200, nic_w=75, aux_w=350),
+        power_terms=NodePowerTerms(
+            gpu_w=700, cpu_w=700, dram_w=400, nvme_w=200, nic_w=75, aux_w=350
+        ),
         compute=PortGroup(ports=8, port_speed_gbps=400, nics=8),
         **_SRC,
     )

@@ -23,6 +23,7 @@ from clustergen.catalog.models import (
     Optic,
     RackType,
     RaPattern,
+    StorageModel,
     StorageTier,
     Switch,
     System,
@@ -44,6 +45,7 @@ FILES: dict[str, type[Entry]] = {
     "storage_tiers": StorageTier,
     "assumptions": Assumption,
     "racks": RackType,
+    "storage_models": StorageModel,
 }
 
 

@@ -7,6 +7,7 @@ field names.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Annotated, Literal
 
@@ -55,6 +56,12 @@ class Entry(Strict):
     notes: str | None = None
     price_usd: float | None = Field(default=None, ge=0)
     price_source: str | None = None
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _date_to_text(cls, v: object) -> object:
+        # YAML reads an unquoted 2023-09-22 as a date; keep the text form either way.
+        return v.isoformat() if isinstance(v, dt.date) else v
 
     @model_validator(mode="after")
     def _price_has_source(self) -> Entry:
@@ -309,3 +316,80 @@ class RackType(Entry):
     cooling: Literal["air", "liquid", "air-or-liquid"]
     pdus: int = Field(default=2, ge=0)
     pdu_name: str | None = None
+
+
+class WorkerPoint(Strict):
+    """One point of the data-loader worker scaling curve."""
+
+    workers: float = Field(gt=0, description="data-loader workers per GPU")
+    effective_workers: float = Field(gt=0, description="workers' worth of concurrent reads")
+
+
+#: fields each kind of storage-model entry must give (the engine reads exactly these)
+STORAGE_MODEL_FIELDS: dict[str, tuple[str, ...]] = {
+    "drive": ("read_gb_per_s", "read_iops"),
+    "storage-target": ("read_gb_per_s", "read_iops"),
+    "metadata-server": ("ops_per_s",),
+    "storage-system": ("file_latency_ms",),
+    "read-pattern": ("efficiency", "request_kb"),
+    "layout": (),
+    "worker-scaling": ("worker_points",),
+}
+
+
+class StorageModel(Entry):
+    """A constant of the storage I/O model, with its source.
+
+    One file (storage_models.yaml) holds every kind: a drive, a parallel-file-system storage target,
+    a metadata server, a storage system (local NVMe, parallel FS, object store), a read pattern, a
+    dataset layout and the data-loader worker scaling. `STORAGE_MODEL_FIELDS` says which fields each
+    kind must give.
+    """
+
+    kind: Literal[
+        "drive",
+        "storage-target",
+        "metadata-server",
+        "storage-system",
+        "read-pattern",
+        "layout",
+        "worker-scaling",
+    ]
+    read_gb_per_s: float | None = Field(default=None, gt=0, description="sequential read")
+    write_gb_per_s: float | None = Field(default=None, gt=0, description="sequential write")
+    read_iops: float | None = Field(default=None, gt=0, description="small random reads per second")
+    drives: int | None = Field(default=None, gt=0, description="drives inside a storage target")
+    ops_per_s: float | None = Field(
+        default=None, gt=0, description="metadata operations per second one server sustains"
+    )
+    file_latency_ms: float | None = Field(
+        default=None, gt=0, description="time one synchronous reader spends per file or object"
+    )
+    metadata_ops_per_open: float | None = Field(
+        default=None, ge=0, description="metadata operations per file access (open, stat, close)"
+    )
+    requests_per_s_per_prefix: float | None = Field(
+        default=None, gt=0, description="object-store GET requests per second per key prefix"
+    )
+    efficiency: float | None = Field(
+        default=None, gt=0, le=1, description="fraction of sequential bandwidth this pattern gets"
+    )
+    request_kb: float | None = Field(default=None, gt=0, description="size of one read request")
+    prefetch_depth: int | None = Field(
+        default=None, ge=1, description="reads each worker keeps in flight by default"
+    )
+    file_mb: float | None = Field(
+        default=None, gt=0, description="default file size of a layout (shard size)"
+    )
+    uses_metadata_server: bool | None = None
+    worker_points: list[WorkerPoint] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> StorageModel:
+        missing = [f for f in STORAGE_MODEL_FIELDS[self.kind] if not getattr(self, f)]
+        if missing:
+            raise ValueError(f"a {self.kind} entry needs {', '.join(missing)}")
+        points = [p.workers for p in self.worker_points]
+        if points != sorted(points) or len(set(points)) != len(points):
+            raise ValueError("worker_points must be in increasing order of workers")
+        return self

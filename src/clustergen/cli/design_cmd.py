@@ -46,7 +46,7 @@ def load_request(
         data = loaded
     text = text or data.pop("text", None)
     base = parse_request(catalog, text).model_dump() if text else {}
-    base.update({k: v for k, v in data.items()})
+    base.update(data)
     base.update({k: v for k, v in overrides.items() if v is not None})
     if base.get("gpu"):
         base["gpu"] = catalog.gpu(str(base["gpu"])).id

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json as jsonlib
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import fmt_w, kv_table, print_json, stdout, table
 from clustergen.errors import RequestError
+
+if TYPE_CHECKING:
+    from clustergen.engine.compute import FabricChoices
 
 PlatformOpt = Annotated[
     str, typer.Option("--platform", help="System or GPU, e.g. dgx-h100, 'GB200 NVL72'.")
@@ -69,7 +72,15 @@ def _technology(text: str | None) -> Literal["infiniband", "ethernet"] | None:
     raise RequestError(f"unknown technology {text!r}", hint="use infiniband or ethernet")
 
 
-def _choices(switch, technology, su_nodes, oversubscription, planes, port_speed, no_fm):  # type: ignore[no-untyped-def]
+def _choices(
+    switch: str | None,
+    technology: str | None,
+    su_nodes: int | None,
+    oversubscription: str | None,
+    planes: int | None,
+    port_speed: float | None,
+    no_fm: bool,
+) -> FabricChoices:
     from clustergen.engine.compute import FabricChoices
 
     return FabricChoices(

@@ -16,7 +16,7 @@ from clustergen.catalog.models import Architecture, FabricSpec, Gpu, RackType, S
 from clustergen.engine import bom as bom_mod
 from clustergen.engine.compute import FabricChoices, gpu_system, power_first
 from clustergen.engine.fabric import Cabling, FabricDesign, FabricPlan, size_fabric
-from clustergen.engine.platform import Assumed, choose_cabling, resolve_fabric
+from clustergen.engine.platform import Assumed, resolve_fabric
 from clustergen.engine.power import NodePower, node_power
 from clustergen.engine.racks import RackPlan, plan_racks
 from clustergen.engine.request import DesignRequest
@@ -226,7 +226,7 @@ class Design(_M):
 
 def _assumption(catalog: Catalog, name: str) -> tuple[float, str]:
     a = catalog.assumption(name)
-    return float(a.value), a.source  # type: ignore[arg-type]
+    return float(a.value), a.source
 
 
 def _mgmt_network(
@@ -347,7 +347,7 @@ def build_design(
             cap_solve = power_first(catalog, system.id, it_cap, choices=fab_choices)
         except InfeasibleDesignError as exc:
             raise InfeasibleDesignError(
-                f"no {system.id} node fits under {request.power_cap_w / 1e6:g} MW ({cap_basis})",  # type: ignore[operator]
+                f"no {system.id} node fits under {it_cap / 1e6:g} MW IT",
                 hint=exc.hint,
             ) from None
     if request.nodes:
@@ -384,7 +384,7 @@ def build_design(
     follows_ra = setup.architecture is not None
 
     # Storage.
-    tier = choices.storage_tier or request.storage_tier
+    tier: str | None = choices.storage_tier or request.storage_tier
     if tier is None:
         tier = (arch.storage_tier_default if arch else None) or "better"
         assumed.append(
@@ -526,7 +526,7 @@ def build_design(
         pue=pue,
         facility_total_w=facility,
         cap_w=request.power_cap_w,
-        cap_basis=cap_basis,  # type: ignore[arg-type]
+        cap_basis=cap_basis,
         headroom_w=headroom,
         unknown=unknown,
     )

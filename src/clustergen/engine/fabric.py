@@ -434,7 +434,7 @@ def size_fabric(
         unit, total = _optic_power(optic, count)
         lines.append(
             TransceiverLine(
-                location=location,  # type: ignore[arg-type]
+                location=location,
                 optic=optic.id if optic else None,
                 count=count,
                 unit_power_w=unit,

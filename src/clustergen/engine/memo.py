@@ -83,13 +83,13 @@ def render_memo(d: Design) -> str:
             "| platform | fabric | oversub | GPUs | IT power | switches | objective | eligible |"
         )
         out.append("|---|---|---|---|---|---|---|---|")
-        for a in d.alternatives.rows:
-            mark = " **(chosen)**" if a.chosen else ""
-            elig = "yes" if a.eligible else f"no: {a.why_not}"
-            obj = "unknown" if a.objective is None else f"{a.objective:,.1f}"
+        for alt in d.alternatives.rows:
+            mark = " **(chosen)**" if alt.chosen else ""
+            elig = "yes" if alt.eligible else f"no: {alt.why_not}"
+            obj = "unknown" if alt.objective is None else f"{alt.objective:,.1f}"
             out.append(
-                f"| {a.platform}{mark} | {a.fabric} ({a.switch}) | {a.oversubscription:g}:1 | {a.gpus} | "
-                f"{_w(a.it_power_w)} | {a.switches} | {obj} | {elig} |"
+                f"| {alt.platform}{mark} | {alt.fabric} ({alt.switch}) | {alt.oversubscription:g}:1 | {alt.gpus} | "
+                f"{_w(alt.it_power_w)} | {alt.switches} | {obj} | {elig} |"
             )
         out.append("")
     out.append("## 4. Recommended configuration\n")

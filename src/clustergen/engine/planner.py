@@ -8,7 +8,7 @@ from clustergen.catalog.models import System
 from clustergen.engine.compute import FabricChoices, gpu_system, power_first
 from clustergen.engine.design import Alternative, Design, DesignChoices, TradeStudy, build_design
 from clustergen.engine.fabric import size_fabric
-from clustergen.engine.platform import Assumed, resolve_fabric
+from clustergen.engine.platform import Assumed, Technology, resolve_fabric
 from clustergen.engine.power import node_power
 from clustergen.engine.request import DesignRequest
 from clustergen.errors import ClustergenError, InfeasibleDesignError
@@ -43,14 +43,14 @@ def _row(
     catalog: Catalog,
     request: DesignRequest,
     system: System,
-    technology: str | None,
+    technology: Technology | None,
     oversub: float,
     it_cap: float | None,
 ) -> Alternative | None:
     workload = request.workload or "training"
     gpu = catalog.gpu(system.gpu or "")
     flops = gpu.fp8_dense_tflops if workload == "inference" else gpu.bf16_dense_tflops
-    choices = FabricChoices(technology=technology, oversubscription=oversub)  # type: ignore[arg-type]
+    choices = FabricChoices(technology=technology, oversubscription=oversub)
     npow = node_power(system)
     if request.gpus or request.nodes:
         nodes = request.nodes or ceil_div(request.gpus or 1, system.gpus_per_node)
@@ -58,7 +58,7 @@ def _row(
         nodes = power_first(catalog, system.id, it_cap, choices=choices).nodes
     else:  # pragma: no cover
         return None
-    setup = resolve_fabric(catalog, system, nodes, technology=technology, oversubscription=oversub)  # type: ignore[arg-type]
+    setup = resolve_fabric(catalog, system, nodes, technology=technology, oversubscription=oversub)
     f = size_fabric(setup.plan, setup.leaf, setup.spine, setup.core, setup.cabling)
     fabric_w = f.power.total_w or 0.0
     it_w = nodes * npow.node_w + fabric_w
@@ -102,7 +102,9 @@ def trade_study(catalog: Catalog, request: DesignRequest) -> tuple[TradeStudy, l
             if request.power_cap_basis != "facility"
             else request.power_cap_w / pue
         )
-    techs: list[str | None] = [request.fabric] if request.fabric else ["infiniband", "ethernet"]
+    techs: list[Technology | None] = (
+        [request.fabric] if request.fabric else ["infiniband", "ethernet"]
+    )
     ratios = [request.oversubscription] if request.oversubscription else [1.0, 2.0]
     rows: list[Alternative] = []
     for system in candidate_platforms(catalog, request):
@@ -141,8 +143,9 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
         reason = f"highest {study.objective.split(' (')[0]} among the alternatives weighed"
         if request.platform or request.gpu:
             reason = "named in the request; " + reason
-        if best in ra_rows:
-            reason += f"; follows {catalog.architecture_for(best.platform).name}"  # type: ignore[union-attr]
+        best_arch = catalog.architecture_for(best.platform)
+        if best in ra_rows and best_arch is not None:
+            reason += f"; follows {best_arch.name}"
     rows = [r.model_copy(update={"chosen": r is best}) for r in rows]
     assumed: list[Assumed] = []
     if request.workload is None:
@@ -151,7 +154,7 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
         assumed.append(Assumed(field="platform", value=best.platform, reason=reason))
     choices = DesignChoices(
         platform=best.platform,
-        fabric=best.fabric if request.fabric or best not in ra_rows else None,  # type: ignore[arg-type]
+        fabric=best.fabric if request.fabric or best not in ra_rows else None,
         oversubscription=best.oversubscription,
         storage_tier=request.storage_tier,
         rack_power_kw=request.rack_power_kw,

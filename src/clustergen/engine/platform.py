@@ -93,7 +93,7 @@ def choose_cabling(catalog: Catalog, system: System, leaf: Switch, speed_gbps: f
 
     The switch side uses transceivers sized to the switch cage; the node side to its own cage.
     """
-    ports, _, node_ppc = compute_ports(system)
+    _, _, node_ppc = compute_ports(system)
     cage = leaf.cage_gbps or speed_gbps
     switch_ppc = leaf.ports_per_cage_at(speed_gbps)
     tech = leaf.technology

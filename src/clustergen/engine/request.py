@@ -103,14 +103,92 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("w_mixed", re.compile(r"\bmixed\b")),
 ]
 
-_FILLER = set(
-    """a an the and or of for with to in on at by as is are be we need want wants needs
-    cluster clusters gpu gpus design build please using use under within budget cap capped power
-    racks rack storage tier fabric network networking workload workloads scale about around
-    approximately roughly up max maximum total some new our my plus also that which only per
-    it critical facility envelope datacenter data center hall site model models params parameters
-    dense sparse oversubscribed oversubscription non blocking""".split()
-)
+_FILLER = {
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "of",
+    "for",
+    "with",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "as",
+    "is",
+    "are",
+    "be",
+    "we",
+    "need",
+    "want",
+    "wants",
+    "needs",
+    "cluster",
+    "clusters",
+    "gpu",
+    "gpus",
+    "design",
+    "build",
+    "please",
+    "using",
+    "use",
+    "under",
+    "within",
+    "budget",
+    "cap",
+    "capped",
+    "power",
+    "racks",
+    "rack",
+    "storage",
+    "tier",
+    "fabric",
+    "network",
+    "networking",
+    "workload",
+    "workloads",
+    "scale",
+    "about",
+    "around",
+    "approximately",
+    "roughly",
+    "up",
+    "max",
+    "maximum",
+    "total",
+    "some",
+    "new",
+    "our",
+    "my",
+    "plus",
+    "also",
+    "that",
+    "which",
+    "only",
+    "per",
+    "it",
+    "critical",
+    "facility",
+    "envelope",
+    "datacenter",
+    "data",
+    "center",
+    "hall",
+    "site",
+    "model",
+    "models",
+    "params",
+    "parameters",
+    "dense",
+    "sparse",
+    "oversubscribed",
+    "oversubscription",
+    "non",
+    "blocking",
+}
 
 
 def _num(text: str) -> float:
@@ -233,10 +311,10 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
                 set_once("training_tokens_t", float(m.group(1)) * scale, m, "training tokens")
             elif rule == "gpus":
                 n = _num(m.group(1)) * _MULT[m.group(2)]
-                set_once("gpus", int(round(n)), m, f"{int(round(n))} GPUs")
+                set_once("gpus", round(n), m, f"{round(n)} GPUs")
             elif rule == "nodes":
                 n = _num(m.group(1)) * _MULT[m.group(2)]
-                set_once("nodes", int(round(n)), m, f"{int(round(n))} nodes")
+                set_once("nodes", round(n), m, f"{round(n)} nodes")
             elif rule == "tier":
                 set_once("storage_tier", m.group(1) or m.group(2), m, "storage tier")
             elif rule.startswith("fabric"):
@@ -258,16 +336,16 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     # A bare count before a platform name: "512 H100s", "16 DGX B200".
     if "gpus" not in fields and "nodes" not in fields:
         for (s, _e), (kind, eid) in zip(spans, named, strict=True):
-            m = re.search(r"(\d[\d,]*)\s*(?:x\s*)?$", low[:s])
-            if m:
-                n = int(_num(m.group(1)))
+            bare = re.search(r"(\d[\d,]*)\s*(?:x\s*)?$", low[:s])
+            if bare:
+                n = int(_num(bare.group(1)))
                 if kind == "system":
                     fields["nodes"] = n
-                    understood.append(f"{m.group(0).strip()!r} -> {n} {eid} nodes")
+                    understood.append(f"{bare.group(0).strip()!r} -> {n} {eid} nodes")
                 else:
                     fields["gpus"] = n
-                    understood.append(f"{m.group(0).strip()!r} -> {n} GPUs")
-                for k in range(m.start(1), m.end(1)):
+                    understood.append(f"{bare.group(0).strip()!r} -> {n} GPUs")
+                for k in range(bare.start(1), bare.end(1)):
                     used[k] = True
                 break
     if len(fabrics) > 1:
