@@ -116,7 +116,13 @@ def trade_study(catalog: Catalog, request: DesignRequest) -> tuple[TradeStudy, l
                     continue  # e.g. no switch of that technology runs this platform's ports
                 if row is not None:
                     rows.append(row)
-    rows.sort(key=lambda a: (not a.eligible, -(a.objective or 0.0), a.switches))
+    wanted = request.gpus
+
+    def overshoots(a: Alternative) -> bool:
+        # Whole NVL72 racks can overshoot a GPU count badly; GPUs nobody asked for are not "efficient".
+        return wanted is not None and a.gpus > wanted * 1.05
+
+    rows.sort(key=lambda a: (not a.eligible, overshoots(a), -(a.objective or 0.0), a.switches))
     return TradeStudy(objective=objective, rows=rows), rows
 
 
