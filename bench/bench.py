@@ -45,7 +45,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from clustergen.catalog import load_catalog
-    from clustergen.engine.compute import platform_fabric, power_first
+    from clustergen.engine.compute import FabricChoices, platform_fabric, power_first
     from clustergen.engine.planner import plan_design
     from clustergen.engine.request import parse_request
 
