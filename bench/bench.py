@@ -52,8 +52,9 @@ def main() -> None:
     cat = load_catalog()
     request = parse_request(cat, "512 GPUs training, 5 MW")
     results = {
+        # 100,000 GPUs exceed one 3-tier QM9700 plane (65,536 ports): two planes, as a real design.
         "fabric_100k_gpus_ms": median_ms(
-            lambda: platform_fabric(cat, "dgx-h100", 12_500), args.repeat
+            lambda: platform_fabric(cat, "dgx-h100", 12_500, FabricChoices(planes=2)), args.repeat
         ),
         "power_first_100mw_ms": median_ms(lambda: power_first(cat, "dgx-h100", 100e6), args.repeat),
         "design_in_process_ms": median_ms(lambda: plan_design(cat, request), args.repeat),
