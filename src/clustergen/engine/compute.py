@@ -11,7 +11,7 @@ from clustergen.catalog.models import Gpu, System
 from clustergen.engine.fabric import FabricDesign, size_fabric
 from clustergen.engine.platform import Assumed, FabricSetup, Technology, resolve_fabric
 from clustergen.engine.power import NodePower, NodePowerBasis, max_nodes_under_cap, node_power
-from clustergen.errors import RequestError
+from clustergen.errors import InfeasibleDesignError, RequestError
 
 
 class FabricChoices(BaseModel):
@@ -160,7 +160,10 @@ def power_first(
         return size_fabric(setup.plan, setup.leaf, setup.spine, setup.core, setup.cabling)
 
     def total(n: int) -> float:
-        return n * power.node_w + (fabric_for(n).power.total_w or 0.0)
+        try:
+            return n * power.node_w + (fabric_for(n).power.total_w or 0.0)
+        except InfeasibleDesignError:
+            return float("inf")  # past the fabric's capacity: such a count cannot be built
 
     probe = _setup(catalog, system, 1, choices)
     step, offset = 1, 0
