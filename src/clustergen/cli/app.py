@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from clustergen import __version__
-from clustergen.cli import catalog_cmd, design_cmd, fabric_cmd, ra_cmd
+from clustergen.cli import catalog_cmd, design_cmd, fabric_cmd, fleet_cmd, ra_cmd, storage_cmd
 from clustergen.cli.output import report_error
 from clustergen.errors import ClustergenError
 
@@ -52,6 +52,8 @@ app.add_typer(ra_cmd.gpu_app, name="gpu")
 app.add_typer(ra_cmd.app, name="ra")
 design_cmd.register(app)
 fabric_cmd.register(app)
+app.add_typer(storage_cmd.app, name="storage")
+app.add_typer(fleet_cmd.app, name="fleet")
 
 
 def main(argv: list[str] | None = None) -> None:

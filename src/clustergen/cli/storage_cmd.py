@@ -1,0 +1,338 @@
+"""`clustergen storage ...`: will storage keep the GPUs fed, and SuperPOD storage targets by tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.output import kv_table, print_json, stdout, table
+
+if TYPE_CHECKING:
+    from clustergen.engine.storage import StorageAnalysis
+
+app = typer.Typer(
+    help="Storage: data-path I/O analysis and SuperPOD storage targets.", no_args_is_help=True
+)
+
+PlotOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot", help="Also draw a picture to FILE.png (needs the plot extra).", dir_okay=False
+    ),
+]
+
+
+@app.command("analyze")
+def analyze(
+    gpus: Annotated[int, typer.Option("--gpus", help="GPUs reading training data.")],
+    ingest: Annotated[
+        float | None,
+        typer.Option("--ingest-mb-per-s", help="Data each GPU consumes at full speed, MB/s."),
+    ] = None,
+    samples: Annotated[
+        float | None, typer.Option("--samples-per-s", help="Samples per second per GPU.")
+    ] = None,
+    sample_mb: Annotated[
+        float | None, typer.Option("--sample-mb", help="Size of one sample (one file), MB.")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Data-loader workers per GPU.")] = 1,
+    prefetch_depth: Annotated[
+        int | None,
+        typer.Option("--prefetch-depth", help="Reads each worker keeps in flight (async)."),
+    ] = None,
+    pattern: Annotated[
+        str, typer.Option("--pattern", help="sequential, random-small or prefetch.")
+    ] = "sequential",
+    layout: Annotated[
+        str, typer.Option("--layout", help="one-file-per-sample, shards or object-store.")
+    ] = "shards",
+    shard_mb: Annotated[float | None, typer.Option("--shard-mb", help="Shard size, MB.")] = None,
+    system: Annotated[
+        str, typer.Option("--system", help="local-nvme, parallel-fs or object-store.")
+    ] = "parallel-fs",
+    targets: Annotated[
+        int | None, typer.Option("--targets", help="Parallel-FS storage targets (OSTs).")
+    ] = None,
+    target_gb: Annotated[
+        float | None, typer.Option("--target-gb-per-s", help="Read GB/s of one storage target.")
+    ] = None,
+    read_gb: Annotated[
+        float | None,
+        typer.Option("--read-gb-per-s", help="Aggregate read GB/s (overrides targets)."),
+    ] = None,
+    write_gb: Annotated[
+        float | None, typer.Option("--write-gb-per-s", help="Aggregate write GB/s.")
+    ] = None,
+    mds: Annotated[int, typer.Option("--metadata-servers", help="Metadata servers (MDS).")] = 1,
+    mds_ops: Annotated[
+        float | None, typer.Option("--mds-ops-per-s", help="Metadata ops/s of one server.")
+    ] = None,
+    gpus_per_node: Annotated[
+        int, typer.Option("--gpus-per-node", help="Local NVMe: GPUs per node.")
+    ] = 8,
+    drives_per_node: Annotated[
+        int, typer.Option("--drives-per-node", help="Local NVMe: drives per node.")
+    ] = 4,
+    prefixes: Annotated[int, typer.Option("--prefixes", help="Object-store key prefixes.")] = 1,
+    network_gb: Annotated[
+        float | None,
+        typer.Option("--network-gb-per-s", help="Storage network bandwidth, GB/s."),
+    ] = None,
+    checkpoint_gb: Annotated[
+        float | None, typer.Option("--checkpoint-gb", help="Checkpoint size, GB.")
+    ] = None,
+    checkpoint_interval: Annotated[
+        float | None,
+        typer.Option("--checkpoint-interval-s", help="Seconds between checkpoints."),
+    ] = None,
+    plot: PlotOpt = None,
+    catalog: CatalogOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Bandwidth, IOPS, metadata and checkpoint load against the storage; what binds; what fixes it."""
+    from clustergen.catalog import load_catalog
+    from clustergen.cli import plotting
+    from clustergen.engine.storage import IoWorkload, analyze_storage, build
+
+    if plot is not None:
+        plotting.check_target(plot)
+        plotting.pyplot()
+    workload = build(
+        IoWorkload,
+        gpus=gpus,
+        ingest_mb_per_s_per_gpu=ingest,
+        samples_per_s_per_gpu=samples,
+        sample_mb=sample_mb,
+        workers_per_gpu=workers,
+        prefetch_depth=prefetch_depth,
+        read_pattern=pattern,
+        layout=layout,
+        shard_mb=shard_mb,
+        system=system,
+        storage_targets=targets,
+        target_read_gb_per_s=target_gb,
+        read_gb_per_s=read_gb,
+        write_gb_per_s=write_gb,
+        metadata_servers=mds,
+        mds_ops_per_s=mds_ops,
+        gpus_per_node=gpus_per_node,
+        drives_per_node=drives_per_node,
+        prefixes=prefixes,
+        storage_network_gb_per_s=network_gb,
+        checkpoint_gb=checkpoint_gb,
+        checkpoint_interval_s=checkpoint_interval,
+    )
+    cat = load_catalog(catalog)
+    result = analyze_storage(cat, workload)
+    if plot is not None:
+        _plot(cat, result, plot)
+    if json:
+        out = result.model_dump(mode="json")
+        out["plot"] = str(plot) if plot else None
+        print_json(out)
+        return
+    _print(result)
+    if plot is not None:
+        stdout.print(f"plot written to {plot}", markup=False)
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x:.1%}"
+
+
+def _num(x: float | None, unit: str = "") -> str:
+    if x is None:
+        return "unknown"
+    text = f"{x:,.0f}" if abs(x) >= 100 else f"{x:,.3g}"
+    return f"{text} {unit}".strip()
+
+
+def _print(a: StorageAnalysis) -> None:
+    w = a.workload
+    verdict = "I/O-bound" if a.io_bound else "fed"
+    rows: list[tuple[str, Any]] = [
+        ("GPU utilisation", f"{_pct(a.gpu_utilisation)} ({verdict})"),
+        ("binding limit", a.binding_limit or "none"),
+        (
+            "first limit as GPUs grow",
+            f"{a.first_limit_at_scale} at {a.first_limit_at_gpus:,} GPUs"
+            if a.first_limit_at_scale and a.first_limit_at_gpus
+            else "none with fixed capacity",
+        ),
+        ("ingest per GPU", _num(a.ingest_mb_per_s_per_gpu, "MB/s")),
+        ("read demand", _num(a.demand_read_gb_per_s, "GB/s")),
+        ("read supply (raw sequential)", _num(a.supply_read_gb_per_s, "GB/s")),
+        (f"read ceiling ({w.read_pattern})", _num(a.pattern_read_gb_per_s, "GB/s")),
+        (
+            "delivered / storage busy",
+            f"{_num(a.delivered_read_gb_per_s, 'GB/s')} / {_pct(a.storage_busy_fraction)}",
+        ),
+        ("read IOPS demand / supply", f"{_num(a.read_iops_demand)} / {_num(a.read_iops_supply)}"),
+        ("file opens", _num(a.file_opens_per_s, "/s")),
+        (
+            "metadata ops demand / capacity",
+            f"{_num(a.metadata_ops_per_s)} / {_num(a.metadata_capacity_ops_per_s)}"
+            if a.metadata_ops_per_s is not None
+            else "no metadata server in the path",
+        ),
+        ("loader per GPU", _num(a.loader_mb_per_s_per_gpu, "MB/s")),
+        ("prefetch depth (have / needed)", f"{a.prefetch_depth} / {a.prefetch_depth_needed}"),
+        (
+            "checkpoint write",
+            f"{a.checkpoint_write_s:,.1f} s, stall {_pct(a.checkpoint_stall_fraction)}"
+            if a.checkpoint_write_s is not None
+            else "—",
+        ),
+        ("recommended layout", a.recommended_layout),
+    ]
+    stdout.print(
+        kv_table(
+            f"storage for {w.gpus:,} GPUs: {w.system}, {w.layout}, {w.read_pattern} reads, "
+            f"{w.workers_per_gpu} worker(s)/GPU",
+            rows,
+        )
+    )
+    stdout.print(
+        table(
+            "limits",
+            ("limit", "demand", "capacity", "GPU util allowed", "binds at GPUs"),
+            (
+                (
+                    lim.name,
+                    _num(lim.demand, lim.unit),
+                    f"{_num(lim.capacity, lim.unit)} ({lim.load_fraction:.0%} used)",
+                    _pct(lim.allowed_gpu_utilisation),
+                    f"{lim.binds_at_gpus:,}" if lim.binds_at_gpus else "—",
+                )
+                for lim in a.limits
+            ),
+        )
+    )
+    if a.fixes:
+        stdout.print(
+            table(
+                "fixes",
+                ("for", "action", "GPU util after"),
+                ((f.limit, f.action, _pct(f.gpu_utilisation_after)) for f in a.fixes),
+            )
+        )
+    for s in a.assumed:
+        stdout.print(f"assumed: {s}", markup=False)
+    for n in a.notes:
+        stdout.print(f"note: {n}", markup=False)
+
+
+def _plot(cat: Any, a: StorageAnalysis, path: Path) -> None:
+    """Demand and supply against GPU count (log-log), the binding limit marked."""
+    from clustergen.cli import plotting
+    from clustergen.engine.storage import storage_curves
+
+    plt = plotting.pyplot()
+    top = max(a.workload.gpus * 4, (a.first_limit_at_gpus or 0) * 2, 64)
+    counts = sorted(
+        {max(1, round(8 * (top / 8) ** (i / 47))) for i in range(48)} | {a.workload.gpus}
+    )
+    pts = storage_curves(cat, a.workload, counts)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    xs = [p.gpus for p in pts]
+    ax.plot(
+        xs,
+        [p.demand_read_gb_per_s for p in pts],
+        label="read demand (GB/s)",
+        color="tab:blue",
+        lw=3,
+        alpha=0.7,
+    )
+    ax.plot(
+        xs,
+        [p.pattern_read_gb_per_s for p in pts],
+        "--",
+        label=f"read supply, {a.workload.read_pattern} (GB/s)",
+        color="tab:green",
+    )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("GB/s")
+    handles, labels = ax.get_legend_handles_labels()
+    if a.metadata_capacity_ops_per_s is not None:
+        ax2 = ax.twinx()
+        ax2.plot(
+            xs,
+            [p.metadata_ops_per_s or 0 for p in pts],
+            "-.",
+            color="tab:orange",
+            lw=1.2,
+            label="metadata ops/s demand",
+        )
+        ax2.plot(
+            xs,
+            [p.metadata_capacity_ops_per_s or 0 for p in pts],
+            ":",
+            color="tab:red",
+            label="metadata capacity (ops/s)",
+        )
+        ax2.set_yscale("log")
+        ax2.set_ylabel("metadata ops/s")
+        h2, l2 = ax2.get_legend_handles_labels()
+        handles, labels = handles + h2, labels + l2
+    ax.axvline(a.workload.gpus, color="gray", lw=1)
+    ax.annotate(
+        f"{a.workload.gpus:,} GPUs: {a.gpu_utilisation:.0%} util, binds: {a.binding_limit or 'none'}",
+        (a.workload.gpus, ax.get_ylim()[1]),
+        textcoords="offset points",
+        xytext=(4, -12),
+        fontsize=8,
+    )
+    if a.first_limit_at_gpus:
+        ax.axvline(a.first_limit_at_gpus, color="tab:red", lw=1, ls="--")
+        ax.annotate(
+            f"{a.first_limit_at_scale} binds at {a.first_limit_at_gpus:,}",
+            (a.first_limit_at_gpus, ax.get_ylim()[0]),
+            textcoords="offset points",
+            xytext=(4, 6),
+            fontsize=8,
+            color="tab:red",
+        )
+    ax.legend(handles, labels, fontsize=8, loc="upper left")
+    ax.set_title(f"storage demand vs supply ({a.workload.system}, {a.workload.layout})")
+    plotting.save(fig, path)
+
+
+@app.command("targets")
+def targets_cmd(
+    tier: Annotated[str, typer.Option("--tier", help="good, better or best.")],
+    nodes: Annotated[int, typer.Option("--nodes", help="Compute nodes in the design.")],
+    su_nodes: Annotated[
+        int | None, typer.Option("--su-nodes", help="Nodes per scalable unit (default 32).")
+    ] = None,
+    catalog: CatalogOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Read/write targets from NVIDIA's SuperPOD storage guidance (H100-RA Table 6) for N nodes."""
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.storage import storage_targets
+
+    t = storage_targets(load_catalog(catalog), tier, nodes, su_nodes)
+    if json:
+        print_json(t)
+        return
+    stdout.print(
+        kv_table(
+            f"storage targets: {t.tier} tier, {t.nodes} nodes",
+            [
+                ("read (aggregate)", f"{t.read_gb_per_s:,.1f} GB/s"),
+                ("write (aggregate)", f"{t.write_gb_per_s:,.1f} GB/s"),
+                (
+                    "per node read / write",
+                    f"{t.node_read_gb_per_s:g} / {t.node_write_gb_per_s:g} GB/s",
+                ),
+                ("capacity", "unknown" if t.capacity_tb is None else f"{t.capacity_tb:,.0f} TB"),
+                ("basis", t.basis),
+            ],
+        )
+    )
+    stdout.print(f"source: {t.source}", markup=False)
