@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
-
-from clustergen.cli.app import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # H100-RA Table 4 (B200-RA Table 4 identical): nodes, leaf, spine, compute+UFM cables, leaf-spine.
@@ -29,9 +18,11 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
         (127, 32, 16, 1020, 1024),
     ],
 )
-def test_fabric_reproduces_table4(capsys: pytest.CaptureFixture[str], row: tuple[int, ...]) -> None:
+def test_fabric_reproduces_table4(
+    cli: Callable[..., tuple[int, str, str]], row: tuple[int, ...]
+) -> None:
     nodes, leaf, spine, host, ls = row
-    code, out, _ = run(capsys, "fabric", "--platform", "dgx-h100", "--nodes", str(nodes), "--json")
+    code, out, _ = cli("fabric", "--platform", "dgx-h100", "--nodes", str(nodes), "--json")
     d = json.loads(out)
     assert code == 0
     assert (d["leaf_switches"], d["spine_switches"], d["core_switches"]) == (leaf, spine, 0)
@@ -41,43 +32,45 @@ def test_fabric_reproduces_table4(capsys: pytest.CaptureFixture[str], row: tuple
 
 # H100-RA Table 3: full SUs; 16 SU needs a core tier.
 @pytest.mark.parametrize("row", [(128, 32, 16, 0), (256, 64, 32, 0), (512, 128, 128, 64)])
-def test_fabric_reproduces_table3(capsys: pytest.CaptureFixture[str], row: tuple[int, ...]) -> None:
+def test_fabric_reproduces_table3(
+    cli: Callable[..., tuple[int, str, str]], row: tuple[int, ...]
+) -> None:
     nodes, leaf, spine, core = row
-    _, out, _ = run(capsys, "fabric", "--platform", "DGX H100", "--nodes", str(nodes), "--json")
+    _, out, _ = cli("fabric", "--platform", "DGX H100", "--nodes", str(nodes), "--json")
     d = json.loads(out)
     assert (d["leaf_switches"], d["spine_switches"], d["core_switches"]) == (leaf, spine, core)
     assert d["node_links"] == d["leaf_spine_links"] == nodes * 8
 
 
-def test_4su_bom_figures(capsys: pytest.CaptureFixture[str]) -> None:
+def test_4su_bom_figures(cli: Callable[..., tuple[int, str, str]]) -> None:
     """H100-RA Tables 7/8 for 128 nodes: 48 QM9700, 1,024 + 1,024 NDR links, 1,536 switch OSFPs."""
-    _, out, _ = run(capsys, "fabric", "--platform", "dgx-h100", "--nodes", "128", "--json")
+    _, out, _ = cli("fabric", "--platform", "dgx-h100", "--nodes", "128", "--json")
     d = json.loads(out)
     assert d["total_switches"] == 48
     assert (d["node_links"], d["leaf_spine_links"]) == (1024, 1024)
     assert sum(t["count"] for t in d["transceivers"] if t["location"] in {"leaf", "spine"}) == 1536
 
 
-def test_ra_recommend_seed_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "ra", "recommend", "--gpus", "128", "--workload", "training", "--json")
+def test_ra_recommend_seed_contract(cli: Callable[..., tuple[int, str, str]]) -> None:
+    _, out, _ = cli("ra", "recommend", "--gpus", "128", "--workload", "training", "--json")
     rec = json.loads(out)["recommendation"]
     assert (rec["pattern_id"], rec["nodes"], rec["gpus_per_node"]) == ("2-8-9-400", 16, 8)
 
 
-def test_gpu_spec_forgiving_and_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+def test_gpu_spec_forgiving_and_unknown(cli: Callable[..., tuple[int, str, str]]) -> None:
     for name in ("NVIDIA H100", "h100", "H100 SXM5"):
-        _, out, _ = run(capsys, "gpu", "spec", "--gpu", name, "--json")
+        _, out, _ = cli("gpu", "spec", "--gpu", name, "--json")
         assert json.loads(out)["id"] == "h100-sxm"
-    code, out, err = run(capsys, "gpu", "spec", "--gpu", "H1OO")
+    code, out, err = cli("gpu", "spec", "--gpu", "H1OO")
     assert code != 0
     assert err.startswith("Error: unknown GPU")
     assert "h100-sxm" in err
     assert "Traceback" not in err
-    code, out, _ = run(capsys, "gpu", "spec", "--gpu", "H1OO", "--json")
+    code, out, _ = cli("gpu", "spec", "--gpu", "H1OO", "--json")
     assert json.loads(out)["error"]["type"] == "not_found"
 
 
-def test_size_seed_config_is_buildable(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_size_seed_config_is_buildable(cli: Callable[..., tuple[int, str, str]], tmp_path) -> None:  # type: ignore[no-untyped-def]
     cfg = {
         "it_cap_mw": 5.0,
         "node": {"name": "GPU-8x", "gpus_per_node": 8, "gpu_w": 700, "cpu_w": 700, "dram_w": 400,
@@ -88,7 +81,7 @@ def test_size_seed_config_is_buildable(capsys: pytest.CaptureFixture[str], tmp_p
     }  # fmt: skip
     path = tmp_path / "cfg.json"
     path.write_text(json.dumps(cfg))
-    _, out, _ = run(capsys, "size", "--config", str(path), "--json")
+    _, out, _ = cli("size", "--config", str(path), "--json")
     d = json.loads(out)
     assert d["tiers"] == 3
     assert d["p_total_w"] <= 5e6
@@ -96,8 +89,10 @@ def test_size_seed_config_is_buildable(capsys: pytest.CaptureFixture[str], tmp_p
     assert d["fabric"]["max_ports_used"]["spine"] <= 64
 
 
-def test_design_default_request_passes_every_check(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "design", "512 GPUs training, 5 MW", "--json")
+def test_design_default_request_passes_every_check(
+    cli: Callable[..., tuple[int, str, str]],
+) -> None:
+    code, out, _ = cli("design", "512 GPUs training, 5 MW", "--json")
     d = json.loads(out)
     assert code == 0
     assert d["mode"] == "offline"
@@ -107,50 +102,50 @@ def test_design_default_request_passes_every_check(capsys: pytest.CaptureFixture
     assert d["alternatives"]["rows"]
 
 
-def test_design_infeasible_says_what_fits(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "design", "100000 GPUs, 5 MW")
+def test_design_infeasible_says_what_fits(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = cli("design", "100000 GPUs, 5 MW")
     assert code == 3
     assert "fit under it" in err
 
 
 def test_design_out_is_atomic_and_not_overwritten(
-    capsys: pytest.CaptureFixture[str], tmp_path
+    cli: Callable[..., tuple[int, str, str]], tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     out_dir = tmp_path / "d"
-    code, _, _ = run(capsys, "design", "256 H100 GPUs training", "--out", str(out_dir))
+    code, _, _ = cli("design", "256 H100 GPUs training", "--out", str(out_dir))
     assert code == 0
     assert sorted(p.name for p in out_dir.iterdir()) == ["bom.csv", "design.json", "memo.md"]
     assert "```mermaid" in (out_dir / "memo.md").read_text()
-    code, _, err = run(capsys, "design", "256 H100 GPUs training", "--out", str(out_dir))
+    code, _, err = cli("design", "256 H100 GPUs training", "--out", str(out_dir))
     assert code != 0
     assert "--force" in err
 
 
-def test_bad_requests_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_requests_are_one_line_errors(cli: Callable[..., tuple[int, str, str]]) -> None:
     for text in ("hello", "512 GPUs, InfiniBand and Ethernet", "512 GPUs air and liquid"):
-        code, _, err = run(capsys, "design", text)
+        code, _, err = cli("design", text)
         assert code == 2, text
         assert err.count("\n") == 1
         assert "Traceback" not in err
 
 
-def test_version_prints_catalog_hash(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--version")
+def test_version_prints_catalog_hash(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = cli("--version")
     assert code == 0
     assert out.startswith("clustergen 0.1.0 (catalog ")
 
 
-def test_catalog_validate(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "catalog", "validate", "--json")
+def test_catalog_validate(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = cli("catalog", "validate", "--json")
     assert code == 0
     assert json.loads(out)["ok"] is True
 
 
 def test_catalog_problems_name_file_entry_and_field(
-    capsys: pytest.CaptureFixture[str], tmp_path
+    cli: Callable[..., tuple[int, str, str]], tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "switches.yaml").write_text("- id: qm9700\n  ports: -3\n")
-    code, out, _ = run(capsys, "catalog", "validate", "--catalog", str(tmp_path), "--json")
+    code, out, _ = cli("catalog", "validate", "--catalog", str(tmp_path), "--json")
     problems = json.loads(out)["problems"]
     assert code == 1
     assert problems[0]["file"] == "switches.yaml"

@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from clustergen.cli.app import main
-
 EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "fleet-inventory.yaml")
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_example_inventory_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "fleet", "plan", "--inventory", EXAMPLE, "--json")
+def test_example_inventory_json(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = cli("fleet", "plan", "--inventory", EXAMPLE, "--json")
     d = json.loads(out)
     assert code == 0
     assert len(d["nodes"]) == 19
@@ -37,18 +26,16 @@ def test_example_inventory_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert rtx["ephemeral"] is True
 
 
-def test_example_inventory_table(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "fleet", "plan", "--inventory", EXAMPLE)
+def test_example_inventory_table(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = cli("fleet", "plan", "--inventory", EXAMPLE)
     assert code == 0
     assert "job classes" in out
     assert "not from the catalog" in out
     assert "sync results every 5 s" in out
 
 
-def test_tiers_flag(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "fleet", "plan", "--inventory", EXAMPLE, "--tiers", "160,40", "--json"
-    )
+def test_tiers_flag(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = cli("fleet", "plan", "--inventory", EXAMPLE, "--tiers", "160,40", "--json")
     d = json.loads(out)
     assert code == 0
     assert [t["min_memory_gb"] for t in d["tiers"]] == [160, 40]
@@ -63,11 +50,11 @@ def test_tiers_flag(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_inventory(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, message: str
+    cli: Callable[..., tuple[int, str, str]], tmp_path: Path, text: str, message: str
 ) -> None:
     path = tmp_path / "inv.yaml"
     path.write_text(text, encoding="utf-8")
-    code, out, err = run(capsys, "fleet", "plan", "--inventory", str(path))
+    code, out, err = cli("fleet", "plan", "--inventory", str(path))
     assert code == 2
     assert out == ""
     assert message in err
@@ -75,11 +62,11 @@ def test_bad_inventory(
 
 
 def test_unknown_gpu_lists_closest_matches(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    cli: Callable[..., tuple[int, str, str]], tmp_path: Path
 ) -> None:
     path = tmp_path / "inv.yaml"
     path.write_text("nodes:\n  - {name: box, provider: p, gpu: Z9000}\n", encoding="utf-8")
-    code, out, _ = run(capsys, "fleet", "plan", "--inventory", str(path), "--json")
+    code, out, _ = cli("fleet", "plan", "--inventory", str(path), "--json")
     err = json.loads(out)["error"]
     assert code == 1
     assert err["type"] == "not_found"
@@ -87,32 +74,30 @@ def test_unknown_gpu_lists_closest_matches(
     assert "closest matches" in err["hint"]
 
 
-def test_missing_inventory_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = run(capsys, "fleet", "plan", "--inventory", str(tmp_path / "none.yaml"))
+def test_missing_inventory_file(cli: Callable[..., tuple[int, str, str]], tmp_path: Path) -> None:
+    code, _, err = cli("fleet", "plan", "--inventory", str(tmp_path / "none.yaml"))
     assert code == 2
     assert "cannot read --inventory" in err
 
 
-def test_bad_tiers_flag(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "fleet", "plan", "--inventory", EXAMPLE, "--tiers", "8,x")
+def test_bad_tiers_flag(cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = cli("fleet", "plan", "--inventory", EXAMPLE, "--tiers", "8,x")
     assert code == 2
     assert "--tiers" in err
 
 
 def test_plot_without_matplotlib(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    code, _, err = run(
-        capsys, "fleet", "plan", "--inventory", EXAMPLE, "--plot", str(tmp_path / "f.png")
-    )
+    code, _, err = cli("fleet", "plan", "--inventory", EXAMPLE, "--plot", str(tmp_path / "f.png"))
     assert code == 2
     assert "uv sync --extra plot" in err
 
 
-def test_plot_capacity_by_tier(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_plot_capacity_by_tier(cli: Callable[..., tuple[int, str, str]], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "fleet.png"
-    code, _, _ = run(capsys, "fleet", "plan", "--inventory", EXAMPLE, "--plot", str(target))
+    code, _, _ = cli("fleet", "plan", "--inventory", EXAMPLE, "--plot", str(target))
     assert code == 0
     assert target.stat().st_size > 1000
