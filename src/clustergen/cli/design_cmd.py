@@ -237,15 +237,26 @@ def design(
         bool, typer.Option("--force", help="Replace an existing --out directory.")
     ] = False,
     offline: Annotated[
-        bool, typer.Option("--offline", help="Use the deterministic planner.")
+        bool, typer.Option("--offline", help="Use the deterministic planner, even with a key.")
     ] = False,
+    llm: Annotated[
+        bool,
+        typer.Option("--llm", help="Use the NIM agent; no key or a failed agent is an error."),
+    ] = False,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model id (default: CLUSTERGEN_MODEL).")
+    ] = None,
+    trace: Annotated[
+        Path | None,
+        typer.Option("--trace", help="Write the agent's conversation as JSONL (key redacted)."),
+    ] = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Design a GPU cluster from a request: platform, fabrics, racks, power, storage, BOM, checks."""
+    from clustergen.agent.settings import load_settings
     from clustergen.catalog import load_catalog
     from clustergen.cli.fabric_cmd import _technology, parse_ratio
-    from clustergen.engine.planner import plan_design
 
     if text is None and request is None:
         raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
@@ -262,8 +273,20 @@ def design(
         "rack_power_kw": rack_kw,
     }
     req = load_request(cat, text, request, overrides)
-    del offline  # offline is the only mode until the agent lands; the flag is accepted now
-    d = plan_design(cat, req)
+    if offline and llm:
+        raise RequestError("--offline and --llm contradict each other; pick one")
+    settings = None if offline else load_settings(model=model)
+    if offline or (settings is not None and settings.key() is None and not llm):
+        from clustergen.engine.planner import plan_design
+
+        d = plan_design(cat, req)
+    else:
+        # openai and httpx load only when a model will be asked.
+        from clustergen.agent.modes import design as agent_design
+
+        d = agent_design(
+            cat, req, mode="llm" if llm else "auto", settings=settings, trace_path=trace
+        )
     if out is not None:
         write_outputs(d, out, force)
     if json:

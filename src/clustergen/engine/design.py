@@ -20,6 +20,7 @@ from clustergen.engine.platform import Assumed, resolve_fabric
 from clustergen.engine.power import NodePower, node_power
 from clustergen.engine.racks import RackPlan, plan_racks
 from clustergen.engine.request import DesignRequest
+from clustergen.engine.run import AgentRun, GroundingReport
 from clustergen.engine.storage import StorageTargets, storage_targets
 from clustergen.engine.validate import Check, check, fabric_checks
 from clustergen.errors import InfeasibleDesignError, RequestError
@@ -216,6 +217,8 @@ class Design(_M):
     alternatives: TradeStudy | None
     warnings: list[str]
     memo: str | None = None
+    agent: AgentRun | None = None
+    grounding: GroundingReport | None = None
     provenance: Provenance
 
     @property

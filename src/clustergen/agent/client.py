@@ -1,0 +1,258 @@
+"""The chat client: the OpenAI SDK pointed at NIM (or any OpenAI-compatible server), with
+tenacity retries and a view of each response that the loop can use without touching the SDK.
+
+The SDK's own retries are off (max_retries=0) so the two never stack: tenacity alone retries 429
+(honouring Retry-After), 5xx, timeouts and dropped connections, within a total time budget.
+The HTTP client is an explicit httpx.Client so tests (respx) and replays see every request.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import openai
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential_jitter,
+)
+
+from clustergen.agent.settings import AgentSettings
+from clustergen.errors import AgentError, ConfigError
+
+
+class ToolsUnsupported(Exception):
+    """The endpoint answered 400 to a request with `tools`: fall back to the JSON protocol."""
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass
+class ChatReply:
+    """One model turn, SDK-free."""
+
+    content: str | None
+    tool_calls: list[ToolCall]
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    attempts: int
+
+
+@dataclass
+class CallStats:
+    """Totals over a run's model calls."""
+
+    calls: int = 0
+    attempts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    retries: list[str] = field(default_factory=list)
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, openai.RateLimitError | openai.APITimeoutError | openai.APIConnectionError):
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code >= 500 or exc.status_code == 429
+    # A 200 whose body is cut short or not JSON: the next attempt usually succeeds.
+    return isinstance(exc, openai.APIResponseValidationError | json.JSONDecodeError)
+
+
+def retry_after_s(exc: BaseException | None) -> float | None:
+    """Seconds the server asked us to wait (Retry-After as seconds or an HTTP date), if any."""
+    response = getattr(exc, "response", None)
+    if response is None:
+        return None
+    headers = response.headers
+    value = headers.get("retry-after-ms")
+    if value:
+        try:
+            return max(0.0, float(value) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value) if value else None
+        if parsed is None:
+            return None
+        return max(0.0, parsed.timestamp() - time.time())
+
+
+class _Wait:
+    """Retry-After when the server gives one (capped), exponential backoff with jitter otherwise."""
+
+    def __init__(self, cap_s: float) -> None:
+        self.cap_s = cap_s
+        self.backoff = wait_exponential_jitter(initial=1.0, max=20.0, jitter=1.0)
+
+    def __call__(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        asked = retry_after_s(exc)
+        if asked is not None:
+            return min(asked, self.cap_s)
+        return min(self.backoff(state), self.cap_s)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, openai.APIStatusError):
+        return f"HTTP {exc.status_code}"
+    return type(exc).__name__
+
+
+class ChatClient:
+    """Chat completions with retries. `sleep` is injectable so tests do not wait."""
+
+    def __init__(
+        self,
+        settings: AgentSettings,
+        *,
+        http_client: httpx.Client | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        key = settings.key()
+        if key is None:
+            raise ConfigError(
+                "no NVIDIA_API_KEY set",
+                hint="export NVIDIA_API_KEY or put it in .env, or run with --offline",
+            )
+        self.settings = settings
+        self.sleep = sleep
+        self._http = http_client or httpx.Client(
+            timeout=httpx.Timeout(settings.timeout_s, connect=min(10.0, settings.timeout_s))
+        )
+        self._sdk = openai.OpenAI(
+            api_key=key,
+            base_url=settings.base_url,
+            max_retries=0,
+            timeout=settings.timeout_s,
+            # openai 3.x types this as httpx2.Client but accepts httpx.Client, and only an httpx
+            # client is seen by respx (tests) and by the replay transport.
+            http_client=self._http,  # type: ignore[arg-type]
+        )
+        self.stats = CallStats()
+
+    def _note_retry(self, state: RetryCallState) -> None:
+        exc = state.outcome.exception() if state.outcome else None
+        self.stats.retries.append(_describe(exc) if exc is not None else "?")
+
+    def close(self) -> None:
+        self._http.close()
+
+    def complete(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+    ) -> ChatReply:
+        """One chat completion. Raises ToolsUnsupported on a 400 to a tools request, AgentError
+        when the endpoint keeps failing or refuses the request."""
+        kwargs: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": messages,
+            "temperature": self.settings.temperature,
+        }
+        if tools:
+            kwargs["tools"] = tools
+            kwargs["tool_choice"] = "auto"
+        started = time.monotonic()
+        retrying = Retrying(
+            retry=retry_if_exception(_retryable),
+            wait=_Wait(cap_s=max(self.settings.retry_budget_s, 0.0)),
+            stop=stop_after_attempt(self.settings.max_attempts)
+            | stop_after_delay(self.settings.retry_budget_s),
+            sleep=self.sleep,
+            reraise=True,
+            before_sleep=self._note_retry,
+        )
+        try:
+            completion = retrying(self._sdk.chat.completions.create, **kwargs)
+        except openai.BadRequestError as exc:
+            if tools:
+                raise ToolsUnsupported(str(exc)) from None
+            raise AgentError(
+                f"the model endpoint refused the request (HTTP 400): {_brief(exc)}"
+            ) from None
+        except openai.AuthenticationError:
+            raise AgentError(
+                "the model endpoint rejected the API key (HTTP 401)",
+                hint="check NVIDIA_API_KEY",
+            ) from None
+        except openai.NotFoundError:
+            raise AgentError(
+                f"model {self.settings.model!r} or endpoint {self.settings.base_url} not found (404)",
+                hint="check CLUSTERGEN_MODEL and CLUSTERGEN_BASE_URL",
+            ) from None
+        except openai.APIStatusError as exc:
+            raise AgentError(
+                f"the model endpoint failed: HTTP {exc.status_code} after "
+                f"{retrying.statistics.get('attempt_number', 1)} attempt(s)"
+            ) from None
+        except (openai.APIError, json.JSONDecodeError) as exc:
+            raise AgentError(
+                f"the model endpoint failed: {type(exc).__name__} after "
+                f"{retrying.statistics.get('attempt_number', 1)} attempt(s)",
+                hint=f"is {self.settings.base_url} reachable?",
+            ) from None
+        latency = time.monotonic() - started
+        attempts = int(retrying.statistics.get("attempt_number", 1))
+        return self._reply(completion, latency, attempts)
+
+    def _reply(self, completion: Any, latency: float, attempts: int) -> ChatReply:
+        if not getattr(completion, "choices", None):
+            raise AgentError("the model endpoint returned no choices")
+        choice = completion.choices[0]
+        msg = choice.message
+        calls = [
+            ToolCall(
+                id=c.id or f"call_{i}", name=c.function.name, arguments=c.function.arguments or ""
+            )
+            for i, c in enumerate(msg.tool_calls or [])
+            if getattr(c, "function", None) is not None
+        ]
+        usage = completion.usage
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        done = int(getattr(usage, "completion_tokens", 0) or 0)
+        s = self.stats
+        s.calls += 1
+        s.attempts += attempts
+        s.prompt_tokens += prompt
+        s.completion_tokens += done
+        s.latency_s += latency
+        return ChatReply(
+            content=msg.content,
+            tool_calls=calls,
+            finish_reason=choice.finish_reason,
+            prompt_tokens=prompt,
+            completion_tokens=done,
+            latency_s=latency,
+            attempts=attempts,
+        )
+
+
+def _brief(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        msg = body.get("message") or body.get("detail") or body.get("error")
+        if isinstance(msg, dict):
+            msg = msg.get("message")
+        if msg:
+            return str(msg)[:200]
+    return str(exc)[:200]

@@ -1,0 +1,503 @@
+"""The tool-calling loop: the model reads the request, calls tools, and submits; the engine rebuilds
+the design from the submitted choices, validates it and checks every number of the memo.
+
+The model never supplies a figure the user sees. It supplies choices (platform, fabric,
+oversubscription, ...) and prose; the design comes from the engine, and the prose's numbers are
+matched against that design. Requirements the user stated (in the text the parser read, or as flags)
+win over the model's reading of them; the model may only fill what the user left open.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from clustergen import __version__
+from clustergen.agent import prompts
+from clustergen.agent.client import ChatClient, ChatReply, ToolCall, ToolsUnsupported
+from clustergen.agent.grounding import Grounder, flag_unmatched
+from clustergen.agent.settings import AgentSettings
+from clustergen.agent.trace import Trace
+from clustergen.catalog.loader import Catalog
+from clustergen.engine.design import Design
+from clustergen.engine.proposal import PARSE_FIELDS, design_from_choices, request_from_fields
+from clustergen.engine.request import DesignRequest
+from clustergen.engine.run import AgentRun, GroundingReport
+from clustergen.engine.summary import summarize
+from clustergen.errors import AgentError, ClustergenError
+from clustergen.tools import Registry, ToolCallError, ToolContext, default_registry
+from clustergen.tools.builtin import SubmitArgs
+
+# Tools a design run offers; fleet planning answers a different question.
+DESIGN_TOOLS = (
+    "parse_request",
+    "list_platforms",
+    "lookup_gpu",
+    "lookup_system",
+    "lookup_switch",
+    "list_ra_patterns",
+    "recommend_ra",
+    "size_fabric",
+    "power_first",
+    "storage_targets",
+    "analyze_storage",
+    "compare_alternatives",
+    "build_design",
+    "validate_design",
+    "submit_design",
+)
+SUBMIT = "submit_design"
+MAX_TOOL_RESULT_CHARS = 16_000
+REPEAT_WARN = 3  # the same call this many times: tell the model it is looping
+REPEAT_STOP = 5  # ... this many: stop the run
+
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+
+
+@dataclass
+class _State:
+    messages: list[dict[str, Any]]
+    protocol: str = "tools"
+    turns: int = 0
+    tool_calls: int = 0
+    repairs: int = 0
+    grounding_rounds: int = 0
+    conflicts_told: bool = False
+    repeats: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _user_fields(request: DesignRequest) -> dict[str, Any]:
+    return {
+        k: v for k, v in request.model_dump().items() if k not in PARSE_FIELDS and v is not None
+    }
+
+
+def _differs(a: Any, b: Any) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return abs(float(a) - float(b)) > 1e-6 * max(1.0, abs(float(b)))
+    return bool(a != b)
+
+
+class Agent:
+    """One design run against a chat endpoint."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        client: ChatClient,
+        settings: AgentSettings,
+        *,
+        registry: Registry | None = None,
+        trace: Trace | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.client = client
+        self.settings = settings
+        self.registry = registry or default_registry()
+        self.trace = trace or Trace(None)
+        self.tool_names = [n for n in DESIGN_TOOLS if n in self.registry.tools]
+
+    # ------------------------------------------------------------------ the run
+
+    def run(self, request: DesignRequest) -> Design:
+        """Design for `request`. Raises AgentError when the model cannot produce a valid design
+        within the limits, ClustergenError subclasses for the engine's refusals."""
+        started = time.monotonic()
+        ctx = ToolContext(self.catalog, request.text)
+        user = _user_fields(request)
+        st = _State(
+            messages=[
+                {
+                    "role": "system",
+                    "content": prompts.render(
+                        "system", catalog_hash=self.catalog.hash, version=__version__
+                    ),
+                },
+                {
+                    "role": "user",
+                    "content": prompts.render(
+                        "user",
+                        request_text=request.text or "(no free text; structured fields only)",
+                        parsed_request=json.dumps(
+                            {
+                                **user,
+                                "not_understood": request.not_understood,
+                            },
+                            indent=1,
+                        ),
+                    ),
+                },
+            ]
+        )
+        self.trace.event(
+            "start",
+            model=self.settings.model,
+            base_url=self.settings.base_url,
+            request=request.model_dump(mode="json"),
+            messages=st.messages,
+        )
+        while True:
+            self._limits(st, started)
+            reply = self._ask(st)
+            calls = reply.tool_calls if st.protocol == "tools" else self._json_calls(st, reply)
+            if st.protocol == "tools":
+                st.messages.append(self._assistant_message(reply))
+            if not calls:
+                if st.protocol == "tools" or reply.content is not None:
+                    st.messages.append({"role": "user", "content": prompts.render("nudge")})
+                continue
+            for call in calls:
+                st.tool_calls += 1
+                if call.name == SUBMIT:
+                    done, content = self._submit(ctx, request, user, st, call)
+                    if done is not None:
+                        self._tool_result(st, call, content)
+                        return self._finish(done, st, started)
+                else:
+                    content = self._call(ctx, st, call)
+                self._tool_result(st, call, content)
+
+    # ------------------------------------------------------------------ model calls
+
+    def _limits(self, st: _State, started: float) -> None:
+        s = self.settings
+        if st.turns >= s.max_turns:
+            raise AgentError(
+                f"the model did not submit a design within {s.max_turns} turns",
+                hint="raise CLUSTERGEN_MAX_TURNS or use --offline",
+            )
+        used = self.client.stats.prompt_tokens + self.client.stats.completion_tokens
+        if used >= s.max_tokens:
+            raise AgentError(f"the run used {used} tokens, over the limit of {s.max_tokens}")
+        if time.monotonic() - started >= s.wall_s:
+            raise AgentError(f"the run took longer than its {s.wall_s:g} s limit")
+
+    def _ask(self, st: _State) -> ChatReply:
+        st.turns += 1
+        tools = self.registry.openai_specs(self.tool_names) if st.protocol == "tools" else None
+        self.trace.event(
+            "model_request", turn=st.turns, protocol=st.protocol, n_messages=len(st.messages)
+        )
+        try:
+            reply = self.client.complete(st.messages, tools)
+        except ToolsUnsupported as exc:
+            self.trace.event("tools_unsupported", detail=str(exc)[:300])
+            self._to_json_protocol(st)
+            reply = self.client.complete(st.messages, None)
+        self.trace.event(
+            "model_reply",
+            turn=st.turns,
+            content=reply.content,
+            tool_calls=[c.__dict__ for c in reply.tool_calls],
+            finish_reason=reply.finish_reason,
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            latency_s=round(reply.latency_s, 4),
+            attempts=reply.attempts,
+        )
+        return reply
+
+    @staticmethod
+    def _assistant_message(reply: ChatReply) -> dict[str, Any]:
+        msg: dict[str, Any] = {"role": "assistant", "content": reply.content or ""}
+        if reply.tool_calls:
+            msg["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in reply.tool_calls
+            ]
+        return msg
+
+    def _to_json_protocol(self, st: _State) -> None:
+        """Switch the conversation (so far) to the prompted JSON protocol."""
+        st.protocol = "json"
+        catalog = [
+            {
+                "name": n,
+                "description": self.registry.tools[n].description,
+                "arguments_schema": self.registry.tools[n].parameters_schema(),
+            }
+            for n in self.tool_names
+        ]
+        converted: list[dict[str, Any]] = []
+        for m in st.messages:
+            if m["role"] == "assistant" and m.get("tool_calls"):
+                for c in m["tool_calls"]:
+                    f = c["function"]
+                    converted.append(
+                        {
+                            "role": "assistant",
+                            "content": json.dumps(
+                                {"tool": f["name"], "arguments": _loads(f["arguments"])}
+                            ),
+                        }
+                    )
+            elif m["role"] == "tool":
+                converted.append(
+                    {"role": "user", "content": f"TOOL RESULT {m.get('name', '')}: {m['content']}"}
+                )
+            else:
+                converted.append(m)
+        converted[0] = {
+            "role": "system",
+            "content": converted[0]["content"]
+            + "\n"
+            + prompts.render("json_protocol", tool_catalog=json.dumps(catalog, indent=1)),
+        }
+        st.messages[:] = converted
+
+    def _json_calls(self, st: _State, reply: ChatReply) -> list[ToolCall]:
+        """Tool calls of a JSON-protocol reply: one JSON object in the content."""
+        content = reply.content or ""
+        st.messages.append({"role": "assistant", "content": content})
+        text = _FENCE.sub("", content.strip())
+        start, end = text.find("{"), text.rfind("}")
+        obj: Any = None
+        if start != -1 and end > start:
+            try:
+                obj = json.loads(text[start : end + 1])
+            except json.JSONDecodeError:
+                obj = None
+        if not isinstance(obj, dict) or not isinstance(obj.get("tool"), str):
+            st.messages.append(
+                {
+                    "role": "user",
+                    "content": 'Reply with only one JSON object: {"tool": "<name>", "arguments": {...}}.',
+                }
+            )
+            reply.content = None  # nudged already
+            return []
+        args = obj.get("arguments", {})
+        return [
+            ToolCall(
+                id=f"json_{st.turns}",
+                name=obj["tool"],
+                arguments=args if isinstance(args, str) else json.dumps(args),
+            )
+        ]
+
+    def _tool_result(self, st: _State, call: ToolCall, content: str) -> None:
+        if len(content) > MAX_TOOL_RESULT_CHARS:
+            content = content[:MAX_TOOL_RESULT_CHARS] + ' ... [truncated; ask for less]"'
+        self.trace.event("tool_result", tool=call.name, id=call.id, content=content)
+        if st.protocol == "tools":
+            st.messages.append(
+                {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content}
+            )
+        else:
+            st.messages.append({"role": "user", "content": f"TOOL RESULT {call.name}: {content}"})
+
+    # ------------------------------------------------------------------ tools
+
+    def _call(self, ctx: ToolContext, st: _State, call: ToolCall) -> str:
+        key = f"{call.name}:{_canonical(call.arguments)}"
+        st.repeats[key] = st.repeats.get(key, 0) + 1
+        n = st.repeats[key]
+        self.trace.event(
+            "tool_call", tool=call.name, id=call.id, arguments=call.arguments, repeat=n
+        )
+        if n >= REPEAT_STOP:
+            raise AgentError(
+                f"the model called {call.name} with the same arguments {n} times without progress"
+            )
+        outcome = self.registry.call(ctx, call.name, call.arguments)
+        content = outcome.content()
+        if n >= REPEAT_WARN:
+            content = json.dumps(
+                {
+                    "note": f"you have called {call.name} with these arguments {n} times; the "
+                    "result does not change. Move on: build_design, then submit_design.",
+                    "result": json.loads(content),
+                }
+            )
+        return content
+
+    def _submit(
+        self,
+        ctx: ToolContext,
+        request: DesignRequest,
+        user: dict[str, Any],
+        st: _State,
+        call: ToolCall,
+    ) -> tuple[Design | None, str]:
+        """Rebuild, validate and ground a submission. Returns (design, "") when accepted, or
+        (None, message for the model)."""
+        self.trace.event("submit", id=call.id, arguments=call.arguments)
+        try:
+            args = self.registry.parse_args(SUBMIT, call.arguments)
+        except ToolCallError as exc:
+            return None, self._repair(st, exc.message)
+        assert isinstance(args, SubmitArgs)
+        proposed = {k: v for k, v in args.requirements.model_dump().items() if v is not None}
+        try:
+            normalised = _user_fields(request_from_fields(self.catalog, proposed))
+        except ClustergenError as exc:
+            return None, self._repair(st, exc.one_line())
+        conflicts = [
+            f"{k}: the request says {user[k]!r}, you submitted {normalised[k]!r}"
+            for k in user
+            if k in normalised and _differs(normalised[k], user[k])
+        ]
+        if conflicts and not st.conflicts_told:
+            st.conflicts_told = True
+            return None, self._repair(
+                st,
+                "your requirements contradict what the customer stated ("
+                + "; ".join(conflicts)
+                + "); the customer's values stand. Resubmit with them.",
+                counts=False,
+            )
+        if conflicts:
+            st.warnings.append(
+                "the model's reading of the request differed and was overruled: "
+                + "; ".join(conflicts)
+            )
+        merged = {**normalised, **user}
+        try:
+            final_request = request_from_fields(self.catalog, merged, text=request.text)
+            final_request = final_request.model_copy(
+                update={
+                    "understood": request.understood,
+                    "not_understood": request.not_understood,
+                }
+            )
+            design = design_from_choices(
+                self.catalog,
+                final_request,
+                args.choices,
+                mode="agent",
+                reason=args.reason.strip() or "chosen by the model",
+            )
+        except ClustergenError as exc:
+            return None, self._repair(st, exc.one_line())
+        summary = summarize(design)
+        if summary.checks_failed:
+            failed = "; ".join(f"{c.name} ({c.figure})" for c in summary.checks_failed)
+            return None, self._repair(st, f"the design fails checks: {failed}")
+        grounder = self._grounder(design)
+        checked = grounder.check(args.memo)
+        unmatched = [n.text for n in checked if not n.matched]
+        if unmatched and st.grounding_rounds < self.settings.grounding_rounds:
+            st.grounding_rounds += 1
+            figures = summary.model_dump(
+                mode="json",
+                exclude={"checks_failed", "warnings", "compute_fabric", "storage_fabric"},
+            )
+            figures["compute_fabric"] = summary.compute_fabric.model_dump(mode="json")
+            self.trace.event("grounding", unmatched=unmatched, round=st.grounding_rounds)
+            return None, json.dumps(
+                {
+                    "error": prompts.render(
+                        "grounding",
+                        unmatched=", ".join(unmatched),
+                        figures=json.dumps(figures, separators=(",", ":")),
+                    ),
+                    "kind": "ungrounded_numbers",
+                }
+            )
+        report = GroundingReport(
+            numbers=len(checked),
+            matched=len(checked) - len(unmatched),
+            unmatched=unmatched,
+            rounds=st.grounding_rounds,
+            checked=checked,
+        )
+        warnings = list(st.warnings)
+        if unmatched:
+            warnings.append(
+                f"{len(unmatched)} number(s) in the model's memo match nothing in the design and "
+                f"are marked [unverified]: {', '.join(unmatched)}"
+            )
+        design = design.model_copy(
+            update={
+                "memo": flag_unmatched(args.memo, checked),
+                "grounding": report,
+                "warnings": design.warnings + warnings,
+            }
+        )
+        return design, json.dumps({"accepted": True})
+
+    def _repair(self, st: _State, problem: str, *, counts: bool = True) -> str:
+        if counts:
+            st.repairs += 1
+            if st.repairs > self.settings.max_repairs:
+                raise AgentError(
+                    f"the model's submission still fails after {self.settings.max_repairs} "
+                    f"repair(s): {problem}"
+                )
+        self.trace.event("repair", problem=problem, repairs=st.repairs)
+        return json.dumps({"error": prompts.render("repair", problems=problem), "kind": "rejected"})
+
+    def _grounder(self, design: Design) -> Grounder:
+        parts: dict[str, Any] = {"design": design.model_dump(mode="json")}
+        cat = self.catalog
+        parts["gpu"] = cat.gpu(design.platform.gpu).model_dump(mode="json")
+        parts["system"] = cat.system(design.platform.system).model_dump(mode="json")
+        switches = {design.fabrics.compute.leaf_switch, design.fabrics.compute.spine_switch}
+        if design.fabrics.storage is not None:
+            switches.add(design.fabrics.storage.leaf_switch)
+        parts["switches"] = [
+            cat.switch(s).model_dump(mode="json") for s in sorted(x for x in switches if x)
+        ]
+        return Grounder.from_data(**parts)
+
+    def _finish(self, design: Design, st: _State, started: float) -> Design:
+        s = self.client.stats
+        run = AgentRun(
+            model=self.settings.model,
+            base_url=self.settings.base_url,
+            protocol=st.protocol,
+            turns=st.turns,
+            tool_calls=st.tool_calls,
+            repairs=st.repairs,
+            prompt_tokens=s.prompt_tokens,
+            completion_tokens=s.completion_tokens,
+            latency_s=round(time.monotonic() - started, 4),
+            model_latency_s=round(s.latency_s, 4),
+            retries=list(s.retries),
+        )
+        self.trace.event("finish", run=run.model_dump(mode="json"))
+        return design.model_copy(update={"agent": run})
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        return text
+
+
+def _canonical(arguments: str) -> str:
+    try:
+        return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
+    except (json.JSONDecodeError, TypeError):
+        return str(arguments)
+
+
+def run_agent(
+    catalog: Catalog,
+    request: DesignRequest,
+    settings: AgentSettings,
+    *,
+    client: ChatClient | None = None,
+    trace: Trace | None = None,
+) -> Design:
+    """One agent design run with a client built from the settings (unless one is given)."""
+    own = client is None
+    client = client or ChatClient(settings)
+    try:
+        return Agent(catalog, client, settings, trace=trace).run(request)
+    except ValidationError as exc:  # pragma: no cover - a bug in our own models, not the user's
+        raise AgentError(f"internal model validation failed: {exc.errors()[0]['msg']}") from None
+    finally:
+        if own:
+            client.close()

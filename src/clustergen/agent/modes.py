@@ -1,0 +1,61 @@
+"""Which mode makes the design: the NIM agent, the offline planner, or the agent with the planner
+behind it. One function so the CLI, the eval harness and the MCP server choose the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import httpx
+
+from clustergen.agent.client import ChatClient
+from clustergen.agent.loop import Agent
+from clustergen.agent.settings import AgentSettings, load_settings
+from clustergen.agent.trace import Trace
+from clustergen.catalog.loader import Catalog
+from clustergen.engine.design import Design
+from clustergen.engine.planner import plan_design
+from clustergen.engine.request import DesignRequest
+from clustergen.errors import AgentError, ConfigError
+
+ModeChoice = Literal["auto", "llm", "offline"]
+
+
+def design(
+    catalog: Catalog,
+    request: DesignRequest,
+    *,
+    mode: ModeChoice = "auto",
+    settings: AgentSettings | None = None,
+    trace_path: Path | None = None,
+    http_client: httpx.Client | None = None,
+) -> Design:
+    """A design in the chosen mode. In `auto` the agent runs when a key is configured and the
+    planner answers, with a warning saying why, when it fails."""
+    if mode == "offline":
+        return plan_design(catalog, request)
+    settings = settings or load_settings()
+    key = settings.key()
+    if key is None:
+        if mode == "llm":
+            raise ConfigError(
+                "--llm needs NVIDIA_API_KEY", hint="export it or put it in .env; or drop --llm"
+            )
+        return plan_design(catalog, request)
+    trace = Trace(trace_path, secrets=[key])
+    try:
+        client = ChatClient(settings, http_client=http_client)
+        try:
+            return Agent(catalog, client, settings, trace=trace).run(request)
+        finally:
+            if http_client is None:
+                client.close()
+    except AgentError as exc:
+        trace.event("agent_failed", error=exc.one_line())
+        if mode == "llm":
+            raise
+        fallback = plan_design(catalog, request)
+        warning = f"the NIM agent failed ({exc.one_line()}); the offline planner made this design"
+        return fallback.model_copy(update={"warnings": [warning, *fallback.warnings]})
+    finally:
+        trace.close()

@@ -1,0 +1,172 @@
+"""A scripted stand-in for a model: it speaks the OpenAI chat-completions wire format and drives the
+tools the way a careful model would (parse, compare, build, submit with a memo made of the design's
+own figures). Tests use it behind respx; the eval harness records its runs for offline replay.
+
+It is deterministic: the same conversation always gets the same reply.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from clustergen.engine.proposal import PARSE_FIELDS
+
+_JSON_MARK = "TOOL RESULT "
+
+
+def _completion(message: dict[str, Any], finish: str, prompt_tokens: int) -> dict[str, Any]:
+    completion = len(json.dumps(message)) // 4
+    return {
+        "id": f"chatcmpl-scripted-{prompt_tokens}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "scripted",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion,
+            "total_tokens": prompt_tokens + completion,
+        },
+    }
+
+
+def _results(messages: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    """(tool, parsed result) for every tool result so far, in order, in either protocol."""
+    names: dict[str, str] = {}
+    out: list[tuple[str, Any]] = []
+    for m in messages:
+        if m.get("role") == "assistant":
+            for c in m.get("tool_calls") or []:
+                names[c["id"]] = c["function"]["name"]
+        if m.get("role") == "tool":
+            out.append(
+                (names.get(m.get("tool_call_id", ""), m.get("name", "")), _parse(m["content"]))
+            )
+        elif m.get("role") == "user" and str(m.get("content", "")).startswith(_JSON_MARK):
+            head, _, body = m["content"].partition(": ")
+            out.append((head[len(_JSON_MARK) :], _parse(body)))
+    return out
+
+
+def _parse(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return {"error": text}
+
+
+def _request_text(messages: list[dict[str, Any]]) -> str:
+    for m in messages:
+        if m.get("role") == "user":
+            content = str(m.get("content", ""))
+            if '"""' in content:
+                return content.split('"""')[1].strip()
+    return ""
+
+
+def _fmt_w(w: float) -> str:
+    return f"{w / 1e6:.2f} MW" if w >= 1e6 else f"{w / 1e3:.1f} kW"
+
+
+def memo_from_summary(s: dict[str, Any]) -> str:
+    """A customer memo whose every number is one of the design's own figures."""
+    f = s["compute_fabric"]
+    lines = [
+        f"## Recommendation: {s['platform_name']}",
+        "",
+        f"{s['gpus']} GPUs in {s['nodes']} nodes ({s['scalable_units']} scalable units) on a "
+        f"{f['tiers']}-tier {f['technology']} fabric of {f['leaf_switches']} leaf and "
+        f"{f['spine_switches']} spine {f['leaf_switch']} switches at {f['port_speed_gbps']:g}G, "
+        f"oversubscription {f['oversubscription']:g}:1.",
+        "",
+        f"- IT power {_fmt_w(s['it_total_w'])}; facility {_fmt_w(s['facility_total_w'])} at "
+        f"PUE {s['pue']:g}.",
+    ]
+    if s.get("cap_w") is not None and s.get("headroom_w") is not None:
+        lines.append(
+            f"- Cap {_fmt_w(s['cap_w'])} ({s['cap_basis']}); headroom {_fmt_w(s['headroom_w'])}."
+        )
+    lines.append(
+        f"- {s['compute_racks']} compute racks at up to {s['rack_power_limit_kw']:g} kW, "
+        f"{s['total_racks']} racks in all."
+    )
+    lines.append(
+        f"- Storage ({s['storage_tier']} tier): {s['storage_read_gb_per_s']:g} GB/s read, "
+        f"{s['storage_write_gb_per_s']:g} GB/s write."
+    )
+    if s.get("training_days") is not None:
+        lines.append(f"- Training time estimate: {s['training_days']:.1f} days.")
+    return "\n".join(lines)
+
+
+def _call(name: str, arguments: dict[str, Any], n: int, json_protocol: bool) -> dict[str, Any]:
+    if json_protocol:
+        return {"role": "assistant", "content": json.dumps({"tool": name, "arguments": arguments})}
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": f"call_{n}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments)},
+            }
+        ],
+    }
+
+
+def scripted_reply(body: dict[str, Any]) -> dict[str, Any]:
+    """The scripted model's reply to one chat-completions request body."""
+    messages: list[dict[str, Any]] = body.get("messages", [])
+    json_protocol = "tools" not in body
+    prompt_tokens = len(json.dumps(messages)) // 4
+    done = _results(messages)
+    n = len(done)
+
+    def call(name: str, args: dict[str, Any]) -> dict[str, Any]:
+        return _completion(_call(name, args, n, json_protocol), "tool_calls", prompt_tokens)
+
+    by_tool: dict[str, Any] = {}
+    for name, result in done:
+        by_tool[name] = result
+    last_name, last = done[-1] if done else (None, None)
+
+    if "parse_request" not in by_tool:
+        return call("parse_request", {"text": _request_text(messages) or "(empty)"})
+    parsed = by_tool["parse_request"]
+    if not isinstance(parsed, dict) or "error" in parsed:
+        msg = {"role": "assistant", "content": "I cannot read this request."}
+        return _completion(msg, "stop", prompt_tokens)
+    requirements = {k: v for k, v in parsed.items() if v is not None and k not in PARSE_FIELDS}
+    if "compare_alternatives" not in by_tool:
+        return call("compare_alternatives", {"requirements": requirements})
+    study = by_tool["compare_alternatives"]
+    rows = study.get("rows", []) if isinstance(study, dict) else []
+    if not rows:
+        msg = {"role": "assistant", "content": "No alternative fits this request."}
+        return _completion(msg, "stop", prompt_tokens)
+    eligible = [r for r in rows if r.get("eligible")]
+    best = (eligible or rows)[0]
+    choices = {
+        "platform": best["platform"],
+        "fabric": best["fabric"],
+        "oversubscription": best["oversubscription"],
+    }
+    if "build_design" not in by_tool:
+        return call("build_design", {"requirements": requirements, "choices": choices})
+    summary = by_tool["build_design"]
+    if not isinstance(summary, dict) or "error" in summary:
+        msg = {"role": "assistant", "content": "The engine refused the design: no valid design."}
+        return _completion(msg, "stop", prompt_tokens)
+    if last_name == "submit_design" and isinstance(last, dict) and last.get("accepted"):
+        return _completion({"role": "assistant", "content": "Submitted."}, "stop", prompt_tokens)
+    return call(
+        "submit_design",
+        {
+            "requirements": requirements,
+            "choices": choices,
+            "reason": f"top eligible row of the trade study ({study.get('objective', '')})",
+            "memo": memo_from_summary(summary),
+        },
+    )

@@ -1,0 +1,63 @@
+"""Agent settings from the environment or a `.env` file. The key is a SecretStr: it never prints."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from clustergen.errors import ConfigError
+
+DEFAULT_BASE_URL = "https://integrate.api.nvidia.com/v1"
+# NIM for LLMs 1.10 "Function (Tool) Calling": tool calling is supported and enabled for the
+# Llama 3.1, 3.2 and 3.3 models (docs.nvidia.com/nim/large-language-models/1.10.0/function-calling.html).
+DEFAULT_MODEL = "meta/llama-3.3-70b-instruct"
+
+
+class AgentSettings(BaseSettings):
+    """Where the model is, which one, and the limits of one run."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+    api_key: SecretStr | None = Field(default=None, validation_alias="NVIDIA_API_KEY")
+    base_url: str = Field(default=DEFAULT_BASE_URL, validation_alias="CLUSTERGEN_BASE_URL")
+    model: str = Field(default=DEFAULT_MODEL, validation_alias="CLUSTERGEN_MODEL")
+    timeout_s: float = Field(default=60.0, gt=0, validation_alias="CLUSTERGEN_TIMEOUT_S")
+    retry_budget_s: float = Field(
+        default=60.0,
+        ge=0,
+        validation_alias="CLUSTERGEN_RETRY_BUDGET_S",
+        description="total time spent retrying one request before giving up",
+    )
+    max_attempts: int = Field(default=6, ge=1, validation_alias="CLUSTERGEN_MAX_ATTEMPTS")
+    max_turns: int = Field(default=16, ge=1, validation_alias="CLUSTERGEN_MAX_TURNS")
+    max_tokens: int = Field(
+        default=400_000,
+        ge=1000,
+        validation_alias="CLUSTERGEN_MAX_TOKENS",
+        description="prompt + completion tokens over the whole run",
+    )
+    wall_s: float = Field(default=300.0, gt=0, validation_alias="CLUSTERGEN_WALL_S")
+    max_repairs: int = Field(default=3, ge=0, validation_alias="CLUSTERGEN_MAX_REPAIRS")
+    grounding_rounds: int = Field(default=2, ge=0, validation_alias="CLUSTERGEN_GROUNDING_ROUNDS")
+    temperature: float = Field(default=0.0, ge=0, le=2, validation_alias="CLUSTERGEN_TEMPERATURE")
+
+    def key(self) -> str | None:
+        """The key, or None when unset or blank."""
+        if self.api_key is None:
+            return None
+        value = self.api_key.get_secret_value().strip()
+        return value or None
+
+
+def load_settings(model: str | None = None, base_url: str | None = None) -> AgentSettings:
+    """Settings from the environment and .env, with command-line overrides."""
+    try:
+        settings = AgentSettings()
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        name = str(err["loc"][0]) if err["loc"] else "setting"
+        raise ConfigError(f"setting {name}: {err['msg']}") from None
+    update = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v}
+    return settings.model_copy(update=update) if update else settings

@@ -1,0 +1,399 @@
+"""The built-in tools: catalog look-ups, sizing, storage and fleet analysis, and designs.
+
+Each function validates nothing by hand (its argument model did that), calls one engine function and
+returns the engine's model. Descriptions are written for a model that has never seen clustergen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from clustergen.catalog.models import RaPattern, Switch, System
+from clustergen.engine.compute import (
+    FabricChoices,
+    PlatformFabric,
+    PowerFirstResult,
+    platform_fabric,
+    power_first,
+)
+from clustergen.engine.design import Design, DesignChoices, TradeStudy
+from clustergen.engine.fleet import FleetPlan, FleetPolicy, Inventory, plan_fleet
+from clustergen.engine.planner import candidate_platforms, trade_study
+from clustergen.engine.proposal import PARSE_FIELDS, design_from_choices, request_from_fields
+from clustergen.engine.ra import WORKLOADS, RaResult, recommend
+from clustergen.engine.request import DesignRequest, parse_request
+from clustergen.engine.specs import GpuSpec, gpu_spec
+from clustergen.engine.storage import IoWorkload, StorageAnalysis, StorageTargets, analyze_storage
+from clustergen.engine.storage import storage_targets as engine_storage_targets
+from clustergen.engine.summary import DesignSummary, summarize
+from clustergen.engine.validate import Check
+from clustergen.tools.registry import Registry, Tool, ToolContext
+
+Workload = Literal["training", "fine-tuning", "inference", "mixed"]
+assert set(WORKLOADS) == {"training", "fine-tuning", "inference", "mixed"}
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# A request as structured fields: DesignRequest without the bookkeeping of how text was parsed.
+Requirements: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    "Requirements",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__="The customer's requirements as fields; omit what the customer did not say.",
+    **{
+        name: (f.annotation, f)
+        for name, f in DesignRequest.model_fields.items()
+        if name not in PARSE_FIELDS
+    },
+)
+
+
+def _request(ctx: ToolContext, req: BaseModel) -> DesignRequest:
+    return request_from_fields(ctx.catalog, req.model_dump(), text=ctx.request_text)
+
+
+# ---------------------------------------------------------------- catalog look-ups
+
+
+class NameArgs(_Args):
+    name: str = Field(min_length=1, description="a name or id; look-ups are forgiving ('H100')")
+
+
+class PlatformInfo(BaseModel):
+    """A GPU platform the catalog knows."""
+
+    id: str
+    name: str
+    kind: str
+    gpu: str | None
+    gpus_per_node: int
+    cooling: str | None
+    max_power_w: float | None
+    architecture: str | None = Field(description="the reference architecture it follows, if any")
+
+
+class PlatformList(BaseModel):
+    platforms: list[PlatformInfo]
+
+
+class ListPlatformsArgs(_Args):
+    gpu: str | None = Field(default=None, description="only systems built on this GPU")
+    cooling: Literal["air", "liquid"] | None = Field(
+        default=None, description="air excludes liquid-only"
+    )
+    rack_power_kw: float | None = Field(default=None, gt=0, description="excludes racks above this")
+
+
+def _list_platforms(ctx: ToolContext, a: ListPlatformsArgs) -> PlatformList:
+    req = request_from_fields(ctx.catalog, a.model_dump())
+    out = []
+    for s in candidate_platforms(ctx.catalog, req):
+        arch = ctx.catalog.architecture_for(s.id)
+        out.append(
+            PlatformInfo(
+                id=s.id,
+                name=s.name,
+                kind=s.kind,
+                gpu=s.gpu,
+                gpus_per_node=s.gpus_per_node,
+                cooling=s.cooling,
+                max_power_w=s.max_power_w,
+                architecture=arch.id if arch else None,
+            )
+        )
+    return PlatformList(platforms=out)
+
+
+def _lookup_gpu(ctx: ToolContext, a: NameArgs) -> GpuSpec:
+    return gpu_spec(ctx.catalog, a.name)
+
+
+def _lookup_system(ctx: ToolContext, a: NameArgs) -> System:
+    return ctx.catalog.system(a.name)
+
+
+def _lookup_switch(ctx: ToolContext, a: NameArgs) -> Switch:
+    return ctx.catalog.switch(a.name)
+
+
+class NoArgs(_Args):
+    pass
+
+
+class RaPatternList(BaseModel):
+    patterns: list[RaPattern]
+
+
+def _list_ra_patterns(ctx: ToolContext, a: NoArgs) -> RaPatternList:
+    return RaPatternList(patterns=ctx.catalog.all("ra_patterns", RaPattern))
+
+
+class RecommendArgs(_Args):
+    gpus: int = Field(ge=1, description="GPUs wanted")
+    workload: Workload = "training"
+
+
+def _recommend_ra(ctx: ToolContext, a: RecommendArgs) -> RaResult:
+    return recommend(ctx.catalog, a.gpus, a.workload)
+
+
+# ---------------------------------------------------------------- sizing
+
+
+class ParseArgs(_Args):
+    text: str = Field(min_length=1, max_length=4000, description="the request as written")
+
+
+def _parse_request(ctx: ToolContext, a: ParseArgs) -> DesignRequest:
+    return parse_request(ctx.catalog, a.text)
+
+
+class FabricArgs(_Args):
+    platform: str = Field(description="system id or name, e.g. dgx-h100, gb200-nvl72, or a GPU")
+    nodes: int = Field(ge=1, le=1_000_000, description="nodes (NVL racks count as one node)")
+    choices: FabricChoices = Field(
+        default_factory=FabricChoices, description="pin switch, oversubscription, planes, ..."
+    )
+
+
+def _size_fabric(ctx: ToolContext, a: FabricArgs) -> PlatformFabric:
+    return platform_fabric(ctx.catalog, a.platform, a.nodes, a.choices)
+
+
+class PowerArgs(_Args):
+    platform: str = Field(description="system id or name")
+    cap_mw: float = Field(gt=0, le=10_000, description="the power cap in MW")
+    cap_basis: Literal["it", "facility"] = Field(
+        default="it", description="facility caps are divided by the PUE"
+    )
+    pue: float | None = Field(default=None, ge=1.0, le=3.0)
+    whole_scalable_units: bool = False
+    choices: FabricChoices = Field(default_factory=FabricChoices)
+
+
+def _power_first(ctx: ToolContext, a: PowerArgs) -> PowerFirstResult:
+    return power_first(
+        ctx.catalog,
+        a.platform,
+        a.cap_mw * 1e6,
+        choices=a.choices,
+        cap_basis=a.cap_basis,
+        pue=a.pue,
+        whole_su=a.whole_scalable_units,
+    )
+
+
+class TargetsArgs(_Args):
+    tier: Literal["good", "better", "best"]
+    nodes: int = Field(ge=1)
+    su_nodes: int | None = Field(default=None, ge=1)
+
+
+def _storage_targets(ctx: ToolContext, a: TargetsArgs) -> StorageTargets:
+    return engine_storage_targets(ctx.catalog, a.tier, a.nodes, a.su_nodes)
+
+
+def _analyze_storage(ctx: ToolContext, a: IoWorkload) -> StorageAnalysis:
+    return analyze_storage(ctx.catalog, a)
+
+
+class FleetArgs(_Args):
+    inventory: Inventory
+    policy: FleetPolicy | None = Field(default=None, description="overrides the inventory's")
+
+
+def _plan_fleet(ctx: ToolContext, a: FleetArgs) -> FleetPlan:
+    return plan_fleet(ctx.catalog, a.inventory, a.policy)
+
+
+# ---------------------------------------------------------------- designs
+
+
+class CompareArgs(_Args):
+    requirements: Requirements
+
+
+def _compare(ctx: ToolContext, a: CompareArgs) -> TradeStudy:
+    study, _ = trade_study(ctx.catalog, _request(ctx, a.requirements))
+    return study
+
+
+class DesignArgs(_Args):
+    requirements: Requirements
+    choices: DesignChoices
+
+
+def _design(ctx: ToolContext, a: DesignArgs) -> Design:
+    return design_from_choices(ctx.catalog, _request(ctx, a.requirements), a.choices)
+
+
+def _build_design(ctx: ToolContext, a: DesignArgs) -> DesignSummary:
+    return summarize(_design(ctx, a))
+
+
+class Validation(BaseModel):
+    passed: bool = Field(description="every error-severity check passed")
+    checks: list[Check]
+
+
+def _validate_design(ctx: ToolContext, a: DesignArgs) -> Validation:
+    d = _design(ctx, a)
+    return Validation(
+        passed=all(c.passed or c.severity != "error" for c in d.checks), checks=d.checks
+    )
+
+
+class SubmitArgs(DesignArgs):
+    memo: str = Field(
+        min_length=1,
+        max_length=20_000,
+        description="markdown memo for the customer; every number in it must come from the design",
+    )
+    reason: str = Field(default="", max_length=2000, description="why this platform and fabric")
+
+
+class Submission(BaseModel):
+    accepted: bool
+    summary: DesignSummary
+
+
+def _submit(ctx: ToolContext, a: SubmitArgs) -> Submission:
+    s = summarize(_design(ctx, a))
+    return Submission(accepted=not s.checks_failed, summary=s)
+
+
+def builtin_tools() -> list[Tool[Any, Any]]:
+    """Every built-in tool, in the order a model usually wants them."""
+    return [
+        Tool(
+            "parse_request",
+            "Read a free-text cluster request with clustergen's deterministic parser; returns the "
+            "fields it understood and the words it did not. Use it to check your own reading.",
+            ParseArgs,
+            DesignRequest,
+            _parse_request,
+        ),
+        Tool(
+            "list_platforms",
+            "GPU platforms (DGX/HGX nodes, NVL72 racks, PCIe servers) in the catalog that fit the "
+            "given GPU, cooling and rack-power limits, with the reference architecture each follows.",
+            ListPlatformsArgs,
+            PlatformList,
+            _list_platforms,
+        ),
+        Tool(
+            "lookup_gpu",
+            "Catalog facts of one GPU: memory, bandwidth, dense BF16/FP8 TFLOPS, TDP, source.",
+            NameArgs,
+            GpuSpec,
+            _lookup_gpu,
+        ),
+        Tool(
+            "lookup_system",
+            "Catalog facts of one system (server, NVL rack, fabric manager): GPUs, ports, power.",
+            NameArgs,
+            System,
+            _lookup_system,
+        ),
+        Tool(
+            "lookup_switch",
+            "Catalog facts of one switch: ports, speed, breakouts, power, roles.",
+            NameArgs,
+            Switch,
+            _lookup_switch,
+        ),
+        Tool(
+            "list_ra_patterns",
+            "NVIDIA Enterprise RA node patterns (C-G-N-B naming) with node ranges and bandwidth.",
+            NoArgs,
+            RaPatternList,
+            _list_ra_patterns,
+        ),
+        Tool(
+            "recommend_ra",
+            "Recommend an Enterprise RA pattern and node count for a GPU count and workload.",
+            RecommendArgs,
+            RaResult,
+            _recommend_ra,
+        ),
+        Tool(
+            "size_fabric",
+            "Size the compute fabric (Clos, rail-optimized where the platform's RA says so) for a "
+            "platform and node count: tiers, leaf/spine/core switches, links, optics, power.",
+            FabricArgs,
+            PlatformFabric,
+            _size_fabric,
+        ),
+        Tool(
+            "power_first",
+            "The most GPUs of a platform whose IT power (nodes + switches + optics) fits a cap in MW.",
+            PowerArgs,
+            PowerFirstResult,
+            _power_first,
+        ),
+        Tool(
+            "storage_targets",
+            "Storage read/write bandwidth targets for a node count at a SuperPOD guidance tier.",
+            TargetsArgs,
+            StorageTargets,
+            _storage_targets,
+        ),
+        Tool(
+            "analyze_storage",
+            "Will storage keep the GPUs fed: bandwidth, IOPS, metadata load, checkpoint time, GPU "
+            "utilisation the data path allows, the binding limit and the fixes.",
+            IoWorkload,
+            StorageAnalysis,
+            _analyze_storage,
+        ),
+        Tool(
+            "plan_fleet",
+            "Tier a heterogeneous GPU fleet by memory and share it among job classes by quota.",
+            FleetArgs,
+            FleetPlan,
+            _plan_fleet,
+        ),
+        Tool(
+            "compare_alternatives",
+            "Trade study for the requirements: platform x fabric technology x oversubscription, "
+            "each with nodes, GPUs, power and the objective, ranked; ineligible rows say why.",
+            CompareArgs,
+            TradeStudy,
+            _compare,
+        ),
+        Tool(
+            "build_design",
+            "Build a complete design from requirements and choices; returns its key figures and any "
+            "failed checks. Use it to try a choice before submitting.",
+            DesignArgs,
+            DesignSummary,
+            _build_design,
+        ),
+        Tool(
+            "validate_design",
+            "Every check a design from these requirements and choices passes or fails.",
+            DesignArgs,
+            Validation,
+            _validate_design,
+        ),
+        Tool(
+            "submit_design",
+            "Submit the final proposal: requirements, choices and the customer memo. The engine "
+            "rebuilds and validates the design; every number in the memo is checked against it.",
+            SubmitArgs,
+            Submission,
+            _submit,
+        ),
+    ]
+
+
+def default_registry() -> Registry:
+    """The registry with every built-in tool."""
+    reg = Registry()
+    for t in builtin_tools():
+        reg.add(t)
+    return reg

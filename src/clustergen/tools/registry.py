@@ -1,0 +1,167 @@
+"""The typed tool registry: one place that names every tool, its argument and result models, and
+turns a call (name + JSON arguments) into a result or an error the model can act on.
+
+The same registry serves the NIM agent, the MCP server and the eval harness. A tool is a thin adapter:
+it validates its arguments, calls one engine function and returns that function's model. Nothing here
+computes a figure of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from clustergen.catalog.loader import Catalog
+from clustergen.errors import ClustergenError
+
+A = TypeVar("A", bound=BaseModel)
+R = TypeVar("R", bound=BaseModel)
+
+
+@dataclass
+class ToolContext:
+    """What every tool may use: the catalog in force, and the run's request text if there is one."""
+
+    catalog: Catalog
+    request_text: str | None = None
+
+
+@dataclass(frozen=True)
+class Tool(Generic[A, R]):
+    """One tool: a name the model calls, its description, and the models at both ends."""
+
+    name: str
+    description: str
+    args: type[A]
+    result: type[R]
+    run: Callable[[ToolContext, A], R]
+
+    def parameters_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments, as the model sees it."""
+        schema = self.args.model_json_schema()
+        schema.pop("title", None)
+        return schema
+
+    def openai_spec(self) -> dict[str, Any]:
+        """The tool in the OpenAI chat-completions `tools` format."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters_schema(),
+            },
+        }
+
+
+class ToolOutcome(BaseModel):
+    """What a call gave: a result (as JSON data) or an error message for the model."""
+
+    tool: str
+    ok: bool
+    result: Any = None
+    error: str | None = None
+    kind: str | None = None
+
+    def content(self) -> str:
+        """The text sent back to the model as the tool message."""
+        if self.ok:
+            return json.dumps(self.result, separators=(",", ":"))
+        return json.dumps({"error": self.error, "kind": self.kind}, separators=(",", ":"))
+
+
+def validation_message(exc: ValidationError, limit: int = 5) -> str:
+    """Every wrong field of a validation error, one clause each, so the model can fix them all."""
+    parts = []
+    for err in exc.errors()[:limit]:
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        got = err.get("input")
+        shown = "" if isinstance(got, dict) else f" (got {json.dumps(got, default=str)[:60]})"
+        parts.append(f"{where}: {err['msg']}{shown}")
+    more = len(exc.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)
+
+
+@dataclass
+class Registry:
+    """Tools by name."""
+
+    tools: dict[str, Tool[Any, Any]] = field(default_factory=dict)
+
+    def add(self, tool: Tool[Any, Any]) -> None:
+        if tool.name in self.tools:
+            raise ValueError(f"tool {tool.name!r} registered twice")
+        self.tools[tool.name] = tool
+
+    def names(self) -> list[str]:
+        return list(self.tools)
+
+    def get(self, name: str) -> Tool[Any, Any] | None:
+        return self.tools.get(name)
+
+    def openai_specs(self, names: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        chosen = self.names() if names is None else list(names)
+        return [self.tools[n].openai_spec() for n in chosen]
+
+    def parse_args(self, name: str, arguments: str | dict[str, Any] | None) -> BaseModel:
+        """Validate raw arguments (a JSON string or a mapping) into the tool's argument model.
+
+        Raises `ToolCallError` with a message the model can act on."""
+        tool = self.tools.get(name)
+        if tool is None:
+            raise ToolCallError(
+                f"unknown tool {name!r}; the tools are: {', '.join(self.names())}", "unknown_tool"
+            )
+        data: Any = arguments
+        if arguments is None or arguments == "":
+            data = {}
+        elif isinstance(arguments, str):
+            try:
+                data = json.loads(arguments)
+            except json.JSONDecodeError as exc:
+                raise ToolCallError(
+                    f"arguments of {name} are not valid JSON ({exc.msg} at char {exc.pos}); "
+                    "send one JSON object",
+                    "bad_arguments",
+                ) from None
+        if not isinstance(data, dict):
+            raise ToolCallError(
+                f"arguments of {name} must be a JSON object, got {type(data).__name__}",
+                "bad_arguments",
+            )
+        try:
+            parsed: BaseModel = tool.args.model_validate(data)
+            return parsed
+        except ValidationError as exc:
+            raise ToolCallError(
+                f"bad arguments for {name}: {validation_message(exc)}", "bad_arguments"
+            ) from None
+
+    def call(
+        self, ctx: ToolContext, name: str, arguments: str | dict[str, Any] | None
+    ) -> ToolOutcome:
+        """Run a tool. Never raises for the model's mistakes or the engine's refusals: those come
+        back as an error outcome the model can read and act on."""
+        try:
+            args = self.parse_args(name, arguments)
+            result = self.tools[name].run(ctx, args)
+        except ToolCallError as exc:
+            return ToolOutcome(tool=name, ok=False, error=exc.message, kind=exc.kind)
+        except ClustergenError as exc:
+            return ToolOutcome(tool=name, ok=False, error=exc.one_line(), kind=type(exc).__name__)
+        return ToolOutcome(tool=name, ok=True, result=result.model_dump(mode="json"))
+
+
+class ToolCallError(Exception):
+    """A call the registry refused before running the tool (unknown tool, bad arguments)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
