@@ -16,3 +16,12 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _no_model_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's NVIDIA_API_KEY (environment or .env) must not switch tests to agent mode.
+    An empty variable outranks .env in pydantic-settings, and an empty key counts as none."""
+    monkeypatch.setenv("NVIDIA_API_KEY", "")
+    for name in ("CLUSTERGEN_BASE_URL", "CLUSTERGEN_MODEL"):
+        monkeypatch.delenv(name, raising=False)

@@ -114,9 +114,10 @@ def _candidates(family: str, figures: list[Figure]) -> Iterator[tuple[str, float
             elif k.endswith("_mb"):
                 yield f.path, f.value / 1e3
         elif family == "pct":
-            yield f.path, f.value
             if 0 <= f.value <= 1:
                 yield f.path, f.value * 100
+            elif "percent" in k or "pct" in k:
+                yield f.path, f.value
         elif family == "days":
             if "days" in k:
                 yield f.path, f.value
@@ -124,9 +125,16 @@ def _candidates(family: str, figures: list[Figure]) -> Iterator[tuple[str, float
                 yield f.path, f.value / 24
 
 
-def _tolerance(written: str, value: float) -> float:
-    decimals = len(written.split(".", 1)[1]) if "." in written else 0
-    return max(0.5 * 10.0**-decimals, 0.005 * abs(value)) * (1 + 1e-9)
+def _tolerance(written: str) -> float:
+    """Half a unit of the last digit written: "4.3" covers 4.25..4.35, "512" covers 511.5..512.5,
+    "3,600" covers 3,550..3,650 (trailing zeros of a longer whole number are read as rounding)."""
+    digits = written.replace(",", "")
+    if "." in digits:
+        return 0.5 * 10.0 ** -len(digits.split(".", 1)[1]) * (1 + 1e-9)
+    # Only numbers of three digits or more read trailing zeros as rounding ("40" stays exact).
+    zeros = len(digits) - len(digits.rstrip("0")) if len(digits) >= 3 and digits.strip("0") else 0
+    zeros = min(zeros, len(digits) - 2) if zeros else 0
+    return 0.5 * 10.0**zeros * (1 + 1e-9)
 
 
 @dataclass
@@ -163,10 +171,8 @@ class Grounder:
             family, scale = "plain", 1.0
         else:
             family, scale = _UNITS[unit]
-        num = written.split()[0].rstrip("".join(_UNITS)) if unit else written
-        digits = re.match(r"[\d,]+(?:\.\d+)?", num.replace(",", ""))
-        text_num = digits.group(0) if digits else str(value)
-        tol = _tolerance(text_num, value)
+        digits = re.match(r"\d[\d,]*(?:\.\d+)?", written)
+        tol = _tolerance(digits.group(0) if digits else str(value))
         for path, ref in _candidates(family, self.figures):
             if abs(value - ref / scale) <= tol:
                 return path

@@ -1,0 +1,81 @@
+"""Number grounding: what counts as a figure, and what matches within rounding."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.agent.grounding import Grounder, flag_unmatched
+
+DESIGN = {
+    "power": {"it_total_w": 4_304_421.0, "cap_w": 5e6, "pue": 1.3, "rack_power_kw": 40.8},
+    "compute": {"gpus": 512, "nodes": 64, "max_gpus_under_cap": 3592},
+    "fabric": {"spine_switches": 8, "port_speed_gbps": 400.0, "oversubscription": 2.0},
+    "storage": {"read_gb_per_s": 80.0, "capacity_tb": 1200.0},
+    "training": {"mfu": 0.4, "days": 31.46},
+}
+REQUEST = {"model_params_b": 70.0, "training_tokens_t": 15.0}
+
+
+@pytest.fixture
+def g() -> Grounder:
+    return Grounder.from_data(design=DESIGN, request=REQUEST)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("512 GPUs", "design.compute.gpus"),
+        ("4.3 MW", "design.power.it_total_w"),
+        ("4,304 kW", "design.power.it_total_w"),
+        ("4,304,421 W", "design.power.it_total_w"),
+        ("5 MW", "design.power.cap_w"),
+        ("3,600 GPUs", "design.compute.max_gpus_under_cap"),
+        ("400G", "design.fabric.port_speed_gbps"),
+        ("400 Gb/s", "design.fabric.port_speed_gbps"),
+        ("80 GB/s", "design.storage.read_gb_per_s"),
+        ("1.2 PB", "design.storage.capacity_tb"),
+        ("40%", "design.training.mfu"),
+        ("31.5 days", "design.training.days"),
+        ("2:1", "design.fabric.oversubscription"),
+        ("70B", "request.model_params_b"),
+        ("15T tokens", "request.training_tokens_t"),
+        ("40.8 kW", "design.power.rack_power_kw"),
+    ],
+)
+def test_matches_within_rounding(g: Grounder, text: str, path: str) -> None:
+    [n] = g.check(text)
+    assert n.matched_path == path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4.2 MW",  # 4.30 does not round to 4.2
+        "4,305 kW",
+        "513 GPUs",
+        "3,593 GPUs",  # written to the unit, so no rounding slack
+        "80 TB/s",  # right digits, wrong unit
+        "4:1",
+        "9.7 MW",
+    ],
+)
+def test_mismatches(g: Grounder, text: str) -> None:
+    [n] = g.check(text)
+    assert not n.matched
+
+
+def test_names_dates_versions_and_list_markers_are_not_figures(g: Grounder) -> None:
+    text = (
+        "1. DGX H100 with ConnectX-7 on QM9700, NVL72 or GB200; RA 2-8-9-400.\n"
+        "## 2. Dated 2026-11-22, clustergen v0.1.0.\n"
+    )
+    assert [n.text for n in g.check(text)] == []
+
+
+def test_flagging_marks_only_unmatched(g: Grounder) -> None:
+    memo = "512 GPUs at 4.3 MW; 9.7 MW saved; 9.7 MW again."
+    checked = g.check(memo)
+    assert [n.matched for n in checked] == [True, True, False, False]
+    assert flag_unmatched(memo, checked) == (
+        "512 GPUs at 4.3 MW; 9.7 MW [unverified] saved; 9.7 MW [unverified] again."
+    )

@@ -1,0 +1,40 @@
+"""Settings: environment and .env, and the key never shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clustergen.agent.settings import DEFAULT_BASE_URL, DEFAULT_MODEL, load_settings
+from clustergen.errors import ConfigError
+
+
+def test_defaults_point_at_hosted_nim(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    s = load_settings()
+    assert s.base_url == DEFAULT_BASE_URL == "https://integrate.api.nvidia.com/v1"
+    assert s.model == DEFAULT_MODEL
+    assert s.key() is None
+
+
+def test_dotenv_supplies_the_key_and_never_prints_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NVIDIA_API_KEY")
+    (tmp_path / ".env").write_text(
+        "NVIDIA_API_KEY=nvapi-from-dotenv\nCLUSTERGEN_BASE_URL=http://127.0.0.1:8000/v1\n"
+    )
+    s = load_settings(model="qwen/qwen3")
+    assert s.key() == "nvapi-from-dotenv"
+    assert s.base_url == "http://127.0.0.1:8000/v1"
+    assert s.model == "qwen/qwen3"
+    assert "nvapi-from-dotenv" not in repr(s)
+    assert "nvapi-from-dotenv" not in s.model_dump_json()
+
+
+def test_bad_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLUSTERGEN_MAX_TURNS", "lots")
+    with pytest.raises(ConfigError, match="CLUSTERGEN_MAX_TURNS"):
+        load_settings()

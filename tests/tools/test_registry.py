@@ -1,0 +1,119 @@
+"""The tool registry: schemas are a contract (snapshotted), every tool runs, and no mistake of the
+caller's escapes as an exception."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.tools import ToolContext, default_registry
+
+SNAPSHOT = Path(__file__).parent / "schemas.snapshot.json"
+
+VALID: dict[str, dict[str, Any]] = {
+    "parse_request": {"text": "512 GPUs training, 5 MW"},
+    "list_platforms": {"cooling": "air"},
+    "lookup_gpu": {"name": "H100"},
+    "lookup_system": {"name": "DGX B200"},
+    "lookup_switch": {"name": "QM9700"},
+    "list_ra_patterns": {},
+    "recommend_ra": {"gpus": 128, "workload": "training"},
+    "size_fabric": {"platform": "dgx-h100", "nodes": 127},
+    "power_first": {"platform": "dgx-b200", "cap_mw": 5},
+    "storage_targets": {"tier": "better", "nodes": 127},
+    "analyze_storage": {"gpus": 128, "ingest_mb_per_s_per_gpu": 50, "read_gb_per_s": 672},
+    "plan_fleet": {
+        "inventory": {
+            "nodes": [
+                {"name": "a", "provider": "onprem", "gpu": "H100", "gpus": 8},
+                {"name": "b", "provider": "spot", "gpu": "L40S", "gpus": 4, "ephemeral": True},
+            ]
+        }
+    },
+    "compare_alternatives": {"requirements": {"gpus": 512, "power_cap_w": 5e6}},
+    "build_design": {
+        "requirements": {"gpus": 512, "power_cap_w": 5e6},
+        "choices": {"platform": "dgx-h100"},
+    },
+    "validate_design": {"requirements": {"gpus": 256}, "choices": {"platform": "dgx-b200"}},
+    "submit_design": {
+        "requirements": {"gpus": 256},
+        "choices": {"platform": "dgx-b200"},
+        "memo": "32 nodes.",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def ctx() -> ToolContext:
+    return ToolContext(load_catalog(), "512 GPUs training, 5 MW")
+
+
+def test_every_tool_has_a_valid_call_here() -> None:
+    assert set(VALID) == set(default_registry().names())
+
+
+def test_schemas_match_the_snapshot() -> None:
+    """Changing a tool's arguments changes what models and MCP clients see: do it on purpose.
+    Regenerate with CLUSTERGEN_UPDATE_SNAPSHOTS=1 uv run pytest tests/tools."""
+    specs = default_registry().openai_specs()
+    text = json.dumps(specs, indent=1, sort_keys=True) + "\n"
+    if os.environ.get("CLUSTERGEN_UPDATE_SNAPSHOTS"):
+        SNAPSHOT.write_text(text)
+    assert SNAPSHOT.read_text() == text
+
+
+def test_specs_are_openai_function_tools() -> None:
+    for spec in default_registry().openai_specs():
+        assert spec["type"] == "function"
+        fn = spec["function"]
+        assert fn["name"]
+        assert len(fn["description"]) > 20
+        assert fn["parameters"]["type"] == "object"
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_each_tool_runs_and_returns_its_result_model(ctx: ToolContext, name: str) -> None:
+    reg = default_registry()
+    out = reg.call(ctx, name, json.dumps(VALID[name]))
+    assert out.ok, out.error
+    reg.tools[name].result.model_validate(out.result)
+    json.loads(out.content())
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "kind", "says"),
+    [
+        ("lookup_gpu", '{"name": "H100"', "bad_arguments", "not valid JSON"),
+        ("lookup_gpu", "[1, 2]", "bad_arguments", "JSON object"),
+        ("lookup_gpu", '{"nam": "H100"}', "bad_arguments", "name"),
+        ("size_fabric", '{"platform": "dgx-h100", "nodes": 0}', "bad_arguments", "nodes"),
+        ("lookup_gpu", '{"name": "H1000x"}', "NotFoundError", "closest"),
+        ("recommend_ra", '{"gpus": 8, "workload": "gaming"}', "bad_arguments", "workload"),
+        ("power_first", '{"platform": "dgx-h100", "cap_mw": 0.001}', "InfeasibleDesignError", ""),
+        ("format_disk", "{}", "unknown_tool", "submit_design"),
+    ],
+)
+def test_mistakes_become_tool_errors(
+    ctx: ToolContext, name: str, arguments: str, kind: str, says: str
+) -> None:
+    out = default_registry().call(ctx, name, arguments)
+    assert not out.ok
+    assert out.kind == kind
+    assert says in (out.error or "")
+    assert "\n" not in (out.error or "")
+
+
+def test_requirements_accept_names_not_only_ids(ctx: ToolContext) -> None:
+    out = default_registry().call(
+        ctx,
+        "build_design",
+        {"requirements": {"gpus": 64, "gpu": "H200"}, "choices": {"platform": "DGX H200"}},
+    )
+    assert out.ok
+    assert out.result["platform"] == "dgx-h200"
