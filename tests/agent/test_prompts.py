@@ -14,6 +14,7 @@ EXPECTED = {
     "nudge": set(),
     "repair": {"problems"},
     "grounding": {"unmatched", "figures"},
+    "gpu_spec": {"gpu_name", "fields"},
 }
 
 

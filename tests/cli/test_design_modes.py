@@ -11,7 +11,7 @@ import httpx
 import pytest
 import respx
 
-from support.nim_wire import BASE, CHAT, KEY, scripted
+from support.nim_wire import BASE, CHAT, KEY, completion, scripted
 
 Cli = Callable[..., tuple[int, str, str]]
 
@@ -94,3 +94,54 @@ def test_offline_flag_ignores_the_key(cli: Cli) -> None:
         assert not r.calls
     assert code == 0
     assert json.loads(out)["mode"] == "offline"
+
+
+@pytest.mark.usefixtures("keyed")
+def test_gpu_missing_from_catalog_is_asked_and_labelled_unverified(cli: Cli) -> None:
+    answer = {
+        "name": "Example X9",
+        "vendor": "Example",
+        "memory_gb": 192,
+        "bf16_dense_tflops": 1200,
+        "tdp_w": 99999,
+    }
+    with respx.mock(assert_all_mocked=True) as r:
+        r.post(CHAT).mock(
+            return_value=httpx.Response(
+                200,
+                json=completion({"role": "assistant", "content": json.dumps(answer)}, "stop"),
+            )
+        )
+        code, out, err = cli("gpu", "spec", "--gpu", "Example X9", "--json")
+    assert code == 0, err
+    spec = json.loads(out)
+    assert spec["provenance"] == "model-provided, unverified"
+    assert spec["id"].startswith("unverified-")
+    assert spec["memory_gb"] == 192
+    assert spec["tdp_w"] is None  # implausible, dropped
+    assert any("UNVERIFIED" in n for n in spec["notes"])
+    # never written into the catalog
+    code, _, err = cli("gpu", "spec", "--gpu", "Example X9", "--offline")
+    assert code == 1
+    assert "unknown GPU" in err
+
+
+@pytest.mark.usefixtures("keyed")
+def test_gpu_answer_that_is_not_json_is_never_shown(cli: Cli) -> None:
+    with respx.mock(assert_all_mocked=True) as r:
+        r.post(CHAT).mock(
+            return_value=httpx.Response(
+                200,
+                json=completion({"role": "assistant", "content": "It has lots of memory"}, "stop"),
+            )
+        )
+        code, out, err = cli("gpu", "spec", "--gpu", "Example X9")
+    assert code == 4
+    assert out == ""
+    assert "not a JSON object" in err
+
+
+def test_gpu_missing_without_key_lists_closest(cli: Cli) -> None:
+    code, _, err = cli("gpu", "spec", "--gpu", "H1000")
+    assert code == 1
+    assert "closest" in err

@@ -170,3 +170,50 @@ def scripted_reply(body: dict[str, Any]) -> dict[str, Any]:
             "memo": memo_from_summary(summary),
         },
     )
+
+
+def serve(
+    port: int, host: str = "127.0.0.1"
+) -> None:  # pragma: no cover - exercised via subprocess
+    """Serve the scripted model as an OpenAI-compatible endpoint on loopback, for demos and tests
+    of CLUSTERGEN_BASE_URL: `python -m clustergen.agent.scripted 8000`."""
+    server = make_server(port, host)
+    print(f"scripted model on http://{host}:{server.server_address[1]}/v1", flush=True)
+    server.serve_forever()
+
+
+def make_server(port: int = 0, host: str = "127.0.0.1") -> Any:
+    """A stdlib HTTP server answering POST /v1/chat/completions with the scripted model."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    if host not in {"127.0.0.1", "localhost", "::1"}:
+        raise ValueError("the scripted model serves loopback only")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self.send_error(404)
+                return
+            length = int(self.headers.get("content-length", "0"))
+            try:
+                request = json.loads(self.rfile.read(length) or b"{}")
+                payload = json.dumps(scripted_reply(request)).encode()
+            except (json.JSONDecodeError, KeyError, TypeError):
+                self.send_error(400)
+                return
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return ThreadingHTTPServer((host, port), Handler)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 8000)

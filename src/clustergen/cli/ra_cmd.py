@@ -16,14 +16,41 @@ gpu_app = typer.Typer(help="GPU specifications from the catalog.", no_args_is_he
 @gpu_app.command("spec")
 def gpu_spec(
     gpu: Annotated[str, typer.Option("--gpu", help='GPU name, e.g. "NVIDIA H100".')],
+    llm: Annotated[
+        bool,
+        typer.Option("--llm", help="Ask the model for a GPU the catalog lacks (needs a key)."),
+    ] = False,
+    offline: Annotated[
+        bool, typer.Option("--offline", help="Never ask the model, even with a key.")
+    ] = False,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Look up a GPU's specifications (dense throughput, memory, power) with their source."""
+    """Look up a GPU's specifications (dense throughput, memory, power) with their source.
+
+    A GPU missing from the catalog is asked of the model when a key is configured (or --llm); its
+    answer is labelled model-provided and unverified and never enters the catalog."""
+    from clustergen.agent.settings import load_settings
     from clustergen.catalog import load_catalog
     from clustergen.engine.specs import gpu_spec as lookup
+    from clustergen.errors import NotFoundError, RequestError
 
-    result = lookup(load_catalog(catalog), gpu)
+    if llm and offline:
+        raise RequestError("--offline and --llm contradict each other; pick one")
+    try:
+        result = lookup(load_catalog(catalog), gpu)
+    except NotFoundError:
+        settings = None if offline else load_settings()
+        if settings is None or (settings.key() is None and not llm):
+            raise
+        from clustergen.agent.client import ChatClient
+        from clustergen.agent.gpu_spec import ask_gpu_spec
+
+        client = ChatClient(settings)
+        try:
+            result = ask_gpu_spec(gpu, client, settings)
+        finally:
+            client.close()
     if json:
         print_json(result)
         return

@@ -1,0 +1,58 @@
+"""Any OpenAI-compatible server on localhost stands in for NIM through CLUSTERGEN_BASE_URL: the
+installed CLI, in its own process, talks to a real HTTP server on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from clustergen.agent.scripted import make_server
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    server = make_server(0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def test_design_through_a_local_openai_compatible_server(endpoint: str) -> None:
+    env = {
+        **os.environ,
+        "NVIDIA_API_KEY": "local-dummy-key",
+        "CLUSTERGEN_BASE_URL": endpoint,
+        "CLUSTERGEN_MODEL": "local/scripted",
+    }
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "clustergen",
+            "design",
+            "256 GPUs training, 3 MW",
+            "--llm",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["mode"] == "agent"
+    assert d["agent"]["base_url"] == endpoint
+    assert d["agent"]["model"] == "local/scripted"
+    assert d["compute"]["gpus"] == 256
+    assert d["grounding"]["unmatched"] == []
+    assert "local-dummy-key" not in proc.stdout + proc.stderr
