@@ -38,3 +38,14 @@ def test_bad_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLUSTERGEN_MAX_TURNS", "lots")
     with pytest.raises(ConfigError, match="CLUSTERGEN_MAX_TURNS"):
         load_settings()
+
+
+def test_env_example_documents_every_setting() -> None:
+    from clustergen.agent.settings import AgentSettings
+
+    text = (Path(__file__).parents[2] / ".env.example").read_text()
+    documented = {
+        line.split("=", 1)[0] for line in text.splitlines() if line and not line.startswith("#")
+    }
+    names = {str(f.validation_alias) for f in AgentSettings.model_fields.values()}
+    assert names == documented
