@@ -194,6 +194,27 @@ def _summary(d: Design) -> None:
             ),
         )
     )
+    if d.agent is not None:
+        run = d.agent
+        stdout.print(
+            f"agent: {run.model} via {run.protocol} protocol, {run.turns} round trips, "
+            f"{run.tool_calls} tool calls, {run.repairs} repairs, "
+            f"{run.prompt_tokens:,}+{run.completion_tokens:,} tokens, {run.latency_s:.1f} s",
+            markup=False,
+        )
+    if d.grounding is not None:
+        g = d.grounding
+        stdout.print(
+            f"memo numbers checked against the design: {g.matched} of {g.numbers} matched"
+            + (f"; unverified: {', '.join(g.unmatched)}" if g.unmatched else ""),
+            markup=False,
+        )
+    if d.memo:
+        stdout.print(
+            "\nmodel's memo (numbers checked; [unverified] marks those that are not):",
+            markup=False,
+        )
+        stdout.print(d.memo, markup=False)
     for a in d.assumptions:
         stdout.print(f"assumed {a.field} = {a.value}: {a.reason}", markup=False)
     if d.request.not_understood:
