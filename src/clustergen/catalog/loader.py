@@ -274,12 +274,17 @@ class Catalog:
         """A named default with its source."""
         return self.get("assumptions", Assumption, name, "assumption")
 
-    def architecture_for(self, system_id: str) -> Architecture | None:
-        """The reference architecture a system follows, if any."""
-        for arch in self.all("architectures", Architecture):
-            if system_id in arch.systems:
-                return arch
-        return None
+    def architecture_for(
+        self, system_id: str, technology: str | None = None
+    ) -> Architecture | None:
+        """The reference architecture a system follows, if any. A system with several (DGX B300 has
+        an XDR InfiniBand and a Spectrum-X Ethernet SuperPOD) gets the one whose compute fabric is
+        `technology`; with no technology named, InfiniBand first, as NVIDIA's SuperPOD RAs lead with it."""
+        matches = [a for a in self.all("architectures", Architecture) if system_id in a.systems]
+        if technology is not None:
+            matches = [a for a in matches if a.compute_fabric.technology == technology] or matches
+        matches.sort(key=lambda a: a.compute_fabric.technology != "infiniband")
+        return matches[0] if matches else None
 
     def iter_entries(self) -> Iterator[tuple[str, Entry]]:
         """(file stem, entry) for every entry."""

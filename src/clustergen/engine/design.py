@@ -312,7 +312,7 @@ def build_design(
     warnings: list[str] = []
     system = gpu_system(catalog, choices.platform)
     gpu = catalog.gpu(system.gpu or "")
-    arch: Architecture | None = catalog.architecture_for(system.id)
+    arch: Architecture | None = catalog.architecture_for(system.id, choices.fabric)
     workload = request.workload or "training"
     power = node_power(system)
 

@@ -136,7 +136,7 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
         )
     ra_rows = []
     for row in rows:
-        arch = catalog.architecture_for(row.platform)
+        arch = catalog.architecture_for(row.platform, row.fabric)
         if arch is not None and arch.compute_fabric.switch == row.switch:
             ra_rows.append(row)
     eligible = [r for r in rows if r.eligible]
@@ -149,7 +149,7 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
         reason = f"highest {study.objective.split(' (')[0]} among the alternatives weighed"
         if request.platform or request.gpu:
             reason = "named in the request; " + reason
-        best_arch = catalog.architecture_for(best.platform)
+        best_arch = catalog.architecture_for(best.platform, best.fabric)
         if best in ra_rows and best_arch is not None:
             reason += f"; follows {best_arch.name}"
     rows = [r.model_copy(update={"chosen": r is best}) for r in rows]

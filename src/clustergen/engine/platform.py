@@ -139,7 +139,9 @@ def resolve_fabric(
     architecture (or the Enterprise RA defaults) and say which were assumed."""
     assumed: list[Assumed] = []
     ports, speed, node_ppc = compute_ports(system)
-    arch: Architecture | None = catalog.architecture_for(system.id)
+    arch: Architecture | None = catalog.architecture_for(
+        system.id, technology or (catalog.switch(switch).technology if switch else None)
+    )
     spec = arch.compute_fabric if arch else None
 
     if port_speed_gbps is not None and port_speed_gbps != speed:

@@ -58,7 +58,7 @@ def design_from_choices(
     except ClustergenError:
         study, rows = None, []
     if study is not None:
-        arch = catalog.architecture_for(choices.platform)
+        arch = catalog.architecture_for(choices.platform, choices.fabric)
         default_fabric = arch.compute_fabric.technology if arch is not None else None
         marked = False
         out = []
