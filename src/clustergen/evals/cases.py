@@ -8,6 +8,7 @@ Every problem in a case file is reported with the file, the case id and the fiel
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -428,8 +429,6 @@ def _select(cases: list[EvalCase], suites: list[str], ids: list[str]) -> list[Ev
     known_ids = {c.id for c in cases}
     for i in ids:
         if i not in known_ids:
-            import difflib
-
             close = difflib.get_close_matches(i, sorted(known_ids), n=3)
             raise RequestError(
                 f"no eval case {i!r}", hint=f"closest: {', '.join(close)}" if close else None
