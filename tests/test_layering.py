@@ -33,6 +33,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "engine": (*_PURE, "clustergen.tools"),
     "tools": _PURE,
     "agent": ("clustergen.cli",),
+    # The eval harness may drive the agent (agent_runners.py) but never prints or builds commands.
+    "evals": ("typer", "rich", "mcp", "clustergen.cli", "clustergen.mcp"),
 }
 
 

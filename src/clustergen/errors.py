@@ -94,3 +94,9 @@ class OutputError(ClustergenError):
 
     code = "output_error"
     exit_code = 2
+
+
+class EvalCaseError(RequestError):
+    """An eval case file is malformed; `problems` locate each one by file, case id and field."""
+
+    code = "eval_case_error"

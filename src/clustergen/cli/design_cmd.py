@@ -27,9 +27,8 @@ def load_request(
 ) -> DesignRequest:
     """Text and/or a YAML request file, with flags overriding single fields."""
     import yaml
-    from pydantic import ValidationError
 
-    from clustergen.engine.request import DesignRequest, parse_request
+    from clustergen.engine.request import merge_request
 
     data: dict[str, Any] = {}
     if request_file is not None:
@@ -45,24 +44,8 @@ def load_request(
             raise RequestError(f"--request {request_file} must be a mapping of request fields")
         data = loaded
     text = text or data.pop("text", None)
-    base = parse_request(catalog, text).model_dump() if text else {}
-    base.update(data)
-    base.update({k: v for k, v in overrides.items() if v is not None})
-    if base.get("gpu"):
-        base["gpu"] = catalog.gpu(str(base["gpu"])).id
-    if base.get("platform"):
-        base["platform"] = catalog.system(str(base["platform"])).id
-    if not any(base.get(k) for k in ("gpus", "nodes", "power_cap_w")):
-        raise RequestError(
-            "nothing to size: no GPU count, node count or power cap",
-            hint='say e.g. "512 GPUs training, 5 MW", or pass --gpus / --cap-mw',
-        )
-    try:
-        return DesignRequest.model_validate(base)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "request"
-        raise RequestError(f"request field {where}: {err['msg']}") from None
+    given = {k: v for k, v in overrides.items() if v is not None}
+    return merge_request(catalog, text, {**data, **given})
 
 
 def write_outputs(design: Design, out: Path, force: bool) -> list[Path]:

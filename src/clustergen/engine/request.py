@@ -8,9 +8,10 @@ read is reported, never dropped.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
@@ -374,4 +375,32 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             f"nothing to size in {text.strip()!r}: no GPU count, node count or power cap",
             hint='say e.g. "512 GPUs training, 5 MW" or "how many B200 fit in 10 MW"',
         )
-    return DesignRequest.model_validate(fields)
+    return _validated(fields)
+
+
+def _validated(fields: Mapping[str, object]) -> DesignRequest:
+    """A DesignRequest, or a RequestError naming the first field out of bounds ("0 GPUs", "PUE 0.5")."""
+    try:
+        return DesignRequest.model_validate(dict(fields))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "request"
+        value = f" (got {err['input']!r})" if where != "request" and "input" in err else ""
+        raise RequestError(f"request field {where}: {err['msg']}{value}") from None
+
+
+def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any]) -> DesignRequest:
+    """A request from free text and/or structured fields; a field given both ways takes the
+    structured value. GPU and platform names resolve to catalog ids."""
+    base: dict[str, Any] = parse_request(catalog, text).model_dump() if text else {}
+    base.update({k: v for k, v in fields.items() if v is not None})
+    if base.get("gpu"):
+        base["gpu"] = catalog.gpu(str(base["gpu"])).id
+    if base.get("platform"):
+        base["platform"] = catalog.system(str(base["platform"])).id
+    if not any(base.get(k) for k in ("gpus", "nodes", "power_cap_w")):
+        raise RequestError(
+            "nothing to size: no GPU count, node count or power cap",
+            hint='say e.g. "512 GPUs training, 5 MW", or pass --gpus / --cap-mw',
+        )
+    return _validated(base)

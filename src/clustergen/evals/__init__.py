@@ -1,0 +1,36 @@
+"""The eval harness: golden and adversarial cases in evals/, run through a Runner, scored by rule.
+
+Layering: evals may import the engine, the tools and (in agent_runners only) the agent; the CLI
+imports evals. Nothing here prints.
+"""
+
+from clustergen.evals.cases import EvalCase, Expect, builtin_evals_dir, load_cases
+from clustergen.evals.harness import EvalReport, Totals, evaluate
+from clustergen.evals.runners import (
+    CaseRun,
+    OfflineRunner,
+    Runner,
+    RunnerOptions,
+    RunStats,
+    make_runner,
+    register_runner,
+    runner_modes,
+)
+
+__all__ = [
+    "CaseRun",
+    "EvalCase",
+    "EvalReport",
+    "Expect",
+    "OfflineRunner",
+    "RunStats",
+    "Runner",
+    "RunnerOptions",
+    "Totals",
+    "builtin_evals_dir",
+    "evaluate",
+    "load_cases",
+    "make_runner",
+    "register_runner",
+    "runner_modes",
+]

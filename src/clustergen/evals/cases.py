@@ -1,0 +1,440 @@
+"""Eval cases: YAML files under `evals/<suite>/`, validated by pydantic models.
+
+A case is one question put to clustergen (a design request, or a direct engine call such as a
+fabric sizing), what must come back (a design, a refusal, or a design with failed checks) and the
+expected figures, each addressed by a dotted path into the result's JSON and carrying its source.
+Every problem in a case file is reported with the file, the case id and the field.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from clustergen.engine.compute import FabricChoices, PlatformFabric, PowerFirstResult
+from clustergen.engine.design import Design
+from clustergen.engine.ra import RaResult
+from clustergen.engine.request import DesignRequest
+from clustergen.engine.seedconfig import SeedConfig, SizeResult
+from clustergen.engine.storage import StorageTargets
+from clustergen.errors import ClustergenError, EvalCaseError, RequestError
+from clustergen.evals.paths import PathError, check_path, is_multi, last_name, parse_path
+
+Outcome = Literal["ok", "refused", "flagged", "refused_or_flagged"]
+Scalar = StrictBool | StrictInt | StrictFloat | StrictStr
+
+#: Counts are exact. A tolerance is accepted only on a field whose name carries a unit (the
+#: project's convention: `power_w`, `read_gb_per_s`) or that is a ratio.
+UNIT_SUFFIXES = ("_w", "_kw", "_mw", "_gbps", "_gb_per_s", "_tb", "_gb", "_s", "_tflops", "_days")
+RATIO_FIELDS = frozenset({"oversubscription", "pue", "mfu", "days", "gpus_per_mw", "objective"})
+
+_DESIGN_REQUEST_FIELDS = frozenset(DesignRequest.model_fields) - {
+    "text",
+    "understood",
+    "not_understood",
+}
+
+
+def error_codes() -> frozenset[str]:
+    """Every error type clustergen can report (the `code` of each ClustergenError subclass)."""
+    seen: set[str] = set()
+    todo: list[type[ClustergenError]] = [ClustergenError]
+    while todo:
+        cls = todo.pop()
+        seen.add(cls.code)
+        todo.extend(cls.__subclasses__())
+    return frozenset(seen)
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Expect(_M):
+    """One expected figure: where it is in the result, what it must be, and where it comes from."""
+
+    path: str = Field(
+        description="dotted path into the result JSON, e.g. fabrics.compute.spine_switches"
+    )
+    value: Scalar | None = Field(default=None, description="the exact value (within a tolerance)")
+    at_least: StrictInt | StrictFloat | None = None
+    at_most: StrictInt | StrictFloat | None = None
+    contains: StrictStr | None = Field(
+        default=None, description="text the value (or one item of a list value) must contain"
+    )
+    rel_tol: float | None = Field(default=None, ge=0, le=1, description="relative tolerance")
+    abs_tol: float | None = Field(default=None, ge=0, description="absolute tolerance, field units")
+    reduce: Literal["sum", "count", "min", "max"] | None = Field(
+        default=None, description="how to combine the values a [*] or [key=value] path selects"
+    )
+    source: str = Field(min_length=3, description="document and table/section, or the derivation")
+    note: str | None = None
+    xfail: str | None = Field(
+        default=None, description="a known engine defect: why this figure fails today"
+    )
+
+    @field_validator("path")
+    @classmethod
+    def _path_parses(cls, path: str) -> str:
+        try:
+            parse_path(path)
+        except PathError as exc:
+            raise ValueError(str(exc)) from None
+        return path
+
+    @model_validator(mode="after")
+    def _one_comparison(self) -> Expect:
+        kinds = [
+            "value" if "value" in self.model_fields_set else None,
+            "bounds" if self.at_least is not None or self.at_most is not None else None,
+            "contains" if self.contains is not None else None,
+        ]
+        given = [k for k in kinds if k]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one of value, at_least/at_most, contains"
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        if (self.rel_tol is not None or self.abs_tol is not None) and not _numeric(self.value):
+            raise ValueError("rel_tol/abs_tol need a numeric value")
+        if self.rel_tol is not None or self.abs_tol is not None:
+            name = last_name(parse_path(self.path)) or ""
+            if self.reduce == "count" or not (name.endswith(UNIT_SUFFIXES) or name in RATIO_FIELDS):
+                raise ValueError(
+                    f"{name!r} is a count: counts are exact; a tolerance needs a field with a "
+                    f"unit in its name ({', '.join(UNIT_SUFFIXES)}) or a ratio"
+                )
+        if self.at_least is not None and self.at_most is not None and self.at_least > self.at_most:
+            raise ValueError(f"at_least {self.at_least} is above at_most {self.at_most}")
+        if self.reduce is not None and not is_multi(parse_path(self.path)):
+            raise ValueError("reduce needs a path that selects many values ([*] or [key=value])")
+        return self
+
+
+def _numeric(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+class CaseBase(_M):
+    """What every case carries, whatever it asks."""
+
+    result_model: ClassVar[type[BaseModel]]
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$", max_length=80)
+    title: str = Field(min_length=3)
+    suite: str | None = Field(default=None, description="defaults to the case file's folder")
+    tags: list[str] = Field(default_factory=list)
+    text: str | None = Field(
+        default=None, description="the request as a user (or a model) would read it"
+    )
+    outcome: Outcome = Field(
+        default="ok",
+        description="ok: a result; refused: an error of error_types; flagged: a result with "
+        "failed checks; refused_or_flagged: either",
+    )
+    error_types: list[str] = Field(default_factory=list)
+    message_contains: list[str] = Field(default_factory=list)
+    flagged_by: list[str] = Field(
+        default_factory=list, description="names of checks that must fail for a flagged result"
+    )
+    expected: list[Expect] = Field(default_factory=list)
+    xfail: str | None = Field(default=None, description="a known engine defect: why it fails today")
+    notes: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CaseBase:
+        refusal = self.outcome in {"refused", "refused_or_flagged"}
+        if refusal and not self.error_types:
+            raise ValueError(f"outcome {self.outcome} needs error_types (the kinds of refusal)")
+        if not refusal and (self.error_types or self.message_contains):
+            raise ValueError(
+                f"error_types/message_contains need a refusal outcome, not {self.outcome}"
+            )
+        if self.flagged_by and self.outcome not in {"flagged", "refused_or_flagged"}:
+            raise ValueError(f"flagged_by needs a flagged outcome, not {self.outcome}")
+        if self.outcome == "refused" and self.expected:
+            raise ValueError("a refused case has no result to check: drop expected")
+        if self.outcome == "ok" and not self.expected:
+            raise ValueError("a case with outcome ok must expect at least one figure")
+        unknown = sorted(set(self.error_types) - error_codes())
+        if unknown:
+            raise ValueError(
+                f"unknown error type(s) {', '.join(unknown)}; known: {', '.join(sorted(error_codes()))}"
+            )
+        for i, e in enumerate(self.expected):
+            try:
+                check_path(self.result_model, e.path)
+            except PathError as exc:
+                raise ValueError(f"expected[{i}].path: {exc}") from None
+        return self
+
+
+class DesignCase(CaseBase):
+    """A design request (text and/or DesignRequest fields) through the planner or the agent."""
+
+    result_model: ClassVar[type[BaseModel]] = Design
+    kind: Literal["design"]
+    request: dict[str, Any] = Field(
+        default_factory=dict, description="DesignRequest fields; they win over the text"
+    )
+
+    @field_validator("request")
+    @classmethod
+    def _request_fields(cls, request: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(request) - _DESIGN_REQUEST_FIELDS)
+        if unknown:
+            raise ValueError(
+                f"unknown field(s) {', '.join(unknown)}; DesignRequest has "
+                f"{', '.join(sorted(_DESIGN_REQUEST_FIELDS))}"
+            )
+        try:
+            DesignRequest.model_validate(request)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise ValueError(f"{where}: {err['msg']}") from None
+        return request
+
+    @model_validator(mode="after")
+    def _has_request(self) -> DesignCase:
+        if not (self.text or self.request):
+            raise ValueError("a design case needs text, request fields, or both")
+        return self
+
+
+class FabricCall(_M):
+    """`clustergen fabric`: a platform's compute fabric for a node count."""
+
+    platform: str
+    nodes: int
+    choices: FabricChoices = Field(default_factory=FabricChoices)
+
+
+class FabricCase(CaseBase):
+    """A direct compute-fabric sizing."""
+
+    result_model: ClassVar[type[BaseModel]] = PlatformFabric
+    kind: Literal["fabric"]
+    call: FabricCall
+
+
+class PowerCall(_M):
+    """`clustergen power`: the power-first solve."""
+
+    platform: str
+    cap_mw: float
+    cap_basis: Literal["it", "facility"] = "it"
+    pue: float | None = None
+    whole_su: bool = False
+    choices: FabricChoices = Field(default_factory=FabricChoices)
+
+
+class PowerCase(CaseBase):
+    """A direct power-first solve."""
+
+    result_model: ClassVar[type[BaseModel]] = PowerFirstResult
+    kind: Literal["power"]
+    call: PowerCall
+
+
+class RaCall(_M):
+    """`clustergen ra recommend`."""
+
+    gpus: int
+    workload: str = "training"
+
+
+class RaCase(CaseBase):
+    """A direct Enterprise RA pattern recommendation."""
+
+    result_model: ClassVar[type[BaseModel]] = RaResult
+    kind: Literal["ra"]
+    call: RaCall
+
+
+class StorageCall(_M):
+    """Storage read/write targets for a tier and a node count."""
+
+    tier: str
+    nodes: int
+    su_nodes: int | None = None
+
+
+class StorageCase(CaseBase):
+    """A direct storage-target look-up."""
+
+    result_model: ClassVar[type[BaseModel]] = StorageTargets
+    kind: Literal["storage"]
+    call: StorageCall
+
+
+class SeedConfigCase(CaseBase):
+    """The seed memo's JSON sizing config (`clustergen size`)."""
+
+    result_model: ClassVar[type[BaseModel]] = SizeResult
+    kind: Literal["seed_config"]
+    call: SeedConfig
+
+
+EvalCase = Annotated[
+    DesignCase | FabricCase | PowerCase | RaCase | StorageCase | SeedConfigCase,
+    Field(discriminator="kind"),
+]
+KINDS = ("design", "fabric", "power", "ra", "storage", "seed_config")
+_ADAPTER: TypeAdapter[EvalCase] = TypeAdapter(EvalCase)
+
+
+@dataclass(frozen=True)
+class CaseProblem:
+    """One problem in a case file."""
+
+    file: str
+    case: str | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.case:
+            where += f": case {self.case!r}"
+        if self.field:
+            where += f": {self.field}"
+        return f"{where}: {self.message}"
+
+
+def builtin_evals_dir() -> Path:
+    """The cases shipped with clustergen: inside the wheel, or at the repository root."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_data" / "evals"
+    if packaged.is_dir():
+        return packaged
+    return here.parent.parent / "evals"
+
+
+def _problems_from(exc: ValidationError, file: str, case: str | None) -> list[CaseProblem]:
+    out = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        if loc and loc[0] in KINDS:  # the discriminator's tag: not a field the author wrote
+            loc = loc[1:]
+        msg = err["msg"].removeprefix("Value error, ")
+        out.append(CaseProblem(file, case, ".".join(loc) or None, msg))
+    return out
+
+
+def parse_case_file(path: Path, root: Path) -> tuple[list[EvalCase], list[CaseProblem]]:
+    """Every case in one YAML file (a list of cases), with every problem found."""
+    name = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return [], [CaseProblem(name, None, None, f"cannot read: {first}")]
+    if raw is None:
+        return [], []
+    if not isinstance(raw, list):
+        return [], [CaseProblem(name, None, None, "a case file is a YAML list of cases")]
+    rel = path.relative_to(root).parts if path.is_relative_to(root) else ()
+    folder = rel[0] if len(rel) > 1 else None
+    cases: list[EvalCase] = []
+    problems: list[CaseProblem] = []
+    for i, item in enumerate(raw):
+        label = str(item.get("id")) if isinstance(item, dict) and item.get("id") else f"#{i + 1}"
+        if not isinstance(item, dict):
+            problems.append(CaseProblem(name, label, None, "a case is a mapping"))
+            continue
+        if "kind" not in item:
+            item = {**item, "kind": "design"}  # most cases are design requests: kind is optional
+        try:
+            case = _ADAPTER.validate_python(item)
+        except ValidationError as exc:
+            problems += _problems_from(exc, name, label)
+            continue
+        suite = case.suite or folder
+        if suite is None:
+            problems.append(
+                CaseProblem(
+                    name, label, "suite", "no suite: put the file in a suite folder or set suite"
+                )
+            )
+            continue
+        cases.append(case.model_copy(update={"suite": suite}))
+    return cases, problems
+
+
+def load_cases(
+    root: Path | None = None,
+    *,
+    suites: Iterable[str] = (),
+    case_ids: Iterable[str] = (),
+) -> list[EvalCase]:
+    """Load every case under `root` (default: the built-in evals/), optionally only some suites or
+    ids. Raises EvalCaseError listing every problem, RequestError for an unknown suite or id."""
+    root = (root or builtin_evals_dir()).resolve()
+    if not root.is_dir():
+        raise RequestError(f"eval cases directory {root} does not exist")
+    cases: list[EvalCase] = []
+    problems: list[CaseProblem] = []
+    first_seen: dict[str, str] = {}
+    for path in sorted(root.rglob("*.yaml")):
+        if any(part.startswith(".") for part in path.relative_to(root).parts):
+            continue
+        found, bad = parse_case_file(path, root)
+        problems += bad
+        name = str(path.relative_to(root))
+        for c in found:
+            if c.id in first_seen:
+                problems.append(
+                    CaseProblem(
+                        name, c.id, "id", f"duplicate case id (first in {first_seen[c.id]})"
+                    )
+                )
+            first_seen.setdefault(c.id, name)
+        cases += found
+    if problems:
+        shown = "; ".join(str(p) for p in problems[:3])
+        more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise EvalCaseError(
+            f"{len(problems)} problem(s) in eval cases: {shown}{more}",
+            problems=[str(p) for p in problems],
+        )
+    if not cases:
+        raise RequestError(f"no eval cases under {root}", hint="cases live in <dir>/<suite>/*.yaml")
+    return _select(cases, list(suites), list(case_ids))
+
+
+def _select(cases: list[EvalCase], suites: list[str], ids: list[str]) -> list[EvalCase]:
+    known_suites = sorted({str(c.suite) for c in cases})
+    for s in suites:
+        if s not in known_suites:
+            raise RequestError(f"no eval suite {s!r}", hint=f"suites: {', '.join(known_suites)}")
+    known_ids = {c.id for c in cases}
+    for i in ids:
+        if i not in known_ids:
+            close = difflib.get_close_matches(i, sorted(known_ids), n=3)
+            raise RequestError(
+                f"no eval case {i!r}", hint=f"closest: {', '.join(close)}" if close else None
+            )
+    if suites:
+        cases = [c for c in cases if c.suite in suites]
+    if ids:
+        cases = [c for c in cases if c.id in ids]
+    return cases
