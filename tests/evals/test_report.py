@@ -16,9 +16,7 @@ def test_report_shows_sources_and_known_failures() -> None:
     assert "**passed**" in text
     assert "| `h100-4su-bom` | golden | design | xfail |" in text
     assert "H100-RA Tables 7 and 8: 48 QM9700 compute switches" in text
-    assert (
-        "- `b300-xdr-1su` (whole case): 3 item(s) fail — engine: Catalog.architecture_for" in text
-    )
+    assert "| `b300-xdr-1su` | golden | fabric | pass |" in text
     assert "- `h100-4su-bom` `racks.total_racks`: fails — engine counts 35 racks" in text
     assert "Model use" not in text
 
