@@ -24,6 +24,7 @@ class Mode(StrEnum):
 
     offline = "offline"
     llm = "llm"
+    scripted = "scripted"
     replay = "replay"
 
 
@@ -140,7 +141,8 @@ def eval_cmd(
         Mode,
         typer.Option(
             "--mode",
-            help="offline: the deterministic planner; llm: a live model; replay: recorded model runs.",
+            help="offline: the deterministic planner; llm: a live model; scripted: the scripted "
+            "stand-in model through the agent loop; replay: recorded model runs, offline.",
         ),
     ] = Mode.offline,
     model: Annotated[
@@ -164,6 +166,14 @@ def eval_cmd(
     report: Annotated[
         Path | None, typer.Option("--report", help="Write a Markdown report here (atomically).")
     ] = None,
+    recordings: Annotated[
+        Path | None,
+        typer.Option(
+            "--recordings",
+            file_okay=False,
+            help="Recordings to replay (default: evals/recordings, a scripted run of every case).",
+        ),
+    ] = None,
     cases_dir: Annotated[
         Path | None,
         typer.Option(
@@ -182,7 +192,13 @@ def eval_cmd(
     cases = load_cases(cases_dir, suites=suite or (), case_ids=case or ())
     runner = make_runner(
         mode.value,
-        RunnerOptions(model=model, record_dir=record, catalog_dir=catalog, concurrency=concurrency),
+        RunnerOptions(
+            model=model,
+            record_dir=record,
+            catalog_dir=catalog,
+            concurrency=concurrency,
+            replay_dir=recordings,
+        ),
     )
     result = evaluate(
         cases,

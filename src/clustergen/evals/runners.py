@@ -85,6 +85,7 @@ class RunnerOptions:
     catalog_dir: Path | None = None
     concurrency: int = 1
     requests_per_minute: float | None = None
+    replay_dir: Path | None = None
 
 
 RunnerFactory = Callable[[RunnerOptions], Runner]
