@@ -17,7 +17,7 @@ from clustergen.engine import bom as bom_mod
 from clustergen.engine.compute import FabricChoices, gpu_system, power_first
 from clustergen.engine.fabric import Cabling, FabricDesign, FabricPlan, size_fabric
 from clustergen.engine.platform import Assumed, resolve_fabric
-from clustergen.engine.power import NodePower, node_power
+from clustergen.engine.power import NodePower, it_cap_w, node_power
 from clustergen.engine.racks import RackPlan, plan_racks
 from clustergen.engine.request import DesignRequest
 from clustergen.engine.storage import StorageTargets, storage_targets
@@ -332,7 +332,7 @@ def build_design(
         )
     it_cap = None
     if request.power_cap_w:
-        it_cap = request.power_cap_w if cap_basis == "it" else request.power_cap_w / pue
+        it_cap = it_cap_w(request.power_cap_w, cap_basis or "it", pue)
 
     fab_choices = FabricChoices(
         technology=choices.fabric,

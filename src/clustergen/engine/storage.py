@@ -35,9 +35,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, get_args
+from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import StorageModel
@@ -53,9 +53,6 @@ LAYOUTS: tuple[str, ...] = get_args(Layout)
 
 #: the architecture whose RA publishes Table 6; its SU size is the table's unit
 _TABLE6_ARCHITECTURE = "dgx-superpod-h100"
-
-M = TypeVar("M", bound=BaseModel)
-
 
 # --------------------------------------------------------------------------------------------------
 # Part 1: SuperPOD storage targets by tier
@@ -201,18 +198,6 @@ class IoWorkload(BaseModel):
     checkpoint_budget_fraction: float = Field(
         default=0.05, gt=0, lt=1, description="checkpoint stall the run accepts"
     )
-
-
-def build(model: type[M], **fields: Any) -> M:
-    """Validate `fields` into `model`, turning a validation failure into one RequestError line."""
-    try:
-        return model.model_validate({k: v for k, v in fields.items() if v is not None})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        name = ".".join(str(p) for p in err["loc"]) or model.__name__
-        value = err.get("input")
-        got = f", got {value!r}" if name in fields else ""
-        raise RequestError(f"{name}: {err['msg'].lower()}{got}") from None
 
 
 class Limit(BaseModel):
