@@ -269,6 +269,14 @@ class FabricSpec(Strict):
     switches_per_su: int | None = Field(
         default=None, ge=0, description="published switch count per SU, when the RA gives one"
     )
+    storage_leaves_per_su: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "storage fabric only: leaves per SU that take the storage devices' ports at 1:1, apart "
+            "from the node leaves; None puts storage ports on the node leaves"
+        ),
+    )
 
 
 class Architecture(Entry):

@@ -20,8 +20,16 @@ from clustergen.engine.platform import Assumed, resolve_fabric
 from clustergen.engine.power import NodePower, it_cap_w, node_power
 from clustergen.engine.racks import RackPlan, plan_racks
 from clustergen.engine.request import DesignRequest
-from clustergen.engine.storage import StorageTargets, storage_targets
-from clustergen.engine.validate import Check, check, fabric_checks
+from clustergen.engine.storage import (
+    FileSystem,
+    StorageAnalysis,
+    StorageTargets,
+    analyze_storage,
+    design_io,
+    storage_targets,
+)
+from clustergen.engine.storage_fabric import size_storage_fabric
+from clustergen.engine.validate import Check, check, fabric_checks, storage_io_checks
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import ceil_div
 
@@ -137,12 +145,17 @@ class PowerSection(_M):
 
 
 class StorageSection(_M):
-    """Storage targets from SuperPOD guidance, capacity and dataset layout."""
+    """Storage targets from SuperPOD guidance, the file system sized to them, and the data path:
+    will it keep the GPUs fed (the storage I/O model run for this design's GPUs and workload)."""
 
     targets: StorageTargets
     storage_ports: int
     port_speed_gbps: float
-    layout: str
+    file_system: FileSystem
+    io: StorageAnalysis = Field(
+        description="metadata load, GPU utilisation the data path allows, binding limit, checkpoint"
+    )
+    layout: str = Field(description="recommended dataset layout")
     notes: list[str]
 
 
@@ -257,7 +270,12 @@ def _mgmt_network(
 
 
 def _storage_fabric(
-    catalog: Catalog, system: System, nodes: int, spec: FabricSpec | None, storage_ports: int
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    spec: FabricSpec | None,
+    su_nodes: int | None,
+    storage_ports: int,
 ) -> FabricDesign | None:
     if spec is None or system.storage is None or system.storage.ports == 0:
         return None
@@ -265,11 +283,16 @@ def _storage_fabric(
     speed = system.storage.port_speed_gbps
     if sw.radix_at(speed) is None:
         speed = sw.port_speed_gbps
-    hosts = nodes * system.storage.ports + storage_ports
-    plan = FabricPlan(
-        nodes=hosts, ports_per_node=1, port_speed_gbps=speed, oversubscription=spec.oversubscription
+    return size_storage_fabric(
+        spec,
+        sw,
+        choose_cabling_for(catalog, sw, speed),
+        nodes=nodes,
+        ports_per_node=system.storage.ports,
+        port_speed_gbps=speed,
+        su_nodes=su_nodes,
+        storage_ports=storage_ports,
     )
-    return size_fabric(plan, sw, sw, sw, choose_cabling_for(catalog, sw, speed))
 
 
 def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
@@ -394,22 +417,60 @@ def build_design(
         )
     targets = storage_targets(catalog, tier, nodes, setup.plan.su_nodes)
     st_speed = system.storage.port_speed_gbps if system.storage else 400.0
-    storage_ports = max(2, ceil_div(int(targets.read_gb_per_s * 8), int(st_speed)))
-    storage_fabric = _storage_fabric(
-        catalog, system, nodes, arch.storage_fabric if arch else None, storage_ports
+    gpus_n = nodes * system.gpus_per_node
+    io_plan = design_io(
+        catalog,
+        gpus=gpus_n,
+        gpus_per_node=system.gpus_per_node,
+        read_gb_per_s=targets.read_gb_per_s,
+        storage_network_gb_per_s=None,
+        layout=request.dataset_layout,
+        sample_mb=request.sample_mb,
+        checkpoint_gb=request.checkpoint_gb,
+        model_params_b=request.model_params_b,
+        checkpoints=workload in {"training", "fine-tuning"},
     )
+    assumed += io_plan.assumed
+    fs = io_plan.file_system
+    # The read target at line rate, and a port for every storage target the file system needs.
+    storage_ports = max(
+        2, ceil_div(int(targets.read_gb_per_s * 8), int(st_speed)), fs.storage_targets or 0
+    )
+    storage_fabric = _storage_fabric(
+        catalog,
+        system,
+        nodes,
+        arch.storage_fabric if arch else None,
+        arch.su_nodes if arch else None,
+        storage_ports,
+    )
+    network_gb: float | None = None
+    if storage_fabric is not None and system.storage is not None:
+        node_side = nodes * system.storage.ports * storage_fabric.port_speed_gbps / 8
+        network_gb = min(node_side, storage_ports * storage_fabric.port_speed_gbps / 8)
+    io = analyze_storage(
+        catalog, io_plan.workload.model_copy(update={"storage_network_gb_per_s": network_gb})
+    )
+    storage_notes = [
+        f"storage-side ports: the {tier} read target {targets.read_gb_per_s:g} GB/s at "
+        f"{st_speed:g} Gb/s line rate and one per storage target, at least 2 (an estimate; the "
+        "storage vendor sizes the array)",
+        f"file system: {fs.basis}",
+    ]
+    if io_plan.checkpoint_interval_basis:
+        storage_notes.append(f"checkpoint interval: {io_plan.checkpoint_interval_basis}")
+    elif workload in {"training", "fine-tuning"}:
+        storage_notes.append(
+            "checkpoint not timed: give the model size (e.g. 70B) or the checkpoint size"
+        )
     storage = StorageSection(
         targets=targets,
         storage_ports=storage_ports,
         port_speed_gbps=st_speed,
-        layout=(
-            "pack samples into large shards (>= 100 MB, e.g. WebDataset tar) and stripe them across "
-            "storage targets; keep one file per sample out of the training path"
-        ),
-        notes=[
-            f"storage-side ports: the {tier} read target {targets.read_gb_per_s:g} GB/s at "
-            f"{st_speed:g} Gb/s line rate, at least 2 (an estimate; the storage vendor sizes the array)"
-        ],
+        file_system=fs,
+        io=io,
+        layout=io.recommended_layout,
+        notes=storage_notes + io.notes,
     )
 
     # Servers and management networks.
@@ -596,6 +657,7 @@ def build_design(
             f"{tier} tier, {targets.basis}",
         )
     )
+    checks += storage_io_checks(io)
     if compute_fabric.notes and any("not attached" in n for n in compute_fabric.notes):
         warnings.append(next(n for n in compute_fabric.notes if "not attached" in n))
 

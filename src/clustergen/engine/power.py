@@ -157,5 +157,7 @@ def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
     if basis == "it":
         return cap_w
     if pue is None or pue < 1.0:
-        raise RequestError("a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3")
+        raise RequestError(
+            "a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3"
+        )
     return cap_w / pue

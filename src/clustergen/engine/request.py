@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
+from clustergen.engine.storage import Layout
 from clustergen.errors import RequestError
 
 Workload = Literal["training", "fine-tuning", "inference", "mixed"]
@@ -43,6 +44,15 @@ class DesignRequest(BaseModel):
     storage_tier: Tier | None = None
     model_params_b: float | None = Field(default=None, gt=0, description="billions of parameters")
     training_tokens_t: float | None = Field(default=None, gt=0, description="trillions of tokens")
+    dataset_layout: Layout | None = Field(
+        default=None, description="how the training data is stored"
+    )
+    sample_mb: float | None = Field(
+        default=None, gt=0, le=1e6, description="one sample (one file) in MB, 1 GB = 1000 MB"
+    )
+    checkpoint_gb: float | None = Field(
+        default=None, gt=0, le=1e7, description="one training checkpoint in GB"
+    )
     understood: list[str] = Field(default_factory=list, description="phrase -> field, as read")
     not_understood: list[str] = Field(default_factory=list)
 
@@ -72,6 +82,29 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("ratio", re.compile(r"\b(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b(?:\s*oversubscri\w*)?")),
     ("nonblocking", re.compile(r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b")),
+    (
+        "checkpoint",
+        re.compile(
+            r"(\d+(?:\.\d+)?)\s*(gb|tb)\s*(?:checkpoints?|ckpts?)\b"
+            r"|\bcheckpoints?\s*(?:of|size|=|:)?\s*(\d+(?:\.\d+)?)\s*(gb|tb)\b"
+        ),
+    ),
+    (
+        "sample",
+        re.compile(
+            r"(\d+(?:\.\d+)?)\s*(kb|mb|gb)\s*(?:samples?|files?|images?|records?)\b"
+            r"|\bsamples?\s*(?:of|size|=|:)?\s*(\d+(?:\.\d+)?)\s*(kb|mb|gb)\b"
+        ),
+    ),
+    (
+        "layout_files",
+        re.compile(
+            r"\bone\s+file\s+per\s+sample\b|\bfile[- ]per[- ]sample\b"
+            r"|\b(?:individual|small|many)\s+files\b"
+        ),
+    ),
+    ("layout_shards", re.compile(r"\bshard(?:s|ed)?\b|\bwebdataset\b|\btfrecords?\b")),
+    ("layout_object", re.compile(r"\bobject\s*(?:store|storage)\b|\bs3\b")),
     ("tokens", re.compile(r"(\d+(?:\.\d+)?)\s*([tbm])\s*tokens?\b")),
     (
         "model",
@@ -279,6 +312,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     workloads: set[str] = set()
     fabrics: set[str] = set()
     coolings: set[str] = set()
+    layouts: set[str] = set()
     for rule, pattern in _RULES:
         for m in pattern.finditer(low):
             if any(used[m.start() : m.end()]):
@@ -306,6 +340,25 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             elif rule == "model":
                 scale = 1.0 if m.group(2) == "b" else 1e3
                 set_once("model_params_b", float(m.group(1)) * scale, m, "model size")
+            elif rule == "checkpoint":
+                size = float(m.group(1) or m.group(3))
+                unit = m.group(2) or m.group(4)
+                gb = size * (1000.0 if unit == "tb" else 1.0)
+                set_once("checkpoint_gb", gb, m, f"checkpoint {gb:g} GB")
+            elif rule == "sample":
+                size = float(m.group(1) or m.group(3))
+                unit = m.group(2) or m.group(4)
+                mb = size * {"kb": 1e-3, "mb": 1.0, "gb": 1e3}[unit]
+                set_once("sample_mb", mb, m, f"sample {mb:g} MB")
+            elif rule.startswith("layout_"):
+                layouts.add(
+                    {
+                        "layout_files": "one-file-per-sample",
+                        "layout_shards": "shards",
+                        "layout_object": "object-store",
+                    }[rule]
+                )
+                take(m, "dataset layout")
             elif rule == "tokens":
                 scale = {"t": 1.0, "b": 1e-3, "m": 1e-6}[m.group(2)]
                 set_once("training_tokens_t", float(m.group(1)) * scale, m, "training tokens")
@@ -354,6 +407,13 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
         )
     if len(coolings) > 1:
         raise RequestError("the request asks for both air and liquid cooling", hint="choose one")
+    if len(layouts) > 1:
+        raise RequestError(
+            f"the request names more than one dataset layout ({', '.join(sorted(layouts))})",
+            hint="choose one: one file per sample, shards or an object store",
+        )
+    if layouts:
+        fields["dataset_layout"] = layouts.pop()
     if len(workloads) > 1:
         workloads = {"mixed"}
     if fabrics:
