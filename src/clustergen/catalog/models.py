@@ -285,6 +285,10 @@ class Architecture(Entry):
     systems: list[str] = Field(min_length=1)
     su_nodes: PositiveInt
     nodes_per_rack: PositiveInt | None = None
+    network_racks_per_su: PositiveInt | None = Field(
+        default=None,
+        description="racks per SU that hold the SU's leaf switches beside its compute racks",
+    )
     rack_power_kw: float | None = Field(default=None, gt=0)
     compute_fabric: FabricSpec
     storage_fabric: FabricSpec | None = None

@@ -539,8 +539,28 @@ def build_design(
     )
     if oob:
         switch_count += oob.total_switches
-    net_ru = switch_count + 2 * (mgmt_count + fm_count)
-    network_racks = max(1, ceil_div(net_ru, 36))
+    # Management servers and fabric managers at 2U each, racks at 36 usable U: stated estimates.
+    server_ru = 2 * (mgmt_count + fm_count)
+    if follows_ra and arch and arch.network_racks_per_su and compute_fabric.su_nodes:
+        # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores and
+        # servers in central management racks.
+        leaves = compute_fabric.leaf_switches
+        leaves += storage_fabric.leaf_switches if storage_fabric else 0
+        leaves += inband.leaf_switches if inband else 0
+        leaves += oob.leaf_switches if oob else 0
+        central_ru = switch_count - leaves + server_ru
+        su_racks = compute_fabric.scalable_units * arch.network_racks_per_su
+        network_racks = su_racks + max(1, ceil_div(central_ru, 36))
+        rack_basis = (
+            f"{su_racks} SU network rack(s) for the leaves ({arch.name} SU layout) + "
+            f"{network_racks - su_racks} management rack(s): spines, cores and servers over 36 "
+            "usable U"
+        )
+    else:
+        network_racks = max(1, ceil_div(switch_count + server_ru, 36))
+        rack_basis = "network racks: switch and server rack units over 36 usable U per rack"
+    net_pdus, net_pdus_src = _assumption(catalog, "network-rack-pdus")
+    pdus = racks_plan.compute_racks * pdus_per_rack + network_racks * int(net_pdus)
 
     # Power.
     unknown: list[str] = []
@@ -705,7 +725,9 @@ def build_design(
         mgmt_count,
         racks_plan,
         network_racks,
-        pdus_per_rack,
+        pdus,
+        f"{pdus_per_rack} per compute rack (H100 RA rack layout); {net_pdus:g} per network rack "
+        f"({net_pdus_src})",
     )
     total_racks = racks_plan.compute_racks + network_racks
     return Design(
@@ -749,8 +771,8 @@ def build_design(
             network_racks=network_racks,
             total_racks=total_racks,
             rack_type=None,
-            pdus=total_racks * pdus_per_rack,
-            basis="network racks: switch and server rack units over 36 usable U per rack",
+            pdus=pdus,
+            basis=rack_basis,
         ),
         power=power_section,
         storage=storage,
@@ -785,7 +807,8 @@ def build_bom(
     mgmt_count: int,
     racks: RackPlan,
     network_racks: int,
-    pdus_per_rack: int,
+    pdus: int,
+    pdu_basis: str,
 ) -> list[bom_mod.BomLine]:
     """Every part of the design as BOM lines."""
     line = bom_mod.line
@@ -855,11 +878,11 @@ def build_bom(
     out.append(
         line(
             "pdu",
-            total_racks * pdus_per_rack,
+            pdus,
             (rack.pdu_name if rack and rack.pdu_name else "rack PDU"),
             None,
             None,
-            source=rack.source if rack else "assumption: 3 PDUs per rack (H100 RA rack layout)",
+            source=pdu_basis,
         )
     )
     out.append(
