@@ -25,5 +25,5 @@ def test_a_bad_value_names_the_field_and_the_value() -> None:
 
 
 def test_a_missing_field_is_named() -> None:
-    with pytest.raises(RequestError, match="^count: field required$"):
+    with pytest.raises(RequestError, match=r"^count: field required$"):
         build(_Thing)

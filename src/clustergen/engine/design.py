@@ -770,7 +770,7 @@ def build_design(
             compute=racks_plan,
             network_racks=network_racks,
             total_racks=total_racks,
-            rack_type=None,
+            rack_type=rack.id if (rack := rack_type_for(catalog, racks_plan)) else None,
             pdus=pdus,
             basis=rack_basis,
         ),
@@ -789,6 +789,18 @@ def build_design(
             mode=mode,
             generated_by="clustergen offline planner" if mode == "offline" else "clustergen agent",
         ),
+    )
+
+
+def rack_type_for(catalog: Catalog, racks: RackPlan) -> RackType | None:
+    """The catalog rack of the right cooling whose power profile is nearest the compute rack's:
+    rack types are published per density (e.g. two DGX B200 at 28.6 kW, four DGX H100 at ~40 kW),
+    so the nearest profile is the one built for this platform."""
+    fits = [
+        r for r in catalog.all("racks", RackType) if r.cooling in (racks.cooling, "air-or-liquid")
+    ]
+    return min(
+        fits, key=lambda r: (abs(r.power_limit_kw - racks.rack_power_kw), r.id), default=None
     )
 
 
@@ -871,8 +883,7 @@ def build_bom(
         out.append(line("fabric-manager", fm_count, fm.name, fm, fm.max_power_w))
     if mgmt and mgmt_count:
         out.append(line("management-server", mgmt_count, mgmt.name, mgmt, mgmt.max_power_w))
-    rack_types = catalog.all("racks", RackType)
-    rack = next((r for r in rack_types if r.cooling in (racks.cooling, "air-or-liquid")), None)
+    rack = rack_type_for(catalog, racks)
     total_racks = racks.compute_racks + network_racks
     out.append(line("rack", total_racks, rack.name if rack else "rack", rack, None))
     out.append(
