@@ -280,3 +280,14 @@ def test_request_that_cannot_fit_says_what_does(cat: Catalog) -> None:
     assert 0 < fits < 100_000
     assert err.value.hint
     assert str(fits) in err.value.hint
+
+
+def test_metadata_servers_are_sized_for_the_recommended_layout(cat: Catalog) -> None:
+    """4,096 GPUs at the best tier read 2,000 GB/s: 20,000 opens/s of 100 MB shards x 3 ops =
+    60,000 ops/s, more than one 50,000 ops/s server; the design gives it two, and passes."""
+    d = plan_design(cat, parse_request(cat, "4096 H200 training, best storage"))
+    io = d.storage.io
+    assert io.metadata_ops_per_s == pytest.approx(io.demand_read_gb_per_s * 1000 / 100 * 3)
+    assert d.storage.file_system.metadata_servers == math.ceil(io.metadata_ops_per_s / 50_000)
+    assert d.storage.file_system.metadata_servers >= 2
+    assert all(c.passed for c in d.checks if c.name.startswith(("metadata", "data path")))

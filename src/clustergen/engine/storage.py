@@ -911,9 +911,24 @@ def design_io(
         note("storage_system", system, "storage system not given", src)
     fs = _size_file_system(catalog, system, pattern, read_gb_per_s)
     if system == "parallel-fs":
+        # Sized for the recommended layout (shards), as the targets are for the read target: a
+        # layout that opens more files than that overloads them, and the design's check says so.
         servers_s, src = _design_default(catalog, "design-metadata-servers")
-        fs = fs.model_copy(update={"metadata_servers": int(float(servers_s))})
-        note("metadata_servers", servers_s, "metadata servers not given", src)
+        shards = catalog.get("storage_models", StorageModel, "layout-shards", "storage model")
+        mds = catalog.get("storage_models", StorageModel, "lustre-mds", "storage model")
+        sysm = catalog.get("storage_models", StorageModel, "system-parallel-fs", "storage model")
+        servers = int(float(servers_s))
+        if shards.file_mb and mds.ops_per_s and sysm.metadata_ops_per_open:
+            ops = gpus * ingest / shards.file_mb * sysm.metadata_ops_per_open
+            servers = max(servers, math.ceil(ops / mds.ops_per_s - 1e-9))
+        fs = fs.model_copy(update={"metadata_servers": servers})
+        note(
+            "metadata_servers",
+            str(servers),
+            f"at least {servers_s}, enough for {shards.file_mb:g} MB shards at "
+            f"{mds.ops_per_s or 0:,.0f} ops/s per server ({mds.id})",
+            src,
+        )
     interval: float | None = None
     interval_basis: str | None = None
     if checkpoints and checkpoint_gb is None and model_params_b is not None:
