@@ -273,6 +273,8 @@ def test_facility_cap_is_divided_by_the_pue(cat: Catalog) -> None:
 
 
 def test_request_that_cannot_fit_says_what_does(cat: Catalog) -> None:
+    """The "what fits" figure is a whole design (storage fabric, management and servers
+    included) that itself fits: asking for it succeeds, one node more does not."""
     with pytest.raises(InfeasibleDesignError) as err:
         plan_design(cat, parse_request(cat, "100000 H100, 5 MW"))
     fits = err.value.details.get("fits_gpus")
@@ -280,6 +282,28 @@ def test_request_that_cannot_fit_says_what_does(cat: Catalog) -> None:
     assert 0 < fits < 100_000
     assert err.value.hint
     assert str(fits) in err.value.hint
+
+    choices = DesignChoices(platform="dgx-h100")
+    with pytest.raises(InfeasibleDesignError) as err:
+        build_design(cat, DesignRequest(gpus=5000, power_cap_w=5e6), choices)
+    fits = err.value.details["fits_gpus"]
+    d = build_design(cat, DesignRequest(gpus=fits, power_cap_w=5e6), choices)
+    assert d.power.headroom_w is not None
+    assert d.power.headroom_w >= 0
+    with pytest.raises(InfeasibleDesignError):
+        build_design(cat, DesignRequest(gpus=fits + 8, power_cap_w=5e6), choices)
+
+
+@pytest.mark.parametrize(
+    "text", ["how many B200 fit in 10 MW", "how many H100 fit in 10 MW", "5 MW"]
+)
+def test_a_cap_sized_design_fits_its_cap_whole(cat: Catalog, text: str) -> None:
+    """The cap sizes the design: compute, every fabric, management and servers fit under it."""
+    d = plan_design(cat, parse_request(cat, text))
+    assert d.power.headroom_w is not None
+    assert d.power.headroom_w >= 0
+    assert d.compute.max_gpus_under_cap == d.compute.gpus
+    assert all(c.passed for c in d.checks if c.name == "power under cap")
 
 
 def test_metadata_servers_are_sized_for_the_recommended_layout(cat: Catalog) -> None:

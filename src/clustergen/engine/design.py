@@ -316,6 +316,16 @@ def _objective_flops(gpu: Gpu, workload: str) -> tuple[float | None, str]:
     return gpu.bf16_dense_tflops, "dense BF16 PFLOPS per MW of IT power"
 
 
+class _OverCap(Exception):
+    """A design over its IT cap, with the IT power beyond compute and the compute fabric."""
+
+    def __init__(self, overhead_w: float, message: str, raise_to_w: float) -> None:
+        super().__init__(message)
+        self.overhead_w = overhead_w
+        self.message = message
+        self.raise_to_w = raise_to_w
+
+
 def build_design(
     catalog: Catalog,
     request: DesignRequest,
@@ -327,7 +337,88 @@ def build_design(
     platform_reason: str = "named in the request",
 ) -> Design:
     """Rebuild and validate a full design from choices. Raises InfeasibleDesignError when the
-    request cannot be met, saying what would fit."""
+    request cannot be met, saying what would fit.
+
+    The power-first solve budgets compute and the compute fabric; the storage fabric, management
+    networks and servers come on top. When the cap sizes the design, the cap is solved again with
+    that overhead set aside until the whole design fits (the overhead never grows as nodes fall,
+    so a few rounds settle); when the request names the GPUs, "what fits" sets it aside too.
+    """
+    system = gpu_system(catalog, choices.platform)
+    cap_sized = request.power_cap_w is not None and not (request.nodes or request.gpus)
+    best: Design | None = None
+    reserve = 0.0
+    for _ in range(8):
+        try:
+            d = _build_design(
+                catalog,
+                request,
+                choices,
+                mode=mode,
+                assumptions=assumptions,
+                alternatives=alternatives,
+                platform_reason=platform_reason,
+                reserve_w=reserve,
+            )
+        except _OverCap as over:
+            if best is not None:
+                return best
+            if request.nodes or request.gpus:
+                fits = _most_that_fit(catalog, request, choices)
+            elif over.overhead_w <= reserve:
+                fits = None
+            else:
+                reserve = over.overhead_w
+                continue
+            hint = (
+                f"at most {fits} GPUs ({fits // system.gpus_per_node} {system.id} nodes) fit "
+                "under it"
+                if fits
+                else f"no {system.id} design fits under it"
+            )
+            raise InfeasibleDesignError(
+                over.message,
+                hint=f"{hint}; or raise the cap to {over.raise_to_w / 1e6:.2f} MW IT",
+                fits_gpus=fits or 0,
+            ) from None
+        if not cap_sized or reserve == 0.0:
+            return d
+        # Set aside this design's own overhead, smaller than the last: one more node may fit.
+        own = _overhead_w(d)
+        if own >= reserve - 1e-6:
+            return d
+        best, reserve = d, own
+    if best is None:  # pragma: no cover - the overhead settles in two or three rounds
+        raise InfeasibleDesignError(f"no {system.id} design settles under the cap")
+    return best
+
+
+def _overhead_w(d: Design) -> float:
+    """IT power beyond compute and the compute fabric: what the power-first solve leaves out."""
+    p = d.power
+    return p.it_total_w - p.compute_w - p.compute_fabric_switches_w - p.compute_fabric_optics_w
+
+
+def _most_that_fit(catalog: Catalog, request: DesignRequest, choices: DesignChoices) -> int | None:
+    """GPUs of the largest whole design under the request's cap (the cap sizes it)."""
+    capped = request.model_copy(update={"gpus": None, "nodes": None})
+    try:
+        return build_design(catalog, capped, choices).compute.gpus
+    except InfeasibleDesignError:
+        return None
+
+
+def _build_design(
+    catalog: Catalog,
+    request: DesignRequest,
+    choices: DesignChoices,
+    *,
+    mode: Mode,
+    assumptions: list[Assumed] | None,
+    alternatives: TradeStudy | None,
+    platform_reason: str,
+    reserve_w: float,
+) -> Design:
     assumed = list(assumptions or [])
     warnings: list[str] = []
     system = gpu_system(catalog, choices.platform)
@@ -367,7 +458,11 @@ def build_design(
     cap_solve = None
     if it_cap:
         try:
-            cap_solve = power_first(catalog, system.id, it_cap, choices=fab_choices)
+            if it_cap - reserve_w <= 0:
+                raise InfeasibleDesignError(
+                    "the cap leaves nothing for compute", hint="raise the power cap"
+                )
+            cap_solve = power_first(catalog, system.id, it_cap - reserve_w, choices=fab_choices)
         except InfeasibleDesignError as exc:
             raise InfeasibleDesignError(
                 f"no {system.id} node fits under {it_cap / 1e6:g} MW IT",
@@ -612,12 +707,12 @@ def build_design(
         unknown=unknown,
     )
     if headroom is not None and headroom < 0 and cap_solve is not None:
-        raise InfeasibleDesignError(
-            f"{nodes * system.gpus_per_node} {gpu.id} GPUs need {it_total / 1e6:.2f} MW IT, over the "
-            f"{(it_cap or 0) / 1e6:.2f} MW IT cap",
-            hint=f"at most {cap_solve.gpus} GPUs ({cap_solve.nodes} {system.id} nodes) fit under it; "
-            f"or raise the cap to {it_total / 1e6:.2f} MW IT",
-            fits_gpus=cap_solve.gpus,
+        compute_part = compute_w + (compute_fabric.power.total_w or 0.0)
+        raise _OverCap(
+            it_total - compute_part,
+            f"{nodes * system.gpus_per_node} {gpu.id} GPUs need {it_total / 1e6:.2f} MW IT, over "
+            f"the {(it_cap or 0) / 1e6:.2f} MW IT cap",
+            it_total,
         )
 
     # Checks.
