@@ -72,11 +72,11 @@ def test_report_file_is_written(cli: Cli, tmp_path: Path) -> None:
     assert "does not exist" in err
 
 
-def test_agent_modes_are_a_clear_config_error(cli: Cli) -> None:
+def test_llm_mode_without_a_key_is_a_clear_config_error(cli: Cli, tmp_path: Path) -> None:
     code, _, err = cli("eval", "--mode", "llm", "--model", "meta/llama-3.3-70b-instruct")
     assert code == 2
-    assert err.startswith("Error: llm mode: agent runner not available in this build")
-    code, out, _ = cli("eval", "--mode", "replay", "--json")
+    assert err.startswith("Error: --mode llm needs NVIDIA_API_KEY")
+    code, out, _ = cli("eval", "--mode", "replay", "--recordings", str(tmp_path / "x"), "--json")
     assert code == 2
     assert json.loads(out)["error"]["type"] == "config_error"
 

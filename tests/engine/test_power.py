@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from clustergen.catalog.models import NodePowerTerms, PortGroup, Switch, System
 from clustergen.engine.fabric import FabricPlan, size_fabric
-from clustergen.engine.power import max_nodes_under_cap, node_power, terms_total_w
+from clustergen.engine.power import it_cap_w, max_nodes_under_cap, node_power, terms_total_w
 from clustergen.errors import InfeasibleDesignError, RequestError
 
 _SRC = {"source": "test fixture", "as_of": "2026-01", "vendor": "nvidia"}
@@ -74,3 +74,16 @@ def test_seed_memo_power_terms() -> None:
     assert total == 7850
     assert terms["gpus_w"] == 5600
     assert node_power(node, "terms").node_w == 7850
+
+
+def test_it_cap_of_an_it_cap_is_itself_and_a_facility_cap_divides_by_pue() -> None:
+    assert it_cap_w(5e6, "it", None) == 5e6
+    assert it_cap_w(6.5e6, "facility", 1.3) == pytest.approx(5e6)
+
+
+@pytest.mark.parametrize(
+    ("cap", "basis", "pue"), [(5e6, "facility", None), (5e6, "facility", 0.9), (0.0, "it", None)]
+)
+def test_it_cap_refuses_what_it_cannot_convert(cap: float, basis: str, pue: float | None) -> None:
+    with pytest.raises(RequestError):
+        it_cap_w(cap, basis, pue)  # type: ignore[arg-type]

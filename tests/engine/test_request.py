@@ -1,24 +1,322 @@
-"""Request parsing and merging: out-of-range values are RequestErrors, never tracebacks."""
+"""The request parser: phrasings and units in, a typed DesignRequest out; bad input, one error."""
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from clustergen.catalog import load_catalog
-from clustergen.engine.request import merge_request, parse_request
-from clustergen.errors import NotFoundError, RequestError
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clustergen.catalog import Catalog, load_catalog
+from clustergen.engine.request import DesignRequest, parse_request
+from clustergen.errors import ClustergenError, RequestError
+
+CAT = load_catalog()
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    return CAT
+
+
+def _fields(r: DesignRequest) -> dict[str, Any]:
+    skip = {"text", "understood", "not_understood"}
+    return {k: v for k, v in r.model_dump().items() if v is not None and k not in skip}
+
+
+# --------------------------------------------------------------------------------------------------
+# Phrasings and units
+# --------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("text", "field"),
-    [("0 GPUs for training", "gpus"), ("512 GPUs, 5 MW facility, PUE 0.5", "pue")],
+    ("text", "expected"),
+    [
+        ("512 GPUs", {"gpus": 512}),
+        ("512 gpu", {"gpus": 512}),
+        ("512 accelerators", {"gpus": 512}),
+        ("1.5k GPUs", {"gpus": 1500}),
+        ("2,048 GPUs", {"gpus": 2048}),
+        ("512 x H100", {"gpus": 512, "gpu": "h100-sxm"}),
+        ("512x H100", {"gpus": 512, "gpu": "h100-sxm"}),
+        ("512 × H100", {"gpus": 512, "gpu": "h100-sxm"}),
+        ("2,048 H100s", {"gpus": 2048, "gpu": "h100-sxm"}),
+        ("64 DGX B200 nodes", {"nodes": 64, "platform": "dgx-b200"}),
+        ("64 DGX B200", {"nodes": 64, "platform": "dgx-b200"}),
+        ("16 GB200 NVL72 racks", {"nodes": 16, "platform": "gb200-nvl72"}),
+        ("64 nodes", {"nodes": 64}),
+        ("32 servers", {"nodes": 32}),
+    ],
 )
-def test_out_of_range_values_are_request_errors(text: str, field: str) -> None:
-    with pytest.raises(RequestError, match=f"request field {field}"):
-        parse_request(load_catalog(), text)
+def test_counts(cat: Catalog, text: str, expected: dict[str, Any]) -> None:
+    r = parse_request(cat, text)
+    assert _fields(r) == expected
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w", "basis", "pue"),
+    [
+        ("5 MW", 5e6, None, None),
+        ("5MW", 5e6, None, None),
+        ("5 megawatts", 5e6, None, None),
+        ("5000 kW", 5e6, None, None),
+        ("5000 kilowatts", 5e6, None, None),
+        ("0.5 GW", 5e8, None, None),
+        ("5 MW IT", 5e6, "it", None),
+        ("IT load 4.2 MW", 4.2e6, "it", None),
+        ("4.2MW IT load", 4.2e6, "it", None),
+        ("IT power of 4.2 MW", 4.2e6, "it", None),
+        ("10 MW of critical power", 10e6, "it", None),
+        ("5MW facility at PUE 1.3", 5e6, "facility", 1.3),
+        ("facility 6.5 MW, PUE=1.25", 6.5e6, "facility", 1.25),
+        ("6.5 MW total facility power, pue of 1.2", 6.5e6, "facility", 1.2),
+    ],
+)
+def test_power_caps(
+    cat: Catalog, text: str, cap_w: float, basis: str | None, pue: float | None
+) -> None:
+    r = parse_request(cat, text)
+    assert r.power_cap_w == pytest.approx(cap_w)
+    assert (r.power_cap_basis, r.pue) == (basis, pue)
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("512 GPUs, 2:1 oversubscribed", {"oversubscription": 2.0}),
+        ("512 GPUs 3:1 oversubscription", {"oversubscription": 3.0}),
+        ("512 GPUs non-blocking", {"oversubscription": 1.0}),
+        ("512 GPUs nonblocking full fat tree", {"oversubscription": 1.0}),
+        ("512 GPUs Spectrum-X", {"fabric": "ethernet"}),
+        ("512 GPUs spectrum x", {"fabric": "ethernet"}),
+        ("512 GPUs ethernet", {"fabric": "ethernet"}),
+        ("512 GPUs RoCE", {"fabric": "ethernet"}),
+        ("512 GPUs InfiniBand", {"fabric": "infiniband"}),
+        ("512 GPUs NDR IB", {"fabric": "infiniband"}),
+        ("512 GPUs, 40 kW racks", {"rack_power_kw": 40.0}),
+        ("512 GPUs, 50 kW per rack", {"rack_power_kw": 50.0}),
+        ("512 GPUs, racks of 30 kW", {"rack_power_kw": 30.0}),
+        ("512 GPUs liquid cooled", {"cooling": "liquid"}),
+        ("512 GPUs, direct liquid cooling", {"cooling": "liquid"}),
+        ("512 GPUs air-cooled", {"cooling": "air"}),
+        ("512 GPUs training", {"workload": "training"}),
+        ("512 GPUs pre-training", {"workload": "training"}),
+        ("512 GPUs fine-tuning", {"workload": "fine-tuning"}),
+        ("512 GPUs finetune with LoRA", {"workload": "fine-tuning"}),
+        ("512 GPUs inference", {"workload": "inference"}),
+        ("512 GPUs serving", {"workload": "inference"}),
+        ("512 GPUs mixed", {"workload": "mixed"}),
+        ("512 GPUs training and inference", {"workload": "mixed"}),
+        ("512 GPUs best storage", {"storage_tier": "best"}),
+        ("512 GPUs, storage tier good", {"storage_tier": "good"}),
+        ("512 GPUs better tier", {"storage_tier": "better"}),
+        ("512 GPUs, 70B model, 15T tokens", {"model_params_b": 70.0, "training_tokens_t": 15.0}),
+        ("512 GPUs, 1.8T parameters", {"model_params_b": 1800.0}),
+        ("512 GPUs, 8B model on 400B tokens", {"model_params_b": 8.0, "training_tokens_t": 0.4}),
+        (
+            "512 GPUs, one file per sample, 110 KB images",
+            {"dataset_layout": "one-file-per-sample", "sample_mb": 0.11},
+        ),
+        ("512 GPUs, sharded dataset", {"dataset_layout": "shards"}),
+        ("512 GPUs, WebDataset", {"dataset_layout": "shards"}),
+        (
+            "512 GPUs, data in S3, 2 MB samples",
+            {"dataset_layout": "object-store", "sample_mb": 2.0},
+        ),
+        ("512 GPUs, object storage", {"dataset_layout": "object-store"}),
+        ("512 GPUs, 2 TB checkpoints", {"checkpoint_gb": 2000.0}),
+        ("512 GPUs, checkpoint of 500 GB", {"checkpoint_gb": 500.0}),
+    ],
+)
+def test_choices(cat: Catalog, text: str, expected: dict[str, Any]) -> None:
+    r = parse_request(cat, text)
+    got = _fields(r)
+    assert got.pop("gpus") == 512
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == (pytest.approx(value) if isinstance(value, float) else value), key
+    assert r.not_understood == []
+
+
+def test_a_whole_request(cat: Catalog) -> None:
+    r = parse_request(
+        cat, "1024 H200, training a 405B model on 15T tokens, 10 MW facility at PUE 1.25, "
+        "InfiniBand, non-blocking, 45 kW racks, air-cooled, best storage"
+    )  # fmt: skip
+    assert _fields(r) == {
+        "gpus": 1024,
+        "gpu": "h200",
+        "workload": "training",
+        "model_params_b": 405.0,
+        "training_tokens_t": 15.0,
+        "power_cap_w": 10e6,
+        "power_cap_basis": "facility",
+        "pue": 1.25,
+        "fabric": "infiniband",
+        "oversubscription": 1.0,
+        "rack_power_kw": 45.0,
+        "cooling": "air",
+        "storage_tier": "best",
+    }
+    assert r.not_understood == []
+    assert any("405b model" in u for u in r.understood)
+
+
+def test_filler_words_are_not_reported(cat: Catalog) -> None:
+    r = parse_request(cat, "how many B200 fit in 10 MW")
+    assert (r.gpu, r.power_cap_w) == ("b200", 10e6)
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "unknown"),
+    [
+        ("512 GPUs, flux capacitor", ["flux", "capacitor"]),
+        ("512 GPUs with quantum entanglement", ["entanglement"]),
+        ("512 GPUs 1e3 kW", ["1e3", "kw"]),  # not scientific notation: said, not guessed
+        ("512 GPUs on Mars", ["mars"]),
+    ],
+)
+def test_unknown_words_are_reported(cat: Catalog, text: str, unknown: list[str]) -> None:
+    assert parse_request(cat, text).not_understood == unknown
+
+
+# --------------------------------------------------------------------------------------------------
+# Bad input: one RequestError line that says what would work
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("hello world", "nothing to size"),
+        ("InfiniBand, liquid cooled", "nothing to size"),
+        ("air-cooled GB200 NVL72, 5 MW", "liquid-cooled only"),
+        ("air cooled GB200, 576 GPUs", "liquid-cooled only"),
+        ("512 GPUs InfiniBand over Spectrum-X", "both InfiniBand and Ethernet"),
+        ("512 GPUs, air cooled, liquid cooled", "both air and liquid"),
+        ("512 H100 and 512 B200", "two gpus"),
+        ("512 GPUs, 1 MW, 2 MW", "two power cap values"),
+        ("512 GPUs, 2:1, non-blocking", "two oversubscription values"),
+        ("512 GPUs, shards, one file per sample", "more than one dataset layout"),
+        ("512 GPUs, IT load 5 MW facility", "both IT and facility"),
+        ("0 GPUs", "GPU count"),
+        ("0.4 GPUs", "GPU count"),
+        ("-512 GPUs", "negative"),
+        ("-64 DGX H100", "negative"),
+        ("512 GPUs, -5 MW", "negative"),
+        ("0 nodes", "node count"),
+        ("512 GPUs 0 MW", "power cap"),
+        ("5000000 MW", "power cap"),
+        ("100000000 GPUs", "GPU count"),
+        ("512 GPUs 0 kW racks", "rack power limit"),
+        ("512 GPUs 5000 kW racks", "rack power limit"),
+        ("512 GPUs pue 0.5", "PUE"),
+        ("512 GPUs pue 9", "PUE"),
+        ("512 GPUs, 1:2 oversubscription", "below 1:1"),
+        ("512 GPUs, 0:1", "below 1:1"),
+        ("512 GPUs, 0B model", "model size"),
+        ("9" * 400 + " GPUs", "too large"),
+    ],
+)
+def test_bad_input_is_one_request_error(cat: Catalog, text: str, message: str) -> None:
+    with pytest.raises(RequestError) as err:
+        parse_request(cat, text)
+    assert message in err.value.message
+    assert "\n" not in err.value.one_line()
+
+
+# --------------------------------------------------------------------------------------------------
+# Any text: a DesignRequest or a clustergen error, never anything else
+# --------------------------------------------------------------------------------------------------
+
+_WORDS = st.sampled_from(
+    [
+        "512",
+        "1.5k",
+        "2,048",
+        "0",
+        "-3",
+        "x",
+        "×",
+        "GPUs",
+        "nodes",
+        "H100",
+        "B200",
+        "GB200",
+        "NVL72",
+        "DGX",
+        "MW",
+        "kW",
+        "GW",
+        "IT",
+        "facility",
+        "PUE",
+        "1.3",
+        "=",
+        ":",
+        "2:1",
+        "0:0",
+        "1:0",
+        "non-blocking",
+        "InfiniBand",
+        "Spectrum-X",
+        "air",
+        "liquid",
+        "cooled",
+        "racks",
+        "training",
+        "inference",
+        "70B",
+        "15T",
+        "tokens",
+        "model",
+        "shards",
+        "one",
+        "file",
+        "per",
+        "sample",
+        "110",
+        "KB",
+        "images",
+        "S3",
+        "checkpoint",
+        "TB",
+        "GB",
+        "best",
+        "tier",
+        ",",
+        ".",
+        "-",
+        "9999999999999999999999",
+        "1e3",
+        "in",
+        "of",
+        "at",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=80), st.lists(_WORDS, max_size=14).map(" ".join)))
+def test_parse_never_raises_anything_but_clustergen_errors(text: str) -> None:
+    try:
+        r = parse_request(CAT, text)
+    except ClustergenError:
+        return
+    assert r.gpus or r.nodes or r.power_cap_w
+    DesignRequest.model_validate(r.model_dump())  # what it returns is a valid request
 
 
 def test_merge_structured_fields_win_and_names_resolve() -> None:
+    from clustergen.engine.request import merge_request
+    from clustergen.errors import NotFoundError
+
     cat = load_catalog()
     req = merge_request(cat, "512 GPUs training, 5 MW", {"gpus": 256, "platform": "DGX H100"})
     assert (req.gpus, req.platform, req.power_cap_w) == (256, "dgx-h100", 5e6)

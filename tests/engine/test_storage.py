@@ -10,11 +10,11 @@ import yaml
 
 from clustergen.catalog import Catalog, builtin_catalog_dir, load_catalog
 from clustergen.catalog.loader import FILES
+from clustergen.engine.inputs import build
 from clustergen.engine.storage import (
     IoWorkload,
     StorageAnalysis,
     analyze_storage,
-    build,
     storage_curves,
     storage_targets,
 )

@@ -10,14 +10,17 @@ from clustergen.evals.runners import CaseRun, OfflineRunner, RunStats
 
 def test_report_shows_sources_and_known_failures() -> None:
     catalog = load_catalog()
-    cases = load_cases(case_ids=["h100-4su-bom", "b300-xdr-1su", "adv-zero-gpus"])
+    cases = load_cases(
+        case_ids=["h100-4su-bom", "b300-xdr-1su", "b300-ethernet-16su", "adv-zero-gpus"]
+    )
     text = to_markdown(evaluate(cases, OfflineRunner(catalog), catalog=catalog))
     assert text.startswith("# clustergen eval report\n")
     assert "**passed**" in text
-    assert "| `h100-4su-bom` | golden | design | xfail |" in text
+    assert "| `h100-4su-bom` | golden | design | pass |" in text
+    assert "| `b300-ethernet-16su` | golden | fabric | xfail |" in text
     assert "H100-RA Tables 7 and 8: 48 QM9700 compute switches" in text
     assert "| `b300-xdr-1su` | golden | fabric | pass |" in text
-    assert "- `h100-4su-bom` `racks.total_racks`: fails — engine counts 35 racks" in text
+    assert "- `b300-ethernet-16su` `fabric.spine_switches`: fails — engine: with planes: 2" in text
     assert "Model use" not in text
 
 

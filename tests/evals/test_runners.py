@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clustergen.catalog import load_catalog
@@ -19,12 +21,13 @@ from clustergen.evals.runners import (
 )
 
 
-def test_modes_and_agent_placeholders() -> None:
-    assert {"offline", "llm", "replay"} <= set(runner_modes())
+def test_modes_and_their_preconditions(tmp_path: Path) -> None:
+    assert {"offline", "llm", "scripted", "replay"} <= set(runner_modes())
     assert isinstance(make_runner("offline"), OfflineRunner)
-    for mode in ("llm", "replay"):
-        with pytest.raises(ConfigError, match="agent runner not available in this build"):
-            make_runner(mode, RunnerOptions(model="some/model"))
+    with pytest.raises(ConfigError, match="--mode llm needs NVIDIA_API_KEY"):
+        make_runner("llm", RunnerOptions(model="some/model"))
+    with pytest.raises(ConfigError, match="no recordings at"):
+        make_runner("replay", RunnerOptions(replay_dir=tmp_path / "none"))
     with pytest.raises(ConfigError, match="unknown eval mode 'oracle'"):
         make_runner("oracle")
 

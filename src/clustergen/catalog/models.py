@@ -269,6 +269,14 @@ class FabricSpec(Strict):
     switches_per_su: int | None = Field(
         default=None, ge=0, description="published switch count per SU, when the RA gives one"
     )
+    storage_leaves_per_su: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "storage fabric only: leaves per SU that take the storage devices' ports at 1:1, apart "
+            "from the node leaves; None puts storage ports on the node leaves"
+        ),
+    )
 
 
 class Architecture(Entry):
@@ -277,6 +285,10 @@ class Architecture(Entry):
     systems: list[str] = Field(min_length=1)
     su_nodes: PositiveInt
     nodes_per_rack: PositiveInt | None = None
+    network_racks_per_su: PositiveInt | None = Field(
+        default=None,
+        description="racks per SU that hold the SU's leaf switches beside its compute racks",
+    )
     rack_power_kw: float | None = Field(default=None, gt=0)
     compute_fabric: FabricSpec
     storage_fabric: FabricSpec | None = None

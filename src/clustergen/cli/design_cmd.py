@@ -126,9 +126,26 @@ def _summary(d: Design) -> None:
             f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks} network",
         )
     )
-    st = d.storage.targets
+    st, io = d.storage.targets, d.storage.io
     rows.append(
         ("storage", f"{st.tier}: read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s")
+    )
+    rows.append(
+        (
+            "storage data path",
+            f"GPUs {io.gpu_utilisation:.0%} busy, binds: {io.binding_limit or 'nothing'}"
+            + (
+                f"; metadata {io.metadata_ops_per_s:,.0f} of {io.metadata_capacity_ops_per_s:,.0f} ops/s"
+                if io.metadata_ops_per_s is not None and io.metadata_capacity_ops_per_s
+                else ""
+            )
+            + (
+                f"; checkpoint {io.checkpoint_write_s:,.1f} s"
+                if io.checkpoint_write_s is not None
+                else ""
+            )
+            + f"; layout: {d.storage.layout}",
+        )
     )
     rows.append(
         (

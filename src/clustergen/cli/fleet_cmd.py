@@ -52,7 +52,7 @@ def plan(
     from clustergen.catalog import load_catalog
     from clustergen.cli import plotting
     from clustergen.engine.fleet import FleetPolicy, parse_inventory, plan_fleet
-    from clustergen.engine.storage import build
+    from clustergen.engine.inputs import build
 
     if plot is not None:
         plotting.check_target(plot)

@@ -95,7 +95,8 @@ def analyze(
     """Bandwidth, IOPS, metadata and checkpoint load against the storage; what binds; what fixes it."""
     from clustergen.catalog import load_catalog
     from clustergen.cli import plotting
-    from clustergen.engine.storage import IoWorkload, analyze_storage, build
+    from clustergen.engine.inputs import build
+    from clustergen.engine.storage import IoWorkload, analyze_storage
 
     if plot is not None:
         plotting.check_target(plot)

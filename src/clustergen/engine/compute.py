@@ -10,7 +10,13 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
 from clustergen.engine.fabric import FabricDesign, size_fabric
 from clustergen.engine.platform import Assumed, FabricSetup, Technology, resolve_fabric
-from clustergen.engine.power import NodePower, NodePowerBasis, max_nodes_under_cap, node_power
+from clustergen.engine.power import (
+    NodePower,
+    NodePowerBasis,
+    it_cap_w,
+    max_nodes_under_cap,
+    node_power,
+)
 from clustergen.errors import InfeasibleDesignError, RequestError
 
 
@@ -143,17 +149,11 @@ def power_first(
     system = gpu_system(catalog, platform)
     power = node_power(system, node_power_basis)
     notes: list[str] = []
+    it_cap = it_cap_w(cap_w, cap_basis, pue)
     if cap_basis == "facility":
-        if pue is None or pue < 1.0:
-            raise RequestError(
-                "a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3"
-            )
-        it_cap = cap_w / pue
         notes.append(
             f"facility cap {cap_w / 1e6:g} MW at PUE {pue:g} leaves {it_cap / 1e6:.3f} MW for IT"
         )
-    else:
-        it_cap = cap_w
 
     def fabric_for(n: int) -> FabricDesign:
         setup = _setup(catalog, system, n, choices)

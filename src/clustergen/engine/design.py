@@ -17,12 +17,20 @@ from clustergen.engine import bom as bom_mod
 from clustergen.engine.compute import FabricChoices, gpu_system, power_first
 from clustergen.engine.fabric import Cabling, FabricDesign, FabricPlan, size_fabric
 from clustergen.engine.platform import Assumed, resolve_fabric
-from clustergen.engine.power import NodePower, node_power
+from clustergen.engine.power import NodePower, it_cap_w, node_power
 from clustergen.engine.racks import RackPlan, plan_racks
 from clustergen.engine.request import DesignRequest
 from clustergen.engine.run import AgentRun, GroundingReport
-from clustergen.engine.storage import StorageTargets, storage_targets
-from clustergen.engine.validate import Check, check, fabric_checks
+from clustergen.engine.storage import (
+    FileSystem,
+    StorageAnalysis,
+    StorageTargets,
+    analyze_storage,
+    design_io,
+    storage_targets,
+)
+from clustergen.engine.storage_fabric import size_storage_fabric
+from clustergen.engine.validate import Check, check, fabric_checks, storage_io_checks
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import ceil_div
 
@@ -138,12 +146,17 @@ class PowerSection(_M):
 
 
 class StorageSection(_M):
-    """Storage targets from SuperPOD guidance, capacity and dataset layout."""
+    """Storage targets from SuperPOD guidance, the file system sized to them, and the data path:
+    will it keep the GPUs fed (the storage I/O model run for this design's GPUs and workload)."""
 
     targets: StorageTargets
     storage_ports: int
     port_speed_gbps: float
-    layout: str
+    file_system: FileSystem
+    io: StorageAnalysis = Field(
+        description="metadata load, GPU utilisation the data path allows, binding limit, checkpoint"
+    )
+    layout: str = Field(description="recommended dataset layout")
     notes: list[str]
 
 
@@ -260,7 +273,12 @@ def _mgmt_network(
 
 
 def _storage_fabric(
-    catalog: Catalog, system: System, nodes: int, spec: FabricSpec | None, storage_ports: int
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    spec: FabricSpec | None,
+    su_nodes: int | None,
+    storage_ports: int,
 ) -> FabricDesign | None:
     if spec is None or system.storage is None or system.storage.ports == 0:
         return None
@@ -268,11 +286,16 @@ def _storage_fabric(
     speed = system.storage.port_speed_gbps
     if sw.radix_at(speed) is None:
         speed = sw.port_speed_gbps
-    hosts = nodes * system.storage.ports + storage_ports
-    plan = FabricPlan(
-        nodes=hosts, ports_per_node=1, port_speed_gbps=speed, oversubscription=spec.oversubscription
+    return size_storage_fabric(
+        spec,
+        sw,
+        choose_cabling_for(catalog, sw, speed),
+        nodes=nodes,
+        ports_per_node=system.storage.ports,
+        port_speed_gbps=speed,
+        su_nodes=su_nodes,
+        storage_ports=storage_ports,
     )
-    return size_fabric(plan, sw, sw, sw, choose_cabling_for(catalog, sw, speed))
 
 
 def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
@@ -296,6 +319,16 @@ def _objective_flops(gpu: Gpu, workload: str) -> tuple[float | None, str]:
     return gpu.bf16_dense_tflops, "dense BF16 PFLOPS per MW of IT power"
 
 
+class _OverCap(Exception):
+    """A design over its IT cap, with the IT power beyond compute and the compute fabric."""
+
+    def __init__(self, overhead_w: float, message: str, raise_to_w: float) -> None:
+        super().__init__(message)
+        self.overhead_w = overhead_w
+        self.message = message
+        self.raise_to_w = raise_to_w
+
+
 def build_design(
     catalog: Catalog,
     request: DesignRequest,
@@ -307,7 +340,88 @@ def build_design(
     platform_reason: str = "named in the request",
 ) -> Design:
     """Rebuild and validate a full design from choices. Raises InfeasibleDesignError when the
-    request cannot be met, saying what would fit."""
+    request cannot be met, saying what would fit.
+
+    The power-first solve budgets compute and the compute fabric; the storage fabric, management
+    networks and servers come on top. When the cap sizes the design, the cap is solved again with
+    that overhead set aside until the whole design fits (the overhead never grows as nodes fall,
+    so a few rounds settle); when the request names the GPUs, "what fits" sets it aside too.
+    """
+    system = gpu_system(catalog, choices.platform)
+    cap_sized = request.power_cap_w is not None and not (request.nodes or request.gpus)
+    best: Design | None = None
+    reserve = 0.0
+    for _ in range(8):
+        try:
+            d = _build_design(
+                catalog,
+                request,
+                choices,
+                mode=mode,
+                assumptions=assumptions,
+                alternatives=alternatives,
+                platform_reason=platform_reason,
+                reserve_w=reserve,
+            )
+        except _OverCap as over:
+            if best is not None:
+                return best
+            if request.nodes or request.gpus:
+                fits = _most_that_fit(catalog, request, choices)
+            elif over.overhead_w <= reserve:
+                fits = None
+            else:
+                reserve = over.overhead_w
+                continue
+            hint = (
+                f"at most {fits} GPUs ({fits // system.gpus_per_node} {system.id} nodes) fit "
+                "under it"
+                if fits
+                else f"no {system.id} design fits under it"
+            )
+            raise InfeasibleDesignError(
+                over.message,
+                hint=f"{hint}; or raise the cap to {over.raise_to_w / 1e6:.2f} MW IT",
+                fits_gpus=fits or 0,
+            ) from None
+        if not cap_sized or reserve == 0.0:
+            return d
+        # Set aside this design's own overhead, smaller than the last: one more node may fit.
+        own = _overhead_w(d)
+        if own >= reserve - 1e-6:
+            return d
+        best, reserve = d, own
+    if best is None:  # pragma: no cover - the overhead settles in two or three rounds
+        raise InfeasibleDesignError(f"no {system.id} design settles under the cap")
+    return best
+
+
+def _overhead_w(d: Design) -> float:
+    """IT power beyond compute and the compute fabric: what the power-first solve leaves out."""
+    p = d.power
+    return p.it_total_w - p.compute_w - p.compute_fabric_switches_w - p.compute_fabric_optics_w
+
+
+def _most_that_fit(catalog: Catalog, request: DesignRequest, choices: DesignChoices) -> int | None:
+    """GPUs of the largest whole design under the request's cap (the cap sizes it)."""
+    capped = request.model_copy(update={"gpus": None, "nodes": None})
+    try:
+        return build_design(catalog, capped, choices).compute.gpus
+    except InfeasibleDesignError:
+        return None
+
+
+def _build_design(
+    catalog: Catalog,
+    request: DesignRequest,
+    choices: DesignChoices,
+    *,
+    mode: Mode,
+    assumptions: list[Assumed] | None,
+    alternatives: TradeStudy | None,
+    platform_reason: str,
+    reserve_w: float,
+) -> Design:
     assumed = list(assumptions or [])
     warnings: list[str] = []
     system = gpu_system(catalog, choices.platform)
@@ -335,7 +449,7 @@ def build_design(
         )
     it_cap = None
     if request.power_cap_w:
-        it_cap = request.power_cap_w if cap_basis == "it" else request.power_cap_w / pue
+        it_cap = it_cap_w(request.power_cap_w, cap_basis or "it", pue)
 
     fab_choices = FabricChoices(
         technology=choices.fabric,
@@ -347,7 +461,11 @@ def build_design(
     cap_solve = None
     if it_cap:
         try:
-            cap_solve = power_first(catalog, system.id, it_cap, choices=fab_choices)
+            if it_cap - reserve_w <= 0:
+                raise InfeasibleDesignError(
+                    "the cap leaves nothing for compute", hint="raise the power cap"
+                )
+            cap_solve = power_first(catalog, system.id, it_cap - reserve_w, choices=fab_choices)
         except InfeasibleDesignError as exc:
             raise InfeasibleDesignError(
                 f"no {system.id} node fits under {it_cap / 1e6:g} MW IT",
@@ -397,22 +515,60 @@ def build_design(
         )
     targets = storage_targets(catalog, tier, nodes, setup.plan.su_nodes)
     st_speed = system.storage.port_speed_gbps if system.storage else 400.0
-    storage_ports = max(2, ceil_div(int(targets.read_gb_per_s * 8), int(st_speed)))
-    storage_fabric = _storage_fabric(
-        catalog, system, nodes, arch.storage_fabric if arch else None, storage_ports
+    gpus_n = nodes * system.gpus_per_node
+    io_plan = design_io(
+        catalog,
+        gpus=gpus_n,
+        gpus_per_node=system.gpus_per_node,
+        read_gb_per_s=targets.read_gb_per_s,
+        storage_network_gb_per_s=None,
+        layout=request.dataset_layout,
+        sample_mb=request.sample_mb,
+        checkpoint_gb=request.checkpoint_gb,
+        model_params_b=request.model_params_b,
+        checkpoints=workload in {"training", "fine-tuning"},
     )
+    assumed += io_plan.assumed
+    fs = io_plan.file_system
+    # The read target at line rate, and a port for every storage target the file system needs.
+    storage_ports = max(
+        2, ceil_div(int(targets.read_gb_per_s * 8), int(st_speed)), fs.storage_targets or 0
+    )
+    storage_fabric = _storage_fabric(
+        catalog,
+        system,
+        nodes,
+        arch.storage_fabric if arch else None,
+        arch.su_nodes if arch else None,
+        storage_ports,
+    )
+    network_gb: float | None = None
+    if storage_fabric is not None and system.storage is not None:
+        node_side = nodes * system.storage.ports * storage_fabric.port_speed_gbps / 8
+        network_gb = min(node_side, storage_ports * storage_fabric.port_speed_gbps / 8)
+    io = analyze_storage(
+        catalog, io_plan.workload.model_copy(update={"storage_network_gb_per_s": network_gb})
+    )
+    storage_notes = [
+        f"storage-side ports: the {tier} read target {targets.read_gb_per_s:g} GB/s at "
+        f"{st_speed:g} Gb/s line rate and one per storage target, at least 2 (an estimate; the "
+        "storage vendor sizes the array)",
+        f"file system: {fs.basis}",
+    ]
+    if io_plan.checkpoint_interval_basis:
+        storage_notes.append(f"checkpoint interval: {io_plan.checkpoint_interval_basis}")
+    elif workload in {"training", "fine-tuning"}:
+        storage_notes.append(
+            "checkpoint not timed: give the model size (e.g. 70B) or the checkpoint size"
+        )
     storage = StorageSection(
         targets=targets,
         storage_ports=storage_ports,
         port_speed_gbps=st_speed,
-        layout=(
-            "pack samples into large shards (>= 100 MB, e.g. WebDataset tar) and stripe them across "
-            "storage targets; keep one file per sample out of the training path"
-        ),
-        notes=[
-            f"storage-side ports: the {tier} read target {targets.read_gb_per_s:g} GB/s at "
-            f"{st_speed:g} Gb/s line rate, at least 2 (an estimate; the storage vendor sizes the array)"
-        ],
+        file_system=fs,
+        io=io,
+        layout=io.recommended_layout,
+        notes=storage_notes + io.notes,
     )
 
     # Servers and management networks.
@@ -481,8 +637,28 @@ def build_design(
     )
     if oob:
         switch_count += oob.total_switches
-    net_ru = switch_count + 2 * (mgmt_count + fm_count)
-    network_racks = max(1, ceil_div(net_ru, 36))
+    # Management servers and fabric managers at 2U each, racks at 36 usable U: stated estimates.
+    server_ru = 2 * (mgmt_count + fm_count)
+    if follows_ra and arch and arch.network_racks_per_su and compute_fabric.su_nodes:
+        # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores and
+        # servers in central management racks.
+        leaves = compute_fabric.leaf_switches
+        leaves += storage_fabric.leaf_switches if storage_fabric else 0
+        leaves += inband.leaf_switches if inband else 0
+        leaves += oob.leaf_switches if oob else 0
+        central_ru = switch_count - leaves + server_ru
+        su_racks = compute_fabric.scalable_units * arch.network_racks_per_su
+        network_racks = su_racks + max(1, ceil_div(central_ru, 36))
+        rack_basis = (
+            f"{su_racks} SU network rack(s) for the leaves ({arch.name} SU layout) + "
+            f"{network_racks - su_racks} management rack(s): spines, cores and servers over 36 "
+            "usable U"
+        )
+    else:
+        network_racks = max(1, ceil_div(switch_count + server_ru, 36))
+        rack_basis = "network racks: switch and server rack units over 36 usable U per rack"
+    net_pdus, net_pdus_src = _assumption(catalog, "network-rack-pdus")
+    pdus = racks_plan.compute_racks * pdus_per_rack + network_racks * int(net_pdus)
 
     # Power.
     unknown: list[str] = []
@@ -534,12 +710,12 @@ def build_design(
         unknown=unknown,
     )
     if headroom is not None and headroom < 0 and cap_solve is not None:
-        raise InfeasibleDesignError(
-            f"{nodes * system.gpus_per_node} {gpu.id} GPUs need {it_total / 1e6:.2f} MW IT, over the "
-            f"{(it_cap or 0) / 1e6:.2f} MW IT cap",
-            hint=f"at most {cap_solve.gpus} GPUs ({cap_solve.nodes} {system.id} nodes) fit under it; "
-            f"or raise the cap to {it_total / 1e6:.2f} MW IT",
-            fits_gpus=cap_solve.gpus,
+        compute_part = compute_w + (compute_fabric.power.total_w or 0.0)
+        raise _OverCap(
+            it_total - compute_part,
+            f"{nodes * system.gpus_per_node} {gpu.id} GPUs need {it_total / 1e6:.2f} MW IT, over "
+            f"the {(it_cap or 0) / 1e6:.2f} MW IT cap",
+            it_total,
         )
 
     # Checks.
@@ -599,6 +775,7 @@ def build_design(
             f"{tier} tier, {targets.basis}",
         )
     )
+    checks += storage_io_checks(io)
     if compute_fabric.notes and any("not attached" in n for n in compute_fabric.notes):
         warnings.append(next(n for n in compute_fabric.notes if "not attached" in n))
 
@@ -646,7 +823,9 @@ def build_design(
         mgmt_count,
         racks_plan,
         network_racks,
-        pdus_per_rack,
+        pdus,
+        f"{pdus_per_rack} per compute rack (H100 RA rack layout); {net_pdus:g} per network rack "
+        f"({net_pdus_src})",
     )
     total_racks = racks_plan.compute_racks + network_racks
     return Design(
@@ -689,9 +868,9 @@ def build_design(
             compute=racks_plan,
             network_racks=network_racks,
             total_racks=total_racks,
-            rack_type=None,
-            pdus=total_racks * pdus_per_rack,
-            basis="network racks: switch and server rack units over 36 usable U per rack",
+            rack_type=rack.id if (rack := rack_type_for(catalog, racks_plan)) else None,
+            pdus=pdus,
+            basis=rack_basis,
         ),
         power=power_section,
         storage=storage,
@@ -711,6 +890,18 @@ def build_design(
     )
 
 
+def rack_type_for(catalog: Catalog, racks: RackPlan) -> RackType | None:
+    """The catalog rack of the right cooling whose power profile is nearest the compute rack's:
+    rack types are published per density (e.g. two DGX B200 at 28.6 kW, four DGX H100 at ~40 kW),
+    so the nearest profile is the one built for this platform."""
+    fits = [
+        r for r in catalog.all("racks", RackType) if r.cooling in (racks.cooling, "air-or-liquid")
+    ]
+    return min(
+        fits, key=lambda r: (abs(r.power_limit_kw - racks.rack_power_kw), r.id), default=None
+    )
+
+
 def build_bom(
     catalog: Catalog,
     system: System,
@@ -726,7 +917,8 @@ def build_bom(
     mgmt_count: int,
     racks: RackPlan,
     network_racks: int,
-    pdus_per_rack: int,
+    pdus: int,
+    pdu_basis: str,
 ) -> list[bom_mod.BomLine]:
     """Every part of the design as BOM lines."""
     line = bom_mod.line
@@ -789,18 +981,17 @@ def build_bom(
         out.append(line("fabric-manager", fm_count, fm.name, fm, fm.max_power_w))
     if mgmt and mgmt_count:
         out.append(line("management-server", mgmt_count, mgmt.name, mgmt, mgmt.max_power_w))
-    rack_types = catalog.all("racks", RackType)
-    rack = next((r for r in rack_types if r.cooling in (racks.cooling, "air-or-liquid")), None)
+    rack = rack_type_for(catalog, racks)
     total_racks = racks.compute_racks + network_racks
     out.append(line("rack", total_racks, rack.name if rack else "rack", rack, None))
     out.append(
         line(
             "pdu",
-            total_racks * pdus_per_rack,
+            pdus,
             (rack.pdu_name if rack and rack.pdu_name else "rack PDU"),
             None,
             None,
-            source=rack.source if rack else "assumption: 3 PDUs per rack (H100 RA rack layout)",
+            source=pdu_basis,
         )
     )
     out.append(

@@ -69,7 +69,7 @@ class TransceiverLine(_Model):
 class CableLine(_Model):
     """Cables of one fabric segment; one cable per logical link."""
 
-    segment: Literal["node-leaf", "fabric-manager-leaf", "leaf-spine", "spine-core"]
+    segment: Literal["node-leaf", "fabric-manager-leaf", "storage-leaf", "leaf-spine", "spine-core"]
     media: str
     speed_gbps: float
     count: int = Field(ge=0)

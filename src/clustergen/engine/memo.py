@@ -50,6 +50,43 @@ def mermaid(d: Design) -> str:
     return "\n".join(lines)
 
 
+def storage_lines(d: Design) -> list[str]:
+    """The storage part of the memo: targets, the file system, and whether the data path keeps
+    the GPUs fed (metadata, utilisation, binding limit, checkpoint, layout, fixes)."""
+    st, fs, io = d.storage.targets, d.storage.file_system, d.storage.io
+    out = [
+        f"- Storage ({st.tier} tier): read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s "
+        f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
+        f"- File system: {fs.system}, {fs.basis}"
+        + (f", write {fs.write_gb_per_s:g} GB/s" if fs.write_gb_per_s else ""),
+        f"- Data path: {io.demand_read_gb_per_s:,.1f} GB/s demand ({io.ingest_mb_per_s_per_gpu:,.1f} MB/s "
+        f"per GPU) against {io.pattern_read_gb_per_s:,.1f} GB/s for {io.workload.read_pattern} reads; "
+        f"the GPUs can be busy {io.gpu_utilisation:.0%} of the time"
+        + (f", bound by {io.binding_limit}" if io.binding_limit else ", nothing binds"),
+    ]
+    if io.metadata_ops_per_s is not None and io.metadata_capacity_ops_per_s:
+        out.append(
+            f"- Metadata: {io.metadata_ops_per_s:,.0f} ops/s against {io.metadata_capacity_ops_per_s:,.0f} "
+            f"ops/s of {io.workload.metadata_servers} metadata server(s) "
+            f"({io.metadata_ops_per_s / io.metadata_capacity_ops_per_s:.1%})"
+        )
+    if io.checkpoint_write_s is not None:
+        out.append(
+            f"- Checkpoint: {io.workload.checkpoint_gb:,.0f} GB written in {io.checkpoint_write_s:,.1f} s "
+            f"every {(io.workload.checkpoint_interval_s or 0) / 60:,.0f} min, "
+            f"{io.checkpoint_stall_fraction or 0:.2%} of the time"
+        )
+    out.append(f"- Dataset layout: {d.storage.layout}")
+    for fix in io.fixes:
+        after = (
+            ""
+            if fix.gpu_utilisation_after is None
+            else f" (GPUs then {fix.gpu_utilisation_after:.0%} busy)"
+        )
+        out.append(f"  - to relieve {fix.limit}: {fix.action}{after}")
+    return out
+
+
 def render_memo(d: Design) -> str:
     """Markdown memo for the design."""
     r, p, c, f, pw = d.request, d.platform, d.compute, d.fabrics.compute, d.power
@@ -120,10 +157,7 @@ def render_memo(d: Design) -> str:
             out.append(
                 f"- {net.name.capitalize()}: {net.total_switches} x {net.switch} ({net.basis})"
             )
-    st = d.storage.targets
-    out.append(
-        f"- Storage ({st.tier}): read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s; {d.storage.layout}"
-    )
+    out += storage_lines(d)
     out.append(
         f"- Racks: {d.racks.compute.compute_racks} compute racks of {d.racks.compute.nodes_per_rack} node(s) at "
         f"{d.racks.compute.rack_power_kw:.1f} kW ({d.racks.compute.cooling}), {d.racks.network_racks} network racks"

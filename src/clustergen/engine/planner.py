@@ -9,7 +9,7 @@ from clustergen.engine.compute import FabricChoices, gpu_system, power_first
 from clustergen.engine.design import Alternative, Design, DesignChoices, TradeStudy, build_design
 from clustergen.engine.fabric import size_fabric
 from clustergen.engine.platform import Assumed, Technology, resolve_fabric
-from clustergen.engine.power import node_power
+from clustergen.engine.power import it_cap_w, node_power
 from clustergen.engine.request import DesignRequest
 from clustergen.errors import ClustergenError, InfeasibleDesignError
 from clustergen.units import ceil_div
@@ -97,11 +97,7 @@ def trade_study(catalog: Catalog, request: DesignRequest) -> tuple[TradeStudy, l
     it_cap = None
     if request.power_cap_w:
         pue = request.pue or float(catalog.assumption("pue").value)
-        it_cap = (
-            request.power_cap_w
-            if request.power_cap_basis != "facility"
-            else request.power_cap_w / pue
-        )
+        it_cap = it_cap_w(request.power_cap_w, request.power_cap_basis or "it", pue)
     techs: list[Technology | None] = (
         [request.fabric] if request.fabric else ["infiniband", "ethernet"]
     )

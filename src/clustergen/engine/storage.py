@@ -35,12 +35,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, get_args
+from typing import Literal, cast, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import StorageModel
+from clustergen.engine.platform import Assumed
 from clustergen.errors import NotFoundError, RequestError
 
 System = Literal["local-nvme", "parallel-fs", "object-store"]
@@ -53,9 +54,6 @@ LAYOUTS: tuple[str, ...] = get_args(Layout)
 
 #: the architecture whose RA publishes Table 6; its SU size is the table's unit
 _TABLE6_ARCHITECTURE = "dgx-superpod-h100"
-
-M = TypeVar("M", bound=BaseModel)
-
 
 # --------------------------------------------------------------------------------------------------
 # Part 1: SuperPOD storage targets by tier
@@ -201,18 +199,6 @@ class IoWorkload(BaseModel):
     checkpoint_budget_fraction: float = Field(
         default=0.05, gt=0, lt=1, description="checkpoint stall the run accepts"
     )
-
-
-def build(model: type[M], **fields: Any) -> M:
-    """Validate `fields` into `model`, turning a validation failure into one RequestError line."""
-    try:
-        return model.model_validate({k: v for k, v in fields.items() if v is not None})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        name = ".".join(str(p) for p in err["loc"]) or model.__name__
-        value = err.get("input")
-        got = f", got {value!r}" if name in fields else ""
-        raise RequestError(f"{name}: {err['msg'].lower()}{got}") from None
 
 
 class Limit(BaseModel):
@@ -820,3 +806,208 @@ def _fix_checkpoint(
     return [
         (f"write checkpoints at >= {need:,.1f} GB/s (or asynchronously)", changed),
     ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Part 3: the data path of a design, with stated defaults
+# --------------------------------------------------------------------------------------------------
+
+
+class FileSystem(BaseModel):
+    """The storage system a design's data path reads from, sized to its storage tier."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    system: System
+    storage_targets: int | None = Field(description="parallel-FS targets; None otherwise")
+    target: str | None = Field(description="storage-model id of one target")
+    read_gb_per_s: float = Field(description="raw sequential read")
+    write_gb_per_s: float | None
+    metadata_servers: int | None
+    basis: str
+
+
+class DesignIo(BaseModel):
+    """What a design's data path was analysed with: the workload, its file system, the defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    workload: IoWorkload
+    file_system: FileSystem
+    checkpoint_interval_basis: str | None
+    assumed: list[Assumed] = Field(description="every default taken, with its source")
+
+
+def _design_default(catalog: Catalog, name: str) -> tuple[str, str]:
+    a = catalog.assumption(name)
+    return str(a.value), a.source
+
+
+def linear_workers(catalog: Catalog) -> tuple[int, str]:
+    """The most data-loader workers per GPU that still scale linearly (the catalog's curve)."""
+    entry = catalog.get("storage_models", StorageModel, "workers-default", "storage model")
+    linear = [p for p in entry.worker_points if math.isclose(p.effective_workers, p.workers)]
+    return int(max(p.workers for p in linear)), entry.source
+
+
+def design_io(
+    catalog: Catalog,
+    *,
+    gpus: int,
+    gpus_per_node: int,
+    read_gb_per_s: float,
+    storage_network_gb_per_s: float | None,
+    layout: Layout | None = None,
+    sample_mb: float | None = None,
+    checkpoint_gb: float | None = None,
+    model_params_b: float | None = None,
+    checkpoints: bool = True,
+) -> DesignIo:
+    """The I/O workload of a design of `gpus` GPUs whose storage tier reads `read_gb_per_s`.
+
+    Defaults, each recorded with its source: the GPUs consume the tier's aggregate read (the tier
+    is the statement of what the workload reads, H100-RA Tables 5 and 6); the data path is the
+    catalog's design storage system, sized to deliver that read at the read pattern's efficiency;
+    loaders run the most workers per GPU that still scale linearly; a checkpoint holds
+    `checkpoint-bytes-per-param` bytes per parameter and is written every Young interval
+    sqrt(2 x write time x mean time between interruptions) (J. W. Young, "A first order
+    approximation to the optimum checkpoint interval", CACM 17(9), 1974), the interruptions
+    from `gpu-hours-between-interruptions` over the GPUs.
+    """
+    if gpus < 1 or read_gb_per_s <= 0:
+        raise RequestError("a design's data path needs GPUs and a positive read target")
+    assumed: list[Assumed] = []
+
+    def note(field: str, value: str, reason: str, source: str | None) -> None:
+        assumed.append(Assumed(field=field, value=value, reason=reason, source=source))
+
+    ingest = read_gb_per_s * 1000 / gpus
+    note(
+        "ingest_mb_per_s_per_gpu",
+        f"{ingest:,.1f}",
+        f"the storage tier's aggregate read {read_gb_per_s:g} GB/s over {gpus} GPUs",
+        "DGX SuperPOD H100 RA Tables 5 and 6 (tiers by workload)",
+    )
+    if layout is None:
+        layout_s, src = _design_default(catalog, "design-dataset-layout")
+        layout = cast(Layout, _allowed(layout_s, LAYOUTS, "design-dataset-layout"))
+        note("dataset_layout", layout, "dataset layout not given", src)
+    pattern_s, src = _design_default(catalog, "design-read-pattern")
+    pattern = cast(ReadPattern, _allowed(pattern_s, READ_PATTERNS, "design-read-pattern"))
+    note("read_pattern", pattern, "data loaders prefetch", src)
+    workers, src = linear_workers(catalog)
+    note("workers_per_gpu", str(workers), "the most workers per GPU that scale linearly", src)
+    if layout != "shards" and sample_mb is None:
+        raise RequestError(
+            f"a {layout} dataset opens one file per sample, so the sample size is needed",
+            hint='say it, e.g. "110 KB images" or "sample size 2 MB"',
+        )
+    system: System
+    if layout == "object-store":
+        system = "object-store"
+    else:
+        system_s, src = _design_default(catalog, "design-storage-system")
+        system = cast(System, _allowed(system_s, SYSTEMS, "design-storage-system"))
+        note("storage_system", system, "storage system not given", src)
+    fs = _size_file_system(catalog, system, pattern, read_gb_per_s)
+    if system == "parallel-fs":
+        # Sized for the recommended layout (shards), as the targets are for the read target: a
+        # layout that opens more files than that overloads them, and the design's check says so.
+        servers_s, src = _design_default(catalog, "design-metadata-servers")
+        shards = catalog.get("storage_models", StorageModel, "layout-shards", "storage model")
+        mds = catalog.get("storage_models", StorageModel, "lustre-mds", "storage model")
+        sysm = catalog.get("storage_models", StorageModel, "system-parallel-fs", "storage model")
+        servers = int(float(servers_s))
+        if shards.file_mb and mds.ops_per_s and sysm.metadata_ops_per_open:
+            ops = gpus * ingest / shards.file_mb * sysm.metadata_ops_per_open
+            servers = max(servers, math.ceil(ops / mds.ops_per_s - 1e-9))
+        fs = fs.model_copy(update={"metadata_servers": servers})
+        note(
+            "metadata_servers",
+            str(servers),
+            f"at least {servers_s}, enough for {shards.file_mb:g} MB shards at "
+            f"{mds.ops_per_s or 0:,.0f} ops/s per server ({mds.id})",
+            src,
+        )
+    interval: float | None = None
+    interval_basis: str | None = None
+    if checkpoints and checkpoint_gb is None and model_params_b is not None:
+        per_param, src = _design_default(catalog, "checkpoint-bytes-per-param")
+        checkpoint_gb = model_params_b * float(per_param)
+        note("checkpoint_gb", f"{checkpoint_gb:,.0f}", f"{per_param} bytes per parameter", src)
+    if checkpoints and checkpoint_gb is not None and fs.write_gb_per_s:
+        hours_s, src = _design_default(catalog, "gpu-hours-between-interruptions")
+        mtbi_s = float(hours_s) / gpus * 3600
+        write_s = checkpoint_gb / fs.write_gb_per_s
+        interval = math.sqrt(2 * write_s * mtbi_s)
+        interval_basis = (
+            f"Young's interval sqrt(2 x {write_s:,.1f} s write x {mtbi_s / 3600:,.1f} h between "
+            f"interruptions) = {interval / 60:,.1f} min"
+        )
+        note("checkpoint_interval_s", f"{interval:,.0f}", interval_basis, src)
+    workload = IoWorkload(
+        gpus=gpus,
+        ingest_mb_per_s_per_gpu=ingest,
+        sample_mb=sample_mb,
+        workers_per_gpu=workers,
+        read_pattern=pattern,
+        layout=layout,
+        system=system,
+        storage_targets=fs.storage_targets,
+        read_gb_per_s=fs.read_gb_per_s if system == "object-store" else None,
+        write_gb_per_s=fs.write_gb_per_s if system == "object-store" else None,
+        metadata_servers=fs.metadata_servers or 1,
+        gpus_per_node=gpus_per_node,
+        storage_network_gb_per_s=storage_network_gb_per_s,
+        checkpoint_gb=checkpoint_gb if interval is not None else None,
+        checkpoint_interval_s=interval,
+    )
+    return DesignIo(
+        workload=workload,
+        file_system=fs,
+        checkpoint_interval_basis=interval_basis,
+        assumed=assumed,
+    )
+
+
+def _allowed(value: str, allowed: tuple[str, ...], entry: str) -> str:
+    if value not in allowed:
+        raise RequestError(
+            f"assumption {entry} is {value!r}, not one of {', '.join(allowed)}",
+            hint="fix the layered catalog",
+        )
+    return value
+
+
+def _size_file_system(
+    catalog: Catalog, system: System, pattern: ReadPattern, read_gb_per_s: float
+) -> FileSystem:
+    """Enough of the system to deliver `read_gb_per_s` at the pattern's efficiency."""
+    p = catalog.get("storage_models", StorageModel, f"pattern-{pattern}", "storage model")
+    efficiency = p.efficiency or 1.0
+    if system == "parallel-fs":
+        t = catalog.get("storage_models", StorageModel, "lustre-ost-4x-nvme", "storage model")
+        if not t.read_gb_per_s:
+            raise RequestError(f"storage target {t.id} has no read bandwidth in the catalog")
+        targets = math.ceil(read_gb_per_s / (t.read_gb_per_s * efficiency) - 1e-9)
+        return FileSystem(
+            system=system,
+            storage_targets=targets,
+            target=t.id,
+            read_gb_per_s=targets * t.read_gb_per_s,
+            write_gb_per_s=None if t.write_gb_per_s is None else targets * t.write_gb_per_s,
+            metadata_servers=1,
+            basis=f"{targets} x {t.id} ({t.read_gb_per_s:g} GB/s read each) deliver "
+            f"{read_gb_per_s:g} GB/s at {efficiency:g} efficiency for {pattern} reads",
+        )
+    raw = read_gb_per_s / efficiency
+    return FileSystem(
+        system=system,
+        storage_targets=None,
+        target=None,
+        read_gb_per_s=raw,
+        write_gb_per_s=None,
+        metadata_servers=None,
+        basis=f"{raw:,.1f} GB/s raw read delivers {read_gb_per_s:g} GB/s at {efficiency:g} "
+        f"efficiency for {pattern} reads",
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.fabric import FabricDesign
+from clustergen.engine.storage import StorageAnalysis
 
 
 class Check(BaseModel):
@@ -70,6 +71,47 @@ def fabric_checks(label: str, f: FabricDesign) -> list[Check]:
                 f.max_ports_used["core"] <= f.core_radix,
                 f"{f.max_ports_used['core']} of {f.core_radix}",
                 "no core switch uses more ports than it has",
+            )
+        )
+    return out
+
+
+def storage_io_checks(a: StorageAnalysis) -> list[Check]:
+    """The data path keeps the GPUs fed: every limit of the storage I/O model, metadata and the
+    checkpoint stall named on their own."""
+    binding = next((lim for lim in a.limits if lim.name == a.binding_limit), None)
+    fix = next((f.action for f in a.fixes if f.limit == a.binding_limit), None)
+    out = [
+        check(
+            "data path keeps the GPUs fed",
+            not a.io_bound,
+            f"{a.data_gpu_utilisation:.0%} of GPU time allowed"
+            + (f"; {binding.name} binds ({binding.description})" if binding else ""),
+            "storage bandwidth, data loaders, metadata, IOPS and storage network against the "
+            "GPUs' ingest" + (f"; fix: {fix}" if fix and a.io_bound else ""),
+        )
+    ]
+    if a.metadata_ops_per_s is not None and a.metadata_capacity_ops_per_s is not None:
+        fix = next((f.action for f in a.fixes if f.limit == "metadata"), None)
+        out.append(
+            check(
+                "metadata load within the metadata servers",
+                a.metadata_ops_per_s <= a.metadata_capacity_ops_per_s,
+                f"{a.metadata_ops_per_s:,.0f} of {a.metadata_capacity_ops_per_s:,.0f} ops/s",
+                f"{a.file_opens_per_s:,.0f} file opens/s of {a.file_mb:g} MB files"
+                + (f"; fix: {fix}" if fix else ""),
+            )
+        )
+    ckpt = next((lim for lim in a.limits if lim.name == "checkpoint"), None)
+    if ckpt is not None and a.checkpoint_write_s is not None:
+        budget = a.workload.checkpoint_budget_fraction
+        out.append(
+            check(
+                "checkpoint stall within budget",
+                not ckpt.binds or (a.checkpoint_stall_fraction or 0.0) <= budget,
+                f"{a.checkpoint_write_s:,.1f} s per checkpoint, "
+                f"{a.checkpoint_stall_fraction or 0.0:.2%} of the time (budget {budget:.0%})",
+                ckpt.description,
             )
         )
     return out
