@@ -197,6 +197,27 @@ def _check_references(entries: dict[str, dict[str, Entry]], problems: list[Probl
         )
 
 
+def _check_names(entries: dict[str, dict[str, Entry]], problems: list[Problem]) -> None:
+    """A name or alias answers for one entry of its file; a second one would silently lose.
+
+    Entries are visited in load order (built-in before a user's layer, then file order), the order
+    look-ups index them in, so the problem names the entry that came later."""
+    for stem, rows in entries.items():
+        owner: dict[str, str] = {}
+        for entry_id, entry in rows.items():
+            for name, key in zip((entry.id, entry.name, *entry.aliases), entry.names(), strict=True):
+                first = owner.setdefault(key, entry_id)
+                if first != entry_id:
+                    problems.append(
+                        Problem(
+                            f"{stem}.yaml",
+                            entry_id,
+                            "aliases" if name in entry.aliases else "name",
+                            f"{name!r} already names entry {first!r}; look-ups would find that one",
+                        )
+                    )
+
+
 @dataclass
 class Catalog:
     """Every catalog entry, by file stem and id, with forgiving look-ups."""
@@ -324,6 +345,7 @@ def validate_catalog(user_dir: Path | None = None) -> tuple[Catalog | None, list
     raw = _raw_layers(dirs, problems)
     entries = _validate_rows(raw, problems)
     _check_references(entries, problems)
+    _check_names(entries, problems)
     if problems:
         return None, problems
     return Catalog(entries=entries, directories=dirs, hash=_hash(entries)), problems
