@@ -205,7 +205,9 @@ def _check_names(entries: dict[str, dict[str, Entry]], problems: list[Problem]) 
     for stem, rows in entries.items():
         owner: dict[str, str] = {}
         for entry_id, entry in rows.items():
-            for name, key in zip((entry.id, entry.name, *entry.aliases), entry.names(), strict=True):
+            for name, key in zip(
+                (entry.id, entry.name, *entry.aliases), entry.names(), strict=True
+            ):
                 first = owner.setdefault(key, entry_id)
                 if first != entry_id:
                     problems.append(
