@@ -1,17 +1,41 @@
-"""clustergen benchmarks: in-process engine timings and whole-process CLI wall time.
+"""clustergen benchmarks: whole-process CLI times and in-process engine times, each next to the
+same work done by the seed memo's script (tools/cluster_model.py in seeds/000) where it has one.
 
-Run: uv run python bench/bench.py [--json]. Reports the median of repeated runs.
+Run: uv run python bench/bench.py [--json] [--repeat N] [--cli-repeat N] [--seed-memo PATH]
+
+Every figure is a median. Process times run the installed `clustergen` console script from a
+directory outside the repository, after one warm-up run, with Python's bytecode cache on (as a
+normal install has it; PYTHONDONTWRITEBYTECODE is dropped for the child processes) and the
+parsed-catalog cache filled. `uv run` adds its own start (~0.3 s) on top and is not counted.
+
+The seed script is read from the seed memo at run time, never copied into this repository; without
+the memo the seed column is empty. Ratios are clustergen time / seed time (above 1: slower).
+The seed's numbers answer a simpler question (its fabric is port division with no spine-count,
+rail, core-tier or transceiver rules, and its "design" is one power solve), so a ratio is a cost
+of the extra rules, not a like-for-like race.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
+import re
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_MEMO = ROOT.parent / "shared" / "seeds" / "000_89844d55a238b179.txt"
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -25,23 +49,83 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def cli_ms(args: list[str], repeat: int) -> float:
-    """Median wall time of a whole `clustergen ...` process in milliseconds."""
-    cmd = [sys.executable, "-m", "clustergen", *args]
-    subprocess.run(cmd, check=True, capture_output=True)
-    times = []
+class Timed(float):
+    """A median wall time in ms that also carries the median CPU time (user + system) in ms.
+
+    On a shared machine wall time swings with other load; CPU time is the steadier figure."""
+
+    cpu_ms: float
+
+    def __new__(cls, wall_ms: float, cpu_ms: float) -> Timed:
+        made = super().__new__(cls, wall_ms)
+        made.cpu_ms = cpu_ms
+        return made
+
+
+def process_ms(cmd: list[str], repeat: int, cwd: Path) -> Timed:
+    """Median wall (and CPU) time of a whole process in milliseconds, after one warm-up run."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(cmd, check=True, capture_output=True, cwd=cwd, env=env)
+    walls, cpus = [], []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+        subprocess.run(cmd, check=True, capture_output=True, cwd=cwd, env=env)
+        walls.append((time.perf_counter() - t0) * 1e3)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e3)
+    return Timed(statistics.median(walls), statistics.median(cpus))
+
+
+def clustergen_cmd() -> list[str]:
+    """The console script beside this interpreter (what users run), else `python -m clustergen`."""
+    script = Path(sys.executable).with_name("clustergen")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "clustergen"]
+
+
+class Seed:
+    """The seed memo's sizing script and its example config, extracted into a temporary directory."""
+
+    def __init__(self, memo: Path, workdir: Path) -> None:
+        text = memo.read_text(encoding="utf-8")
+        self.script = workdir / "cluster_model.py"
+        self.config_path = workdir / "example_5mw_config.json"
+        self.script.write_text(_block_after(text, "`tools/cluster_model.py`", "python"))
+        self.config_path.write_text(_block_after(text, "`tools/example_5mw_config.json`", "json"))
+        self.config: dict[str, Any] = json.loads(self.config_path.read_text())
+        spec = importlib.util.spec_from_file_location("seed_cluster_model", self.script)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {self.script}")
+        self.module: ModuleType = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = self.module  # dataclasses look their module up by name
+        spec.loader.exec_module(self.module)
+        self.node = self.module.build_node(self.config)
+        self.fabric = self.module.build_fabric(self.config)
+
+    def solve(self, cap_w: float) -> object:
+        return self.module.solve_max_nodes(cap_w, self.node, self.fabric)
+
+    def fabric_for(self, nodes: int) -> object:
+        return self.module.fabric_power_for_nodes(nodes, self.node, self.fabric)
+
+    def process(self) -> list[str]:
+        return [sys.executable, str(self.script), "--config", str(self.config_path), "--json"]
+
+
+def _block_after(text: str, marker: str, lang: str) -> str:
+    start = text.index(marker)
+    found = re.search(rf"```{lang}\n(.*?)\n```", text[start:], re.DOTALL)
+    if found is None:
+        raise ValueError(f"no {lang} block after {marker} in the seed memo")
+    return found.group(1) + "\n"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--repeat", type=int, default=20)
-    ap.add_argument("--cli-repeat", type=int, default=5)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--repeat", type=int, default=20, help="in-process runs per figure")
+    ap.add_argument("--cli-repeat", type=int, default=10, help="process runs per figure")
+    ap.add_argument("--seed-memo", type=Path, default=SEED_MEMO, help="seed memo with the script")
     args = ap.parse_args()
 
     from clustergen.catalog import load_catalog
@@ -51,26 +135,105 @@ def main() -> None:
 
     cat = load_catalog()
     request = parse_request(cat, "512 GPUs training, 5 MW")
-    results = {
-        # 100,000 GPUs exceed one 3-tier QM9700 plane (65,536 ports): two planes, as a real design.
-        "fabric_100k_gpus_ms": median_ms(
-            lambda: platform_fabric(cat, "dgx-h100", 12_500, FabricChoices(planes=2)), args.repeat
-        ),
-        "power_first_100mw_ms": median_ms(lambda: power_first(cat, "dgx-h100", 100e6), args.repeat),
-        "design_in_process_ms": median_ms(lambda: plan_design(cat, request), args.repeat),
-    }
-    results["designs_per_second"] = 1e3 / results["design_in_process_ms"]
-    results["cli_fabric_ms"] = cli_ms(
-        ["fabric", "--platform", "dgx-h100", "--nodes", "128", "--json"], args.cli_repeat
-    )
-    results["cli_design_json_ms"] = cli_ms(
-        ["design", "512 GPUs training, 5 MW", "--json"], args.cli_repeat
-    )
+    cg = clustergen_cmd()
+    outside = Path(tempfile.mkdtemp(prefix="clustergen-bench-"))
+    seed: Seed | None = None
+    if args.seed_memo.is_file():
+        seed = Seed(args.seed_memo, outside)
+
+    rows: list[dict[str, Any]] = []
+
+    def row(name: str, ours: float, theirs: float | None, unit: str = "ms") -> None:
+        ratio = None if theirs is None or theirs == 0 else ours / theirs
+        if unit == "/s" and ratio:
+            ratio = 1 / ratio  # a rate: keep "above 1 means clustergen is slower"
+        rows.append(
+            {
+                "figure": name,
+                "clustergen": ours,
+                "clustergen_cpu_ms": getattr(ours, "cpu_ms", None),
+                "seed": theirs,
+                "seed_cpu_ms": getattr(theirs, "cpu_ms", None),
+                "unit": unit,
+                "ratio": ratio,
+            }
+        )
+
+    try:
+        # the seed's whole job (read its config, solve, print JSON) is one process either way
+        seed_process = process_ms(seed.process(), args.cli_repeat, outside) if seed else None
+        row(
+            "CLI start: `clustergen fabric --platform dgx-h100 --nodes 32 --json` (process)",
+            process_ms(
+                [*cg, "fabric", "--platform", "dgx-h100", "--nodes", "32", "--json"],
+                args.cli_repeat,
+                outside,
+            ),
+            seed_process,
+        )
+        if seed:
+            row(
+                "seed config through `clustergen size --config` (process)",
+                process_ms(
+                    [*cg, "size", "--config", str(seed.config_path), "--json"],
+                    args.cli_repeat,
+                    outside,
+                ),
+                seed_process,
+            )
+        design_ms = process_ms(
+            [*cg, "design", "512 GPUs training, 5 MW", "--offline", "--json"],
+            args.cli_repeat,
+            outside,
+        )
+        row(
+            '`clustergen design "512 GPUs training, 5 MW" --offline --json` (process)',
+            design_ms,
+            seed_process,
+        )
+        in_process = median_ms(lambda: plan_design(cat, request), args.repeat)
+        seed_solve = median_ms(lambda: seed.solve(5e6), args.repeat) if seed else None
+        row("design, in process", in_process, seed_solve)
+        row(
+            "engine designs per second",
+            1e3 / in_process,
+            (1e3 / seed_solve) if seed_solve else None,
+            unit="/s",
+        )
+        row(
+            "power-first solve, 100 MW cap, dgx-h100",
+            median_ms(lambda: power_first(cat, "dgx-h100", 100e6), args.repeat),
+            median_ms(lambda: seed.solve(100e6), args.repeat) if seed else None,
+        )
+        # 100,000 GPUs exceed one 3-tier QM9700 plane (65,536 ports): two planes, as built.
+        row(
+            "fabric for 100,000 GPUs (12,500 dgx-h100, 2 planes)",
+            median_ms(
+                lambda: platform_fabric(cat, "dgx-h100", 12_500, FabricChoices(planes=2)),
+                args.repeat,
+            ),
+            median_ms(lambda: seed.fabric_for(12_500), args.repeat) if seed else None,
+        )
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+
     if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        for k, v in results.items():
-            print(f"{k:24s} {v:10.2f}")
+        print(
+            json.dumps({"seed_memo": str(args.seed_memo) if seed else None, "rows": rows}, indent=2)
+        )
+        return
+    print(f"{'figure':78s} {'clustergen':>11s} {'(cpu)':>7s} {'seed':>10s} {'ratio':>8s}")
+    for r in rows:
+        cpu = "" if r["clustergen_cpu_ms"] is None else f"({r['clustergen_cpu_ms']:.0f})"
+        seed_text = "-" if r["seed"] is None else f"{r['seed']:.3f}"
+        ratio_text = "-" if r["ratio"] is None else f"{r['ratio']:.1f}x"
+        print(
+            f"{r['figure']:78s} {r['clustergen']:9.2f}{r['unit']:>2s} {cpu:>7s} "
+            f"{seed_text:>10s} {ratio_text:>8s}"
+        )
+    print("process rows: median wall ms, (median CPU ms); ratio = clustergen / seed time")
+    if seed is None:
+        print(f"(no seed memo at {args.seed_memo}: pass --seed-memo PATH for the seed column)")
 
 
 if __name__ == "__main__":

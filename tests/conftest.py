@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
 
 import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _catalog_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The parsed-catalog cache lives in a temporary directory, never the user's home."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CLUSTERGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -207,3 +207,19 @@ def test_uplinks_spread_evenly(plan: FabricPlan) -> None:
 def test_more_nodes_never_need_fewer_switches(plan: FabricPlan, extra: int) -> None:
     bigger = plan.model_copy(update={"nodes": plan.nodes + extra})
     assert size_fabric(bigger, QM9700).total_switches >= size_fabric(plan, QM9700).total_switches
+
+
+@settings(max_examples=150, deadline=None)
+@given(plans)
+def test_every_leaf_port_in_use_gets_a_transceiver(plan: FabricPlan) -> None:
+    """With one port per transceiver, leaf optics count every host and uplink port on every leaf,
+    partial SUs and the UFM's links included."""
+    from clustergen.catalog.models import Optic
+    from clustergen.engine.fabric import Cabling
+
+    single = Optic(id="x", name="single", kind="transceiver", total_gbps=400, power_w=8, **_SRC)
+    f = size_fabric(
+        plan, QM9700.model_copy(update={"cage_gbps": None}), cabling=Cabling(switch_optic=single)
+    )
+    leaf = next(t.count for t in f.transceivers if t.location == "leaf")
+    assert leaf == f.host_links + f.leaf_switches * f.leaf_uplinks

@@ -11,9 +11,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import ValidationError
 
+from clustergen.catalog import cache
 from clustergen.catalog.models import (
     Architecture,
     Assumption,
@@ -74,17 +74,38 @@ def builtin_catalog_dir() -> Path:
     return here.parent.parent / "catalog"
 
 
-def _read_yaml(path: Path, problems: list[Problem]) -> list[dict[str, Any]]:
+class _MalformedYaml(Exception):
+    """A catalog file that YAML cannot parse; the message says where."""
+
+
+def _parse_yaml(text: str) -> Any:
+    # imported here: a cached catalog never needs the YAML parser
+    import yaml
+
+    loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+        return yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark is not None else ""
-        problems.append(Problem(path.name, "-", "", f"malformed YAML{line}: {exc}".splitlines()[0]))
-        return []
+        raise _MalformedYaml(f"malformed YAML{line}: {exc}".splitlines()[0]) from None
+
+
+def _read_yaml(path: Path, problems: list[Problem]) -> list[dict[str, Any]]:
+    try:
+        raw = path.read_bytes()
     except OSError as exc:
         problems.append(Problem(path.name, "-", "", f"cannot read: {exc.strerror}"))
         return []
+    digest = hashlib.sha256(raw).hexdigest()
+    hit, data = cache.load(digest)
+    if not hit:
+        try:
+            data = _parse_yaml(raw.decode("utf-8"))
+        except _MalformedYaml as exc:
+            problems.append(Problem(path.name, "-", "", str(exc)))
+            return []
+        cache.store(digest, data)
     if data is None:
         return []
     if not isinstance(data, list):
@@ -97,9 +118,6 @@ def _read_yaml(path: Path, problems: list[Problem]) -> list[dict[str, Any]]:
             continue
         rows.append(row)
     return rows
-
-
-_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _raw_layers(dirs: list[Path], problems: list[Problem]) -> dict[str, dict[str, dict[str, Any]]]:
@@ -177,6 +195,29 @@ def _check_references(entries: dict[str, dict[str, Entry]], problems: list[Probl
             p.id,
             "networking.spine_switch",
         )
+
+
+def _check_names(entries: dict[str, dict[str, Entry]], problems: list[Problem]) -> None:
+    """A name or alias answers for one entry of its file; a second one would silently lose.
+
+    Entries are visited in load order (built-in before a user's layer, then file order), the order
+    look-ups index them in, so the problem names the entry that came later."""
+    for stem, rows in entries.items():
+        owner: dict[str, str] = {}
+        for entry_id, entry in rows.items():
+            for name, key in zip(
+                (entry.id, entry.name, *entry.aliases), entry.names(), strict=True
+            ):
+                first = owner.setdefault(key, entry_id)
+                if first != entry_id:
+                    problems.append(
+                        Problem(
+                            f"{stem}.yaml",
+                            entry_id,
+                            "aliases" if name in entry.aliases else "name",
+                            f"{name!r} already names entry {first!r}; look-ups would find that one",
+                        )
+                    )
 
 
 @dataclass
@@ -311,6 +352,7 @@ def validate_catalog(user_dir: Path | None = None) -> tuple[Catalog | None, list
     raw = _raw_layers(dirs, problems)
     entries = _validate_rows(raw, problems)
     _check_references(entries, problems)
+    _check_names(entries, problems)
     if problems:
         return None, problems
     return Catalog(entries=entries, directories=dirs, hash=_hash(entries)), problems

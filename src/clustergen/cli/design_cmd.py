@@ -26,12 +26,12 @@ def load_request(
     catalog: Catalog, text: str | None, request_file: Path | None, overrides: dict[str, Any]
 ) -> DesignRequest:
     """Text and/or a YAML request file, with flags overriding single fields."""
-    import yaml
-
     from clustergen.engine.request import merge_request
 
     data: dict[str, Any] = {}
     if request_file is not None:
+        import yaml  # only a request file needs the parser
+
         try:
             loaded = yaml.safe_load(request_file.read_text(encoding="utf-8"))
         except OSError as exc:

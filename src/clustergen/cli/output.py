@@ -5,16 +5,34 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
-from rich.console import Console
-from rich.table import Table
 
 from clustergen.errors import ClustergenError
 
-stdout = Console(soft_wrap=True)
-stderr = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+
+class _LazyConsole:
+    """A rich Console made on first use: JSON output and errors never pay for importing rich."""
+
+    def __init__(self, *, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr, soft_wrap=True)
+        return getattr(self._console, name)
+
+
+stdout = _LazyConsole(stderr=False)
+stderr = _LazyConsole(stderr=True)
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -36,6 +54,8 @@ def print_json(obj: Any) -> None:
 
 def table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Table:
     """A rich table with plain string cells."""
+    from rich.table import Table
+
     t = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
     for c in columns:
         t.add_column(c)
@@ -54,7 +74,8 @@ def report_error(err: ClustergenError, as_json: bool) -> None:
     if as_json:
         print_json(err.to_dict())
     else:
-        stderr.print(f"Error: {err.one_line()}", markup=False, highlight=False)
+        # plain text needs no rich console: a failing command stays cheap
+        sys.stderr.write(f"Error: {err.one_line()}\n")
 
 
 def fmt_w(w: float | None) -> str:

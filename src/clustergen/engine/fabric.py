@@ -16,6 +16,7 @@ The rules, each from the fat-tree literature or NVIDIA's DGX SuperPOD reference 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -153,7 +154,8 @@ def _radix(switch: Switch, speed_gbps: float, role: str) -> int:
     return radix
 
 
-class _Leaves(BaseModel):
+@dataclass(frozen=True)
+class _Leaves:
     """Per-plane leaf layout."""
 
     count: int
@@ -161,7 +163,10 @@ class _Leaves(BaseModel):
     down: int
     up: int
     sus: int
-    host_ports_per_leaf: list[int]  # ports actually used per leaf, for transceiver counts
+    # host ports used on a leaf -> how many leaves use that many, for transceiver counts. A
+    # histogram, not a list per leaf: full SUs repeat one pattern, so its size stays that of one SU
+    # however large the fabric grows.
+    loads: dict[int, int]
     fm_attached: int
 
 
@@ -187,27 +192,33 @@ def _rail_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) ->
     sus = ceil_div(plan.nodes, plan.su_nodes)
     free_slots = sus * plan.su_nodes - plan.nodes
     fm_attached = fm_links if fm_links and free_slots * per_plane >= fm_links else 0
-    used: list[int] = []
-    for su in range(sus):
-        nodes_here = min(plan.su_nodes, plan.nodes - su * plan.su_nodes)
+
+    def su_loads(nodes_here: int) -> list[int]:
+        used: list[int] = []
         for g in range(groups):
             rails_here = min(rails_per_leaf, rails - g * rails_per_leaf)
             group_ports = nodes_here * ports_per_rail * rails_here
             for i in range(leaves_per_rail):
-                share = min(down, max(0, group_ports - i * down))
-                used.append(share)
-    if fm_attached:
-        # one UFM link per rail leaf of the first SU with a free slot: the last, partial SU
-        start = (sus - 1) * per_su
-        for i in range(fm_attached):
-            used[start + (i * leaves_per_rail) % per_su] += 1
+                used.append(min(down, max(0, group_ports - i * down)))
+        return used
+
+    loads: dict[int, int] = {}
+    if sus > 1:  # every SU but the last is full, so they share one pattern
+        for h in su_loads(plan.su_nodes):
+            loads[h] = loads.get(h, 0) + sus - 1
+    last = su_loads(plan.nodes - (sus - 1) * plan.su_nodes)
+    # one UFM link per rail leaf of the first SU with a free slot: the last, partial SU
+    for i in range(fm_attached):
+        last[(i * leaves_per_rail) % per_su] += 1
+    for h in last:
+        loads[h] = loads.get(h, 0) + 1
     return _Leaves(
         count=sus * per_su,
         per_su=per_su,
         down=down,
         up=up,
         sus=sus,
-        host_ports_per_leaf=used,
+        loads=loads,
         fm_attached=fm_attached,
     )
 
@@ -216,29 +227,20 @@ def _flat_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) ->
     hosts = plan.nodes * per_plane + fm_links
     if hosts <= radix:
         return _Leaves(
-            count=1,
-            per_su=None,
-            down=hosts,
-            up=0,
-            sus=1,
-            host_ports_per_leaf=[hosts],
-            fm_attached=fm_links,
+            count=1, per_su=None, down=hosts, up=0, sus=1, loads={hosts: 1}, fm_attached=fm_links
         )
     down, up = leaf_split(radix, plan.oversubscription)
     count = ceil_div(hosts, down)
-    used = [min(down, hosts - i * down) for i in range(count)]
+    last = hosts - (count - 1) * down  # every leaf but the last is full
+    loads = {down: count - 1} if count > 1 else {}
+    loads[last] = loads.get(last, 0) + 1
     return _Leaves(
-        count=count,
-        per_su=None,
-        down=down,
-        up=up,
-        sus=1,
-        host_ports_per_leaf=used,
-        fm_attached=fm_links,
+        count=count, per_su=None, down=down, up=up, sus=1, loads=loads, fm_attached=fm_links
     )
 
 
-class _Upper(BaseModel):
+@dataclass(frozen=True)
+class _Upper:
     tiers: int
     spines: int
     cores: int
@@ -386,7 +388,7 @@ def size_fabric(
     fm_links = leaves.fm_attached * p
     leaf_spine = upper.leaf_spine_links * p
     spine_core = upper.spine_core_links * p
-    leaf_max = max(h + leaves.up for h in leaves.host_ports_per_leaf)
+    leaf_max = max(leaves.loads) + leaves.up
     if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:
         notes.append(
             f"rail-optimized: {leaves.per_su} leaves per SU of {plan.su_nodes} nodes per plane; "
@@ -405,7 +407,7 @@ def size_fabric(
     # Transceivers: per switch, ceil(ports used / ports per cage); nodes likewise.
     leaf_ppc = leaf.ports_per_cage_at(speed) if cabling.switch_optic else 1
     spine_ppc = spine.ports_per_cage_at(speed) if cabling.switch_optic else 1
-    leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) for h in leaves.host_ports_per_leaf) * p
+    leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) * n for h, n in leaves.loads.items()) * p
     spine_xcvr = 0
     core_xcvr = 0
     if upper.tiers >= 2:
