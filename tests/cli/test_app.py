@@ -40,6 +40,8 @@ def _imported_by(*args: str) -> set[str]:
             "clustergen.engine.fabric",
         ),
         (("design", "512 GPUs training, 5 MW", "--offline", "--json"), "clustergen.engine.planner"),
+        # no key configured: the default mode is the planner and must not load the model client
+        (("design", "512 GPUs training, 5 MW", "--json"), "clustergen.engine.planner"),
         (("power", "--platform", "dgx-h100", "--cap-mw", "5", "--json"), "clustergen.engine.power"),
     ],
 )
