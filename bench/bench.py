@@ -120,6 +120,44 @@ def _block_after(text: str, marker: str, lang: str) -> str:
     return found.group(1) + "\n"
 
 
+class _AgentRun:
+    turns = 0
+    tool_calls = 0
+    request_kb = 0.0
+
+
+def _scripted_agent(cat: Any, request: Any) -> tuple[Callable[[], object], _AgentRun]:
+    import httpx
+
+    from clustergen.agent.client import ChatClient
+    from clustergen.agent.loop import Agent
+    from clustergen.agent.replay import FunctionTransport
+    from clustergen.agent.scripted import scripted_reply
+    from clustergen.agent.settings import AgentSettings
+
+    settings = AgentSettings(NVIDIA_API_KEY="bench", CLUSTERGEN_BASE_URL="http://bench.invalid/v1")
+    info = _AgentRun()
+
+    class Counting(FunctionTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            info.request_kb += len(request.content) / 1e3
+            return super().handle_request(request)
+
+    def run() -> object:
+        info.request_kb = 0.0
+        client = ChatClient(settings, http_client=httpx.Client(transport=Counting(scripted_reply)))
+        try:
+            d = Agent(cat, client, settings).run(request)
+        finally:
+            client.close()
+        assert d.agent is not None
+        info.turns, info.tool_calls = d.agent.turns, d.agent.tool_calls
+        return d
+
+    run()
+    return run, info
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -199,6 +237,15 @@ def main() -> None:
             1e3 / in_process,
             (1e3 / seed_solve) if seed_solve else None,
             unit="/s",
+        )
+        # The agent loop with the scripted stand-in model over an in-memory transport: the cost of
+        # the loop, the tools, the rebuild and the grounding check, without a model's latency.
+        agent_design, agent_run = _scripted_agent(cat, request)
+        row(
+            f"agent design, scripted model, in process ({agent_run.turns} round trips, "
+            f"{agent_run.tool_calls} tool calls, {agent_run.request_kb:.0f} kB sent)",
+            median_ms(agent_design, max(3, args.repeat // 10)),
+            None,
         )
         row(
             "power-first solve, 100 MW cap, dgx-h100",

@@ -397,3 +397,19 @@ def test_unmocked_request_fails_the_run(catalog: Catalog, sleeps: Sleeps) -> Non
         with pytest.raises(respx.models.AllMockedAssertionError):
             Agent(catalog, c, s).run(_request(catalog))
         assert not r.routes[0].called
+
+
+def test_429_storm_ends_within_the_retry_budget(
+    router: respx.MockRouter,
+    client: ChatClient,
+    settings: AgentSettings,
+    catalog: Catalog,
+    sleeps: Sleeps,
+) -> None:
+    storm = httpx.Response(429, headers={"retry-after": "45"}, json={"error": "slow down"})
+    route = router.post(CHAT).mock(return_value=storm)
+    with pytest.raises(AgentError, match="429"):
+        Agent(catalog, client, settings).run(_request(catalog))
+    assert sum(sleeps) <= settings.retry_budget_s
+    assert sleeps[0] == 45.0
+    assert route.call_count < settings.max_attempts

@@ -114,6 +114,17 @@ class _Wait:
         return min(self.backoff(state), self.cap_s)
 
 
+def _slept_over(budget_s: float) -> Callable[[RetryCallState], bool]:
+    """Stop when the next wait would take the waits past the budget (counted from the waits tenacity
+    planned, so the limit holds whatever the clock does, and in tests with an injected sleep)."""
+
+    def stop(state: RetryCallState) -> bool:
+        # the wait about to start counts: never sleep past the budget only to give up after it
+        return state.idle_for + state.upcoming_sleep > budget_s
+
+    return stop
+
+
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, openai.APIStatusError):
         return f"HTTP {exc.status_code}"
@@ -177,7 +188,8 @@ class ChatClient:
             retry=retry_if_exception(_retryable),
             wait=_Wait(cap_s=max(self.settings.retry_budget_s, 0.0)),
             stop=stop_after_attempt(self.settings.max_attempts)
-            | stop_after_delay(self.settings.retry_budget_s),
+            | stop_after_delay(self.settings.retry_budget_s)
+            | _slept_over(self.settings.retry_budget_s),
             sleep=self.sleep,
             reraise=True,
             before_sleep=self._note_retry,
