@@ -23,8 +23,10 @@ from tenacity import (
     retry_if_exception,
     stop_after_attempt,
     stop_after_delay,
+    stop_any,
     wait_exponential_jitter,
 )
+from tenacity.stop import stop_base
 
 from clustergen.agent.settings import AgentSettings
 from clustergen.errors import AgentError, ConfigError
@@ -114,15 +116,16 @@ class _Wait:
         return min(self.backoff(state), self.cap_s)
 
 
-def _slept_over(budget_s: float) -> Callable[[RetryCallState], bool]:
+class _SleptOver(stop_base):
     """Stop when the next wait would take the waits past the budget (counted from the waits tenacity
     planned, so the limit holds whatever the clock does, and in tests with an injected sleep)."""
 
-    def stop(state: RetryCallState) -> bool:
-        # the wait about to start counts: never sleep past the budget only to give up after it
-        return state.idle_for + state.upcoming_sleep > budget_s
+    def __init__(self, budget_s: float) -> None:
+        self.budget_s = budget_s
 
-    return stop
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        # the wait about to start counts: never sleep past the budget only to give up after it
+        return retry_state.idle_for + retry_state.upcoming_sleep > self.budget_s
 
 
 def _describe(exc: BaseException) -> str:
@@ -187,9 +190,11 @@ class ChatClient:
         retrying = Retrying(
             retry=retry_if_exception(_retryable),
             wait=_Wait(cap_s=max(self.settings.retry_budget_s, 0.0)),
-            stop=stop_after_attempt(self.settings.max_attempts)
-            | stop_after_delay(self.settings.retry_budget_s)
-            | _slept_over(self.settings.retry_budget_s),
+            stop=stop_any(
+                stop_after_attempt(self.settings.max_attempts),
+                stop_after_delay(self.settings.retry_budget_s),
+                _SleptOver(self.settings.retry_budget_s),
+            ),
             sleep=self.sleep,
             reraise=True,
             before_sleep=self._note_retry,

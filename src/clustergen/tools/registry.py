@@ -8,9 +8,11 @@ computes a figure of its own.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -30,6 +32,14 @@ class ToolContext:
     request_text: str | None = None
 
 
+@cache
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Generating a schema costs ~10 ms; the agent sends every tool's schema on every turn.
+    schema = model.model_json_schema()
+    schema.pop("title", None)
+    return schema
+
+
 @dataclass(frozen=True)
 class Tool(Generic[A, R]):
     """One tool: a name the model calls, its description, and the models at both ends."""
@@ -41,10 +51,8 @@ class Tool(Generic[A, R]):
     run: Callable[[ToolContext, A], R]
 
     def parameters_schema(self) -> dict[str, Any]:
-        """The JSON Schema of the arguments, as the model sees it."""
-        schema = self.args.model_json_schema()
-        schema.pop("title", None)
-        return schema
+        """The JSON Schema of the arguments, as the model sees it (a fresh copy each time)."""
+        return copy.deepcopy(_schema(self.args))
 
     def openai_spec(self) -> dict[str, Any]:
         """The tool in the OpenAI chat-completions `tools` format."""
