@@ -413,3 +413,18 @@ def test_429_storm_ends_within_the_retry_budget(
     assert sum(sleeps) <= settings.retry_budget_s
     assert sleeps[0] == 45.0
     assert route.call_count < settings.max_attempts
+
+
+def test_tool_call_left_in_content_is_still_a_tool_call(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    """NIM's docs: when the server's tool parser fails, the call arrives in `content`."""
+    text = '{"name": "lookup_gpu", "parameters": {"name": "H100"}}'
+    first = httpx.Response(200, json=completion({"role": "assistant", "content": text}, "stop"))
+    route = router.post(CHAT).mock(side_effect=_then_scripted([first]))
+    d = Agent(catalog, client, settings).run(_request(catalog))
+    assert d.agent is not None
+    assert d.agent.tool_calls == 5
+    answered = body(route.calls[1].request)["messages"][-1]
+    assert answered["role"] == "tool"
+    assert json.loads(answered["content"])["id"] == "h100-sxm"

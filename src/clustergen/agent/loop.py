@@ -145,7 +145,11 @@ class Agent:
         while True:
             self._limits(st, started)
             reply = self._ask(st)
-            calls = reply.tool_calls if st.protocol == "tools" else self._json_calls(st, reply)
+            if st.protocol == "tools":
+                calls = reply.tool_calls or _calls_in_content(reply.content, st.turns)
+                reply.tool_calls = calls
+            else:
+                calls = self._json_calls(st, reply)
             if st.protocol == "tools":
                 st.messages.append(self._assistant_message(reply))
             if not calls:
@@ -229,6 +233,12 @@ class Agent:
             for n in self.tool_names
         ]
         converted: list[dict[str, Any]] = []
+        names = {
+            c["id"]: c["function"]["name"]
+            for m in st.messages
+            if m["role"] == "assistant"
+            for c in m.get("tool_calls") or []
+        }
         for m in st.messages:
             if m["role"] == "assistant" and m.get("tool_calls"):
                 for c in m["tool_calls"]:
@@ -243,7 +253,10 @@ class Agent:
                     )
             elif m["role"] == "tool":
                 converted.append(
-                    {"role": "user", "content": f"TOOL RESULT {m.get('name', '')}: {m['content']}"}
+                    {
+                        "role": "user",
+                        "content": f"TOOL RESULT {names.get(m['tool_call_id'], '')}: {m['content']}",
+                    }
                 )
             else:
                 converted.append(m)
@@ -290,9 +303,7 @@ class Agent:
             content = content[:MAX_TOOL_RESULT_CHARS] + ' ... [truncated; ask for less]"'
         self.trace.event("tool_result", tool=call.name, id=call.id, content=content)
         if st.protocol == "tools":
-            st.messages.append(
-                {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content}
-            )
+            st.messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
         else:
             st.messages.append({"role": "user", "content": f"TOOL RESULT {call.name}: {content}"})
 
@@ -467,6 +478,32 @@ class Agent:
         )
         self.trace.event("finish", run=run.model_dump(mode="json"))
         return design.model_copy(update={"agent": run})
+
+
+def _calls_in_content(content: str | None, turn: int) -> list[ToolCall]:
+    """A tool call the endpoint failed to parse and left in the text. Llama-family models write
+    {"name": ..., "parameters": {...}}; NIM's docs note the call then arrives in `content`."""
+    if not content or "{" not in content:
+        return []
+    text = _FENCE.sub("", content.strip())
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        obj = json.loads(text[start : end + 1])
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(obj, dict):
+        return []
+    name = obj.get("name") or obj.get("tool")
+    args = obj.get("parameters", obj.get("arguments", {}))
+    if not isinstance(name, str) or not isinstance(args, dict | str):
+        return []
+    return [
+        ToolCall(
+            id=f"content_{turn}",
+            name=name,
+            arguments=args if isinstance(args, str) else json.dumps(args),
+        )
+    ]
 
 
 def _loads(text: str) -> Any:
