@@ -33,6 +33,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "engine": (*_PURE, "clustergen.tools"),
     "tools": _PURE,
     "agent": ("clustergen.cli",),
+    # The MCP server serves the tools; it never asks a model or reaches into the CLI.
+    "mcp": ("clustergen.cli", "clustergen.agent", "openai"),
 }
 
 
