@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
@@ -246,6 +246,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     low = text.lower().replace("×", "x")
     fields: dict[str, object] = {"text": text.strip()}
     understood: list[str] = []
+    said: dict[str, str] = {}  # field -> the words it was read from
     used = [False] * len(low)
 
     def take(m: re.Match[str], note: str) -> None:
@@ -260,6 +261,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
                 hint="state it once",
             )
         fields[key] = value
+        said[key] = m.group(0).strip()
         take(m, note)
 
     named, spans = _find_platform(catalog, low)
@@ -339,6 +341,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             bare = re.search(r"(\d[\d,]*)\s*(?:x\s*)?$", low[:s])
             if bare:
                 n = int(_num(bare.group(1)))
+                said["nodes" if kind == "system" else "gpus"] = bare.group(0).strip()
                 if kind == "system":
                     fields["nodes"] = n
                     understood.append(f"{bare.group(0).strip()!r} -> {n} {eid} nodes")
@@ -374,4 +377,13 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             f"nothing to size in {text.strip()!r}: no GPU count, node count or power cap",
             hint='say e.g. "512 GPUs training, 5 MW" or "how many B200 fit in 10 MW"',
         )
-    return DesignRequest.model_validate(fields)
+    try:
+        return DesignRequest.model_validate(fields)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = str(err["loc"][0]) if err["loc"] else "request"
+        words = f" in {said[key]!r}" if key in said else ""
+        raise RequestError(
+            f"{key.replace('_', ' ')}{words}: {err['msg'][0].lower()}{err['msg'][1:]}",
+            hint='say e.g. "512 GPUs training, 5 MW"',
+        ) from None
