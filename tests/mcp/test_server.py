@@ -142,6 +142,7 @@ class Session:
     results: dict[str, CallToolResult] = field(default_factory=dict)
     errors: dict[str, CallToolResult] = field(default_factory=dict)
     extra: dict[str, CallToolResult] = field(default_factory=dict)
+    left_behind: list[str] = field(default_factory=list)
 
 
 async def drive(client: Client, extra: dict[str, tuple[str, dict[str, Any]]]) -> Session:
@@ -157,16 +158,11 @@ async def drive(client: Client, extra: dict[str, tuple[str, dict[str, Any]]]) ->
     return session
 
 
-def _catalog_dir(tmp: Path) -> Path:
-    d = tmp / "lab-catalog"
-    d.mkdir()
-    (d / "gpus.yaml").write_text(LAB_GPU, encoding="utf-8")
-    return d
-
-
 @pytest.fixture(scope="module")
 def lab_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _catalog_dir(tmp_path_factory.mktemp("mcp"))
+    d = tmp_path_factory.mktemp("lab-catalog")
+    (d / "gpus.yaml").write_text(LAB_GPU, encoding="utf-8")
+    return d
 
 
 class HttpServer:
@@ -221,13 +217,20 @@ def stdio(
     Asks for `http_server` only so that server starts up while this session runs."""
     log = tmp_path_factory.mktemp("mcp-stdio") / "stderr.log"
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "clustergen", "mcp", "--catalog", str(lab_catalog)]
+        command=sys.executable,
+        args=["-m", "clustergen", "mcp", "--catalog", str(lab_catalog)],
+        cwd=tmp_path_factory.mktemp("mcp-workdir"),
     )
 
     async def run() -> Session:
         with log.open("w") as errlog:
             async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
-                return await drive(client, {"layered": ("lookup_gpu", {"name": "Lab GPU X"})})
+                session = await drive(client, {"layered": ("lookup_gpu", {"name": "Lab GPU X"})})
+        assert params.cwd is not None
+        session.left_behind = sorted(
+            str(p) for d in (Path(params.cwd), lab_catalog) for p in d.rglob("*")
+        )
+        return session
 
     try:
         return anyio.run(run)
@@ -322,6 +325,12 @@ def test_catalog_layering_reaches_the_tools(stdio: Session) -> None:
     assert not result.is_error, result.content
     assert result.structured_content["id"] == "lab-gpu-x"
     assert result.structured_content["memory_gb"] == 24
+
+
+def test_a_session_of_every_tool_writes_nothing(stdio: Session, lab_catalog: Path) -> None:
+    # The server's working directory stays empty and the layered catalog as it was written.
+    assert stdio.left_behind == [str(lab_catalog / "gpus.yaml")]
+    assert (lab_catalog / "gpus.yaml").read_text(encoding="utf-8") == LAB_GPU
 
 
 def test_both_handshakes_work(stdio: Session, http: Session) -> None:
