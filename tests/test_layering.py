@@ -35,6 +35,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "agent": ("clustergen.cli",),
     # The eval harness may drive the agent (agent_runners.py) but never prints or builds commands.
     "evals": ("typer", "rich", "mcp", "clustergen.cli", "clustergen.mcp"),
+    # The MCP server serves the tools; it never asks a model or reaches into the CLI.
+    "mcp": ("clustergen.cli", "clustergen.agent", "openai"),
 }
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+import yaml
 from pydantic import ValidationError
 
 from clustergen.catalog import cache
@@ -74,56 +76,200 @@ def builtin_catalog_dir() -> Path:
     return here.parent.parent / "catalog"
 
 
-class _MalformedYaml(Exception):
-    """A catalog file that YAML cannot parse; the message says where."""
+class _LocatingConstructor(yaml.constructor.SafeConstructor):
+    """The safe constructor, but a scalar it cannot build (a date like 2026-13-45, an integer of
+    thousands of digits) is a YAML error at that scalar's line, not a bare ValueError."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError) as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, str(exc).splitlines()[0], node.start_mark
+            ) from None
 
 
-def _parse_yaml(text: str) -> Any:
-    # imported here: a cached catalog never needs the YAML parser
-    import yaml
+class _UserLoader(
+    yaml.reader.Reader,
+    yaml.scanner.Scanner,
+    yaml.parser.Parser,
+    yaml.composer.Composer,
+    _LocatingConstructor,
+    yaml.resolver.Resolver,
+):
+    """For a user's layer: pure Python, so nesting too deep to build is a RecursionError rather
+    than a crash in libyaml's recursive composer."""
 
-    loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(text, Loader=loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" at line {mark.line + 1}" if mark is not None else ""
-        raise _MalformedYaml(f"malformed YAML{line}: {exc}".splitlines()[0]) from None
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _LocatingConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
 
 
-def _read_yaml(path: Path, problems: list[Problem]) -> list[dict[str, Any]]:
+try:
+    from yaml._yaml import CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _BuiltinLoader: type[Any] = _UserLoader
+else:
+
+    class _CLoader(CParser, _LocatingConstructor, yaml.resolver.Resolver):
+        """For the catalog shipped with clustergen: libyaml's parser, for start-up time."""
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            _LocatingConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+    _BuiltinLoader = _CLoader
+
+
+_ITEM = re.compile(r"^-(?:\s+|$)")
+_ID = re.compile(r"""id:\s*["']?([^"'#\s]+)""")
+
+
+def entry_near(text: str, line: int) -> str:
+    """The entry a 1-based line of a catalog file falls in: its id, `#n` (the n-th item) when the
+    id cannot be read, or `-` before the first item."""
+    lines = text.splitlines()
+    starts = [i for i, ln in enumerate(lines[:line]) if _ITEM.match(ln)]
+    if not starts:
+        return "-"
+    first = lines[starts[-1]]
+    head = _ITEM.match(first)
+    column = head.end() if head and first[head.end() :].strip() else 2
+    # The entry's own keys sit at one column; nested mappings (which may have an `id`) sit deeper.
+    keys = [first[column:]]
+    for ln in lines[starts[-1] + 1 :]:
+        if _ITEM.match(ln):
+            break
+        if not ln[:column].strip() and not ln[column : column + 1].isspace():
+            keys.append(ln[column:])
+    for key in keys:
+        found = _ID.match(key)
+        if found:
+            return found.group(1)
+    return f"#{len(starts)}"
+
+
+def _yaml_problem(path: Path, text: str, exc: yaml.YAMLError) -> Problem:
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text[: exc.position].count("\n") + 1
+        char = exc.character
+        shown = f"U+{char:04X}" if isinstance(char, int) else repr(char)
+        return Problem(
+            path.name,
+            entry_near(text, line),
+            "",
+            f"malformed YAML at line {line}: control character {shown} is not allowed",
+        )
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    # A quoted scalar or flow collection left open is noticed lines later, often in the next
+    # entry; where it began names the culprit. A block collection begins too far up to help.
+    began = getattr(exc, "context_mark", None) if context and "block" not in context else None
+    if context:
+        since = (
+            f" that began at line {began.line + 1}"
+            if began and mark and began.line != mark.line
+            else ""
+        )
+        what = f"{what} ({context}{since})"
+    if mark is None:
+        return Problem(path.name, "-", "", f"malformed YAML: {what}")
+    where = f" at line {mark.line + 1}, column {mark.column + 1}"
+    entry = entry_near(text, (began or mark).line + 1)
+    return Problem(path.name, entry, "", f"malformed YAML{where}: {what}")
+
+
+def _read_yaml(path: Path, problems: list[Problem], trusted: bool) -> list[dict[str, Any]]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
         problems.append(Problem(path.name, "-", "", f"cannot read: {exc.strerror}"))
         return []
+    # Only the shipped catalog is cached: a user's layer is small, and may be anything (anchors
+    # that refer to themselves, say) that a JSON cache cannot hold.
     digest = hashlib.sha256(raw).hexdigest()
-    hit, data = cache.load(digest)
+    hit, data = cache.load(digest) if trusted else (False, None)
     if not hit:
         try:
-            data = _parse_yaml(raw.decode("utf-8"))
-        except _MalformedYaml as exc:
-            problems.append(Problem(path.name, "-", "", str(exc)))
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = raw[: exc.start].decode("utf-8", errors="replace")
+            line = before.count("\n") + 1
+            problems.append(
+                Problem(
+                    path.name,
+                    entry_near(before, line),
+                    "",
+                    f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at line {line}; save the file as UTF-8",
+                )
+            )
             return []
-        cache.store(digest, data)
+        try:
+            # The pure-Python reader rejects control characters as it is built.
+            loader = (_BuiltinLoader if trusted else _UserLoader)(text)
+        except yaml.YAMLError as exc:
+            problems.append(_yaml_problem(path, text, exc))
+            return []
+        try:
+            data = loader.get_single_data()
+        except yaml.YAMLError as exc:
+            problems.append(_yaml_problem(path, text, exc))
+            return []
+        except RecursionError:
+            line = loader.get_mark().line + 1
+            problems.append(
+                Problem(
+                    path.name,
+                    entry_near(text, line),
+                    "",
+                    f"malformed YAML at line {line}: nested too deeply to read",
+                )
+            )
+            return []
+        finally:
+            loader.dispose()
+        if trusted:
+            cache.store(digest, data)
     if data is None:
         return []
     if not isinstance(data, list):
         problems.append(Problem(path.name, "-", "", "top level must be a list of entries"))
         return []
     rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for i, row in enumerate(data):
         if not isinstance(row, dict) or not isinstance(row.get("id"), str):
             problems.append(Problem(path.name, f"#{i + 1}", "id", "each entry needs a string id"))
             continue
+        if row["id"] in seen:
+            # Within one file a repeat is a slip, not an override: layering is across directories.
+            problems.append(
+                Problem(path.name, row["id"], "id", "the id appears more than once in this file")
+            )
+            continue
+        seen.add(row["id"])
         rows.append(row)
     return rows
 
 
-def _raw_layers(dirs: list[Path], problems: list[Problem]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Merge raw rows: a later directory's entry overrides an earlier one field by field."""
-    merged: dict[str, dict[str, dict[str, Any]]] = {stem: {} for stem in FILES}
-    for directory in dirs:
+#: file stem -> entry id -> raw fields
+RawRows = dict[str, dict[str, dict[str, Any]]]
+
+
+def _raw_layers(
+    dirs: list[Path], problems: list[Problem]
+) -> tuple[RawRows, dict[str, dict[str, str]]]:
+    """Merge raw rows: a later directory's entry overrides an earlier one field by field. Also
+    returns the file that last touched each entry, kept apart so no YAML key can collide with it."""
+    merged: RawRows = {stem: {} for stem in FILES}
+    origin: dict[str, dict[str, str]] = {stem: {} for stem in FILES}
+    for n, directory in enumerate(dirs):
         if not directory.is_dir():
             problems.append(Problem(str(directory), "-", "", "catalog directory does not exist"))
             continue
@@ -134,26 +280,27 @@ def _raw_layers(dirs: list[Path], problems: list[Problem]) -> dict[str, dict[str
                     Problem(path.name, "-", "", f"unknown catalog file; known: {known}")
                 )
                 continue
-            for row in _read_yaml(path, problems):
+            # The first directory is the built-in catalog.
+            for row in _read_yaml(path, problems, trusted=n == 0):
                 base = merged[path.stem].get(row["id"], {})
-                merged[path.stem][row["id"]] = {**base, **row, "_file": path.name}
-    return merged
+                merged[path.stem][row["id"]] = {**base, **row}
+                origin[path.stem][row["id"]] = path.name
+    return merged, origin
 
 
 def _validate_rows(
-    raw: dict[str, dict[str, dict[str, Any]]], problems: list[Problem]
+    raw: RawRows, origin: dict[str, dict[str, str]], problems: list[Problem]
 ) -> dict[str, dict[str, Entry]]:
     entries: dict[str, dict[str, Entry]] = {stem: {} for stem in FILES}
     for stem, rows in raw.items():
         model = FILES[stem]
         for entry_id, row in rows.items():
-            fields = {k: v for k, v in row.items() if k != "_file"}
             try:
-                entries[stem][entry_id] = model.model_validate(fields)
+                entries[stem][entry_id] = model.model_validate(row)
             except ValidationError as exc:
                 for err in exc.errors():
                     loc = ".".join(str(p) for p in err["loc"])
-                    problems.append(Problem(row["_file"], entry_id, loc, err["msg"]))
+                    problems.append(Problem(origin[stem][entry_id], entry_id, loc, err["msg"]))
     return entries
 
 
@@ -349,8 +496,8 @@ def validate_catalog(user_dir: Path | None = None) -> tuple[Catalog | None, list
     if user_dir is not None:
         dirs.append(Path(user_dir))
     problems: list[Problem] = []
-    raw = _raw_layers(dirs, problems)
-    entries = _validate_rows(raw, problems)
+    raw, origin = _raw_layers(dirs, problems)
+    entries = _validate_rows(raw, origin, problems)
     _check_references(entries, problems)
     _check_names(entries, problems)
     if problems:

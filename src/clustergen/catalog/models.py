@@ -31,9 +31,10 @@ def normalise_name(text: str) -> str:
 
 
 class Strict(BaseModel):
-    """Base for catalog models: unknown fields are errors, values are immutable."""
+    """Base for catalog models: unknown fields are errors, values are immutable, and numbers are
+    finite (YAML's .inf and .nan are not facts)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Entry(Strict):

@@ -11,6 +11,7 @@ import typer
 from clustergen import __version__
 from clustergen.cli import catalog_cmd, design_cmd, fabric_cmd, fleet_cmd, ra_cmd, storage_cmd
 from clustergen.cli.eval_cmd import register as register_eval
+from clustergen.cli.mcp_cmd import register as register_mcp
 from clustergen.cli.output import report_error
 from clustergen.errors import ClustergenError
 
@@ -57,6 +58,7 @@ fabric_cmd.register(app)
 app.add_typer(storage_cmd.app, name="storage")
 app.add_typer(fleet_cmd.app, name="fleet")
 register_eval(app)
+register_mcp(app)
 
 
 def _only(name: str | None) -> typer.Typer:

@@ -68,7 +68,11 @@ def write_outputs(design: Design, out: Path, force: bool) -> list[Path]:
         "bom.csv": bom_csv(design),
         "memo.md": render_memo(design),
     }
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    except OSError as exc:
+        raise OutputError(f"cannot write in {parent}: {exc.strerror or exc}") from None
+    backup: Path | None = None
     try:
         for name, text in files.items():
             with open(staging / name, "w", encoding="utf-8") as fh:
@@ -78,14 +82,33 @@ def write_outputs(design: Design, out: Path, force: bool) -> list[Path]:
         if out.exists():
             backup = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
             os.rename(out, backup / "d")
-            os.rename(staging, out)
-            shutil.rmtree(backup, ignore_errors=True)
-        else:
-            os.rename(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        os.rename(staging, out)
+    except BaseException as exc:
+        _roll_back(out, staging, backup)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
         raise
+    if backup is not None:
+        shutil.rmtree(backup, ignore_errors=True)
     return [out / n for n in files]
+
+
+def _roll_back(out: Path, staging: Path, backup: Path | None) -> None:
+    """Undo a write_outputs that stopped part way, from what is on disk (an interrupt can land
+    between any two steps): put the old DIR back, then remove the staging and backup dirs."""
+    if not staging.exists() and out.exists():  # staging had already become DIR
+        shutil.rmtree(out)
+    old = backup / "d" if backup is not None else None
+    if old is not None and old.exists():
+        try:
+            os.rename(old, out)
+        except OSError as exc:
+            raise OutputError(
+                f"cannot restore {out}: {exc.strerror}; its previous contents are in {old}"
+            ) from None
+    shutil.rmtree(staging, ignore_errors=True)
+    if backup is not None:
+        shutil.rmtree(backup, ignore_errors=True)
 
 
 def _summary(d: Design) -> None:

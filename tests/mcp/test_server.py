@@ -1,0 +1,410 @@
+"""The MCP server, driven by the SDK's own client over both transports.
+
+One server process per transport serves a whole session (every tool once, every kind of error);
+the tests below read that session. The stdio server runs with a layered `--catalog` and speaks the
+initialize handshake most MCP clients use; the HTTP server negotiates the newest protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from ipaddress import ip_address
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.types import CallToolResult, Tool
+
+from clustergen.catalog import load_catalog
+from clustergen.tools import ToolContext, default_registry
+
+# ---------------------------------------------------------------- loopback-only sockets
+
+# Captured at import, before tests/conftest.py's guard replaces them for each test.
+_CONNECT = socket.socket.connect
+_CREATE_CONNECTION = socket.create_connection
+
+
+def is_loopback(address: Any) -> bool:
+    """Whether a socket address (host, port, ...) names this machine."""
+    if not isinstance(address, tuple) or not address:
+        return False
+    if address[0] == "localhost":
+        return True
+    try:
+        return ip_address(str(address[0])).is_loopback
+    except ValueError:
+        return False
+
+
+@contextmanager
+def loopback_only() -> Iterator[None]:
+    """Allow connections to 127.0.0.0/8 and ::1 only; anything else still fails loudly."""
+
+    def connect(self: socket.socket, address: Any) -> None:
+        if not is_loopback(address):
+            raise RuntimeError(f"network access attempted in a test: {address!r}")
+        _CONNECT(self, address)
+
+    def create_connection(address: Any, *args: Any, **kwargs: Any) -> socket.socket:
+        if not is_loopback(address):
+            raise RuntimeError(f"network access attempted in a test: {address!r}")
+        return _CREATE_CONNECTION(address, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(socket.socket, "connect", connect)
+        mp.setattr(socket, "create_connection", create_connection)
+        yield
+
+
+# ---------------------------------------------------------------- the session
+
+_REQUIREMENTS = {"gpus": 256, "workload": "training"}
+_CHOICES = {"platform": "dgx-h100"}
+
+#: One valid call of every built-in tool.
+VALID_CALLS: dict[str, dict[str, Any]] = {
+    "parse_request": {"text": "512 GPUs training, 5 MW"},
+    "list_platforms": {"gpu": "H100"},
+    "lookup_gpu": {"name": "H100"},
+    "lookup_system": {"name": "dgx-h100"},
+    "lookup_switch": {"name": "QM9700"},
+    "list_ra_patterns": {},
+    "recommend_ra": {"gpus": 64, "workload": "inference"},
+    "size_fabric": {"platform": "dgx-h100", "nodes": 32},
+    "power_first": {"platform": "dgx-h100", "cap_mw": 5},
+    "storage_targets": {"tier": "better", "nodes": 32},
+    "analyze_storage": {
+        "gpus": 128,
+        "ingest_mb_per_s_per_gpu": 80,
+        "sample_mb": 0.2,
+        "layout": "one-file-per-sample",
+        "read_pattern": "random-small",
+        "storage_targets": 24,
+    },
+    "plan_fleet": {
+        "inventory": {
+            "nodes": [
+                {"name": "train-1", "provider": "lab", "gpu": "H100", "gpus": 8},
+                {"name": "gen-1", "provider": "lab", "gpu": "L40S"},
+            ]
+        }
+    },
+    "compare_alternatives": {"requirements": _REQUIREMENTS},
+    "build_design": {"requirements": _REQUIREMENTS, "choices": _CHOICES},
+    "validate_design": {"requirements": _REQUIREMENTS, "choices": _CHOICES},
+    "submit_design": {
+        "requirements": _REQUIREMENTS,
+        "choices": _CHOICES,
+        "memo": "256 H100 GPUs in 32 DGX H100 nodes.",
+    },
+}
+
+#: Calls the server must answer with isError and the registry's own message.
+BAD_CALLS: dict[str, tuple[str, dict[str, Any] | None]] = {
+    "unknown tool": ("design_everything", {}),
+    "wrong type": ("lookup_gpu", {"name": 3}),
+    "out of range": ("size_fabric", {"platform": "dgx-h100", "nodes": 0}),
+    "missing field": ("build_design", {"requirements": _REQUIREMENTS}),
+    "no arguments": ("recommend_ra", None),
+    "extra field": ("lookup_switch", {"name": "QM9700", "vendor": "NVIDIA"}),
+    "engine refusal": ("lookup_gpu", {"name": "Z9000"}),
+}
+
+# A user catalog layered over the built-in one (test fixture values, not a real part).
+LAB_GPU = """\
+- id: lab-gpu-x
+  name: Lab GPU X
+  vendor: Lab
+  form_factor: pcie
+  memory_gb: 24
+  placeholder: true
+  source: test fixture for --catalog layering
+  as_of: 2026-01
+"""
+
+
+@dataclass
+class Session:
+    protocol: str
+    tools: list[Tool]
+    results: dict[str, CallToolResult] = field(default_factory=dict)
+    errors: dict[str, CallToolResult] = field(default_factory=dict)
+    extra: dict[str, CallToolResult] = field(default_factory=dict)
+    left_behind: list[str] = field(default_factory=list)
+
+
+async def drive(client: Client, extra: dict[str, tuple[str, dict[str, Any]]]) -> Session:
+    listed = await client.list_tools()
+    session = Session(protocol=client.protocol_version, tools=listed.tools)
+    for name, arguments in VALID_CALLS.items():
+        # The SDK client checks structured content against each tool's output schema here.
+        session.results[name] = await client.call_tool(name, arguments)
+    for label, (name, arguments) in BAD_CALLS.items():
+        session.errors[label] = await client.call_tool(name, arguments)
+    for label, (name, arguments) in extra.items():
+        session.extra[label] = await client.call_tool(name, arguments)
+    return session
+
+
+@pytest.fixture(scope="module")
+def lab_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("lab-catalog")
+    (d / "gpus.yaml").write_text(LAB_GPU, encoding="utf-8")
+    return d
+
+
+class HttpServer:
+    """`clustergen mcp --http 0` in a subprocess; `url` waits for the line naming its port."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        with log.open("wb") as errlog:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "clustergen", "mcp", "--http", "0"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=errlog,
+            )
+        self._url = ""
+
+    @property
+    def url(self) -> str:
+        deadline = time.monotonic() + 30
+        while not self._url:
+            text = self.log.read_text()
+            self._url = next((w for w in text.split() if w.startswith("http://")), "")
+            if not self._url and (self.process.poll() is not None or time.monotonic() > deadline):
+                pytest.fail(f"the MCP HTTP server did not start: {text}")
+            time.sleep(0.05)
+        return self._url
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    server = HttpServer(tmp_path_factory.mktemp("mcp-http") / "stderr.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def stdio(
+    lab_catalog: Path, tmp_path_factory: pytest.TempPathFactory, http_server: HttpServer
+) -> Session:
+    """A session with `clustergen mcp --catalog DIR` as a subprocess, initialize handshake.
+
+    Asks for `http_server` only so that server starts up while this session runs."""
+    log = tmp_path_factory.mktemp("mcp-stdio") / "stderr.log"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "clustergen", "mcp", "--catalog", str(lab_catalog)],
+        cwd=tmp_path_factory.mktemp("mcp-workdir"),
+    )
+
+    async def run() -> Session:
+        with log.open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+                session = await drive(client, {"layered": ("lookup_gpu", {"name": "Lab GPU X"})})
+        assert params.cwd is not None
+        session.left_behind = sorted(
+            str(p) for d in (Path(params.cwd), lab_catalog) for p in d.rglob("*")
+        )
+        return session
+
+    try:
+        return anyio.run(run)
+    except Exception:
+        sys.stderr.write(log.read_text())
+        raise
+
+
+@pytest.fixture(scope="module")
+def http(http_server: HttpServer) -> Session:
+    """A session over streamable HTTP, protocol version negotiated by the SDK."""
+
+    async def run() -> Session:
+        async with Client(http_server.url) as client:
+            return await drive(client, {})
+
+    with loopback_only():
+        return anyio.run(run)
+
+
+@pytest.fixture(params=["stdio", "http"])
+def session(request: pytest.FixtureRequest) -> Session:
+    return request.getfixturevalue(request.param)
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_lists_exactly_the_registry_tools_with_their_schemas(session: Session) -> None:
+    from clustergen.mcp.server import result_schema
+
+    registry = default_registry()
+    assert [t.name for t in session.tools] == registry.names()
+    for listed in session.tools:
+        tool = registry.tools[listed.name]
+        assert listed.description == tool.description
+        assert listed.input_schema == tool.parameters_schema()
+        assert listed.output_schema == result_schema(tool)
+        assert listed.annotations is not None
+        assert listed.annotations.read_only_hint is True
+        assert listed.annotations.destructive_hint is False
+
+
+def test_every_tool_answers_with_its_result_model(session: Session) -> None:
+    registry = default_registry()
+    assert set(session.results) == set(registry.names())
+    for name, result in session.results.items():
+        text = result.content[0].text if result.content else ""
+        assert not result.is_error, f"{name}: {text}"
+        # Structured content is the result model, and the text block is the same JSON.
+        registry.tools[name].result.model_validate(result.structured_content)
+        assert json.loads(text) == result.structured_content
+
+
+def test_results_equal_the_registry_called_in_process(session: Session, lab_catalog: Path) -> None:
+    # Both servers' catalogs agree on every built-in figure (the lab layer only adds a GPU).
+    ctx = ToolContext(catalog=load_catalog(lab_catalog))
+    registry = default_registry()
+    for name in ("size_fabric", "power_first", "analyze_storage", "plan_fleet"):
+        expected = registry.call(ctx, name, VALID_CALLS[name])
+        assert session.results[name].structured_content == expected.result, name
+
+
+def test_errors_carry_the_registry_message(session: Session) -> None:
+    ctx = ToolContext(catalog=load_catalog())
+    registry = default_registry()
+    for label, (name, arguments) in BAD_CALLS.items():
+        result = session.errors[label]
+        expected = registry.call(ctx, name, arguments)
+        assert not expected.ok
+        assert result.is_error, label
+        assert [c.text for c in result.content] == [expected.error], label
+        assert result.structured_content == {"error": expected.error, "kind": expected.kind}
+
+
+def test_error_messages_say_what_was_wrong(stdio: Session) -> None:
+    def text(label: str) -> str:
+        return stdio.errors[label].content[0].text
+
+    assert "unknown tool 'design_everything'" in text("unknown tool")
+    assert "lookup_gpu" in text("unknown tool")  # lists the tools there are
+    assert text("wrong type").startswith("bad arguments for lookup_gpu: name:")
+    assert "nodes: Input should be greater than or equal to 1" in text("out of range")
+    assert "choices: Field required" in text("missing field")
+    assert "gpus: Field required" in text("no arguments")
+    assert "vendor: Extra inputs are not permitted" in text("extra field")
+    assert text("engine refusal").startswith("unknown GPU 'Z9000'; closest matches:")
+
+
+def test_catalog_layering_reaches_the_tools(stdio: Session) -> None:
+    result = stdio.extra["layered"]
+    assert not result.is_error, result.content
+    assert result.structured_content["id"] == "lab-gpu-x"
+    assert result.structured_content["memory_gb"] == 24
+
+
+def test_a_session_of_every_tool_writes_nothing(stdio: Session, lab_catalog: Path) -> None:
+    # The server's working directory stays empty and the layered catalog as it was written.
+    assert stdio.left_behind == [str(lab_catalog / "gpus.yaml")]
+    assert (lab_catalog / "gpus.yaml").read_text(encoding="utf-8") == LAB_GPU
+
+
+def test_both_handshakes_work(stdio: Session, http: Session) -> None:
+    assert stdio.protocol.startswith("2025-")  # initialize handshake
+    assert http.protocol != stdio.protocol  # the SDK's newest, negotiated by discovery
+
+
+def test_http_refuses_foreign_host_headers(http_server: HttpServer) -> None:
+    """A page on another site that rebinds its DNS name to 127.0.0.1 is turned away."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    headers = {"Accept": "application/json, text/event-stream"}
+    port = http_server.url.split(":")[-1].split("/")[0]
+    with loopback_only():
+        foreign = httpx.post(
+            http_server.url, json=body, headers={**headers, "Host": f"evil.example:{port}"}
+        )
+        origin = httpx.post(
+            http_server.url, json=body, headers={**headers, "Origin": "http://evil.example"}
+        )
+    assert foreign.status_code == 421
+    assert origin.status_code == 403
+
+
+def test_http_server_listens_on_loopback_only(http_server: HttpServer) -> None:
+    host = http_server.url.split("//")[1].rsplit(":", 1)[0]
+    assert ip_address(host.strip("[]")).is_loopback
+
+
+def test_loopback_guard_still_refuses_other_hosts() -> None:
+    with loopback_only():
+        with pytest.raises(RuntimeError, match="network access"):
+            socket.create_connection(("192.0.2.1", 80), timeout=1)
+        with socket.socket() as s, pytest.raises(RuntimeError, match="network access"):
+            s.connect(("example.com", 80))
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(1)
+            socket.create_connection(server.getsockname(), timeout=1).close()
+
+
+def test_package_does_not_shadow_the_sdk() -> None:
+    import mcp
+
+    import clustergen.mcp.server as ours
+
+    assert "clustergen" not in Path(mcp.__file__ or "").parts
+    assert ours.Server.__module__.startswith("mcp.server")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost"])
+def test_loopback_hosts_are_accepted(host: str) -> None:
+    from clustergen.mcp.server import loopback_host
+
+    assert loopback_host(host) == host.strip("[]")
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "10.0.0.1", "example.com", ""])
+def test_other_hosts_are_refused(host: str) -> None:
+    from clustergen.errors import RequestError
+    from clustergen.mcp.server import loopback_host
+
+    with pytest.raises(RequestError, match="not a loopback address"):
+        loopback_host(host)
+
+
+def test_a_port_in_use_is_a_one_line_error() -> None:
+    from clustergen.errors import RequestError
+    from clustergen.mcp.server import listen, url_of
+
+    first = listen("127.0.0.1", 0)
+    try:
+        port = first.getsockname()[1]
+        assert url_of(first) == f"http://127.0.0.1:{port}/mcp"
+        with pytest.raises(RequestError, match=f"cannot listen on 127.0.0.1:{port}"):
+            listen("127.0.0.1", port)
+    finally:
+        first.close()
