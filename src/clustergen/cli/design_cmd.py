@@ -48,6 +48,14 @@ def load_request(
     return merge_request(catalog, text, {**data, **given})
 
 
+def _may_have_key() -> bool:
+    """Whether a key could be configured, checked without loading the settings machinery (~80 ms
+    of start-up): the variable set, or a .env file here for pydantic-settings to read."""
+    if os.environ.get("NVIDIA_API_KEY", "").strip():
+        return True
+    return "NVIDIA_API_KEY" not in os.environ and Path(".env").is_file()
+
+
 def write_outputs(design: Design, out: Path, force: bool) -> list[Path]:
     """Write design.json, bom.csv and memo.md atomically: all three or none, DIR untouched on
     failure; an existing DIR is replaced only with --force."""
@@ -298,7 +306,6 @@ def design(
     json: JsonOpt = False,
 ) -> None:
     """Design a GPU cluster from a request: platform, fabrics, racks, power, storage, BOM, checks."""
-    from clustergen.agent.settings import load_settings
     from clustergen.catalog import load_catalog
     from clustergen.cli.fabric_cmd import _technology, parse_ratio
 
@@ -319,8 +326,12 @@ def design(
     req = load_request(cat, text, request, overrides)
     if offline and llm:
         raise RequestError("--offline and --llm contradict each other; pick one")
-    settings = None if offline else load_settings(model=model)
-    if offline or (settings is not None and settings.key() is None and not llm):
+    settings = None
+    if not offline and (llm or _may_have_key()):
+        from clustergen.agent.settings import load_settings
+
+        settings = load_settings(model=model)
+    if settings is None or (settings.key() is None and not llm):
         from clustergen.engine.planner import plan_design
 
         d = plan_design(cat, req)
