@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.design import Design, DesignChoices, Mode, TradeStudy, build_design
 from clustergen.engine.planner import trade_study
-from clustergen.engine.request import DesignRequest
-from clustergen.errors import ClustergenError, RequestError
+from clustergen.engine.request import DesignRequest, resolve_fields
+from clustergen.errors import ClustergenError
 
 # Fields of DesignRequest that record how text was read, not what was asked.
 PARSE_FIELDS = frozenset({"text", "understood", "not_understood"})
@@ -20,21 +18,12 @@ PARSE_FIELDS = frozenset({"text", "understood", "not_understood"})
 def request_from_fields(
     catalog: Catalog, fields: dict[str, Any], text: str | None = None
 ) -> DesignRequest:
-    """A DesignRequest from structured fields; GPU and platform names are looked up forgivingly
-    ("H100" finds h100-sxm) so a caller need not know catalog ids."""
-    data = {k: v for k, v in fields.items() if v is not None and k not in PARSE_FIELDS}
-    if data.get("gpu"):
-        data["gpu"] = catalog.gpu(str(data["gpu"])).id
-    if data.get("platform"):
-        data["platform"] = catalog.system(str(data["platform"])).id
+    """A DesignRequest from someone's structured reading of a request (parse bookkeeping dropped),
+    with the request text kept beside it."""
+    data = {k: v for k, v in fields.items() if k not in PARSE_FIELDS}
     if text is not None:
         data["text"] = text
-    try:
-        return DesignRequest.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "request"
-        raise RequestError(f"request field {where}: {err['msg']}") from None
+    return resolve_fields(catalog, data)
 
 
 def _same(row_fabric: str, choices: DesignChoices, default_fabric: str | None) -> bool:

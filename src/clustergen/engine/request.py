@@ -559,13 +559,20 @@ def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any])
     structured value. GPU and platform names resolve to catalog ids."""
     base: dict[str, Any] = parse_request(catalog, text).model_dump() if text else {}
     base.update({k: v for k, v in fields.items() if v is not None})
-    if base.get("gpu"):
-        base["gpu"] = catalog.gpu(str(base["gpu"])).id
-    if base.get("platform"):
-        base["platform"] = catalog.system(str(base["platform"])).id
     if not any(base.get(k) for k in ("gpus", "nodes", "power_cap_w")):
         raise RequestError(
             "nothing to size: no GPU count, node count or power cap",
             hint='say e.g. "512 GPUs training, 5 MW", or pass --gpus / --cap-mw',
         )
-    return _validated(base)
+    return resolve_fields(catalog, base)
+
+
+def resolve_fields(catalog: Catalog, fields: Mapping[str, Any]) -> DesignRequest:
+    """A DesignRequest from structured fields, GPU and platform names looked up forgivingly
+    ("H100" finds h100-sxm) so a caller need not know catalog ids."""
+    data = {k: v for k, v in fields.items() if v is not None}
+    if data.get("gpu"):
+        data["gpu"] = catalog.gpu(str(data["gpu"])).id
+    if data.get("platform"):
+        data["platform"] = catalog.system(str(data["platform"])).id
+    return _validated(data)
