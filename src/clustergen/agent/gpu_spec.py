@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from clustergen.agent import prompts
 from clustergen.agent.client import ChatClient
+from clustergen.agent.jsontext import json_object
 from clustergen.agent.settings import AgentSettings
 from clustergen.catalog.models import normalise_name
 from clustergen.engine.specs import GpuSpec
@@ -52,14 +51,12 @@ def _fields() -> str:
 
 
 def _parse(content: str) -> ModelAnswer:
-    text = re.sub(r"^```(?:json)?\s*|\s*```$", "", content.strip(), flags=re.MULTILINE)
-    start, end = text.find("{"), text.rfind("}")
-    if start == -1 or end <= start:
+    data = json_object(content)
+    if data is None:
         raise AgentError("the model's GPU answer was not a JSON object; nothing is shown")
     try:
-        data: Any = json.loads(text[start : end + 1])
         return ModelAnswer.model_validate(data)
-    except (json.JSONDecodeError, ValidationError):
+    except ValidationError:
         raise AgentError("the model's GPU answer did not validate; nothing is shown") from None
 
 

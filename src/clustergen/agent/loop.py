@@ -10,7 +10,6 @@ win over the model's reading of them; the model may only fill what the user left
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from clustergen import __version__
 from clustergen.agent import prompts
 from clustergen.agent.client import ChatClient, ChatReply, ToolCall, ToolsUnsupported
 from clustergen.agent.grounding import Grounder, flag_unmatched
+from clustergen.agent.jsontext import json_object
 from clustergen.agent.settings import AgentSettings
 from clustergen.agent.trace import Trace
 from clustergen.catalog.loader import Catalog
@@ -55,8 +55,6 @@ SUBMIT = "submit_design"
 MAX_TOOL_RESULT_CHARS = 16_000
 REPEAT_WARN = 3  # the same call this many times: tell the model it is looping
 REPEAT_STOP = 5  # ... this many: stop the run
-
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
 
 
 @dataclass
@@ -272,15 +270,8 @@ class Agent:
         """Tool calls of a JSON-protocol reply: one JSON object in the content."""
         content = reply.content or ""
         st.messages.append({"role": "assistant", "content": content})
-        text = _FENCE.sub("", content.strip())
-        start, end = text.find("{"), text.rfind("}")
-        obj: Any = None
-        if start != -1 and end > start:
-            try:
-                obj = json.loads(text[start : end + 1])
-            except json.JSONDecodeError:
-                obj = None
-        if not isinstance(obj, dict) or not isinstance(obj.get("tool"), str):
+        calls = _calls_in_content(content, st.turns)
+        if not calls:
             st.messages.append(
                 {
                     "role": "user",
@@ -288,15 +279,7 @@ class Agent:
                 }
             )
             reply.content = None  # nudged already
-            return []
-        args = obj.get("arguments", {})
-        return [
-            ToolCall(
-                id=f"json_{st.turns}",
-                name=obj["tool"],
-                arguments=args if isinstance(args, str) else json.dumps(args),
-            )
-        ]
+        return calls
 
     def _tool_result(self, st: _State, call: ToolCall, content: str) -> None:
         if len(content) > MAX_TOOL_RESULT_CHARS:
@@ -481,17 +464,11 @@ class Agent:
 
 
 def _calls_in_content(content: str | None, turn: int) -> list[ToolCall]:
-    """A tool call the endpoint failed to parse and left in the text. Llama-family models write
-    {"name": ..., "parameters": {...}}; NIM's docs note the call then arrives in `content`."""
-    if not content or "{" not in content:
-        return []
-    text = _FENCE.sub("", content.strip())
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        obj = json.loads(text[start : end + 1])
-    except json.JSONDecodeError:
-        return []
-    if not isinstance(obj, dict):
+    """A tool call written as text: the JSON protocol's {"tool": ..., "arguments": ...}, or a call
+    the endpoint failed to parse (Llama-family models write {"name": ..., "parameters": ...}; NIM's
+    docs note the call then arrives in `content`)."""
+    obj = json_object(content)
+    if obj is None:
         return []
     name = obj.get("name") or obj.get("tool")
     args = obj.get("parameters", obj.get("arguments", {}))
