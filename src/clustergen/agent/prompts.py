@@ -7,17 +7,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from clustergen.errors import ConfigError
+from clustergen.resources import data_dir
 
 _VAR = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 
 
 def prompts_dir() -> Path:
     """The prompts shipped with clustergen: inside the wheel, or at the repository root."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "_data" / "prompts"
-    if packaged.is_dir():
-        return packaged
-    return here.parent.parent / "prompts"
+    return data_dir("prompts")
 
 
 @lru_cache(maxsize=32)

@@ -32,6 +32,7 @@ from clustergen.catalog.models import (
     normalise_name,
 )
 from clustergen.errors import CatalogError, NotFoundError
+from clustergen.resources import data_dir
 
 E = TypeVar("E", bound=Entry)
 
@@ -69,11 +70,7 @@ class Problem:
 
 def builtin_catalog_dir() -> Path:
     """The catalog shipped with clustergen: inside the wheel, or at the repository root."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "_data" / "catalog"
-    if packaged.is_dir():
-        return packaged
-    return here.parent.parent / "catalog"
+    return data_dir("catalog")
 
 
 class _LocatingConstructor(yaml.constructor.SafeConstructor):

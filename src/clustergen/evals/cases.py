@@ -37,6 +37,7 @@ from clustergen.engine.seedconfig import SeedConfig, SizeResult
 from clustergen.engine.storage import StorageTargets
 from clustergen.errors import ClustergenError, EvalCaseError, RequestError
 from clustergen.evals.paths import PathError, check_path, is_multi, last_name, parse_path
+from clustergen.resources import data_dir
 
 Outcome = Literal["ok", "refused", "flagged", "refused_or_flagged"]
 Scalar = StrictBool | StrictInt | StrictFloat | StrictStr
@@ -322,11 +323,7 @@ class CaseProblem:
 
 def builtin_evals_dir() -> Path:
     """The cases shipped with clustergen: inside the wheel, or at the repository root."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "_data" / "evals"
-    if packaged.is_dir():
-        return packaged
-    return here.parent.parent / "evals"
+    return data_dir("evals")
 
 
 def _problems_from(exc: ValidationError, file: str, case: str | None) -> list[CaseProblem]:
