@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run unless asked to explore, so main stays
+# green for the same code; `HYPOTHESIS_PROFILE=explore uv run pytest` searches afresh (and
+# remembers failures in .hypothesis/ to replay them).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -106,3 +106,17 @@ def test_power_first_is_the_most_that_fits(
     except InfeasibleDesignError:
         return  # the next size cannot be built at all
     assert over > r.it_cap_w, "one more step would still have fit"
+
+
+def test_whole_su_steps_by_the_full_unit_on_a_platform_without_a_reference_architecture() -> None:
+    """Without a SuperPOD RA the SU is one rail leaf's downlinks; a cluster of one node must not
+    shrink it to one (found by the property above: 77 GB300 NVL72 racks at 11 MW, not 72)."""
+    r = power_first(
+        CATALOG,
+        "gb300-nvl72",
+        11e6,
+        choices=FabricChoices(technology="infiniband"),
+        whole_su=True,
+    )
+    assert r.fabric.su_nodes
+    assert r.nodes % r.fabric.su_nodes == 0

@@ -168,9 +168,9 @@ def power_first(
     probe = _setup(catalog, system, 1, choices)
     step, offset = 1, 0
     if whole_su:
-        if probe.plan.su_nodes is None:
+        if probe.full_su_nodes is None:
             raise RequestError(f"{system.id}'s fabric has no scalable unit", hint="drop --whole-su")
-        step = probe.plan.su_nodes
+        step = probe.full_su_nodes
         if probe.plan.fabric_manager_links:
             offset = 1  # the SuperPOD RA gives one node slot to the UFM
             notes.append("whole SUs less one node slot for the UFM, as the SuperPOD RA builds them")

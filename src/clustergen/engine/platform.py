@@ -37,6 +37,9 @@ class FabricSetup(BaseModel):
     core: Switch
     cabling: Cabling
     architecture: str | None
+    # The whole scalable unit, even when this cluster is smaller than one (plan.su_nodes is then
+    # the cluster): whole-SU sizing steps by this.
+    full_su_nodes: int | None = None
     assumed: list[Assumed] = Field(default_factory=list)
 
 
@@ -193,9 +196,10 @@ def resolve_fabric(
         rail_optimized = (
             spec.rail_optimized if (spec and follows_arch) else system.gpus_per_node >= 4
         )
+    full_su = su_nodes
     if su_nodes is None and rail_optimized:
         if arch is not None:
-            su_nodes = arch.su_nodes
+            su_nodes = full_su = arch.su_nodes
             assumed.append(
                 Assumed(
                     field="su_nodes",
@@ -205,7 +209,8 @@ def resolve_fabric(
                 )
             )
         else:
-            su_nodes = min(nodes, _default_su(leaf, speed, ports))
+            full_su = _default_su(leaf, speed)
+            su_nodes = min(nodes, full_su)
             assumed.append(
                 Assumed(
                     field="su_nodes",
@@ -214,7 +219,7 @@ def resolve_fabric(
                 )
             )
     if not rail_optimized:
-        su_nodes = None
+        su_nodes = full_su = None
     if oversubscription is None:
         oversubscription = spec.oversubscription if (spec and follows_arch) else 1.0
         assumed.append(
@@ -247,10 +252,13 @@ def resolve_fabric(
         core=leaf,
         cabling=choose_cabling(catalog, system, leaf, speed),
         architecture=arch.id if (arch and follows_arch) else None,
+        full_su_nodes=full_su,
         assumed=assumed,
     )
 
 
-def _default_su(leaf: Switch, speed: float, ports: int) -> int:
+def _default_su(leaf: Switch, speed: float) -> int:
+    # Each node puts one port on each rail leaf, so an SU is as many nodes as a non-blocking
+    # leaf has downlinks, whatever the node's port count.
     radix = leaf.radix_at(speed) or leaf.ports
-    return max(1, (radix // 2) // max(1, ports // max(1, ports)))
+    return max(1, radix // 2)
