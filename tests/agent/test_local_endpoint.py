@@ -56,3 +56,27 @@ def test_design_through_a_local_openai_compatible_server(endpoint: str) -> None:
     assert d["compute"]["gpus"] == 256
     assert d["grounding"]["unmatched"] == []
     assert "local-dummy-key" not in proc.stdout + proc.stderr
+
+
+def test_a_local_server_needs_no_key(endpoint: str) -> None:
+    """A self-hosted endpoint set in CLUSTERGEN_BASE_URL is enough for the agent (default mode,
+    no --llm): local servers often take no key; hosted NIM still needs one."""
+    env = {
+        **os.environ,
+        "NVIDIA_API_KEY": "",
+        "CLUSTERGEN_BASE_URL": endpoint,
+        "CLUSTERGEN_MODEL": "local/scripted",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "clustergen", "design", "128 GPUs training, 2 MW", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["mode"] == "agent"
+    assert d["compute"]["gpus"] == 128
+    assert d["warnings"] == [] or all("agent failed" not in w for w in d["warnings"])

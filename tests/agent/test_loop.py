@@ -428,3 +428,46 @@ def test_tool_call_left_in_content_is_still_a_tool_call(
     answered = body(route.calls[1].request)["messages"][-1]
     assert answered["role"] == "tool"
     assert json.loads(answered["content"])["id"] == "h100-sxm"
+
+
+def test_tagged_calls_after_reasoning_are_all_taken(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    """A reasoning model behind a server with no tool parser: thoughts, then Hermes-style tags."""
+    text = (
+        "<think>I need {the GPU} and the switch first.</think>\n"
+        '<tool_call>{"name": "lookup_gpu", "arguments": {"name": "H100"}}</tool_call>\n'
+        '<tool_call>{"name": "lookup_switch", "arguments": {"name": "QM9700"}}</tool_call>'
+    )
+    first = httpx.Response(200, json=completion({"role": "assistant", "content": text}, "stop"))
+    route = router.post(CHAT).mock(side_effect=_then_scripted([first]))
+    d = Agent(catalog, client, settings).run(_request(catalog))
+    assert d.agent is not None
+    assert d.agent.tool_calls == 6
+    sent = body(route.calls[1].request)["messages"]
+    assistant = sent[-3]
+    assert [c["function"]["name"] for c in assistant["tool_calls"]] == [
+        "lookup_gpu",
+        "lookup_switch",
+    ]
+    ids = [c["id"] for c in assistant["tool_calls"]]
+    assert len(set(ids)) == 2
+    assert [m["tool_call_id"] for m in sent[-2:]] == ids
+    assert json.loads(sent[-1]["content"])["id"] == "qm9700"
+
+
+def test_422_on_tools_falls_back_to_json_protocol(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    """Servers that validate the body against a schema without `tools` answer 422, not 400."""
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        if "tools" in body(request):
+            return httpx.Response(422, json={"detail": [{"msg": "extra fields not permitted"}]})
+        return scripted(request)
+
+    router.post(CHAT).mock(side_effect=reply)
+    d = Agent(catalog, client, settings).run(_request(catalog))
+    assert d.agent is not None
+    assert d.agent.protocol == "json"
+    assert d.compute.gpus == 512

@@ -117,3 +117,13 @@ def test_requirements_accept_names_not_only_ids(ctx: ToolContext) -> None:
     )
     assert out.ok
     assert out.result["platform"] == "dgx-h200"
+
+
+def test_arguments_encoded_twice_are_read_once_more(ctx: ToolContext) -> None:
+    """Some models send the arguments as a JSON string holding the JSON object."""
+    twice = json.dumps(json.dumps({"name": "H100"}))
+    out = default_registry().call(ctx, "lookup_gpu", twice)
+    assert out.ok
+    assert out.result["id"] == "h100-sxm"
+    still_bad = default_registry().call(ctx, "lookup_gpu", json.dumps("H100"))
+    assert still_bad.kind == "bad_arguments"

@@ -145,7 +145,7 @@ class ChatClient:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         key = settings.key()
-        if key is None:
+        if key is None and not settings.self_hosted():
             raise ConfigError(
                 "no NVIDIA_API_KEY set",
                 hint="export NVIDIA_API_KEY or put it in .env, or run with --offline",
@@ -156,7 +156,9 @@ class ChatClient:
             timeout=httpx.Timeout(settings.timeout_s, connect=min(10.0, settings.timeout_s))
         )
         self._sdk = openai.OpenAI(
-            api_key=key,
+            # A self-hosted endpoint without auth still gets a bearer token: the SDK requires one,
+            # and such servers ignore it.
+            api_key=key or "no-key",
             base_url=settings.base_url,
             max_retries=0,
             timeout=settings.timeout_s,
@@ -201,11 +203,13 @@ class ChatClient:
         )
         try:
             completion = retrying(self._sdk.chat.completions.create, **kwargs)
-        except openai.BadRequestError as exc:
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            # 400 from NIM and vLLM, 422 from servers that validate the body with a schema
+            # without a `tools` field.
             if tools:
                 raise ToolsUnsupported(str(exc)) from None
             raise AgentError(
-                f"the model endpoint refused the request (HTTP 400): {_brief(exc)}"
+                f"the model endpoint refused the request (HTTP {exc.status_code}): {_brief(exc)}"
             ) from None
         except openai.AuthenticationError:
             raise AgentError(

@@ -20,7 +20,7 @@ from clustergen import __version__
 from clustergen.agent import prompts
 from clustergen.agent.client import ChatClient, ChatReply, ToolCall, ToolsUnsupported
 from clustergen.agent.grounding import Grounder, flag_unmatched
-from clustergen.agent.jsontext import json_object
+from clustergen.agent.jsontext import json_objects
 from clustergen.agent.settings import AgentSettings
 from clustergen.agent.trace import Trace
 from clustergen.catalog.loader import Catalog
@@ -464,23 +464,27 @@ class Agent:
 
 
 def _calls_in_content(content: str | None, turn: int) -> list[ToolCall]:
-    """A tool call written as text: the JSON protocol's {"tool": ..., "arguments": ...}, or a call
-    the endpoint failed to parse (Llama-family models write {"name": ..., "parameters": ...}; NIM's
-    docs note the call then arrives in `content`)."""
-    obj = json_object(content)
-    if obj is None:
-        return []
-    name = obj.get("name") or obj.get("tool")
-    args = obj.get("parameters", obj.get("arguments", {}))
-    if not isinstance(name, str) or not isinstance(args, dict | str):
-        return []
-    return [
-        ToolCall(
-            id=f"content_{turn}",
-            name=name,
-            arguments=args if isinstance(args, str) else json.dumps(args),
+    """Tool calls written as text: the JSON protocol's {"tool": ..., "arguments": ...}, or calls
+    the endpoint failed to parse (Llama-family models write {"name": ..., "parameters": ...}, and
+    NIM's docs note the call then arrives in `content`; Hermes-style templates wrap them in
+    <tool_call> tags; some models write a list of calls)."""
+    calls: list[ToolCall] = []
+    for obj in json_objects(content):
+        fn = obj.get("function")
+        if isinstance(fn, dict):  # an OpenAI tool_calls entry written out whole
+            obj = fn
+        name = obj.get("name") or obj.get("tool")
+        args = obj.get("parameters", obj.get("arguments", {}))
+        if not isinstance(name, str) or not isinstance(args, dict | str):
+            continue
+        calls.append(
+            ToolCall(
+                id=f"content_{turn}" + (f"_{len(calls)}" if calls else ""),
+                name=name,
+                arguments=args if isinstance(args, str) else json.dumps(args),
+            )
         )
-    ]
+    return calls
 
 
 def _loads(text: str) -> Any:

@@ -35,14 +35,15 @@ def design(
     if mode == "offline":
         return plan_design(catalog, request)
     settings = settings or load_settings()
-    key = settings.key()
-    if key is None:
+    if not settings.configured():
         if mode == "llm":
             raise ConfigError(
-                "--llm needs NVIDIA_API_KEY", hint="export it or put it in .env; or drop --llm"
+                "--llm needs NVIDIA_API_KEY (or CLUSTERGEN_BASE_URL for a self-hosted endpoint)",
+                hint="export it or put it in .env; or drop --llm",
             )
         return plan_design(catalog, request)
-    trace = Trace(trace_path, secrets=[key])
+    key = settings.key()
+    trace = Trace(trace_path, secrets=[key] if key else [])
     try:
         client = ChatClient(settings, http_client=http_client)
         try:

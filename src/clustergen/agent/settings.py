@@ -50,6 +50,15 @@ class AgentSettings(BaseSettings):
         value = self.api_key.get_secret_value().strip()
         return value or None
 
+    def self_hosted(self) -> bool:
+        """An endpoint other than hosted NIM: a self-hosted NIM or a local server, which may
+        take no key at all."""
+        return self.base_url.rstrip("/") != DEFAULT_BASE_URL
+
+    def configured(self) -> bool:
+        """Whether a model can be asked: a key for hosted NIM, or an endpoint of the user's own."""
+        return self.key() is not None or self.self_hosted()
+
 
 def load_settings(model: str | None = None, base_url: str | None = None) -> AgentSettings:
     """Settings from the environment and .env, with command-line overrides."""

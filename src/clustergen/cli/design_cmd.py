@@ -49,11 +49,12 @@ def load_request(
 
 
 def _may_have_key() -> bool:
-    """Whether a key could be configured, checked without loading the settings machinery (~80 ms
-    of start-up): the variable set, or a .env file here for pydantic-settings to read."""
-    if os.environ.get("NVIDIA_API_KEY", "").strip():
+    """Whether a model could be configured, checked without loading the settings machinery (~80 ms
+    of start-up): a key or an endpoint of the user's own set, or a .env file here for
+    pydantic-settings to read."""
+    if any(os.environ.get(v, "").strip() for v in ("NVIDIA_API_KEY", "CLUSTERGEN_BASE_URL")):
         return True
-    return "NVIDIA_API_KEY" not in os.environ and Path(".env").is_file()
+    return Path(".env").is_file()
 
 
 def write_outputs(design: Design, out: Path, force: bool) -> list[Path]:
@@ -293,7 +294,9 @@ def design(
     ] = False,
     llm: Annotated[
         bool,
-        typer.Option("--llm", help="Use the NIM agent; no key or a failed agent is an error."),
+        typer.Option(
+            "--llm", help="Use the NIM agent; no model configured or a failed agent is an error."
+        ),
     ] = False,
     model: Annotated[
         str | None, typer.Option("--model", help="Model id (default: CLUSTERGEN_MODEL).")
@@ -331,7 +334,7 @@ def design(
         from clustergen.agent.settings import load_settings
 
         settings = load_settings(model=model)
-    if settings is None or (settings.key() is None and not llm):
+    if settings is None or (not settings.configured() and not llm):
         from clustergen.engine.planner import plan_design
 
         d = plan_design(cat, req)

@@ -18,7 +18,10 @@ def gpu_spec(
     gpu: Annotated[str, typer.Option("--gpu", help='GPU name, e.g. "NVIDIA H100".')],
     llm: Annotated[
         bool,
-        typer.Option("--llm", help="Ask the model for a GPU the catalog lacks (needs a key)."),
+        typer.Option(
+            "--llm",
+            help="Ask the model for a GPU the catalog lacks (needs a key or your own endpoint).",
+        ),
     ] = False,
     offline: Annotated[
         bool, typer.Option("--offline", help="Never ask the model, even with a key.")
@@ -41,7 +44,7 @@ def gpu_spec(
         result = lookup(load_catalog(catalog), gpu)
     except NotFoundError:
         settings = None if offline else load_settings()
-        if settings is None or (settings.key() is None and not llm):
+        if settings is None or (not settings.configured() and not llm):
             raise
         from clustergen.agent.client import ChatClient
         from clustergen.agent.gpu_spec import ask_gpu_spec

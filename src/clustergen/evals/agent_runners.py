@@ -174,8 +174,11 @@ def _recorder(
 def llm_runner(options: RunnerOptions) -> Runner:
     """A live model through the agent loop."""
     settings = load_settings(model=options.model)
-    if settings.key() is None:
-        raise ConfigError("--mode llm needs NVIDIA_API_KEY", hint="export it or put it in .env")
+    if not settings.configured():
+        raise ConfigError(
+            "--mode llm needs NVIDIA_API_KEY (or CLUSTERGEN_BASE_URL for a self-hosted endpoint)",
+            hint="export it or put it in .env",
+        )
     bucket = TokenBucket(options.requests_per_minute or DEFAULT_REQUESTS_PER_MINUTE)
     transport = _recorder(lambda: _PacedTransport(bucket), options.record_dir, settings.model)
     return AgentRunner("llm", load_catalog(options.catalog_dir), settings, transport)

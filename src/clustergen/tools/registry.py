@@ -8,6 +8,7 @@ computes a figure of its own.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from collections.abc import Callable, Iterable
@@ -138,6 +139,10 @@ class Registry:
                     "send one JSON object",
                     "bad_arguments",
                 ) from None
+            if isinstance(data, str) and data.strip().startswith("{"):
+                # Some models encode the arguments twice: a JSON string holding the object.
+                with contextlib.suppress(json.JSONDecodeError):
+                    data = json.loads(data)
         if not isinstance(data, dict):
             raise ToolCallError(
                 f"arguments of {name} must be a JSON object, got {type(data).__name__}",
