@@ -37,7 +37,7 @@ SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 def it_power(platform: str, nodes: int, choices: FabricChoices) -> float:
     """Nodes plus compute fabric, as the solve counts it (an unknown fabric power counts 0)."""
     fabric = platform_fabric(CATALOG, platform, nodes, choices).fabric
-    return nodes * node_power(gpu_system(CATALOG, platform)).node_w + (fabric.power.total_w or 0.0)
+    return nodes * node_power(gpu_system(CATALOG, platform)).node_w + fabric.power.known_w
 
 
 @SLOW

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustergen.catalog.models import Breakout, Switch
-from clustergen.engine.fabric import FabricPlan, leaf_split, max_host_ports, size_fabric
+from clustergen.engine.fabric import Cabling, FabricPlan, leaf_split, max_host_ports, size_fabric
 from clustergen.errors import InfeasibleDesignError, RequestError
 
 _SRC = {"source": "test fixture", "as_of": "2026-01", "vendor": "nvidia"}
@@ -223,3 +223,46 @@ def test_every_leaf_port_in_use_gets_a_transceiver(plan: FabricPlan) -> None:
     )
     leaf = next(t.count for t in f.transceivers if t.location == "leaf")
     assert leaf == f.host_links + f.leaf_switches * f.leaf_uplinks
+
+
+# B300-ETH-RA (RA-11337-001) Table 3: twin-planar, every 800G port split 2 x 400G, one per plane.
+@pytest.mark.parametrize(
+    ("nodes", "leaf", "spine"), [(64, 16, 8), (256, 64, 32), (512, 128, 64), (1024, 256, 128)]
+)
+def test_twin_planar_split_stays_two_tier_to_16_su(nodes: int, leaf: int, spine: int) -> None:
+    plan = FabricPlan(
+        nodes=nodes, ports_per_node=8, port_speed_gbps=800, su_nodes=64, planes=2, plane_split=True
+    )
+    f = size_fabric(plan, SN5610)
+    assert (f.tiers, f.leaf_switches, f.spine_switches, f.core_switches) == (2, leaf, spine, 0)
+    # counted by the 800G cable, as the RA's table does
+    assert f.node_links == f.leaf_spine_links == nodes * 8
+    assert (f.leaf_radix, f.plane_port_speed_gbps, f.port_speed_gbps) == (128, 400, 800)
+    assert all(c.speed_gbps == 800 for c in f.cables)
+
+
+def test_planes_without_split_divide_the_ports_and_reach_less() -> None:
+    """Whole 800G ports per plane: radix 64, so 16 SU (4,096 ports a plane) needs a third tier."""
+    plan = FabricPlan(nodes=1024, ports_per_node=8, port_speed_gbps=800, su_nodes=64, planes=2)
+    f = size_fabric(plan, SN5610)
+    assert f.tiers == 3
+    assert not f.plane_split
+    assert f.node_links == 8192
+
+
+def test_an_optical_fabric_without_a_catalog_transceiver_counts_it_with_unknown_power() -> None:
+    """No part in the catalog is not copper: the transceivers are counted, their watts unknown,
+    and the known part of the fabric power stays a lower bound."""
+    plan = FabricPlan(nodes=64, ports_per_node=8, port_speed_gbps=400, su_nodes=32)
+    f = size_fabric(plan, QM9700, cabling=Cabling(optical=True))
+    assert {t.location for t in f.transceivers} == {"node", "leaf", "spine"}
+    assert all(t.optic is None and t.power_w is None for t in f.transceivers)
+    assert sum(t.count for t in f.transceivers if t.location == "leaf") == f.leaf_switches * 32
+    assert f.power.optics_w is None
+    assert f.power.total_w is None
+    assert f.power.known_w == f.power.switches_w == (f.leaf_switches + f.spine_switches) * 747
+    assert any("none in the catalog fits" in n for n in f.notes)
+    assert "copper" not in f.cables[0].media
+    copper = size_fabric(plan, QM9700)
+    assert copper.transceivers == []
+    assert copper.power.optics_w == 0

@@ -20,7 +20,7 @@ def _total(node_w: float, su: int | None):  # type: ignore[no-untyped-def]
         f = size_fabric(
             FabricPlan(nodes=n, ports_per_node=8, port_speed_gbps=400, su_nodes=su), QM9700
         )
-        return n * node_w + (f.power.total_w or 0.0)
+        return n * node_w + f.power.known_w
 
     return total
 

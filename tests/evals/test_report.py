@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from clustergen.catalog import load_catalog
 from clustergen.evals import evaluate, load_cases
+from clustergen.evals.cases import FabricCase
 from clustergen.evals.report import to_markdown
 from clustergen.evals.runners import CaseRun, OfflineRunner, RunStats
+
+
+def _known_failure(case: FabricCase) -> FabricCase:
+    """The case with its spine count marked as a known defect and expected wrong, so it fails."""
+    wrong = [
+        e.model_copy(update={"value": -1, "xfail": "engine: a defect kept for this test"})
+        if e.path == "fabric.spine_switches"
+        else e
+        for e in case.expected
+    ]
+    return case.model_copy(update={"expected": wrong})
 
 
 def test_report_shows_sources_and_known_failures() -> None:
@@ -13,6 +25,10 @@ def test_report_shows_sources_and_known_failures() -> None:
     cases = load_cases(
         case_ids=["h100-4su-bom", "b300-xdr-1su", "b300-ethernet-16su", "adv-zero-gpus"]
     )
+    cases = [
+        _known_failure(c) if isinstance(c, FabricCase) and c.id == "b300-ethernet-16su" else c
+        for c in cases
+    ]
     text = to_markdown(evaluate(cases, OfflineRunner(catalog), catalog=catalog))
     assert text.startswith("# clustergen eval report\n")
     assert "**passed**" in text
@@ -20,7 +36,7 @@ def test_report_shows_sources_and_known_failures() -> None:
     assert "| `b300-ethernet-16su` | golden | fabric | xfail |" in text
     assert "H100-RA Tables 7 and 8: 48 QM9700 compute switches" in text
     assert "| `b300-xdr-1su` | golden | fabric | pass |" in text
-    assert "- `b300-ethernet-16su` `fabric.spine_switches`: fails — engine: with planes: 2" in text
+    assert "- `b300-ethernet-16su` `fabric.spine_switches`: fails — engine: a defect kept" in text
     assert "Model use" not in text
 
 

@@ -267,6 +267,16 @@ class FabricSpec(Strict):
     ports_per_node: int | None = Field(
         default=None, ge=0, description="node ports on this fabric; default from the system"
     )
+    planes: int | None = Field(
+        default=None, ge=1, description="parallel planes the RA builds; None for one"
+    )
+    plane_split: bool = Field(
+        default=False,
+        description=(
+            "each node port is broken out into one lane group per plane (the B300 Spectrum-X "
+            "twin-planar design: 800G as 2 x 400G), rather than the ports divided among planes"
+        ),
+    )
     switches_per_su: int | None = Field(
         default=None, ge=0, description="published switch count per SU, when the RA gives one"
     )

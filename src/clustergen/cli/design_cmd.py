@@ -130,8 +130,18 @@ def _summary(d: Design) -> None:
         ("nodes / GPUs / SUs", f"{c.nodes} / {c.gpus} / {c.scalable_units} of {c.su_nodes or '-'}"),
         (
             "compute fabric",
-            f"{f.technology} {f.tiers}-tier {f.oversubscription:g}:1: {f.leaf_switches} leaf, {f.spine_switches} spine, "
-            f"{f.core_switches} core {f.leaf_switch}",
+            f"{f.technology} {f.tiers}-tier {f.oversubscription:g}:1"
+            + (
+                f", {f.planes} planes"
+                + (
+                    f" ({f.port_speed_gbps:g}G split {f.planes} x {f.plane_port_speed_gbps:g}G)"
+                    if f.plane_split
+                    else ""
+                )
+                if f.planes > 1
+                else ""
+            )
+            + f": {f.leaf_switches} leaf, {f.spine_switches} spine, {f.core_switches} core {f.leaf_switch}",
         ),
         (
             "links node / leaf-spine / spine-core",

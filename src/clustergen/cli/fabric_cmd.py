@@ -128,7 +128,16 @@ def fabric(
         kv_table(
             f"{result.platform}: {nodes} nodes, {result.gpus} GPUs — {f.technology} fabric",
             [
-                ("tiers / planes", f"{f.tiers} / {f.planes}"),
+                (
+                    "tiers / planes",
+                    f"{f.tiers} / {f.planes}"
+                    + (
+                        f" (each {f.port_speed_gbps:g}G node port split {f.planes} x "
+                        f"{f.plane_port_speed_gbps:g}G)"
+                        if f.plane_split
+                        else ""
+                    ),
+                ),
                 ("scalable units", f"{f.scalable_units} of {f.su_nodes}" if f.su_nodes else "—"),
                 (
                     "leaf / spine / core switches",

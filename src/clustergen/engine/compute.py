@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
-from clustergen.engine.fabric import FabricDesign, size_fabric
+from clustergen.engine.fabric import FabricDesign, known_power_w, size_fabric
 from clustergen.engine.platform import Assumed, FabricSetup, Technology, resolve_fabric
 from clustergen.engine.power import (
     NodePower,
@@ -161,7 +161,8 @@ def power_first(
 
     def total(n: int) -> float:
         try:
-            return n * power.node_w + (fabric_for(n).power.total_w or 0.0)
+            # An unknown switch or transceiver power counts 0; the rest of the fabric counts.
+            return n * power.node_w + fabric_for(n).power.known_w
         except InfeasibleDesignError:
             return float("inf")  # past the fabric's capacity: such a count cannot be built
 
@@ -179,8 +180,7 @@ def power_first(
     if fabric.power.total_w is None:
         notes.append("fabric power is partial: a switch or transceiver power is unknown")
     compute_w = solved.nodes * power.node_w
-    switches = fabric.power.switches_w or 0.0
-    optics = fabric.power.optics_w or 0.0
+    switches, optics = known_power_w(fabric)
     it_total = compute_w + switches + optics
     gpu: Gpu | None = catalog.gpu(system.gpu) if system.gpu else None
     return PowerFirstResult(

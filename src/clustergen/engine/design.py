@@ -15,7 +15,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Architecture, FabricSpec, Gpu, RackType, Switch, System
 from clustergen.engine import bom as bom_mod
 from clustergen.engine.compute import FabricChoices, gpu_system, power_first
-from clustergen.engine.fabric import Cabling, FabricDesign, FabricPlan, size_fabric
+from clustergen.engine.fabric import Cabling, FabricDesign, FabricPlan, known_power_w, size_fabric
 from clustergen.engine.platform import Assumed, resolve_fabric
 from clustergen.engine.power import NodePower, it_cap_w, node_power
 from clustergen.engine.racks import RackPlan, plan_racks
@@ -49,7 +49,12 @@ class DesignChoices(_M):
         default=None, description="compute fabric technology; None follows the platform's RA"
     )
     oversubscription: float = Field(default=1.0, ge=1.0, le=16.0)
-    planes: int = Field(default=1, ge=1, le=8)
+    planes: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description="compute-fabric planes; None follows the platform's RA",
+    )
     storage_tier: Literal["good", "better", "best"] | None = None
     rack_power_kw: float | None = Field(default=None, gt=0)
     cooling: Literal["air", "liquid"] | None = None
@@ -663,7 +668,7 @@ def _build_design(
     # Power.
     unknown: list[str] = []
     compute_w = nodes * power.node_w
-    sf_w = storage_fabric.power.total_w if storage_fabric and storage_fabric.power.total_w else 0.0
+    sf_w = storage_fabric.power.known_w if storage_fabric else 0.0
     mn_w = (inband.switch_power_w or 0.0 if inband else 0.0) + (
         oob.switch_power_w or 0.0 if oob else 0.0
     )
@@ -681,22 +686,22 @@ def _build_design(
         unknown.append("management server / fabric manager power (not in the catalog)")
     del mgmt_w_each
     unknown.append("storage array power (depends on the vendor array; not in the catalog)")
-    it_total = (
-        compute_w
-        + (compute_fabric.power.switches_w or 0.0)
-        + (compute_fabric.power.optics_w or 0.0)
-        + sf_w
-        + mn_w
-        + (servers_w or 0.0)
-    )
+    cf_switches_w, cf_optics_w = known_power_w(compute_fabric)
+    if compute_fabric.power.switches_w is None:
+        unknown.append(
+            f"compute-fabric switch power ({compute_fabric.leaf_switch} not in the catalog)"
+        )
+    if compute_fabric.power.optics_w is None:
+        unknown.append("compute-fabric transceiver power (no catalog part fits)")
+    it_total = compute_w + cf_switches_w + cf_optics_w + sf_w + mn_w + (servers_w or 0.0)
     facility = it_total * pue
     headroom = None
     if request.power_cap_w:
         headroom = (it_cap or 0.0) - it_total
     power_section = PowerSection(
         compute_w=compute_w,
-        compute_fabric_switches_w=compute_fabric.power.switches_w or 0.0,
-        compute_fabric_optics_w=compute_fabric.power.optics_w or 0.0,
+        compute_fabric_switches_w=cf_switches_w,
+        compute_fabric_optics_w=cf_optics_w,
         storage_fabric_w=sf_w,
         management_network_w=mn_w,
         management_servers_w=servers_w,
@@ -710,7 +715,7 @@ def _build_design(
         unknown=unknown,
     )
     if headroom is not None and headroom < 0 and cap_solve is not None:
-        compute_part = compute_w + (compute_fabric.power.total_w or 0.0)
+        compute_part = compute_w + compute_fabric.power.known_w
         raise _OverCap(
             it_total - compute_part,
             f"{nodes * system.gpus_per_node} {gpu.id} GPUs need {it_total / 1e6:.2f} MW IT, over "

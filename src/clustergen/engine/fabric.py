@@ -44,17 +44,28 @@ class FabricPlan(_Model):
     )
     oversubscription: float = Field(default=1.0, ge=1.0, description="leaf downlink:uplink ratio")
     planes: int = Field(default=1, ge=1)
+    plane_split: bool = Field(
+        default=False,
+        description=(
+            "every node port broken out into one lane group per plane (twin-planar), so each "
+            "plane has all the node's ports at port speed / planes; links count by the node port"
+        ),
+    )
     fabric_manager_links: int = Field(default=0, ge=0, description="UFM links wanted on leaves")
     node_ports_per_cage: int = Field(default=1, ge=1, description="2 for twin-port OSFP on nodes")
 
 
 class Cabling(_Model):
-    """Which transceivers sit where; None means passive copper (no transceiver power)."""
+    """Which transceivers sit where. On copper links a None optic means no transceiver; on
+    optical links it means the catalog has none that fits: counted, its power unknown."""
 
     node_optic: Optic | None = None
     switch_optic: Optic | None = None
     core_optic: Optic | None = None
     fabric_manager_optic: Optic | None = None
+    optical: bool = Field(
+        default=False, description="links are optical even where the catalog lacks the part"
+    )
 
 
 class TransceiverLine(_Model):
@@ -82,6 +93,9 @@ class FabricPower(_Model):
     switches_w: float | None
     optics_w: float | None
     total_w: float | None
+    known_w: float = Field(
+        description="the parts whose power the catalog has; a lower bound when total_w is None"
+    )
     switch_power_basis: Literal["typical", "max"]
 
 
@@ -91,6 +105,10 @@ class FabricDesign(_Model):
     technology: str
     tiers: int = Field(ge=1, le=3)
     planes: int
+    plane_split: bool = Field(description="each node port split into one lane group per plane")
+    plane_port_speed_gbps: float = Field(
+        description="speed of a port within one plane (port speed / planes when split)"
+    )
     rail_optimized: bool
     su_nodes: int | None
     scalable_units: int
@@ -128,6 +146,12 @@ class FabricDesign(_Model):
     cables: list[CableLine]
     power: FabricPower
     notes: list[str]
+
+
+def known_power_w(fabric: FabricDesign) -> tuple[float, float]:
+    """(switches, transceivers) watts of the parts whose power the catalog has."""
+    optics = sum(t.power_w for t in fabric.transceivers if t.power_w is not None)
+    return fabric.power.known_w - optics, optics
 
 
 def leaf_split(radix: int, oversubscription: float) -> tuple[int, int]:
@@ -333,9 +357,11 @@ def max_host_ports(radix: int, tiers: int) -> int:
     return {1: radix, 2: radix * radix // 2, 3: radix**3 // 4}[tiers]
 
 
-def _optic_power(optic: Optic | None, count: int) -> tuple[float | None, float | None]:
+def _optic_power(
+    optic: Optic | None, count: int, optical: bool
+) -> tuple[float | None, float | None]:
     if optic is None:
-        return 0.0, 0.0
+        return (None, None) if optical else (0.0, 0.0)
     if optic.power_w is None:
         return None, None
     return optic.power_w, optic.power_w * count
@@ -359,13 +385,24 @@ def size_fabric(
     spine = spine or leaf
     core = core or spine
     cabling = cabling or Cabling()
-    if plan.ports_per_node % plan.planes:
-        raise RequestError(
-            f"{plan.ports_per_node} node ports do not split evenly over {plan.planes} planes",
-            hint="use a plane count that divides the ports per node",
-        )
-    per_plane = plan.ports_per_node // plan.planes
-    speed = plan.port_speed_gbps
+    p = plan.planes
+    split = plan.plane_split and p > 1
+    if split:
+        # Twin-planar: each node port feeds every plane at a fraction of its speed, and the
+        # switches run broken out at that speed, so a plane's radix (and its 2-tier reach, k^2/2)
+        # is that of the lane speed.
+        per_plane = plan.ports_per_node
+        speed = plan.port_speed_gbps / p
+    else:
+        if plan.ports_per_node % p:
+            raise RequestError(
+                f"{plan.ports_per_node} node ports do not split evenly over {p} planes",
+                hint="use a plane count that divides the ports per node",
+            )
+        per_plane = plan.ports_per_node // p
+        speed = plan.port_speed_gbps
+    # Links of all planes in physical cables: a split cable carries a lane group of each plane.
+    per_cable = p if split else 1
     leaf_radix = _radix(leaf, speed, "leaf")
     spine_radix = _radix(spine, speed, "spine")
     core_radix = _radix(core, speed, "core")
@@ -382,12 +419,11 @@ def size_fabric(
             f"{plan.nodes - 1} nodes would leave room for it"
         )
     upper = _upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
-    p = plan.planes
 
     node_links = plan.nodes * plan.ports_per_node
-    fm_links = leaves.fm_attached * p
-    leaf_spine = upper.leaf_spine_links * p
-    spine_core = upper.spine_core_links * p
+    fm_links = leaves.fm_attached * p // per_cable
+    leaf_spine = upper.leaf_spine_links * p // per_cable
+    spine_core = upper.spine_core_links * p // per_cable
     leaf_max = max(leaves.loads) + leaves.up
     if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:
         notes.append(
@@ -396,8 +432,8 @@ def size_fabric(
         )
     down_bw = leaves.down
     achieved = down_bw / leaves.up if leaves.up else 1.0
-    host_cap = leaves.count * leaves.down * p
-    used_hosts = node_links // p + leaves.fm_attached
+    host_cap = leaves.count * leaves.down * p // per_cable
+    used_hosts = plan.nodes * per_plane + leaves.fm_attached
     if upper.tiers == 1:
         bisection = used_hosts * speed / 2
     else:
@@ -405,8 +441,9 @@ def size_fabric(
     bisection *= p
 
     # Transceivers: per switch, ceil(ports used / ports per cage); nodes likewise.
-    leaf_ppc = leaf.ports_per_cage_at(speed) if cabling.switch_optic else 1
-    spine_ppc = spine.ports_per_cage_at(speed) if cabling.switch_optic else 1
+    optical = cabling.optical
+    leaf_ppc = leaf.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
+    spine_ppc = spine.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
     leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) * n for h, n in leaves.loads.items()) * p
     spine_xcvr = 0
     core_xcvr = 0
@@ -417,23 +454,27 @@ def size_fabric(
             down_per_spine = upper.spine_ports_used - upper.spine_core_links // upper.spines
             up_per_spine = upper.spine_core_links // upper.spines
             spine_xcvr = upper.spines * ceil_div(down_per_spine, spine_ppc) * p
-            core_ppc = core.ports_per_cage_at(speed) if cabling.core_optic else 1
+            core_ppc = core.ports_per_cage_at(speed) if cabling.core_optic or optical else 1
             spine_xcvr += upper.spines * ceil_div(up_per_spine, core_ppc) * p
             core_xcvr = upper.cores * ceil_div(upper.core_ports_used, core_ppc) * p
     node_xcvr = plan.nodes * ceil_div(plan.ports_per_node, plan.node_ports_per_cage)
-    fm_xcvr = fm_links if cabling.fabric_manager_optic else 0
-
+    core_optic = cabling.core_optic or cabling.switch_optic
     lines: list[TransceiverLine] = []
     for location, optic, count in (
-        ("node", cabling.node_optic, node_xcvr if cabling.node_optic else 0),
-        ("fabric-manager", cabling.fabric_manager_optic, fm_xcvr),
-        ("leaf", cabling.switch_optic, leaf_xcvr if cabling.switch_optic else 0),
-        ("spine", cabling.switch_optic, spine_xcvr if cabling.switch_optic else 0),
-        ("core", cabling.core_optic or cabling.switch_optic, core_xcvr),
+        ("node", cabling.node_optic, node_xcvr),
+        ("fabric-manager", cabling.fabric_manager_optic, fm_links),
+        ("leaf", cabling.switch_optic, leaf_xcvr),
+        ("spine", cabling.switch_optic, spine_xcvr),
+        ("core", core_optic, core_xcvr),
     ):
-        if count == 0:
+        if count == 0 or (optic is None and not optical):
             continue
-        unit, total = _optic_power(optic, count)
+        if optic is None:
+            notes.append(
+                f"{location} transceivers: none in the catalog fits; {count} counted, their power "
+                "unknown"
+            )
+        unit, total = _optic_power(optic, count, optical)
         lines.append(
             TransceiverLine(
                 location=location,
@@ -443,20 +484,33 @@ def size_fabric(
                 power_w=total,
             )
         )
-    media = "optical" if cabling.switch_optic else "passive copper (DAC)"
-    cables = [CableLine(segment="node-leaf", media=media, speed_gbps=speed, count=node_links)]
+    media = "optical" if cabling.switch_optic or optical else "passive copper (DAC)"
+    if split:
+        media += f", split {p} x {speed:g}G across the planes"
+        notes.append(
+            f"{p} planes, each {plan.port_speed_gbps:g} Gb/s node port split {p} x {speed:g} Gb/s "
+            f"(one per plane): each plane is {per_plane} x {speed:g} Gb/s per node on "
+            f"radix-{leaf_radix} switches; links are counted by the {plan.port_speed_gbps:g} Gb/s "
+            "cable"
+        )
+    cable_speed = plan.port_speed_gbps
+    cables = [CableLine(segment="node-leaf", media=media, speed_gbps=cable_speed, count=node_links)]
     if fm_links:
         cables.append(
-            CableLine(segment="fabric-manager-leaf", media=media, speed_gbps=speed, count=fm_links)
+            CableLine(
+                segment="fabric-manager-leaf", media=media, speed_gbps=cable_speed, count=fm_links
+            )
         )
     if leaf_spine:
         cables.append(
-            CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=leaf_spine)
+            CableLine(segment="leaf-spine", media=media, speed_gbps=cable_speed, count=leaf_spine)
         )
     if spine_core:
         core_media = "optical, single-mode" if cabling.core_optic else media
         cables.append(
-            CableLine(segment="spine-core", media=core_media, speed_gbps=speed, count=spine_core)
+            CableLine(
+                segment="spine-core", media=core_media, speed_gbps=cable_speed, count=spine_core
+            )
         )
 
     def sw_power(sw: Switch) -> float | None:
@@ -483,11 +537,13 @@ def size_fabric(
         technology=leaf.technology,
         tiers=upper.tiers,
         planes=p,
+        plane_split=split,
+        plane_port_speed_gbps=speed,
         rail_optimized=plan.su_nodes is not None,
         su_nodes=plan.su_nodes,
         scalable_units=leaves.sus,
         nodes=plan.nodes,
-        port_speed_gbps=speed,
+        port_speed_gbps=plan.port_speed_gbps,
         leaf_switch=leaf.id,
         spine_switch=spine.id if upper.tiers >= 2 else None,
         core_switch=core.id if upper.tiers == 3 else None,
@@ -526,6 +582,8 @@ def size_fabric(
             switches_w=switches_w,
             optics_w=optics_w,
             total_w=None if switches_w is None or optics_w is None else switches_w + optics_w,
+            known_w=sum(t for t in switch_terms if t is not None)
+            + sum(line.power_w for line in lines if line.power_w is not None),
             switch_power_basis=switch_power_basis,
         ),
         notes=notes,

@@ -60,7 +60,7 @@ def _row(
         return None
     setup = resolve_fabric(catalog, system, nodes, technology=technology, oversubscription=oversub)
     f = size_fabric(setup.plan, setup.leaf, setup.spine, setup.core, setup.cabling)
-    fabric_w = f.power.total_w or 0.0
+    fabric_w = f.power.known_w
     it_w = nodes * npow.node_w + fabric_w
     why_not = None
     if it_cap and it_w > it_cap:

@@ -91,36 +91,36 @@ def find_optic(
     return None
 
 
-def choose_cabling(catalog: Catalog, system: System, leaf: Switch, speed_gbps: float) -> Cabling:
-    """Optical links as the SuperPOD RAs build them: multimode to the spines, single-mode to core.
+def choose_cabling(
+    catalog: Catalog, system: System, leaf: Switch, speed_gbps: float, lanes_per_port: int = 1
+) -> Cabling:
+    """Optical links as the SuperPOD RAs build them: multimode to the spines (single-mode where
+    no multimode part exists), single-mode to the core.
 
-    The switch side uses transceivers sized to the switch cage; the node side to its own cage.
-    """
+    The switch side uses transceivers sized to the switch cage; the node side to its own cage,
+    which carries `lanes_per_port` ports of `speed_gbps` when its port is split across planes."""
     _, _, node_ppc = compute_ports(system)
+    node_ppc *= lanes_per_port
     cage = leaf.cage_gbps or speed_gbps
     switch_ppc = leaf.ports_per_cage_at(speed_gbps)
     tech = leaf.technology
-    switch_optic = find_optic(
-        catalog, total_gbps=cage, ports=switch_ppc, media="multimode", technology=tech
-    )
-    core_optic = find_optic(
-        catalog, total_gbps=cage, ports=switch_ppc, media="singlemode", technology=tech
-    )
-    node_optic = find_optic(
-        catalog,
-        total_gbps=speed_gbps * node_ppc,
-        ports=node_ppc,
-        media="multimode",
-        technology=tech,
-    )
-    fm_optic = find_optic(
-        catalog, total_gbps=speed_gbps, ports=1, media="multimode", technology=tech
-    )
+
+    def optic(total_gbps: float, ports: int, *media: str) -> Optic | None:
+        for m in media:
+            found = find_optic(
+                catalog, total_gbps=total_gbps, ports=ports, media=m, technology=tech
+            )
+            if found is not None:
+                return found
+        return None
+
+    switch_optic = optic(cage, switch_ppc, "multimode", "singlemode")
     return Cabling(
-        node_optic=node_optic,
+        node_optic=optic(speed_gbps * node_ppc, node_ppc, "multimode", "singlemode"),
         switch_optic=switch_optic,
-        core_optic=core_optic or switch_optic,
-        fabric_manager_optic=fm_optic,
+        core_optic=optic(cage, switch_ppc, "singlemode") or switch_optic,
+        fabric_manager_optic=optic(speed_gbps, 1, "multimode", "singlemode"),
+        optical=True,
     )
 
 
@@ -229,7 +229,30 @@ def resolve_fabric(
                 reason="non-blocking fat tree (the SuperPOD and Enterprise RA compute fabrics are)",
             )
         )
+    if planes is None and spec is not None and follows_arch and spec.planes:
+        planes = spec.planes
+        assumed.append(
+            Assumed(
+                field="planes",
+                value=str(planes),
+                reason=f"{arch.name if arch else ''} compute fabric"
+                + (
+                    f": each {speed:g} Gb/s node port split {planes} ways, one per plane"
+                    if spec.plane_split
+                    else ""
+                ),
+                source=arch.source if arch else None,
+            )
+        )
     planes = planes or 1
+    native_speed = system.compute.port_speed_gbps if system.compute else speed
+    plane_split = bool(
+        spec is not None
+        and follows_arch
+        and spec.plane_split
+        and planes == (spec.planes or 1)
+        and speed == native_speed  # ports already broken out with --port-speed are not split again
+    )
     fm_links = 0
     if fabric_manager and arch is not None and follows_arch and arch.fabric_manager_links:
         fm_links = arch.fabric_manager_links
@@ -240,6 +263,7 @@ def resolve_fabric(
         su_nodes=su_nodes,
         oversubscription=oversubscription,
         planes=planes,
+        plane_split=plane_split,
         fabric_manager_links=fm_links,
         node_ports_per_cage=node_ppc
         if speed == (system.compute.port_speed_gbps if system.compute else speed)
@@ -250,7 +274,13 @@ def resolve_fabric(
         leaf=leaf,
         spine=leaf,
         core=leaf,
-        cabling=choose_cabling(catalog, system, leaf, speed),
+        cabling=choose_cabling(
+            catalog,
+            system,
+            leaf,
+            speed / planes if plane_split else speed,
+            lanes_per_port=planes if plane_split else 1,
+        ),
         architecture=arch.id if (arch and follows_arch) else None,
         full_su_nodes=full_su,
         assumed=assumed,

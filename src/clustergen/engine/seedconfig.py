@@ -183,7 +183,7 @@ def size_seed_config(cfg: SeedConfig) -> SizeResult:
         return size_fabric(plan, leaf, spine, spine, cabling)
 
     def total(n: int) -> float:
-        return n * power.node_w + (design(n).power.total_w or 0.0)
+        return n * power.node_w + design(n).power.known_w
 
     solved = max_nodes_under_cap(cap_w, power.node_w, total, step=1, offset=0)
     nodes = max(solved.nodes, cfg.min_nodes)
