@@ -471,3 +471,74 @@ def test_422_on_tools_falls_back_to_json_protocol(
     assert d.agent is not None
     assert d.agent.protocol == "json"
     assert d.compute.gpus == 512
+
+
+@pytest.mark.parametrize(
+    ("param", "message"),
+    [
+        ("temperature", "Unsupported value: 'temperature' does not support 0 with this model."),
+        ("max_tokens", "This model's maximum context length is 8192 tokens. Please reduce."),
+        ("tool_choice", '"auto" tool choice requires --enable-auto-tool-choice to be set'),
+    ],
+)
+def test_an_optional_parameter_the_endpoint_refuses_is_dropped_for_the_run(
+    router: respx.MockRouter,
+    client: ChatClient,
+    settings: AgentSettings,
+    catalog: Catalog,
+    param: str,
+    message: str,
+) -> None:
+    def reply(request: httpx.Request) -> httpx.Response:
+        if param in body(request):
+            return httpx.Response(400, json={"error": {"message": message}})
+        return scripted(request)
+
+    route = router.post(CHAT).mock(side_effect=reply)
+    d = Agent(catalog, client, settings).run(_request(catalog))
+    assert d.agent is not None
+    assert d.agent.protocol == "tools"  # the tools themselves were never the problem
+    sent = [body(c.request) for c in route.calls]
+    assert param in sent[0]
+    assert all(param not in b for b in sent[1:])
+    assert len(sent) == 5  # one refused request, then the four of the happy path
+
+
+def test_a_reply_cut_off_at_the_token_limit_is_asked_again_shorter(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    cut = completion(
+        {"role": "assistant", "content": '{"name": "submit_design", "arguments": {"memo": "We'},
+        "length",
+    )
+    route = router.post(CHAT).mock(side_effect=_then_scripted([httpx.Response(200, json=cut)]))
+    d = Agent(catalog, client, settings).run(_request(catalog))
+    assert d.agent is not None
+    assert (
+        "cut off at the output token limit"
+        in body(route.calls[1].request)["messages"][-1]["content"]
+    )
+    assert body(route.calls[0].request)["max_tokens"] == settings.max_completion_tokens
+
+
+def test_arguments_sent_as_an_object_are_read(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    obj = completion(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_o",
+                    "type": "function",
+                    "function": {"name": "lookup_gpu", "arguments": {"name": "H100"}},
+                }
+            ],
+        }
+    )
+    route = router.post(CHAT).mock(side_effect=_then_scripted([httpx.Response(200, json=obj)]))
+    Agent(catalog, client, settings).run(_request(catalog))
+    sent = body(route.calls[1].request)["messages"]
+    assert isinstance(sent[-2]["tool_calls"][0]["function"]["arguments"], str)
+    assert json.loads(sent[-1]["content"])["id"] == "h100-sxm"

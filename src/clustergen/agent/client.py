@@ -167,6 +167,7 @@ class ChatClient:
             http_client=self._http,  # type: ignore[arg-type]
         )
         self.stats = CallStats()
+        self._dropped: set[str] = set()
 
     def _note_retry(self, state: RetryCallState) -> None:
         exc = state.outcome.exception() if state.outcome else None
@@ -184,10 +185,27 @@ class ChatClient:
             "model": self.settings.model,
             "messages": messages,
             "temperature": self.settings.temperature,
+            "max_tokens": self.settings.max_completion_tokens,
         }
         if tools:
             kwargs["tools"] = tools
             kwargs["tool_choice"] = "auto"
+        for name in self._dropped:
+            kwargs.pop(name, None)
+        while True:
+            try:
+                return self._complete(kwargs, tools)
+            except _Refused as refused:
+                param = _refused_param(refused.message, kwargs)
+                if param is None:
+                    raise refused.error from None
+                # Servers differ on optional parameters (reasoning models fix the temperature,
+                # a small context refuses the completion budget, a server without a tool parser
+                # refuses tool_choice): drop the one named, for the rest of the run.
+                self._dropped.add(param)
+                kwargs.pop(param)
+
+    def _complete(self, kwargs: dict[str, Any], tools: list[dict[str, Any]] | None) -> ChatReply:
         started = time.monotonic()
         retrying = Retrying(
             retry=retry_if_exception(_retryable),
@@ -206,11 +224,15 @@ class ChatClient:
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
             # 400 from NIM and vLLM, 422 from servers that validate the body with a schema
             # without a `tools` field.
-            if tools:
-                raise ToolsUnsupported(str(exc)) from None
-            raise AgentError(
-                f"the model endpoint refused the request (HTTP {exc.status_code}): {_brief(exc)}"
-            ) from None
+            error: Exception = (
+                ToolsUnsupported(str(exc))
+                if tools
+                else AgentError(
+                    f"the model endpoint refused the request (HTTP {exc.status_code}): "
+                    f"{_brief(exc)}"
+                )
+            )
+            raise _Refused(_brief(exc), error) from None
         except openai.AuthenticationError:
             raise AgentError(
                 "the model endpoint rejected the API key (HTTP 401)",
@@ -243,7 +265,10 @@ class ChatClient:
         msg = choice.message
         calls = [
             ToolCall(
-                id=c.id or f"call_{i}", name=c.function.name, arguments=c.function.arguments or ""
+                id=c.id or f"call_{i}",
+                name=c.function.name,
+                # some servers send the arguments as an object, not a JSON string
+                arguments=_as_json(c.function.arguments),
             )
             for i, c in enumerate(msg.tool_calls or [])
             if getattr(c, "function", None) is not None
@@ -266,6 +291,43 @@ class ChatClient:
             latency_s=latency,
             attempts=attempts,
         )
+
+
+def _as_json(arguments: Any) -> str:
+    if arguments is None or isinstance(arguments, str):
+        return arguments or ""
+    return json.dumps(arguments)
+
+
+class _Refused(Exception):
+    """A 400/422: maybe an optional parameter the endpoint does not take, else `error`."""
+
+    def __init__(self, message: str, error: Exception) -> None:
+        super().__init__(message)
+        self.message = message
+        self.error = error
+
+
+# What a refusal says when it is about one optional parameter (the name as the server writes it).
+_OPTIONAL_PARAMS = {
+    "temperature": ("temperature",),
+    "max_tokens": (
+        "max_tokens",
+        "max tokens",
+        "maximum context",
+        "context length",
+        "max_model_len",
+    ),
+    "tool_choice": ("tool_choice", "tool choice"),
+}
+
+
+def _refused_param(message: str, kwargs: dict[str, Any]) -> str | None:
+    text = message.lower()
+    for name, says in _OPTIONAL_PARAMS.items():
+        if name in kwargs and any(s in text for s in says):
+            return name
+    return None
 
 
 def _brief(exc: openai.APIStatusError) -> str:

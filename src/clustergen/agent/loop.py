@@ -152,7 +152,11 @@ class Agent:
                 st.messages.append(self._assistant_message(reply))
             if not calls:
                 if st.protocol == "tools" or reply.content is not None:
-                    st.messages.append({"role": "user", "content": prompts.render("nudge")})
+                    # Cut off mid-reply (a long memo, or thinking that ran on): ask for less.
+                    cut = reply.finish_reason == "length"
+                    st.messages.append(
+                        {"role": "user", "content": prompts.render("truncated" if cut else "nudge")}
+                    )
                 continue
             for call in calls:
                 st.tool_calls += 1

@@ -42,6 +42,12 @@ class AgentSettings(BaseSettings):
     max_repairs: int = Field(default=3, ge=0, validation_alias="CLUSTERGEN_MAX_REPAIRS")
     grounding_rounds: int = Field(default=2, ge=0, validation_alias="CLUSTERGEN_GROUNDING_ROUNDS")
     temperature: float = Field(default=0.0, ge=0, le=2, validation_alias="CLUSTERGEN_TEMPERATURE")
+    max_completion_tokens: int = Field(
+        default=4096,
+        ge=256,
+        validation_alias="CLUSTERGEN_MAX_COMPLETION_TOKENS",
+        description="tokens one reply may use: room for the memo (servers default lower or higher)",
+    )
 
     def key(self) -> str | None:
         """The key, or None when unset or blank."""
