@@ -25,29 +25,26 @@ def endpoint() -> Iterator[str]:
     server.server_close()
 
 
-def test_design_through_a_local_openai_compatible_server(endpoint: str) -> None:
+def _design(endpoint: str, key: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in its own process, pointed at the loopback server."""
     env = {
         **os.environ,
-        "NVIDIA_API_KEY": "local-dummy-key",
+        "NVIDIA_API_KEY": key,
         "CLUSTERGEN_BASE_URL": endpoint,
         "CLUSTERGEN_MODEL": "local/scripted",
     }
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "clustergen",
-            "design",
-            "256 GPUs training, 3 MW",
-            "--llm",
-            "--json",
-        ],
+    return subprocess.run(
+        [sys.executable, "-m", "clustergen", "design", *args, "--json"],
         capture_output=True,
         text=True,
         env=env,
         timeout=120,
         check=False,
     )
+
+
+def test_design_through_a_local_openai_compatible_server(endpoint: str) -> None:
+    proc = _design(endpoint, "local-dummy-key", "256 GPUs training, 3 MW", "--llm")
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
     assert d["mode"] == "agent"
@@ -61,22 +58,9 @@ def test_design_through_a_local_openai_compatible_server(endpoint: str) -> None:
 def test_a_local_server_needs_no_key(endpoint: str) -> None:
     """A self-hosted endpoint set in CLUSTERGEN_BASE_URL is enough for the agent (default mode,
     no --llm): local servers often take no key; hosted NIM still needs one."""
-    env = {
-        **os.environ,
-        "NVIDIA_API_KEY": "",
-        "CLUSTERGEN_BASE_URL": endpoint,
-        "CLUSTERGEN_MODEL": "local/scripted",
-    }
-    proc = subprocess.run(
-        [sys.executable, "-m", "clustergen", "design", "128 GPUs training, 2 MW", "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    proc = _design(endpoint, "", "128 GPUs training, 2 MW")
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
     assert d["mode"] == "agent"
     assert d["compute"]["gpus"] == 128
-    assert d["warnings"] == [] or all("agent failed" not in w for w in d["warnings"])
+    assert not any("agent failed" in w for w in d["warnings"])
