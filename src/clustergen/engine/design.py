@@ -312,7 +312,6 @@ def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
         catalog,
         total_gbps=sw.cage_gbps or speed,
         ports=ppc,
-        media="multimode",
         technology=sw.technology,
     )
     return Cabling(switch_optic=optic, core_optic=optic)

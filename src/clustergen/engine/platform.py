@@ -76,18 +76,20 @@ def find_optic(
     *,
     total_gbps: float,
     ports: int,
-    media: str,
+    media: tuple[str, ...] = ("multimode", "singlemode"),
     technology: str | None = None,
 ) -> Optic | None:
-    """A transceiver of the given bandwidth, port split and media, if the catalog has one."""
-    for optic in catalog.all("optics", Optic):
-        if optic.kind != "transceiver" or optic.total_gbps != total_gbps or optic.ports != ports:
-            continue
-        if optic.media != media:
-            continue
-        if technology and optic.technologies and technology not in optic.technologies:
-            continue
-        return optic
+    """A transceiver of the given bandwidth and port split, in the first of `media` the catalog
+    has one in (NVIDIA publishes no multimode XDR parts, so single-mode follows multimode)."""
+    for m in media:
+        for optic in catalog.all("optics", Optic):
+            if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+                continue
+            if optic.ports != ports or optic.media != m:
+                continue
+            if technology and optic.technologies and technology not in optic.technologies:
+                continue
+            return optic
     return None
 
 
@@ -105,21 +107,18 @@ def choose_cabling(
     switch_ppc = leaf.ports_per_cage_at(speed_gbps)
     tech = leaf.technology
 
-    def optic(total_gbps: float, ports: int, *media: str) -> Optic | None:
-        for m in media:
-            found = find_optic(
-                catalog, total_gbps=total_gbps, ports=ports, media=m, technology=tech
-            )
-            if found is not None:
-                return found
-        return None
+    def optic(total_gbps: float, ports: int) -> Optic | None:
+        return find_optic(catalog, total_gbps=total_gbps, ports=ports, technology=tech)
 
-    switch_optic = optic(cage, switch_ppc, "multimode", "singlemode")
+    switch_optic = optic(cage, switch_ppc)
+    core_optic = find_optic(
+        catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
+    )
     return Cabling(
-        node_optic=optic(speed_gbps * node_ppc, node_ppc, "multimode", "singlemode"),
+        node_optic=optic(speed_gbps * node_ppc, node_ppc),
         switch_optic=switch_optic,
-        core_optic=optic(cage, switch_ppc, "singlemode") or switch_optic,
-        fabric_manager_optic=optic(speed_gbps, 1, "multimode", "singlemode"),
+        core_optic=core_optic or switch_optic,
+        fabric_manager_optic=optic(speed_gbps, 1),
         optical=True,
     )
 
