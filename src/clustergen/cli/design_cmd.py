@@ -48,7 +48,7 @@ def load_request(
     return merge_request(catalog, text, {**data, **given})
 
 
-def _may_have_key() -> bool:
+def _may_have_model() -> bool:
     """Whether a model could be configured, checked without loading the settings machinery (~80 ms
     of start-up): a key or an endpoint of the user's own set, or a .env file here for
     pydantic-settings to read."""
@@ -340,7 +340,7 @@ def design(
     if offline and llm:
         raise RequestError("--offline and --llm contradict each other; pick one")
     settings = None
-    if not offline and (llm or _may_have_key()):
+    if not offline and (llm or _may_have_model()):
         from clustergen.agent.settings import load_settings
 
         settings = load_settings(model=model)
