@@ -244,7 +244,7 @@ def test_auto_mode_answers_against_chatml_function_calling(
     assert design is not None
     assert design["compute"]["gpus"] == 512
     if design["mode"] == "offline":  # the agent failed: the planner answered, and says why
-        assert design["warnings"][0].startswith("the NIM agent failed (")
+        assert design["warnings"][0].startswith("the self-hosted agent failed (")
     assert chatml.up()
 
 

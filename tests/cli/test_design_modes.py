@@ -11,6 +11,7 @@ import httpx
 import pytest
 import respx
 
+from clustergen.agent.settings import DEFAULT_BASE_URL
 from support.nim_wire import BASE, CHAT, KEY, completion, scripted
 
 Cli = Callable[..., tuple[int, str, str]]
@@ -72,7 +73,20 @@ def test_failed_agent_falls_back_to_the_planner_with_a_warning(cli: Cli) -> None
     assert code == 0
     d = json.loads(out)
     assert d["mode"] == "offline"
-    assert d["warnings"][0].startswith("the NIM agent failed (the model endpoint failed: HTTP 503")
+    assert d["warnings"][0].startswith(
+        "the self-hosted agent failed (the model endpoint failed: HTTP 503"
+    )
+
+
+def test_failed_nim_agent_is_named_as_nim(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NVIDIA_API_KEY", KEY)
+    monkeypatch.delenv("CLUSTERGEN_BASE_URL", raising=False)
+    monkeypatch.setenv("CLUSTERGEN_MAX_ATTEMPTS", "1")
+    with respx.mock(assert_all_mocked=True) as r:
+        r.post(f"{DEFAULT_BASE_URL}/chat/completions").mock(return_value=httpx.Response(503))
+        code, out, _err = cli("design", REQ, "--json")
+    assert code == 0
+    assert json.loads(out)["warnings"][0].startswith("the NIM agent failed (")
 
 
 @pytest.mark.usefixtures("keyed")

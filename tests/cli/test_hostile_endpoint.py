@@ -76,7 +76,7 @@ def test_auto_mode_fallback_warning_carries_no_key(cli: Cli, status: int) -> Non
     assert code == 0, err
     d = json.loads(out)
     assert d["mode"] == "offline"
-    assert any("NIM agent failed" in w for w in d["warnings"])
+    assert any("agent failed (" in w and "offline planner" in w for w in d["warnings"])
     _no_key_anywhere(out, err)
 
 

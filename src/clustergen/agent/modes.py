@@ -56,7 +56,8 @@ def design(
         if mode == "llm":
             raise
         fallback = plan_design(catalog, request)
-        warning = f"the NIM agent failed ({exc.one_line()}); the offline planner made this design"
+        agent = "the self-hosted agent" if settings.self_hosted() else "the NIM agent"
+        warning = f"{agent} failed ({exc.one_line()}); the offline planner made this design"
         return fallback.model_copy(update={"warnings": [warning, *fallback.warnings]})
     finally:
         trace.close()
