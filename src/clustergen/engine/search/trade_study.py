@@ -75,9 +75,9 @@ def _pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | No
 
 
 @dataclass(frozen=True)
-class _Sized:
-    nodes: int
-    it_w: float
+class _Fabric:
+    """What a candidate's compute fabric adds to the row: its power and its switches."""
+
     fabric_w: float
     complete: bool
     missing: str | None
@@ -86,6 +86,13 @@ class _Sized:
     switches: int
     follows_ra: bool
     estimated: bool
+
+
+@dataclass(frozen=True)
+class _Sized:
+    nodes: int
+    it_w: float
+    fabric: _Fabric
     unmet: str | None = None  # the workload this platform cannot meet, and why
 
 
@@ -103,6 +110,37 @@ def _estimated(catalog: Catalog, system: System, f: FabricDesign, single: bool) 
     return any(t.optic and estimate_of(catalog.optic(t.optic), "power_w") for t in f.transceivers)
 
 
+def _fabric(
+    catalog: Catalog, system: System, nodes: int, technology: Technology | None, oversub: float
+) -> _Fabric:
+    """The candidate's compute fabric, sized once per catalog: the same platform, node count and
+    fabric come back in every design of that size (a sweep, an MCP session, the evals)."""
+
+    def size() -> _Fabric:
+        setup = resolve_fabric(
+            catalog, system, nodes, technology=technology, oversubscription=oversub
+        )
+        f = size_setup(catalog, setup)
+        single = nodes == 1 and not f.fabric_manager_links  # one node: NVLink, no scale-out
+        missing = None
+        if not single and f.power.total_w is None:
+            missing = "switch" if f.power.switches_w is None else "transceiver"
+        return _Fabric(
+            fabric_w=0.0 if single else f.power.known_w,
+            complete=missing is None,
+            missing=missing,
+            technology=f.technology,
+            switch="none" if single else f.leaf_switch,
+            switches=0 if single else f.total_switches,
+            follows_ra=setup.architecture is not None,
+            estimated=_estimated(catalog, system, f, single),
+        )
+
+    if catalog.entries["systems"].get(system.id) is not system:  # a caller's own variant
+        return size()
+    return catalog.memo(("trade_study_fabric", system.id, nodes, technology, oversub), size)
+
+
 def _size(
     catalog: Catalog,
     common: RequestInputs,
@@ -112,32 +150,14 @@ def _size(
     oversub: float,
 ) -> _Sized:
     request, it_cap = common.request, common.it_cap_w
-    choices = FabricChoices(technology=technology, oversubscription=oversub)
     needed, unmet = workload_gpus(catalog, request, system)  # each platform sized for itself
     if request.gpus or request.nodes or needed:
         nodes = request.nodes or ceil_div(request.gpus or needed or 1, system.gpus_per_node)
     else:
+        choices = FabricChoices(technology=technology, oversubscription=oversub)
         nodes = power_first(catalog, system.id, it_cap or 0.0, choices=choices).nodes
-    setup = resolve_fabric(catalog, system, nodes, technology=technology, oversubscription=oversub)
-    f = size_setup(catalog, setup)
-    single = nodes == 1 and not f.fabric_manager_links  # one node: NVLink, no scale-out fabric
-    fabric_w = 0.0 if single else f.power.known_w
-    missing = None
-    if not single and f.power.total_w is None:
-        missing = "switch" if f.power.switches_w is None else "transceiver"
-    return _Sized(
-        nodes=nodes,
-        it_w=nodes * npow.node_w + fabric_w,
-        fabric_w=fabric_w,
-        complete=missing is None,
-        missing=missing,
-        technology=f.technology,
-        switch="none" if single else f.leaf_switch,
-        switches=0 if single else f.total_switches,
-        follows_ra=setup.architecture is not None,
-        estimated=_estimated(catalog, system, f, single),
-        unmet=unmet,
-    )
+    f = _fabric(catalog, system, nodes, technology, oversub)
+    return _Sized(nodes=nodes, it_w=nodes * npow.node_w + f.fabric_w, fabric=f, unmet=unmet)
 
 
 def _row(
@@ -155,14 +175,15 @@ def _row(
     gpu = catalog.gpu(system.gpu or "")
     flops = gpu.fp8_dense_tflops if workload == "inference" else gpu.bf16_dense_tflops
     s = _size(catalog, common, system, npow, technology, oversub)
+    f = s.fabric
     gpus = s.nodes * system.gpus_per_node
     objective = None if flops is None else round((gpus * flops / 1e3) / (s.it_w / 1e6), 2)
     why_not = None
     if s.unmet:
         why_not = s.unmet
-    elif not s.complete:
+    elif not f.complete:
         why_not = (
-            f"IT power incomplete ({s.missing} power of {s.switch} not in the catalog): at least "
+            f"IT power incomplete ({f.missing} power of {f.switch} not in the catalog): at least "
             f"{s.it_w / 1e6:.2f} MW, so it is not ranked against rows whose power is known"
         )
     elif it_cap and s.it_w > it_cap:
@@ -175,21 +196,21 @@ def _row(
         why_not = _pattern_misfit(catalog, system, workload)
     return Alternative(
         platform=system.id,
-        fabric=s.technology,
-        switch=s.switch,
+        fabric=f.technology,
+        switch=f.switch,
         oversubscription=oversub,
         nodes=s.nodes,
         gpus=gpus,
         it_power_w=s.it_w,
-        fabric_power_w=s.fabric_w,
-        switches=s.switches,
+        fabric_power_w=f.fabric_w,
+        switches=f.switches,
         objective=objective,
         eligible=why_not is None,
         why_not=why_not,
         chosen=False,
-        follows_ra=s.follows_ra,
-        power_complete=s.complete,
-        power_estimated=s.estimated,
+        follows_ra=f.follows_ra,
+        power_complete=f.complete,
+        power_estimated=f.estimated,
     )
 
 
@@ -237,13 +258,11 @@ def _rank(rows: list[Alternative], request: DesignRequest) -> list[Alternative]:
     best = ordered[0]
     out = [best.model_copy(update={"chosen": True})]
     for a in ordered[1:]:
-        out.append(
-            a.model_copy(
-                update={
-                    "why_not": a.why_not or _passed_over(a, best, most, ra_first, overshoots(a))
-                }
+        if a.why_not is None:
+            a = a.model_copy(
+                update={"why_not": _passed_over(a, best, most, ra_first, overshoots(a))}
             )
-        )
+        out.append(a)
     return out
 
 

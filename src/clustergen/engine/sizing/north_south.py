@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clustergen.catalog.architectures import FabricSpec
+from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.design import ManagementNetwork, NetworkRole
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
-from clustergen.engine.sizing.fabric import size_fabric
-from clustergen.engine.sizing.fabric_plan import choose_cabling_for
+from clustergen.engine.sizing.fabric_plan import choose_cabling_for, size_setup
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers
 from clustergen.engine.sizing.storage_fabric import size_storage_fabric
@@ -85,14 +85,14 @@ def _server_ports(srv: Servers, converged: bool) -> int:
 
 
 def _collapse(
-    setup: FabricSetup | None, compute: FabricDesign | None, shared: int
+    catalog: Catalog, setup: FabricSetup | None, compute: FabricDesign | None, shared: int
 ) -> FabricDesign | None:
     """The compute fabric's pair carrying `shared` north-south ports too, or None when they do
     not fit one pair."""
     if setup is None or compute is None or compute.planes != 1 or not setup.plan.redundant:
         return None
     plan = setup.plan.model_copy(update={"shared_hosts": shared})
-    both = size_fabric(plan, setup.leaf, setup.spine, setup.core, setup.cabling)
+    both = size_setup(catalog, setup.model_copy(update={"plan": plan}))
     return both if both.inter_switch_links and both.tiers == 1 else None
 
 
@@ -116,7 +116,7 @@ def north_south(
     speed = fabric_speed(sw, wanted or sw.port_speed_gbps)
     other = storage.storage_ports + _server_ports(srv, converged)
     if arch.collapse_compute and follows_ra:
-        both = _collapse(setup, cf, nodes * node_ports + other)
+        both = _collapse(inputs.catalog, setup, cf, nodes * node_ports + other)
         if both is not None:
             return NorthSouth(both, None, converged, True, node_ports, speed)
     if node_ports == 0 and other == 0:
