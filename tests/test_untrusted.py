@@ -13,9 +13,9 @@ from clustergen.untrusted import (
     DataError,
     check_shape,
     load_json,
-    load_yaml,
     read_regular,
 )
+from clustergen.untrusted_yaml import load_yaml
 
 
 def test_a_regular_file_is_read(tmp_path: Path) -> None:

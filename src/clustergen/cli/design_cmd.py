@@ -71,7 +71,8 @@ def load_request(
     if request_file is not None:
         from clustergen.cli.userfiles import read_user_text
         from clustergen.cli.yamlfile import load_mapping
-        from clustergen.untrusted import DataError, load_yaml
+        from clustergen.untrusted import DataError
+        from clustergen.untrusted_yaml import load_yaml
 
         what = f"--request {request_file}"
         text_of_file = read_user_text(request_file, "--request")

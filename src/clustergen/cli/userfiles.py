@@ -25,7 +25,6 @@ from clustergen.untrusted import (
     DataError,
     file_kind,
     load_json,
-    load_yaml,
     read_regular,
 )
 
@@ -54,6 +53,8 @@ def load_user_json(path: Path, what: str) -> Any:
 def load_user_yaml(path: Path, what: str) -> Any:
     """The plain data of a YAML file argument (safe: no repeated keys, aliases and nesting
     limited, finite numbers)."""
+    from clustergen.untrusted_yaml import load_yaml  # PyYAML only for a command given a YAML file
+
     text = read_user_text(path, what)
     try:
         return load_yaml(text)
