@@ -77,3 +77,13 @@ def test_only_the_invoked_command_is_built() -> None:
         assert [p.name for p in pruned.commands[name].params] == [p.name for p in command.params]
     assert _only(None) is app
     assert _only("no-such-command") is app  # the full app then names the real ones
+
+
+@pytest.mark.slow
+def test_a_design_from_the_cached_catalog_reads_no_yaml() -> None:
+    args = ("design", "512 GPUs training, 5 MW", "--offline", "--json")
+    first = _imported_by(*args)  # fills the parsed-catalog cache, where it was empty
+    assert "clustergen.catalog.yaml_text" in first or "yaml" not in first
+    imported = _imported_by(*args)
+    assert "clustergen.engine.search.planner" in imported
+    assert not any(m.split(".")[0] == "yaml" for m in imported)
