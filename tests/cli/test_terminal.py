@@ -41,6 +41,28 @@ def test_design_summary_reads_at_80_columns(cli80: Cli) -> None:
     assert reason.split("; follows ")[-1] in " ".join(out.split())
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("512 GPUs training, 5 MW",),  # the README's: an Enterprise RA fabric, no SUs
+        ("1024 GPUs training", "--platform", "dgx-h100"),  # SuperPOD SUs, two tiers
+        ("16384 GPUs training", "--platform", "dgx-h100"),  # three tiers
+    ],
+)
+def test_design_table_names_only_the_tiers_a_fabric_has(cli80: Cli, args: tuple[str, ...]) -> None:
+    code, out, _ = cli80("design", *args, "--offline")
+    _, js, _ = cli80("design", *args, "--offline", "--json")
+    assert code == 0
+    f = json.loads(js)["fabrics"]["compute"]
+    row = " ".join(ln for ln in out.splitlines() if "compute links" in ln)
+    assert f"{f['node_links']:,} node" in row
+    assert ("spine-core" in row) == (f["tiers"] == 3)
+    assert " 0 core" not in out and " 0 spine" not in out
+    c = json.loads(js)["compute"]
+    units = f"{c['scalable_units']} SU" if c["su_nodes"] else "/ -"
+    assert units in next(ln for ln in out.splitlines() if "nodes / GPUs / SUs" in ln)
+
+
 def test_sensitivity_reads_at_80_columns(cli80: Cli) -> None:
     code, out, _ = cli80("sensitivity", "5 MW training")
     assert code == 0

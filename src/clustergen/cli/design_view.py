@@ -48,20 +48,25 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
     """The design table's rows: compute, networks, servers and racks, storage, power, training."""
     c, f, pw = d.compute, d.fabrics.compute, d.power
     rows: list[tuple[str, Any]] = [
-        ("nodes / GPUs / SUs", f"{c.nodes} / {c.gpus} / {c.scalable_units} of {c.su_nodes or '-'}"),
+        (
+            "nodes / GPUs / SUs",
+            f"{c.nodes:,} / {c.gpus:,} / {_units(c.scalable_units, c.su_nodes)}",
+        ),
         ("compute fabric", _compute_fabric(f) if f else "none: one node, its GPUs share NVLink"),
     ]
     if f:
+        links = (("node", f.node_links), ("leaf-spine", f.leaf_spine_links))
+        links += (("spine-core", f.spine_core_links),)
         rows.append(
             (
-                "links node / leaf-spine / spine-core",
-                f"{f.node_links} / {f.leaf_spine_links} / {f.spine_core_links}",
+                "compute links",
+                ", ".join(f"{n:,} {kind}" for kind, n in links if n or kind == "node"),
             )
         )
     if d.fabrics.storage:
         s = d.fabrics.storage
         rows.append(
-            ("storage fabric", f"{s.leaf_switches} leaf, {s.spine_switches} spine {s.leaf_switch}")
+            ("storage fabric", f"{_tiers(s.leaf_switches, s.spine_switches, 0)} {s.leaf_switch}")
         )
     for net in (d.fabrics.inband, d.fabrics.oob):
         if net:
@@ -115,7 +120,7 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
 
 
 def _compute_fabric(f: FabricDesign) -> str:
-    """'infiniband 2-tier 1:1, 2 planes (...): 8 leaf, 4 spine, 0 core qm9700'."""
+    """'infiniband 2-tier 1:1, 2 planes (...): 8 leaf, 4 spine qm9700'."""
     planes = ""
     if f.planes > 1:
         planes = f", {f.planes} planes"
@@ -123,8 +128,21 @@ def _compute_fabric(f: FabricDesign) -> str:
             planes += f" ({f.port_speed_gbps:g}G split {f.planes} x {f.plane_port_speed_gbps:g}G)"
     return (
         f"{f.technology} {f.tiers}-tier {f.oversubscription:g}:1{planes}"
-        f": {f.leaf_switches} leaf, {f.spine_switches} spine, {f.core_switches} core {f.leaf_switch}"
+        f": {_tiers(f.leaf_switches, f.spine_switches, f.core_switches)} {f.leaf_switch}"
     )
+
+
+def _tiers(leaf: int, spine: int, core: int) -> str:
+    """'8 leaf, 4 spine': the switches of each tier the fabric has."""
+    counts = (("leaf", leaf), ("spine", spine), ("core", core))
+    return ", ".join(f"{n} {tier}" for tier, n in counts if n or tier == "leaf")
+
+
+def _units(units: int, su_nodes: int | None) -> str:
+    """'2 SUs of 32 nodes', or '-' for a fabric that is not built in scalable units."""
+    if not su_nodes:
+        return "-"
+    return f"{units} SU{'s' if units != 1 else ''} of {su_nodes} nodes"
 
 
 def _data_path(d: Design) -> str:
