@@ -55,8 +55,8 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         ("compute fabric", _compute_fabric(f) if f else "none: one node, its GPUs share NVLink"),
     ]
     if f:
-        links = (("node", f.node_links), ("leaf-spine", f.leaf_spine_links))
-        links += (("spine-core", f.spine_core_links),)
+        links = [("node", f.node_links), ("leaf-spine", f.leaf_spine_links)]
+        links.append(("spine-core", f.spine_core_links))
         rows.append(
             (
                 "compute links",
