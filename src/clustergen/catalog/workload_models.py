@@ -52,6 +52,9 @@ class LanguageModel(Entry):
     v_head_dim: int | None = _Count
     tied_embeddings: bool | None = None
     release_dtype: str | None = Field(default=None, description="weights as published")
+    training_precision: Literal["bf16", "fp8", "fp4"] | None = Field(
+        default=None, description="number format its authors pre-trained it in, where published"
+    )
 
     @model_validator(mode="after")
     def _active_within_total(self) -> LanguageModel:

@@ -139,10 +139,15 @@ def nvlink_domain(catalog: Catalog, gpu: Gpu, system: System | None) -> int:
 
 
 def resolve_precision(
-    catalog: Catalog, request: DesignRequest, kind: WorkloadKind, gpu: Gpu
+    catalog: Catalog,
+    request: DesignRequest,
+    kind: WorkloadKind,
+    gpu: Gpu,
+    model: LanguageModel | None = None,
 ) -> tuple[str, list[Assumed]]:
-    """The request's number format, else BF16 for training and FP8 (where the GPU has it) for
-    serving, as the published tables measure them."""
+    """The request's number format; else, for training, the one the model's authors trained it
+    in (where published and the GPU has it); else BF16 for training and FP8 (where the GPU has
+    it) for serving, as the published tables measure them."""
     if request.precision:
         peak = {"bf16": gpu.bf16_dense_tflops, "fp16": gpu.bf16_dense_tflops}.get(
             request.precision, getattr(gpu, f"{request.precision}_dense_tflops", None)
@@ -153,6 +158,11 @@ def resolve_precision(
                 hint="use bf16, or a GPU that has that precision",
             )
         return request.precision, []
+    trained = model.training_precision if model is not None and kind == "training" else None
+    if model is not None and trained and getattr(gpu, f"{trained}_dense_tflops", None):
+        reason = f"precision not given: {model.name} was pre-trained in {trained.upper()}"
+        source = model.field_sources.get("training_precision", model.source)
+        return trained, [Assumed(field="precision", value=trained, reason=reason, source=source)]
     name = "training-precision" if kind != "inference" else "inference-precision"
     a = catalog.assumption(name)
     precision = str(a.value)
@@ -219,7 +229,7 @@ def resolve_workload(
     kind = workload_kind(request)
     arch, label, assumed = resolve_model(catalog, request)
     gpu, system, gpu_notes = resolve_gpu(catalog, request, system)
-    precision, precision_notes = resolve_precision(catalog, request, kind, gpu)
+    precision, precision_notes = resolve_precision(catalog, request, kind, gpu, arch.model)
     sequence, isl, osl, shape_notes = resolve_shape(catalog, request, kind, arch)
     assumed += gpu_notes + precision_notes + shape_notes
     gpus = _request_gpus(request, system)
