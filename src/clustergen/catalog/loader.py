@@ -311,7 +311,13 @@ class Catalog:
         for k in names:
             if index[k] not in out:
                 out.append(index[k])
-        return out[:n] or sorted(self.entries[stem])[:n]
+        if out:
+            return out[:n]
+        # Nothing alike: the entries a user most likely meant to name (for systems, the compute
+        # platforms rather than appliances and head nodes), first by id.
+        rows = self.entries[stem]
+        compute = [i for i, e in rows.items() if getattr(e, "gpus_per_node", None)]
+        return sorted(compute or rows)[:n]
 
     def gpu(self, name: str) -> Gpu:
         """A GPU by forgiving name."""

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from clustergen.catalog import Catalog, load_catalog
 from clustergen.engine.model.request import sizes_workload
 from clustergen.engine.request import DesignRequest, parse_request
-from clustergen.errors import ClustergenError, RequestError
+from clustergen.errors import ClustergenError, NotFoundError, RequestError
 
 CAT = load_catalog()
 
@@ -48,6 +48,8 @@ def _fields(r: DesignRequest) -> dict[str, Any]:
         ("16 GB200 NVL72 racks", {"nodes": 16, "platform": "gb200-nvl72"}),
         ("64 nodes", {"nodes": 64}),
         ("32 servers", {"nodes": 32}),
+        ("512 NVIDIA GPUs", {"gpus": 512}),
+        ("2048 H100 SXM GPUs", {"gpus": 2048, "gpu": "h100-sxm"}),
     ],
 )
 def test_counts(cat: Catalog, text: str, expected: dict[str, Any]) -> None:
@@ -183,6 +185,27 @@ def test_filler_words_are_not_reported(cat: Catalog) -> None:
 )
 def test_unknown_words_are_reported(cat: Catalog, text: str, unknown: list[str]) -> None:
     assert parse_request(cat, text).not_understood == unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "name", "closest"),
+    [
+        ("train DeepSeek-V3 on 14.8T tokens with 2048 H800 GPUs", "GPU", "h800", "h100-sxm"),
+        ("1024 MI355X accelerators", "GPU", "mi355x", None),
+        ("16 XE9680 servers training", "platform", "xe9680", "dgx-h100"),
+        ("16x XE9680 servers", "platform", "xe9680", "dgx-h100"),
+    ],
+)
+def test_a_count_of_an_unknown_product_is_refused_not_dropped(
+    cat: Catalog, text: str, kind: str, name: str, closest: str | None
+) -> None:
+    """The count and the name go together: sizing another platform, without the count, would
+    answer a question nobody asked."""
+    with pytest.raises(NotFoundError) as err:
+        parse_request(cat, text)
+    assert err.value.one_line().startswith(f"unknown {kind} {name!r}")
+    if closest:
+        assert closest in err.value.matches
 
 
 # --------------------------------------------------------------------------------------------------

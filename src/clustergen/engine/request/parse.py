@@ -20,6 +20,12 @@ from clustergen.errors import NotFoundError, RequestError
 
 #: a bare size ("70B"): read by the model-size rule, then matched to the catalog's alias for it
 _BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
+#: a count of things named by a product-like word ("2048 H800 GPUs", "16 XE9680 servers"): the
+#: word holds a digit, as GPU and server model names do ("512 NVIDIA GPUs" is not one)
+_COUNTED_PRODUCT = re.compile(
+    r"(?<![\w.])\d[\d,]*\s*(?:x(?=\s)\s*)?([a-z0-9.+-]*[a-z][a-z0-9.+-]*)\s+"
+    r"(gpus?|accelerators?|nodes?|servers?|systems?)\b"
+)
 
 
 def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
@@ -156,6 +162,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     r.fields["understood"] = r.understood
     r.fields["not_understood"] = r.leftovers()
     _refuse_unknown_model(catalog, r)
+    _refuse_unknown_product(catalog, r)
     if not any(k in r.fields for k in ("gpus", "nodes", "power_cap_w")) and not sizes_workload(
         r.fields
     ):
@@ -242,6 +249,18 @@ def _refuse_unknown_model(catalog: Catalog, r: _Reading) -> None:
         if any(w.group(0).startswith(f) for f in families):
             phrase = " ".join(r.low[w.start() :].split()[:3]).strip(" ,.;:?!")
             raise NotFoundError("model", phrase, catalog.closest("models", phrase))
+
+
+def _refuse_unknown_product(catalog: Catalog, r: _Reading) -> None:
+    """A count of GPUs or servers of a model the catalog lacks ("2048 H800 GPUs"): refuse it with
+    the closest catalog entries rather than drop the count and size some other platform."""
+    for m in _COUNTED_PRODUCT.finditer(r.low):
+        word = m.group(1)
+        if any(r.used[m.start(1) : m.end(1)]) or not any(c.isdigit() for c in word):
+            continue
+        if m.group(2).startswith(("gpu", "accel")):
+            raise NotFoundError("GPU", word, catalog.closest("gpus", word))
+        raise NotFoundError("platform", word, catalog.closest("systems", word))
 
 
 def _resolve_members(r: _Reading) -> None:

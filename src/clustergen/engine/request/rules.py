@@ -168,7 +168,11 @@ RULES: tuple[Rule, ...] = (
         r"|\bas\s+many\s+(?:gpus?|accelerators?)\s+as\b|\bhow\s+many\b",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
     ),
-    _rule("gpus", _NUM + r"\s*(?:x\s*)?(?:gpus?|accelerators?)\b", _count("gpus", "GPUs")),
+    _rule(
+        "gpus",
+        _NUM + r"\s*(?:x\s*)?(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
+        _count("gpus", "GPUs"),
+    ),
     _rule("nodes", _NUM + r"\s*(?:x\s*)?(?:nodes?|servers?|systems?)\b", _count("nodes", "nodes")),
     _rule(
         "tier",
