@@ -257,43 +257,39 @@ class SeedConfigCase(CaseBase):
     call: SeedConfig
 
 
-class TrainingCase(CaseBase):
-    """GPUs and days to train (`estimate_training`), `call` its arguments."""
+class _WorkloadCase(CaseBase):
+    """A workload estimate tool's case: `call` holds the tool's arguments, as written."""
 
     result_model: ClassVar[type[BaseModel]] = WorkloadEstimate
+    call: BaseModel
+
+    def tool_arguments(self) -> dict[str, Any]:
+        """The tool's arguments, as written."""
+        return self.call.model_dump(exclude_unset=True)
+
+
+class TrainingCase(_WorkloadCase):
+    """GPUs and days to train (`estimate_training`)."""
+
     tool: ClassVar[str | None] = "estimate_training"
     kind: Literal["training_estimate"]
     call: TrainingArgs
 
-    def tool_arguments(self) -> dict[str, Any]:
-        """The tool's arguments, as written."""
-        return self.call.model_dump(exclude_unset=True)
 
+class InferenceCase(_WorkloadCase):
+    """Replicas and latency to serve (`estimate_inference`)."""
 
-class InferenceCase(CaseBase):
-    """Replicas and latency to serve (`estimate_inference`), `call` its arguments."""
-
-    result_model: ClassVar[type[BaseModel]] = WorkloadEstimate
     tool: ClassVar[str | None] = "estimate_inference"
     kind: Literal["inference_estimate"]
     call: InferenceArgs
 
-    def tool_arguments(self) -> dict[str, Any]:
-        """The tool's arguments, as written."""
-        return self.call.model_dump(exclude_unset=True)
 
+class BudgetCase(_WorkloadCase):
+    """What a budget buys (`estimate_budget`)."""
 
-class BudgetCase(CaseBase):
-    """What a budget buys (`estimate_budget`), `call` its arguments."""
-
-    result_model: ClassVar[type[BaseModel]] = WorkloadEstimate
     tool: ClassVar[str | None] = "estimate_budget"
     kind: Literal["budget_estimate"]
     call: BudgetArgs
-
-    def tool_arguments(self) -> dict[str, Any]:
-        """The tool's arguments, as written."""
-        return self.call.model_dump(exclude_unset=True)
 
 
 EvalCase = Annotated[
