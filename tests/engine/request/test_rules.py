@@ -5,17 +5,10 @@ from __future__ import annotations
 import pytest
 
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.request.rules import RULES, Reading
+from clustergen.engine.request.rules import Reading
 from clustergen.engine.request.translate import validated
 from clustergen.errors import RequestError
-
-_BY_NAME = {r.name: r for r in RULES}
-
-
-def read(rule: str, text: str) -> list[Reading]:
-    m = _BY_NAME[rule].pattern.search(text)
-    assert m is not None, f"{rule} does not match {text!r}"
-    return _BY_NAME[rule].read(m)
+from support.rules import read
 
 
 @pytest.mark.parametrize(

@@ -6,17 +6,10 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request import parse_request
-from clustergen.engine.request.rules import RULES, Reading
 from clustergen.errors import NotFoundError, RequestError
+from support.rules import read
 
-_BY_NAME = {r.name: r for r in RULES}
 CAT = load_catalog()
-
-
-def read(rule: str, text: str) -> list[Reading]:
-    m = _BY_NAME[rule].pattern.search(text)
-    assert m is not None, f"{rule} does not match {text!r}"
-    return _BY_NAME[rule].read(m)
 
 
 @pytest.mark.parametrize(
