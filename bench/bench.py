@@ -164,9 +164,9 @@ def _workload_rows(
     """The workload estimator: each estimate from its resolved inputs (not the per-catalog memo
     a design run shares), and the `estimate` command as a process."""
     from clustergen.engine.model.request import DesignRequest
-    from clustergen.engine.sizing.inference import estimate_inference
-    from clustergen.engine.sizing.training import estimate_training
-    from clustergen.engine.sizing.workload_inputs import resolve_workload
+    from clustergen.engine.sizing.workload.inference import estimate_inference
+    from clustergen.engine.sizing.workload.inputs import resolve_workload
+    from clustergen.engine.sizing.workload.training import estimate_training
 
     train = DesignRequest(model_params_b=70, training_tokens_t=15, training_days=60)
     serve = DesignRequest(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000)
@@ -204,8 +204,8 @@ def main() -> None:
     from clustergen.engine.model.compute import FabricChoices
     from clustergen.engine.request import parse_request
     from clustergen.engine.search.planner import plan_design
-    from clustergen.engine.sizing.fabric_plan import platform_fabric
-    from clustergen.engine.solve.power_first import power_first
+    from clustergen.engine.sizing.fabric.plan import platform_fabric
+    from clustergen.engine.solve.power_first import most_under_cap
 
     cat = load_catalog()
     request = parse_request(cat, "512 GPUs training, 5 MW")
@@ -296,7 +296,7 @@ def main() -> None:
         _workload_rows(row, cat, cg, outside, args)
         row(
             "power-first solve, 100 MW cap, dgx-h100",
-            median_ms(lambda: power_first(cat, "dgx-h100", 100e6), args.repeat),
+            median_ms(lambda: most_under_cap(cat, "dgx-h100", 100e6), args.repeat),
             median_ms(lambda: seed.solve(100e6), args.repeat) if seed else None,
         )
         # 100,000 GPUs exceed one 3-tier QM9700 plane (65,536 ports): two planes, as built.

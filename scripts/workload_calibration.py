@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from clustergen.catalog import load_catalog
 from clustergen.catalog.workload_models import TrainingRow
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.replica import Efficiency
-from clustergen.engine.sizing.training import peak_flops
-from clustergen.engine.sizing.workload_inputs import resolve_workload
+from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.engine.sizing.workload.replica import Efficiency
+from clustergen.engine.sizing.workload.training import peak_flops
 from clustergen.evals.calibration import (
     FigureError,
     inference_errors,

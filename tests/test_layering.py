@@ -159,8 +159,8 @@ def _modules_loaded_by(statement: str) -> set[str]:
 
 @pytest.mark.slow
 def test_importing_the_fabric_engine_loads_no_client_or_terminal_library() -> None:
-    loaded = _modules_loaded_by("import clustergen.engine.sizing.fabric")
-    assert "clustergen.engine.sizing.fabric" in loaded
+    loaded = _modules_loaded_by("import clustergen.engine.sizing.fabric.network")
+    assert "clustergen.engine.sizing.fabric.network" in loaded
     assert violations(loaded, _PURE) == []
 
 
@@ -221,3 +221,166 @@ def test_every_engine_sub_package_has_a_place_in_the_order() -> None:
         if (p.is_dir() and (p / "__init__.py").exists()) or p.name == "assemble.py"
     }
     assert parts == set(ENGINE_BELOW)
+
+
+def _src_modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imported_modules(source: str, module: str, is_package: bool, known: set[str]) -> set[str]:
+    """The modules of `src/` that `source` imports. `from a import b` is an edge to `a.b` when
+    that is a module, else to `a` (b is a name defined there)."""
+    package = module if is_package else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in known)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for a in node.names:
+                sub = f"{base}.{a.name}"
+                if sub in known:
+                    found.add(sub)
+                elif base in known:
+                    found.add(base)
+    found.discard(module)
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of `src/` it imports, `TYPE_CHECKING` blocks and lazy imports
+    included (an import inside a function is still an edge a reader must follow)."""
+    modules = _src_modules()
+    known = set(modules)
+    return {
+        name: _imported_modules(
+            path.read_text(encoding="utf-8"), name, path.name == "__init__.py", known
+        )
+        for name, path in modules.items()
+    }
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of `graph` as a path that ends where it starts, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_src_has_no_import_cycle() -> None:
+    cycle = find_cycle(_import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+#: The parts of `engine/sizing/`: each top-level module, and each sub-package taken whole.
+def _sizing_part(module: str) -> str | None:
+    prefix = "clustergen.engine.sizing."
+    if not module.startswith(prefix):
+        return None
+    return module[len(prefix) :].split(".")[0]
+
+
+def test_sizing_parts_form_no_cycle() -> None:
+    parts: dict[str, set[str]] = {}
+    for module, targets in _import_graph().items():
+        own = _sizing_part(module)
+        if own is None:
+            continue
+        parts.setdefault(own, set()).update(
+            p for t in targets if (p := _sizing_part(t)) is not None and p != own
+        )
+    cycle = find_cycle(parts)
+    assert cycle is None, "engine/sizing parts import each other: " + " -> ".join(cycle or [])
+
+
+def test_sizing_is_a_few_modules_and_its_noun_families() -> None:
+    sizing = PACKAGE / "engine" / "sizing"
+    modules = [p.stem for p in sizing.glob("*.py") if p.stem != "__init__"]
+    assert len(modules) <= 10, sorted(modules)
+    # a family of modules sharing a name prefix is a package, not a prefix
+    for folder in [sizing, *(p for p in sizing.iterdir() if p.is_dir())]:
+        stems = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+        prefixes = [s.split("_")[0] for s in stems if "_" in s]
+        shared = sorted({p for p in prefixes if prefixes.count(p) + stems.count(p) > 1})
+        assert not shared, f"{folder.relative_to(PACKAGE)}: modules share the prefixes {shared}"
+
+
+def _package_of(module: str, modules: dict[str, Path]) -> str:
+    path = modules[module]
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def private_imports(source: str, module: str, modules: dict[str, Path]) -> list[str]:
+    """`from X import _name` where X lives in another package than `module`."""
+    own = _package_of(module, modules) if module in modules else module.rpartition(".")[0]
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
+            continue
+        if not node.module.startswith("clustergen"):
+            continue
+        home = _package_of(node.module, modules) if node.module in modules else node.module
+        if home == own:
+            continue
+        bad += [
+            f"{node.module}.{a.name}"
+            for a in node.names
+            if a.name.startswith("_") and not a.name.startswith("__")
+        ]
+    return bad
+
+
+def test_private_imports_are_found() -> None:
+    modules = _src_modules()
+    source = "from clustergen.engine.sizing.fabric.plan import _x, fine\n"
+    assert private_imports(source, "clustergen.engine.solve.power_first", modules) == [
+        "clustergen.engine.sizing.fabric.plan._x"
+    ]
+    assert private_imports(source, "clustergen.engine.sizing.fabric.network", modules) == []
+
+
+def test_no_private_name_is_imported_from_another_package() -> None:
+    modules = _src_modules()
+    bad = {
+        name: found
+        for name, path in modules.items()
+        if (found := private_imports(path.read_text(encoding="utf-8"), name, modules))
+    }
+    assert not bad, bad
+
+
+def test_sizing_sub_packages_are_entered_through_their_faces() -> None:
+    """Outside a sizing sub-package, its names come from the package (pint's facets): the
+    modules inside are its own business."""
+    bad = []
+    for module, targets in _import_graph().items():
+        for t in targets:
+            part = _sizing_part(t)
+            inner = t.count(".") > 3  # clustergen.engine.sizing.<pkg>.<module>
+            if part and inner and _sizing_part(module) != part:
+                bad.append(f"{module} -> {t}")
+    assert not bad, bad

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.fabric import FabricPlan
-from clustergen.engine.sizing.clos import max_host_ports
-from clustergen.engine.sizing.fabric import size_fabric
+from clustergen.engine.sizing.fabric.clos import max_host_ports
+from clustergen.engine.sizing.fabric.network import size_clos
 
 
 def test_qm8700_matches_its_product_brief() -> None:
@@ -36,13 +36,13 @@ def test_qm8700_is_found_by_the_names_people_type(name: str) -> None:
 def test_two_tiers_of_qm8700_serve_k_squared_over_two_hosts() -> None:
     switch = load_catalog().switch("qm8700")
     assert max_host_ports(40, 2) == 800
-    full = size_fabric(FabricPlan(nodes=100, ports_per_node=8, port_speed_gbps=200), switch)
+    full = size_clos(FabricPlan(nodes=100, ports_per_node=8, port_speed_gbps=200), switch)
     assert (full.tiers, full.host_links) == (2, 800)
     assert (full.leaf_switches, full.spine_switches) == (40, 20)  # 20 down, 20 up per leaf
-    past = size_fabric(FabricPlan(nodes=101, ports_per_node=8, port_speed_gbps=200), switch)
+    past = size_clos(FabricPlan(nodes=101, ports_per_node=8, port_speed_gbps=200), switch)
     assert past.tiers == 3
     # HDR100 splits the radix to 80: 80^2/2 = 3,200 hosts before a third tier
-    split = size_fabric(FabricPlan(nodes=400, ports_per_node=8, port_speed_gbps=100), switch)
+    split = size_clos(FabricPlan(nodes=400, ports_per_node=8, port_speed_gbps=100), switch)
     assert (split.tiers, split.leaf_radix, split.host_links) == (2, 80, 3200)
 
 
@@ -55,7 +55,7 @@ def test_two_tiers_of_qm8700_serve_k_squared_over_two_hosts() -> None:
 def test_qm8700_fabrics_keep_the_clos_rules(nodes: int, speed: float, su_nodes: int | None) -> None:
     switch = load_catalog().switch("qm8700")
     plan = FabricPlan(nodes=nodes, ports_per_node=4, port_speed_gbps=speed, su_nodes=su_nodes)
-    f = size_fabric(plan, switch)
+    f = size_clos(plan, switch)
     radix = switch.radix_at(speed)
     assert f.max_ports_used["leaf"] <= (radix or 0)
     assert f.max_ports_used["spine"] <= (radix or 0)

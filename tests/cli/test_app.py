@@ -37,7 +37,7 @@ def _imported_by(*args: str) -> set[str]:
     [
         (
             ("fabric", "--platform", "dgx-h100", "--nodes", "32", "--json"),
-            "clustergen.engine.sizing.fabric",
+            "clustergen.engine.sizing.fabric.network",
         ),
         (
             ("design", "512 GPUs training, 5 MW", "--offline", "--json"),

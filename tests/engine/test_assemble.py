@@ -13,7 +13,7 @@ import math
 import pytest
 
 from clustergen.catalog import Catalog, load_catalog
-from clustergen.engine.assemble import build_design
+from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.report.memo import render_memo
 from clustergen.engine.request import DesignRequest, parse_request
@@ -29,7 +29,7 @@ def cat() -> Catalog:
 @pytest.fixture(scope="module")
 def h100_4su(cat: Catalog) -> Design:
     """H100-RA Table 7: 4 SU, 127 DGX H100 (one node slot of SU 1 goes to the UFM)."""
-    return build_design(cat, DesignRequest(nodes=127), DesignChoices(platform="dgx-h100"))
+    return assemble_design(cat, DesignRequest(nodes=127), DesignChoices(platform="dgx-h100"))
 
 
 def _bom(d: Design, category: str, words: str = "") -> int:
@@ -136,7 +136,7 @@ def test_compute_fabric_bom_4su(h100_4su: Design) -> None:
 def test_full_4su_of_128_nodes_has_the_same_non_compute_counts(cat: Catalog) -> None:
     """H100-RA Table 3 row 4 SU (128 nodes, idealised full SUs): the storage, management and
     rack rules give the same counts as for 127 nodes, since every SU gets its full set."""
-    d = build_design(cat, DesignRequest(nodes=128), DesignChoices(platform="dgx-h100"))
+    d = assemble_design(cat, DesignRequest(nodes=128), DesignChoices(platform="dgx-h100"))
     assert d.fabrics.storage is not None
     assert d.fabrics.storage.total_switches == 16
     assert d.fabrics.inband is not None
@@ -150,7 +150,7 @@ def test_full_4su_of_128_nodes_has_the_same_non_compute_counts(cat: Catalog) -> 
 def test_storage_fabric_rule_at_other_scales(cat: Catalog, nodes: int) -> None:
     """Neighbouring cases of the same rule: two 4:3 node leaves and at least one 1:1 storage leaf
     per SU; spines divide the node leaves' uplinks; every leaf within its 64 ports."""
-    d = build_design(cat, DesignRequest(nodes=nodes), DesignChoices(platform="dgx-h100"))
+    d = assemble_design(cat, DesignRequest(nodes=nodes), DesignChoices(platform="dgx-h100"))
     s = d.fabrics.storage
     assert s is not None
     sus = math.ceil(nodes / 32)
@@ -289,13 +289,13 @@ def test_request_that_cannot_fit_says_what_does(cat: Catalog) -> None:
 
     choices = DesignChoices(platform="dgx-h100")
     with pytest.raises(InfeasibleDesignError) as err:
-        build_design(cat, DesignRequest(gpus=5000, power_cap_w=5e6), choices)
+        assemble_design(cat, DesignRequest(gpus=5000, power_cap_w=5e6), choices)
     fits = err.value.details["fits_gpus"]
-    d = build_design(cat, DesignRequest(gpus=fits, power_cap_w=5e6), choices)
+    d = assemble_design(cat, DesignRequest(gpus=fits, power_cap_w=5e6), choices)
     assert d.power.headroom_w is not None
     assert d.power.headroom_w >= 0
     with pytest.raises(InfeasibleDesignError):
-        build_design(cat, DesignRequest(gpus=fits + 8, power_cap_w=5e6), choices)
+        assemble_design(cat, DesignRequest(gpus=fits + 8, power_cap_w=5e6), choices)
 
 
 @pytest.mark.parametrize(

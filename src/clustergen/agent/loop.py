@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from traceback import format_exception
 from typing import Any
 
-from pydantic import ValidationError
-
 from clustergen import __version__
 from clustergen.agent import prompts
 from clustergen.agent.client import ChatClient, ChatReply, ToolCall, ToolsUnsupported
@@ -391,23 +389,3 @@ def _canonical(arguments: str) -> str:
         return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
     except (json.JSONDecodeError, TypeError):
         return str(arguments)
-
-
-def run_agent(
-    catalog: Catalog,
-    request: DesignRequest,
-    settings: AgentSettings,
-    *,
-    client: ChatClient | None = None,
-    trace: Trace | None = None,
-) -> Design:
-    """One agent design run with a client built from the settings (unless one is given)."""
-    own = client is None
-    client = client or ChatClient(settings)
-    try:
-        return Agent(catalog, client, settings, trace=trace).run(request)
-    except ValidationError as exc:  # pragma: no cover - a bug in our own models, not the user's
-        raise AgentError(f"internal model validation failed: {exc.errors()[0]['msg']}") from None
-    finally:
-        if own:
-            client.close()

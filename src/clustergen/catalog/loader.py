@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -339,10 +339,6 @@ class Catalog:
         """A transceiver or cable by forgiving name."""
         return self.get("optics", Optic, name, "optic")
 
-    def ra_pattern(self, name: str) -> RaPattern:
-        """An Enterprise RA pattern by its C-G-N-B id."""
-        return self.get("ra_patterns", RaPattern, name, "RA pattern")
-
     def architecture(self, name: str) -> Architecture:
         """A reference architecture by forgiving name."""
         return self.get("architectures", Architecture, name, "architecture")
@@ -389,12 +385,6 @@ class Catalog:
             return matches[0] if matches else None
 
         return self.memo(("architecture_for", system_id, technology, nodes), find)
-
-    def iter_entries(self) -> Iterator[tuple[str, Entry]]:
-        """(file stem, entry) for every entry."""
-        for stem, rows in self.entries.items():
-            for entry in rows.values():
-                yield stem, entry
 
 
 def _hash(entries: dict[str, dict[str, Entry]]) -> str:

@@ -214,12 +214,11 @@ def _short(why_not: str | None) -> str:
 
 def _checks(checks: list[Check]) -> Table:
     """Every check: PASS, WARN (a failed warning), FAIL or UNKNOWN, coloured, and its figure."""
-    from clustergen.engine.report.words import check_mark
 
     return table(
         "checks",
         ("result", "check", "figure"),
-        ((mark(check_mark(ch)), ch.name, ch.figure) for ch in checks),
+        ((mark(ch.status), ch.name, ch.figure) for ch in checks),
     )
 
 

@@ -69,7 +69,7 @@ def fabric(
 ) -> None:
     """Size the compute fabric (2- or 3-tier fat tree, rail-optimized SUs) for N nodes."""
     from clustergen.catalog import load_catalog
-    from clustergen.engine.sizing.fabric_plan import platform_fabric
+    from clustergen.engine.sizing.fabric import platform_fabric
 
     choices = _choices(
         switch, technology, su_nodes, oversubscription, planes, port_speed, no_fabric_manager
@@ -151,7 +151,7 @@ def power(
     """Power-first solve: the most GPUs whose IT power (nodes, switches, optics) fits the cap."""
     from clustergen.catalog import load_catalog
     from clustergen.engine.model.bounds import MAX_POWER_MW, check_number
-    from clustergen.engine.solve.power_first import power_first
+    from clustergen.engine.solve.power_first import most_under_cap
 
     if cap_mw <= 0:
         raise RequestError(f"--cap-mw must be positive, got {cap_mw:g}")
@@ -159,7 +159,7 @@ def power(
     choices = _choices(
         switch, technology, su_nodes, oversubscription, planes, port_speed, no_fabric_manager
     )
-    r = power_first(
+    r = most_under_cap(
         load_catalog(catalog),
         platform,
         cap_mw * 1e6,

@@ -116,7 +116,7 @@ def analyze(
     from clustergen.cli import plotting
     from clustergen.engine.model.storage import IoWorkload
     from clustergen.engine.request.translate import build
-    from clustergen.engine.sizing.storage_io import analyze_storage
+    from clustergen.engine.sizing.storage import analyze_storage
 
     if plot is not None:
         plotting.check_target(plot)
@@ -251,7 +251,7 @@ def _plot(cat: Any, a: StorageAnalysis, path: Path) -> None:
     in another below it (each on its own axis, so two demands that both grow with the GPUs are
     never drawn over each other); this design's GPUs and where a limit binds are marked."""
     from clustergen.cli import plotting
-    from clustergen.engine.sizing.storage_io import storage_curves
+    from clustergen.engine.sizing.storage import storage_curves
 
     plt = plotting.pyplot()
     top = max(a.workload.gpus * 4, (a.first_limit_at_gpus or 0) * 2, 64)

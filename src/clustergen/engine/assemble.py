@@ -1,9 +1,9 @@
 """The design pipeline: a request and choices in, a complete validated reference design out.
 
 The offline planner and the agent both end here: the agent submits choices (`DesignChoices`), the
-planner derives them from the request; `build_design` turns either into the same `Design`.
+planner derives them from the request; `assemble_design` turns either into the same `Design`.
 
-The chain (httpx's `send` habit): `build_design` resolves the inputs once and settles the design
+The chain (httpx's `send` habit): `assemble_design` resolves the inputs once and settles the design
 under its cap (`solve.cap_reserve`); `build_once` is one pass over the section builders, each
 taking the sections built before it.
 """
@@ -30,7 +30,7 @@ from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.bom import build_bom, totals
 from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
-from clustergen.engine.sizing.fabric_plan import compute_fabric
+from clustergen.engine.sizing.fabric import compute_fabric
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
 from clustergen.engine.sizing.management import Servers, inband_network, oob_network, servers
 from clustergen.engine.sizing.north_south import (
@@ -47,13 +47,13 @@ from clustergen.engine.sizing.racks import (
     racks_section,
     server_rack_units,
 )
-from clustergen.engine.sizing.storage_plan import StoragePlan, plan_storage, storage_section
+from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
 from clustergen.engine.solve.cap_reserve import OverCap, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
 from clustergen.errors import InfeasibleDesignError
 
 
-def build_design(
+def assemble_design(
     catalog: Catalog,
     request: DesignRequest,
     choices: DesignChoices,
@@ -119,7 +119,7 @@ def _most_that_fit(catalog: Catalog, request: DesignRequest, choices: DesignChoi
     """GPUs of the largest whole design under the request's cap (the cap sizes it)."""
     capped = request.model_copy(update={"gpus": None, "nodes": None, **_UNSIZED})
     try:
-        return build_design(catalog, capped, choices).compute.gpus
+        return assemble_design(catalog, capped, choices).compute.gpus
     except InfeasibleDesignError:
         return None
 

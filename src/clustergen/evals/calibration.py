@@ -16,10 +16,15 @@ from dataclasses import dataclass
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import InferenceTable, ShapePoint, TrainingRow
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.inference import anchor
-from clustergen.engine.sizing.replica import Efficiency, build_replica
-from clustergen.engine.sizing.training import tokens_per_s_per_gpu, training_rate
-from clustergen.engine.sizing.workload_inputs import WorkloadInputs, resolve_workload
+from clustergen.engine.sizing.workload import (
+    Efficiency,
+    WorkloadInputs,
+    anchor,
+    build_replica,
+    resolve_workload,
+    tokens_per_s_per_gpu,
+    training_rate,
+)
 
 
 @dataclass(frozen=True)

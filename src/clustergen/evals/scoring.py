@@ -239,7 +239,7 @@ def field_item(e: Expect, result: dict[str, Any] | None) -> FieldResult:
 
 def recheck_item(catalog: Catalog, case: DesignCase, result: dict[str, Any]) -> FieldResult:
     """Rebuild the design from its own request and choices; figures and verdicts must agree."""
-    from clustergen.engine.assemble import build_design
+    from clustergen.engine.assemble import assemble_design
     from clustergen.engine.model.design import DesignChoices
     from clustergen.engine.request import DesignRequest
 
@@ -248,7 +248,7 @@ def recheck_item(catalog: Catalog, case: DesignCase, result: dict[str, Any]) -> 
         request = DesignRequest.model_validate(result["request"])
         choices = DesignChoices.model_validate(result["choices"])
         mode = result.get("mode", "offline")
-        rebuilt = build_design(
+        rebuilt = assemble_design(
             catalog, request, choices, mode=mode if mode in ("offline", "agent") else "offline"
         ).model_dump(mode="json")
     except (KeyError, TypeError, ValidationError, ClustergenError) as exc:

@@ -1,7 +1,7 @@
 """Typed tools over the engine, shared by the agent, the MCP server and the eval harness."""
 
-from clustergen.tools.builtin import default_registry
-from clustergen.tools.registry import Registry, Tool, ToolCallError, ToolContext, ToolOutcome, tool
+from clustergen.tools.registry import Registry, Tool, ToolCallError, ToolContext, ToolOutcome
+from clustergen.tools.toolsets import default_registry
 
 __all__ = [
     "Registry",
@@ -10,5 +10,4 @@ __all__ = [
     "ToolContext",
     "ToolOutcome",
     "default_registry",
-    "tool",
 ]

@@ -35,10 +35,10 @@ from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import design_from_choices, request_from_fields
 from clustergen.engine.search.sensitivity import sensitivity as engine_sensitivity
 from clustergen.engine.search.trade_study import candidate_platforms, top_rows, trade_study
-from clustergen.engine.sizing.fabric_plan import platform_fabric
+from clustergen.engine.sizing.fabric import platform_fabric
+from clustergen.engine.sizing.storage import analyze_storage as engine_analyze_storage
 from clustergen.engine.sizing.storage import storage_targets as engine_storage_targets
-from clustergen.engine.sizing.storage_io import analyze_storage as engine_analyze_storage
-from clustergen.engine.solve.power_first import power_first as engine_power_first
+from clustergen.engine.solve.power_first import most_under_cap
 from clustergen.tools.args import (
     Choices,
     CoreRequirements,
@@ -48,11 +48,15 @@ from clustergen.tools.args import (
     Policy,
     Requirements,
 )
-from clustergen.tools.registry import Registry, ToolContext, tool
-from clustergen.tools.registry import default_registry as _all_tools
+from clustergen.tools.registry import Registry, ToolContext
 
 Workload = Literal["training", "fine-tuning", "inference", "mixed"]
 assert set(WORKLOADS) == {"training", "fine-tuning", "inference", "mixed"}
+
+
+#: This module's tools; `toolsets.default_registry` joins it with the others.
+TOOLS = Registry()
+tool = TOOLS.tool
 
 
 class _Args(BaseModel):
@@ -226,7 +230,7 @@ class PowerArgs(_Args):
 @tool(title="Most GPUs under a power cap")
 def power_first(ctx: ToolContext, a: PowerArgs) -> PowerFirstResult:
     """The most GPUs of a platform whose IT power (nodes, switches, optics) fits a power cap."""
-    return engine_power_first(
+    return most_under_cap(
         ctx.catalog,
         a.platform,
         a.power_cap_w,
@@ -396,8 +400,3 @@ def design_cluster(ctx: ToolContext, a: DesignText) -> DesignBundle:
     and its bill of materials. An infeasible or unreadable request is refused with the reason."""
     design = plan_design(ctx.catalog, merge_request(ctx.catalog, a.text, {}))
     return DesignBundle(design=design, memo_md=render_memo(design), bom_csv=bom_csv(design))
-
-
-def default_registry() -> Registry:
-    """Every tool of clustergen.tools (this module's and any other's), in declaration order."""
-    return _all_tools()

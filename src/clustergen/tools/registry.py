@@ -23,18 +23,17 @@ result models. The declaration also says who is offered the tool:
 - `agent=None`: never offered to the design agent (it answers another question);
 - `mcp=False`: not served over MCP (the agent's own `submit_design`).
 
-Any module of `clustergen.tools` that declares tools with `@tool` joins `default_registry()`; a new
-module needs no other registration.
+Each tool module declares its tools on its own `Registry` (`TOOLS = Registry()`, `tool =
+TOOLS.tool`: pydantic-ai's `FunctionToolset`), and `clustergen.tools.toolsets.default_registry`
+joins those registries in a stated order. Nothing registers by being imported.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import importlib
 import inspect
 import json
-import pkgutil
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -411,23 +410,3 @@ class ToolCallError(Exception):
         super().__init__(message)
         self.message = message
         self.kind = kind
-
-
-# ---------------------------------------------------------------- the built-in tools
-
-_DEFAULT = Registry()
-
-#: The decorator tool modules declare their tools with (`from clustergen.tools.registry import
-#: tool`); every module of this package is imported by `default_registry`.
-tool = _DEFAULT.tool
-
-
-def default_registry() -> Registry:
-    """Every tool declared in any module of `clustergen.tools`, module by module in name order and
-    in declaration order within a module (so the order never depends on what was imported first)."""
-    import clustergen.tools as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{info.name}")
-    ordered = sorted(_DEFAULT.tools.values(), key=lambda t: t.module)  # stable: keeps declaration
-    return Registry({t.name: t for t in ordered})

@@ -14,9 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.workload import estimate_request
-from clustergen.tools.registry import ToolContext, tool
+from clustergen.tools.registry import Registry, ToolContext
 
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
+
+
+#: This module's tools; `toolsets.default_registry` joins it with the others.
+TOOLS = Registry()
+tool = TOOLS.tool
 
 
 class _Args(BaseModel):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.assemble import build_design
+from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.model.request import DesignRequest
@@ -23,7 +23,7 @@ CATALOG = load_catalog()
 @pytest.fixture(scope="module")
 def design() -> Design:
     """H100-RA Table 7: 4 SU, 127 DGX H100, built without a trade study."""
-    return build_design(CATALOG, DesignRequest(nodes=127), DesignChoices(platform="dgx-h100"))
+    return assemble_design(CATALOG, DesignRequest(nodes=127), DesignChoices(platform="dgx-h100"))
 
 
 @pytest.fixture(scope="module")

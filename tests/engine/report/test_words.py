@@ -39,11 +39,11 @@ def test_field_words() -> None:
 
 def _design(*checks: Check) -> Design:
     from clustergen.catalog import load_catalog
-    from clustergen.engine.assemble import build_design
+    from clustergen.engine.assemble import assemble_design
     from clustergen.engine.model.design import DesignChoices
     from clustergen.engine.model.request import DesignRequest
 
-    d = build_design(load_catalog(), DesignRequest(nodes=4), DesignChoices(platform="dgx-h100"))
+    d = assemble_design(load_catalog(), DesignRequest(nodes=4), DesignChoices(platform="dgx-h100"))
     return d.model_copy(update={"checks": list(checks)})
 
 
@@ -61,5 +61,5 @@ def test_verdict_fail_beats_warn_beats_pass() -> None:
 
 def test_a_check_with_an_unknown_outcome_is_not_a_pass() -> None:
     ch = Check(name="storage power", passed=False, unknown=True, figure="unknown", detail="")
-    assert words.check_mark(ch) == "UNKNOWN"
+    assert ch.status == "UNKNOWN"
     assert words.verdict(_design(ch)).status == "WARN"

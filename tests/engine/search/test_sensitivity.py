@@ -14,7 +14,7 @@ from clustergen.catalog.models import Optic, System
 from clustergen.engine.model.compute import FabricChoices
 from clustergen.engine.request import merge_request
 from clustergen.engine.search import sensitivity as sens
-from clustergen.engine.solve.power_first import power_first
+from clustergen.engine.solve.power_first import most_under_cap
 from clustergen.errors import RequestError
 
 CATALOG = load_catalog()
@@ -62,7 +62,7 @@ def test_optics_sweep_matches_a_derived_catalog(
 ) -> None:
     opt = _option(CATALOG, platform, tech, ratio)
     swept = opt.nodes_under(cap_mw * 1e6, optics_scale=scale)
-    solved = power_first(
+    solved = most_under_cap(
         derived(CATALOG, optics_scale=scale),
         platform,
         cap_mw * 1e6,
@@ -78,7 +78,7 @@ def test_gpu_power_sweep_matches_a_derived_catalog(platform: str, change: float)
     assert opt.gpu_w_per_node is not None
     swept = opt.nodes_under(5e6, gpu_change=change)
     cat = derived(CATALOG, system=platform, add_w=change * opt.gpu_w_per_node)
-    solved = power_first(
+    solved = most_under_cap(
         cat, platform, 5e6, choices=FabricChoices(technology="infiniband", oversubscription=1.0)
     )
     assert swept == solved.nodes
@@ -100,7 +100,7 @@ def test_the_sweep_answers_the_seed_memos_questions() -> None:
     labels = {o.option for o in s.options}
     assert {"dgx-h100 IB 1:1", "dgx-h100 Ethernet 1:1", "dgx-h100 IB 2:1"} <= labels
     h100 = next(o for o in s.options if o.option == "dgx-h100 IB 1:1")
-    assert h100.gpus == power_first(CATALOG, "dgx-h100", 5e6).gpus  # the same solve as `power`
+    assert h100.gpus == most_under_cap(CATALOG, "dgx-h100", 5e6).gpus  # the same solve as `power`
     assert h100.gpus_per_mw == h100.gpus / 5
     # GPUs lost as GPU power rises: none at 0%, more at +50% than at +10%
     pts = {p.change: p for p in s.gpu_power if p.option == "dgx-h100 IB 1:1"}

@@ -6,7 +6,7 @@ from clustergen.catalog import load_catalog
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.fabric import FabricPlan
 from clustergen.engine.sizing.checks import fabric_checks
-from clustergen.engine.sizing.fabric import size_fabric
+from clustergen.engine.sizing.fabric.network import size_clos
 
 
 def _switch(ports: int) -> Switch:
@@ -14,7 +14,7 @@ def _switch(ports: int) -> Switch:
 
 
 def test_a_buildable_fabric_passes_every_clos_rule() -> None:
-    f = size_fabric(
+    f = size_clos(
         FabricPlan(nodes=64, ports_per_node=8, port_speed_gbps=400, su_nodes=32), _switch(64)
     )
     checks = fabric_checks("compute fabric", f)
@@ -28,7 +28,7 @@ def test_a_buildable_fabric_passes_every_clos_rule() -> None:
 
 
 def test_an_overfull_leaf_fails_its_check() -> None:
-    f = size_fabric(
+    f = size_clos(
         FabricPlan(nodes=64, ports_per_node=8, port_speed_gbps=400, su_nodes=32), _switch(64)
     )
     bad = f.model_copy(update={"max_ports_used": {**f.max_ports_used, "leaf": f.leaf_radix + 1}})

@@ -8,9 +8,8 @@ from hypothesis import strategies as st
 
 from clustergen.catalog.models import NodePowerTerms, PortGroup, Switch, System
 from clustergen.engine.model.fabric import FabricPlan
-from clustergen.engine.sizing.compute import node_power, terms_total_w
-from clustergen.engine.sizing.fabric import size_fabric
-from clustergen.engine.sizing.power import it_cap_w
+from clustergen.engine.sizing.fabric.network import size_clos
+from clustergen.engine.sizing.platform import it_cap_w, node_power, terms_total_w
 from clustergen.engine.solve.power_first import max_nodes_under_cap
 from clustergen.errors import InfeasibleDesignError, RequestError
 
@@ -20,7 +19,7 @@ QM9700 = Switch(id="qm9700", name="QM9700", technology="infiniband", ports=64, p
 
 def _total(node_w: float, su: int | None):  # type: ignore[no-untyped-def]
     def total(n: int) -> float:
-        f = size_fabric(
+        f = size_clos(
             FabricPlan(nodes=n, ports_per_node=8, port_speed_gbps=400, su_nodes=su), QM9700
         )
         return n * node_w + f.power.known_w

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.compute import FabricChoices
-from clustergen.engine.sizing.compute import gpu_system, node_power
-from clustergen.engine.sizing.fabric_plan import platform_fabric
-from clustergen.engine.solve.power_first import power_first
+from clustergen.engine.sizing.fabric.plan import platform_fabric
+from clustergen.engine.sizing.platform import gpu_system, node_power
+from clustergen.engine.solve.power_first import most_under_cap
 from clustergen.errors import ClustergenError, InfeasibleDesignError
 
 CATALOG = load_catalog()
@@ -76,7 +76,7 @@ def test_power_first_is_the_most_that_fits(
 ) -> None:
     refusal = ""
     try:
-        r = power_first(
+        r = most_under_cap(
             CATALOG,
             platform,
             cap_mw * 1e6,
@@ -118,7 +118,7 @@ def test_power_first_is_the_most_that_fits(
 def test_whole_su_steps_by_the_full_unit_on_a_platform_without_a_reference_architecture() -> None:
     """Without a SuperPOD RA the SU is one rail leaf's downlinks; a cluster of one node must not
     shrink it to one (found by the property above: 77 GB300 NVL72 racks at 11 MW, not 72)."""
-    r = power_first(
+    r = most_under_cap(
         CATALOG,
         "gb300-nvl72",
         11e6,

@@ -16,9 +16,8 @@ from clustergen.catalog.models import NodePowerTerms, Optic, PortGroup, Switch, 
 from clustergen.catalog.ranges import DeviceWatts, Watts
 from clustergen.engine.model.bounds import MAX_NODES, MAX_POWER_MW
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan
-from clustergen.engine.sizing.clos import max_host_ports
-from clustergen.engine.sizing.compute import node_power
-from clustergen.engine.sizing.fabric import size_fabric
+from clustergen.engine.sizing.fabric import max_host_ports, size_clos
+from clustergen.engine.sizing.platform import node_power
 from clustergen.engine.solve.power_first import max_nodes_under_cap
 from clustergen.errors import RequestError
 from clustergen.units import ceil_div
@@ -193,7 +192,7 @@ def size_seed_config(cfg: SeedConfig) -> SizeResult:
             port_speed_gbps=_NOMINAL_SPEED_GBPS,
             oversubscription=ratio,
         )
-        return size_fabric(plan, leaf, spine, spine, cabling)
+        return size_clos(plan, leaf, spine, spine, cabling)
 
     def total(n: int) -> float:
         return n * power.node_w + design(n).power.known_w

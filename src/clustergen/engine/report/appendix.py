@@ -9,12 +9,11 @@ from pydantic import BaseModel
 
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.report.words import (
-    check_mark,
     document,
     field_words,
     value_words,
-    watts,
 )
+from clustergen.units import watts
 
 METHOD = (
     "Catalog facts, each with its published source, feed a rule-based engine: node power from "
@@ -135,9 +134,7 @@ def checks(d: Design) -> list[str]:
     """Every check the design was validated against, with its figure and what it means."""
     out = ["| result | check | figure | detail |", "|---|---|---|---|"]
     for ch in d.checks:
-        out.append(
-            f"| {check_mark(ch)} | {_cell(ch.name)} | {_cell(ch.figure)} | {_cell(ch.detail)} |"
-        )
+        out.append(f"| {ch.status} | {_cell(ch.name)} | {_cell(ch.figure)} | {_cell(ch.detail)} |")
     return out
 
 

@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.words import verdict, watts
+from clustergen.engine.report.words import verdict
+from clustergen.units import watts
 
 #: what the OPN column says where the catalog's sources publish no orderable part number
 NO_OPN = "to confirm with the vendor"

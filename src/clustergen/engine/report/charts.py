@@ -9,7 +9,8 @@ import textwrap
 from typing import Any
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.words import power_rows, watts
+from clustergen.engine.report.words import power_rows
+from clustergen.units import watts
 
 
 def pyplot() -> Any:

@@ -8,8 +8,6 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report import appendix, workload
-
-# re-exported: the bundle and older callers import the CSV writer from here
 from clustergen.engine.report.bomfile import (
     NO_OPN,
     bom_csv,
@@ -18,13 +16,12 @@ from clustergen.engine.report.bomfile import (
 )
 from clustergen.engine.report.topology import mermaid, model_name
 from clustergen.engine.report.words import (
-    check_mark,
     field_words,
     power_rows,
     value_words,
     verdict,
-    watts,
 )
+from clustergen.units import watts
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
 
@@ -299,7 +296,7 @@ def risks(d: Design) -> list[str]:
     v = verdict(d)
     out = ["## 5. Risks and open questions\n"]
     for ch in d.checks:
-        mark = check_mark(ch)
+        mark = ch.status
         if mark != "PASS":
             out.append(f"- {mark} {ch.name}: {ch.figure}. {ch.detail}")
     out += [f"- Unknown: {u}." for u in v.unknowns]

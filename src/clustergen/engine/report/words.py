@@ -12,20 +12,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from clustergen import units
-from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design
+from clustergen.units import watts
 
 Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN"]
-
-
-watts = units.watts  # re-exported: the report modules take it from here
-
-
-def check_mark(ch: Check) -> Mark:
-    """PASS, WARN (a failed warning), FAIL, or UNKNOWN when the check's figure depends on a fact
-    the catalog does not have (a check that depends on an unknown is not a pass)."""
-    return ch.status
 
 
 class Verdict(BaseModel):
@@ -46,7 +36,7 @@ class Verdict(BaseModel):
 def verdict(d: Design) -> Verdict:
     """FAIL when an error check fails; WARN when a warning fails or a check cannot tell; else
     PASS. Unknown facts (power the catalog lacks) are listed beside it, never counted as zero."""
-    marks = [(check_mark(ch), ch) for ch in d.checks]
+    marks = [(ch.status, ch) for ch in d.checks]
     count = {m: sum(1 for k, _ in marks if k == m) for m in ("PASS", "WARN", "FAIL", "UNKNOWN")}
     failing = [f"{ch.name} ({ch.figure})" for m, ch in marks if m in {"FAIL", "WARN", "UNKNOWN"}]
     status: Literal["PASS", "WARN", "FAIL"] = "PASS"

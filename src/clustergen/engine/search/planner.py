@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.assemble import build_design
+from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.model.request import DesignRequest
@@ -55,7 +55,7 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
         rack_power_kw=request.rack_power_kw,
         cooling=request.cooling,
     )
-    return build_design(
+    return assemble_design(
         catalog,
         request,
         choices,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.assemble import build_design
+from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.design import Design, DesignChoices, Mode, TradeStudy
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.request.resolve import resolve_fields
@@ -63,6 +63,6 @@ def design_from_choices(
             marked = marked or hit
             out.append(r.model_copy(update={"chosen": hit}))
         study = study.model_copy(update={"rows": out})
-    return build_design(
+    return assemble_design(
         catalog, request, choices, mode=mode, alternatives=study, platform_reason=reason
     )

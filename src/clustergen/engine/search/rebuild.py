@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.assemble import build_design, inputs_digest
+from clustergen.engine.assemble import assemble_design, inputs_digest
 from clustergen.engine.model.design import Design
 from clustergen.engine.search.proposal import design_from_choices
 from clustergen.errors import RequestError
@@ -116,7 +116,7 @@ def rebuild(catalog: Catalog, edited: Design) -> Rebuilt:
             reason="rebuilt from the edited request and choices",
         )
     else:
-        design = build_design(
+        design = assemble_design(
             catalog,
             edited.request,
             edited.choices,

@@ -31,10 +31,9 @@ from clustergen.engine.model.sensitivity import (
     Sensitivity,
 )
 from clustergen.engine.search.trade_study import candidate_platforms
-from clustergen.engine.sizing.compute import node_power
-from clustergen.engine.sizing.fabric import known_power_w
-from clustergen.engine.sizing.fabric_plan import _setup, size_setup
+from clustergen.engine.sizing.fabric import known_power_w, platform_setup, size_setup
 from clustergen.engine.sizing.inputs import resolve_request_inputs
+from clustergen.engine.sizing.platform import node_power
 from clustergen.errors import ClustergenError, InfeasibleDesignError, RequestError
 
 #: default sweeps: GPU power change (fraction), optics power scale, cap as a share of the cap
@@ -101,7 +100,7 @@ class _Option:
         """(switch W, transceiver W) of this option's fabric for n nodes; None past its reach."""
         if n not in self.fabric_w:
             try:
-                setup = _setup(self.catalog, self.system, n, self.choices)
+                setup = platform_setup(self.catalog, self.system, n, self.choices)
                 fabric = size_setup(self.catalog, setup)
                 self.fabric_w[n] = known_power_w(fabric)
                 if fabric.power.switches_w is None and "switch power" not in self.unknown:
@@ -177,7 +176,7 @@ def _baseline(opt: _Option, cap_w: float, eligible: bool) -> FabricOption:
     sw_w, optics_w = split or (0.0, 0.0)
     it_w = n * opt.node_w + sw_w + optics_w
     gpus = n * opt.system.gpus_per_node
-    setup = _setup(opt.catalog, opt.system, max(1, n), opt.choices)
+    setup = platform_setup(opt.catalog, opt.system, max(1, n), opt.choices)
     return FabricOption(
         option=opt.label,
         platform=opt.system.id,

@@ -23,12 +23,11 @@ from clustergen.engine.model.compute import FabricChoices, NodePower
 from clustergen.engine.model.design import Alternative, DroppedCandidate, TradeStudy
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.compute import gpu_system, node_power
-from clustergen.engine.sizing.fabric_plan import resolve_fabric, size_setup
+from clustergen.engine.sizing.fabric import resolve_fabric, size_setup
 from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
-from clustergen.engine.sizing.power import estimate_of
+from clustergen.engine.sizing.platform import estimate_of, gpu_system, node_power
 from clustergen.engine.sizing.workload import workload_gpus
-from clustergen.engine.solve.power_first import power_first
+from clustergen.engine.solve.power_first import most_under_cap
 from clustergen.errors import ClustergenError
 from clustergen.units import ceil_div
 
@@ -155,7 +154,7 @@ def _size(
         nodes = request.nodes or ceil_div(request.gpus or needed or 1, system.gpus_per_node)
     else:
         choices = FabricChoices(technology=technology, oversubscription=oversub)
-        nodes = power_first(catalog, system.id, it_cap or 0.0, choices=choices).nodes
+        nodes = most_under_cap(catalog, system.id, it_cap or 0.0, choices=choices).nodes
     f = _fabric(catalog, system, nodes, technology, oversub)
     return _Sized(nodes=nodes, it_w=nodes * npow.node_w + f.fabric_w, fabric=f, unmet=unmet)
 

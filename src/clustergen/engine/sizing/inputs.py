@@ -16,8 +16,7 @@ from clustergen.engine.model.compute import CapBasis, NodePower
 from clustergen.engine.model.design import DesignChoices
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
-from clustergen.engine.sizing.compute import gpu_system, node_power
-from clustergen.engine.sizing.power import it_cap_w
+from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power
 from clustergen.engine.sizing.workload import check_workload, estimate_workload
 
 

@@ -18,8 +18,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.design import ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
-from clustergen.engine.sizing.clos import leaf_split
-from clustergen.engine.sizing.fabric import size_fabric, switch_power_w
+from clustergen.engine.sizing.fabric import leaf_split, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.units import ceil_div
 
@@ -42,7 +41,7 @@ def management_network(
         redundant=spec.redundant,
         peer_links=spec.peer_links,
     )
-    f = size_fabric(plan, sw, sw, sw, Cabling())
+    f = size_clos(plan, sw, sw, sw, Cabling())
     return ManagementNetwork(
         name=name,
         switch=sw.id,

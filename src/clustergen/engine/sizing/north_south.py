@@ -20,11 +20,10 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.design import ManagementNetwork, NetworkRole
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
-from clustergen.engine.sizing.fabric_plan import choose_cabling_for, size_setup
+from clustergen.engine.sizing.fabric import choose_cabling_for, size_setup, size_storage_fabric
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers
-from clustergen.engine.sizing.storage_fabric import size_storage_fabric
-from clustergen.engine.sizing.storage_plan import StoragePlan
+from clustergen.engine.sizing.storage import StoragePlan
 
 
 @dataclass(frozen=True)

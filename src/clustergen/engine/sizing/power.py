@@ -8,54 +8,13 @@ in `estimated`, so a reader sees which watts are published and which are bounds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from clustergen.catalog.models import Entry
-from clustergen.engine.model.bounds import MAX_POWER_W, MAX_PUE, MIN_PUE, check_number
-from clustergen.engine.model.compute import CapBasis
+from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.design import FabricsSection, PowerSection, StorageSection
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.sizing.fabric import known_power_w
-from clustergen.errors import RequestError
-
-if TYPE_CHECKING:  # inputs converts caps through this module
-    from clustergen.catalog.loader import Catalog
-    from clustergen.engine.sizing.inputs import Inputs
-    from clustergen.engine.sizing.management import Servers
-
-
-def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
-    """The IT power a cap leaves: the cap itself, or a facility cap divided by the PUE.
-
-    Every caller that compares IT power with a cap converts through here, so the planner, the design
-    and the power-first solve can never disagree about what a facility cap allows.
-    """
-    if cap_w <= 0:
-        raise RequestError(f"a power cap must be positive, got {cap_w:g} W")
-    check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W)
-    if basis == "it":
-        return cap_w
-    if pue is None or pue < 1.0:
-        raise RequestError(
-            "a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3"
-        )
-    return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
-
-
-_FIELD_WORDS = {
-    "max_power_w": "maximum power",
-    "typical_power_w": "typical power",
-    "power_w": "power",
-}
-
-
-def estimate_of(entry: Entry, field: str) -> str | None:
-    """'<name>: <what>' (e.g. "NVIDIA Quantum-X800 Q3400-RA: typical power") when the entry
-    labels that value an estimate in its field_sources; the basis is in the entry's sources."""
-    text = entry.field_sources.get(field, "")
-    if not text.lstrip().lower().startswith("estimate"):
-        return None
-    return f"{entry.name}: {_FIELD_WORDS.get(field, field.replace('_', ' '))}"
+from clustergen.engine.sizing.inputs import Inputs
+from clustergen.engine.sizing.management import Servers
+from clustergen.engine.sizing.platform import estimate_of
 
 
 def _servers_w(srv: Servers, unknown: list[str]) -> float:

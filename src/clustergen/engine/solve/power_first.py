@@ -15,11 +15,9 @@ from clustergen.engine.model.compute import (
     SolveResult,
 )
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
-from clustergen.engine.sizing.compute import gpu_system, node_power
-from clustergen.engine.sizing.fabric import known_power_w
-from clustergen.engine.sizing.fabric_plan import _setup, size_setup
+from clustergen.engine.sizing.fabric import known_power_w, platform_setup, size_setup
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.engine.sizing.power import it_cap_w
+from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power
 from clustergen.errors import InfeasibleDesignError, RequestError
 
 #: a compute fabric's parts and the fabric they size
@@ -77,7 +75,7 @@ def max_nodes_under_cap(
     return SolveResult(nodes=nodes_of(lo), total_w=best_w, cap_w=cap_w, evaluations=evaluations)
 
 
-def power_first(
+def most_under_cap(
     catalog: Catalog,
     platform: str,
     cap_w: float,
@@ -113,7 +111,7 @@ def solve_power_first(
     whole_su: bool = False,
     node_power_basis: NodePowerBasis = "max",
 ) -> tuple[PowerFirstResult, SizedFabric]:
-    """`power_first`, with the compute fabric it sized for the answer, for a caller that builds
+    """`most_under_cap`, with the compute fabric it sized for the answer, for a caller that builds
     on it (each node count is sized once)."""
     choices = choices or FabricChoices()
     system = gpu_system(catalog, platform)
@@ -129,7 +127,7 @@ def solve_power_first(
 
     def sized_for(n: int) -> SizedFabric:
         if n not in sized:
-            setup = _setup(catalog, system, n, choices)
+            setup = platform_setup(catalog, system, n, choices)
             fabric = size_setup(catalog, setup)
             sized[n] = setup, fabric
         return sized[n]
@@ -144,7 +142,7 @@ def solve_power_first(
     # Whole SUs are the SUs of the architecture that scales (a SuperPOD, not a small cluster's
     # BasePOD): probe at the smallest size it covers.
     scaling = catalog.architecture_for(system.id, choices.technology) if whole_su else None
-    probe = _setup(catalog, system, scaling.min_nodes if scaling else 1, choices)
+    probe = platform_setup(catalog, system, scaling.min_nodes if scaling else 1, choices)
     step, offset = 1, 0
     if whole_su:
         if probe.full_su_nodes is None:

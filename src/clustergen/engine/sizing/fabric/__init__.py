@@ -1,0 +1,32 @@
+"""Fabrics: Clos rules (`clos`), a Clos network sized from a plan (`network`), the plan a
+platform's compute fabric follows (`plan`) and the storage fabric (`storage`).
+
+Other packages import only the names below; the modules are this package's own.
+"""
+
+from clustergen.engine.sizing.fabric.clos import leaf_split, max_host_ports
+from clustergen.engine.sizing.fabric.network import known_power_w, size_clos, switch_power_w
+from clustergen.engine.sizing.fabric.plan import (
+    choose_cabling_for,
+    compute_fabric,
+    platform_fabric,
+    platform_setup,
+    resolve_fabric,
+    size_setup,
+)
+from clustergen.engine.sizing.fabric.storage import size_storage_fabric
+
+__all__ = [
+    "choose_cabling_for",
+    "compute_fabric",
+    "known_power_w",
+    "leaf_split",
+    "max_host_ports",
+    "platform_fabric",
+    "platform_setup",
+    "resolve_fabric",
+    "size_clos",
+    "size_setup",
+    "size_storage_fabric",
+    "switch_power_w",
+]

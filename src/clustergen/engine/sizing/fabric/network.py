@@ -1,0 +1,478 @@
+"""Clos (fat-tree) fabric sizing by rules, not port division.
+
+The rules, each from the fat-tree literature or NVIDIA's DGX SuperPOD reference architectures:
+- A leaf splits its ports into downlinks d and uplinks u with d <= r * u for oversubscription r.
+- Every leaf's uplinks spread evenly over the spines it reaches, so a 2-tier spine count S must
+  divide u; S is the smallest such divisor whose ports hold all uplinks. With S <= u, a 2-tier
+  fabric of radix-k switches serves at most k^2/2 hosts when non-blocking.
+- Past that, a 3-tier fabric: pods of leaves and spines (spines split half down, half up), and core
+  groups (spine i of every pod reaches core group i), each core group sized by the same divisor rule.
+- Rail-optimized scalable units (SUs): each GPU rail of an SU gets its own leaf or leaves; a partly
+  filled SU still gets its full set of leaves and uplinks (NVIDIA's rule).
+- Planes are identical independent fabrics; a node's ports split evenly over them.
+- A fabric manager (UFM) takes a free node slot of a partly filled SU, as the SuperPOD RA does.
+- Never a single spine: a 2-tier fabric has at least two.
+- Redundant fabrics (DGX BasePOD, the Enterprise RAs) come in switch pairs: while every host port
+  fits one pair (per plane) the fabric is that pair, joined by inter-switch links that carry half
+  the host links (non-blocking) or, for dual-homed Ethernet hosts, its peer links; past it, an
+  even count of leaves per plane under at least two spines.
+- Spine-leaf groups (DGX SuperPOD GB200): per SU and rail, one leaf per node under spines that
+  keep half their ports for the core; core group i joins spine i of every group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from clustergen.catalog.models import Optic, Switch
+from clustergen.engine.model.fabric import (
+    CableLine,
+    Cabling,
+    FabricDesign,
+    FabricPlan,
+    FabricPower,
+    TransceiverLine,
+)
+from clustergen.engine.sizing.fabric.clos import (
+    Leaves,
+    Upper,
+    flat_leaves,
+    group_leaves,
+    group_upper,
+    host_capacity,
+    pair_leaves,
+    pair_upper,
+    radix_of,
+    rail_leaves,
+    upper_tiers,
+)
+from clustergen.errors import RequestError
+from clustergen.units import ceil_div
+
+
+def known_power_w(fabric: FabricDesign) -> tuple[float, float]:
+    """(switches, transceivers) watts of the parts whose power the catalog has."""
+    optics = sum(t.power_w for t in fabric.transceivers if t.power_w is not None)
+    return fabric.power.known_w - optics, optics
+
+
+def _optic_power(
+    optic: Optic | None, count: int, optical: bool
+) -> tuple[float | None, float | None]:
+    if optic is None:
+        return (None, None) if optical else (0.0, 0.0)
+    if optic.power_w is None:
+        return None, None
+    return optic.power_w, optic.power_w * count
+
+
+def _sum(values: list[float | None]) -> float | None:
+    if any(v is None for v in values):
+        return None
+    return float(sum(v for v in values if v is not None))
+
+
+@dataclass(frozen=True)
+class _Planes:
+    """How a node's fabric ports meet the planes."""
+
+    count: int
+    split: bool
+    ports: int  # a node's ports in one plane
+    speed_gbps: float  # a port's speed within one plane
+    # Links of all planes in physical cables: a split cable carries a lane group of each plane.
+    per_cable: int
+
+
+def _planes(plan: FabricPlan) -> _Planes:
+    p = plan.planes
+    if plan.plane_split and p > 1:
+        # Twin-planar: each node port feeds every plane at a fraction of its speed, and the
+        # switches run broken out at that speed, so a plane's radix (and its 2-tier reach, k^2/2)
+        # is that of the lane speed.
+        return _Planes(
+            count=p,
+            split=True,
+            ports=plan.ports_per_node,
+            speed_gbps=plan.port_speed_gbps / p,
+            per_cable=p,
+        )
+    if plan.ports_per_node % p:
+        raise RequestError(
+            f"{plan.ports_per_node} node ports do not split evenly over {p} planes",
+            hint="use a plane count that divides the ports per node",
+        )
+    return _Planes(
+        count=p,
+        split=False,
+        ports=plan.ports_per_node // p,
+        speed_gbps=plan.port_speed_gbps,
+        per_cable=1,
+    )
+
+
+def _leaves(plan: FabricPlan, per_plane: int, radix: int) -> Leaves:
+    fm = plan.fabric_manager_links
+    if plan.spine_leaf_groups and plan.su_nodes is not None:
+        return group_leaves(plan, per_plane, radix)
+    below_su = plan.su_nodes is None or (plan.pair_below_su and plan.nodes < plan.su_nodes)
+    if plan.redundant and below_su:
+        pair = pair_leaves(plan, per_plane, radix, fm)
+        if pair is not None:
+            return pair
+        if plan.su_nodes is None:
+            return flat_leaves(plan, per_plane, radix, fm)
+    if plan.su_nodes is not None:
+        return rail_leaves(plan, per_plane, radix, fm)
+    return flat_leaves(plan, per_plane, radix, fm)
+
+
+def _upper(plan: FabricPlan, leaves: Leaves, spine_radix: int, core_radix: int) -> Upper:
+    if leaves.isl:
+        return pair_upper()
+    if plan.spine_leaf_groups and plan.su_nodes is not None:
+        return group_upper(leaves, plan.su_nodes, spine_radix, core_radix)
+    return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
+
+
+@dataclass(frozen=True)
+class _Links:
+    """Cables per segment over all planes."""
+
+    node: int
+    fabric_manager: int
+    leaf_spine: int
+    spine_core: int
+    inter_switch: int
+    shared: int
+
+    @property
+    def host(self) -> int:
+        return self.node + self.fabric_manager
+
+
+def _links(plan: FabricPlan, planes: _Planes, leaves: Leaves, upper: Upper) -> _Links:
+    p, per_cable = planes.count, planes.per_cable
+    return _Links(
+        node=plan.nodes * plan.ports_per_node,
+        fabric_manager=leaves.fm_attached * p // per_cable,
+        leaf_spine=upper.leaf_spine_links * p // per_cable,
+        spine_core=upper.spine_core_links * p // per_cable,
+        inter_switch=leaves.isl * p,  # switch to switch: never split across planes
+        shared=plan.shared_hosts if leaves.isl else 0,
+    )
+
+
+def _bisection_gbps(plan: FabricPlan, planes: _Planes, leaves: Leaves, upper: Upper) -> float:
+    used_hosts = plan.nodes * planes.ports + leaves.fm_attached
+    if upper.tiers == 1 and leaves.isl:
+        # A pair: the halves meet over the inter-switch links.
+        bisection = min(used_hosts / 2, leaves.isl) * planes.speed_gbps
+    elif upper.tiers == 1:
+        bisection = used_hosts * planes.speed_gbps / 2
+    else:
+        links = min(used_hosts, upper.leaf_spine_links, upper.spine_capacity_links)
+        bisection = links * planes.speed_gbps / 2
+    return bisection * planes.count
+
+
+@dataclass(frozen=True)
+class _Tiers:
+    """The switch model of each tier, and how many of it the fabric has over all planes."""
+
+    leaf: Switch
+    spine: Switch
+    core: Switch
+    leaves: int
+    spines: int
+    cores: int
+
+
+def _switch_transceivers(
+    tiers: _Tiers, leaves: Leaves, upper: Upper, planes: _Planes, cabling: Cabling
+) -> tuple[int, int, int]:
+    """Leaf, spine and core transceivers: per switch, ceil(ports used / ports per cage)."""
+    p, speed = planes.count, planes.speed_gbps
+    optical = cabling.optical
+    leaf_ppc = tiers.leaf.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
+    spine_ppc = tiers.spine.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
+    leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) * n for h, n in leaves.loads.items()) * p
+    if upper.tiers == 1:
+        return leaf_xcvr, 0, 0
+    if upper.tiers == 2:
+        return leaf_xcvr, upper.spines * ceil_div(upper.spine_ports_used, spine_ppc) * p, 0
+    down_per_spine = upper.spine_ports_used - upper.spine_core_links // upper.spines
+    up_per_spine = upper.spine_core_links // upper.spines
+    spine_xcvr = upper.spines * ceil_div(down_per_spine, spine_ppc) * p
+    core_ppc = tiers.core.ports_per_cage_at(speed) if cabling.core_optic or optical else 1
+    spine_xcvr += upper.spines * ceil_div(up_per_spine, core_ppc) * p
+    core_xcvr = upper.cores * ceil_div(upper.core_ports_used, core_ppc) * p
+    return leaf_xcvr, spine_xcvr, core_xcvr
+
+
+def _transceivers(
+    cabling: Cabling, node: int, fabric_manager: int, switches: tuple[int, int, int]
+) -> list[TransceiverLine]:
+    """One line per place that has transceivers; on optical links a missing part is still
+    counted, with its power unknown."""
+    leaf, spine, core = switches
+    core_optic = cabling.core_optic or cabling.switch_optic
+    lines: list[TransceiverLine] = []
+    for location, optic, count in (
+        ("node", cabling.node_optic, node),
+        ("fabric-manager", cabling.fabric_manager_optic, fabric_manager),
+        ("leaf", cabling.switch_optic, leaf),
+        ("spine", cabling.switch_optic, spine),
+        ("core", core_optic, core),
+    ):
+        if count == 0 or (optic is None and not cabling.optical):
+            continue
+        unit, total = _optic_power(optic, count, cabling.optical)
+        lines.append(
+            TransceiverLine(
+                location=location,
+                optic=optic.id if optic else None,
+                count=count,
+                unit_power_w=unit,
+                power_w=total,
+            )
+        )
+    return lines
+
+
+def _cables(plan: FabricPlan, planes: _Planes, links: _Links, cabling: Cabling) -> list[CableLine]:
+    media = "optical" if cabling.switch_optic or cabling.optical else "passive copper (DAC)"
+    if planes.split:
+        media += f", split {planes.count} x {planes.speed_gbps:g}G across the planes"
+    speed = plan.port_speed_gbps
+    cables = [CableLine(segment="node-leaf", media=media, speed_gbps=speed, count=links.node)]
+    if links.shared:
+        cables.append(
+            CableLine(
+                segment="shared-leaf",
+                media="north-south (node adapters, storage, management servers)",
+                speed_gbps=speed,
+                count=links.shared,
+            )
+        )
+    if links.inter_switch:
+        cables.append(
+            CableLine(
+                segment="inter-switch",
+                media="passive copper (DAC)",
+                speed_gbps=planes.speed_gbps,
+                count=links.inter_switch,
+            )
+        )
+    if links.fabric_manager:
+        cables.append(
+            CableLine(
+                segment="fabric-manager-leaf",
+                media=media,
+                speed_gbps=speed,
+                count=links.fabric_manager,
+            )
+        )
+    if links.leaf_spine:
+        cables.append(
+            CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=links.leaf_spine)
+        )
+    if links.spine_core:
+        core_media = "optical, single-mode" if cabling.core_optic else media
+        cables.append(
+            CableLine(
+                segment="spine-core", media=core_media, speed_gbps=speed, count=links.spine_core
+            )
+        )
+    return cables
+
+
+def switch_power_w(sw: Switch, basis: Literal["typical", "max"] = "typical") -> float | None:
+    """A switch's power on the basis asked for; a switch with no typical figure is budgeted at its
+    published maximum (an upper bound), so a known maximum never leaves the sum unknown."""
+    if basis == "typical":
+        return sw.typical_power_w if sw.typical_power_w is not None else sw.max_power_w
+    return sw.max_power_w
+
+
+def _power(
+    tiers: _Tiers, lines: list[TransceiverLine], basis: Literal["typical", "max"]
+) -> FabricPower:
+    def sw_power(sw: Switch) -> float | None:
+        return switch_power_w(sw, basis)
+
+    switch_terms: list[float | None] = [
+        None if sw_power(tiers.leaf) is None else tiers.leaves * (sw_power(tiers.leaf) or 0.0)
+    ]
+    for sw, n in ((tiers.spine, tiers.spines), (tiers.core, tiers.cores)):
+        if n:
+            switch_terms.append(None if sw_power(sw) is None else n * (sw_power(sw) or 0.0))
+    switches_w = _sum(switch_terms)
+    optics_w = _sum([line.power_w for line in lines])
+    return FabricPower(
+        switches_w=switches_w,
+        optics_w=optics_w,
+        total_w=None if switches_w is None or optics_w is None else switches_w + optics_w,
+        known_w=sum(t for t in switch_terms if t is not None)
+        + sum(line.power_w for line in lines if line.power_w is not None),
+        switch_power_basis=basis,
+    )
+
+
+def _leaf_notes(plan: FabricPlan, leaves: Leaves) -> list[str]:
+    notes: list[str] = []
+    if plan.fabric_manager_links and not leaves.fm_attached:
+        notes.append(
+            f"fabric manager not attached to the compute leaves: every node slot of the "
+            f"{leaves.sus} SU(s) is taken; the SuperPOD RA gives the UFM one node slot, so "
+            f"{plan.nodes - 1} nodes would leave room for it"
+        )
+    if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:
+        notes.append(
+            f"rail-optimized: {leaves.per_su} leaves per SU of {plan.su_nodes} nodes per plane; "
+            "a partly filled SU still gets its full set of leaves"
+        )
+    return notes
+
+
+def _optic_notes(lines: list[TransceiverLine]) -> list[str]:
+    return [
+        f"{line.location} transceivers: none in the catalog fits; {line.count} counted, their "
+        "power unknown"
+        for line in lines
+        if line.optic is None
+    ]
+
+
+def _plane_notes(plan: FabricPlan, planes: _Planes, leaf_radix: int) -> list[str]:
+    if not planes.split:
+        return []
+    p, speed = planes.count, planes.speed_gbps
+    return [
+        f"{p} planes, each {plan.port_speed_gbps:g} Gb/s node port split {p} x {speed:g} Gb/s "
+        f"(one per plane): each plane is {planes.ports} x {speed:g} Gb/s per node on "
+        f"radix-{leaf_radix} switches; links are counted by the {plan.port_speed_gbps:g} Gb/s "
+        "cable"
+    ]
+
+
+def _pair_notes(plan: FabricPlan, leaves: Leaves, upper: Upper) -> list[str]:
+    if not leaves.isl:
+        return []
+    kind = (
+        f"{leaves.isl} peer links"
+        if plan.peer_links
+        else f"{leaves.isl} inter-switch links (half the host links: non-blocking between the two)"
+    )
+    return [
+        f"a redundant switch pair (per plane) with no spine: every host port on one of the two, {kind}"
+    ]
+
+
+def _power_notes(power: FabricPower, tiers: _Tiers) -> list[str]:
+    notes: list[str] = []
+    if power.switch_power_basis == "typical":
+        for sw in {tiers.leaf.id: tiers.leaf, tiers.spine.id: tiers.spine}.values():
+            if sw.typical_power_w is None and sw.max_power_w is not None:
+                notes.append(
+                    f"{sw.id} has no published typical power: budgeted at its "
+                    f"{sw.max_power_w:,.0f} W maximum (an upper bound)"
+                )
+    if power.switches_w is None:
+        notes.append(
+            f"switch {power.switch_power_basis} power unknown in the catalog; fabric power is "
+            "partial"
+        )
+    if power.optics_w is None:
+        notes.append("a transceiver's power is unknown in the catalog; optics power is partial")
+    return notes
+
+
+def size_clos(
+    plan: FabricPlan,
+    leaf: Switch,
+    spine: Switch | None = None,
+    core: Switch | None = None,
+    cabling: Cabling | None = None,
+    switch_power_basis: Literal["typical", "max"] = "typical",
+) -> FabricDesign:
+    """Size a leaf/spine(/core) fat tree for `plan` from Clos rules."""
+    spine = spine or leaf
+    core = core or spine
+    cabling = cabling or Cabling()
+    planes = _planes(plan)
+    p, speed = planes.count, planes.speed_gbps
+    leaf_radix = radix_of(leaf, speed, "leaf")
+    spine_radix = radix_of(spine, speed, "spine")
+    core_radix = radix_of(core, speed, "core")
+    leaves = _leaves(plan, planes.ports, leaf_radix)
+    upper = _upper(plan, leaves, spine_radix, core_radix)
+    tiers = _Tiers(
+        leaf=leaf,
+        spine=spine,
+        core=core,
+        leaves=leaves.count * p,
+        spines=upper.spines * p,
+        cores=upper.cores * p,
+    )
+    links = _links(plan, planes, leaves, upper)
+    node_xcvr = plan.nodes * ceil_div(plan.ports_per_node, plan.node_ports_per_cage)
+    switch_xcvr = _switch_transceivers(tiers, leaves, upper, planes, cabling)
+    lines = _transceivers(cabling, node_xcvr, links.fabric_manager, switch_xcvr)
+    power = _power(tiers, lines, switch_power_basis)
+    return FabricDesign(
+        technology=leaf.technology,
+        tiers=upper.tiers,
+        planes=p,
+        plane_split=planes.split,
+        plane_port_speed_gbps=speed,
+        rail_optimized=plan.su_nodes is not None,
+        su_nodes=plan.su_nodes,
+        scalable_units=leaves.sus,
+        nodes=plan.nodes,
+        port_speed_gbps=plan.port_speed_gbps,
+        leaf_switch=leaf.id,
+        spine_switch=spine.id if upper.tiers >= 2 else None,
+        core_switch=core.id if upper.tiers == 3 else None,
+        leaf_radix=leaf_radix,
+        spine_radix=spine_radix if upper.tiers >= 2 else None,
+        core_radix=core_radix if upper.tiers == 3 else None,
+        leaf_switches=tiers.leaves,
+        spine_switches=tiers.spines,
+        core_switches=tiers.cores,
+        total_switches=tiers.leaves + tiers.spines + tiers.cores,
+        leaves_per_su=leaves.per_su,
+        leaf_downlinks=leaves.down,
+        leaf_uplinks=leaves.up,
+        links_per_leaf_spine_pair=upper.pair_links,
+        pods=upper.pods,
+        spines_per_pod=upper.spines_per_pod,
+        core_groups=upper.core_groups,
+        node_links=links.node,
+        fabric_manager_links=links.fabric_manager,
+        host_links=links.host,
+        inter_switch_links=links.inter_switch,
+        leaf_spine_links=links.leaf_spine,
+        spine_core_links=links.spine_core,
+        total_links=links.host + links.inter_switch + links.leaf_spine + links.spine_core,
+        oversubscription=round(leaves.down / leaves.up if leaves.up else 1.0, 4),
+        host_port_capacity=leaves.count * leaves.down * p // planes.per_cable,
+        max_host_ports_at_tiers=host_capacity(upper.tiers, leaves.down, spine_radix, core_radix),
+        bisection_bandwidth_gbps=_bisection_gbps(plan, planes, leaves, upper),
+        max_ports_used={
+            "leaf": max(leaves.loads) + leaves.up + leaves.isl,
+            "spine": upper.spine_ports_used,
+            "core": upper.core_ports_used,
+        },
+        transceivers=lines,
+        cables=_cables(plan, planes, links, cabling),
+        power=power,
+        notes=[
+            *_leaf_notes(plan, leaves),
+            *_optic_notes(lines),
+            *_plane_notes(plan, planes, leaf_radix),
+            *_pair_notes(plan, leaves, upper),
+            *_power_notes(power, tiers),
+        ],
+    )

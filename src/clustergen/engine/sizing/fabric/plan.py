@@ -1,0 +1,455 @@
+"""A platform's compute fabric: the reference architecture it follows, the switches and optics it
+gets by default (every default named), and the fabric sized for a node count."""
+
+from __future__ import annotations
+
+from clustergen.catalog.architectures import Architecture
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Optic, Switch, System
+from clustergen.engine.model.bounds import MAX_NODES, check_number
+from clustergen.engine.model.common import Assumed, Technology
+from clustergen.engine.model.compute import FabricChoices, PlatformFabric
+from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
+from clustergen.engine.sizing.fabric.network import size_clos
+from clustergen.engine.sizing.inputs import Inputs, Notes
+from clustergen.engine.sizing.platform import gpu_system
+from clustergen.errors import CatalogGapError, RequestError
+
+
+def compute_ports(system: System) -> tuple[int, float, int]:
+    """(ports per node, port speed Gb/s, ports per cage) of the system's compute fabric."""
+    if system.compute is None or system.compute.ports == 0:
+        raise CatalogGapError(
+            f"system {system.id} has no compute-fabric ports in the catalog",
+            entry=system.id,
+            field="compute",
+            hint="add its compute ports in a layered catalog (--catalog DIR), or pick another system",
+        )
+    c = system.compute
+    return c.ports, c.port_speed_gbps, c.ports_per_cage
+
+
+def default_switch(catalog: Catalog, technology: Technology, speed_gbps: float) -> Switch:
+    """The leaf-capable switch of a technology with the most ports at the speed (fewest switches)."""
+    candidates = [
+        s
+        for s in catalog.all("switches", Switch)
+        if s.technology == technology
+        and ("leaf" in s.roles or not s.roles)
+        and s.radix_at(speed_gbps) is not None
+    ]
+    if not candidates:
+        raise RequestError(
+            f"no {technology} switch in the catalog runs {speed_gbps:g} Gb/s ports",
+            hint="name one with --switch, or add one to a layered catalog",
+        )
+    return max(candidates, key=lambda s: (s.radix_at(speed_gbps) or 0, -(s.typical_power_w or 0)))
+
+
+def find_optic(
+    catalog: Catalog,
+    *,
+    total_gbps: float,
+    ports: int,
+    media: tuple[str, ...] = ("multimode", "singlemode"),
+    technology: str | None = None,
+) -> Optic | None:
+    """A transceiver of the given bandwidth and port split, in the first of `media` the catalog
+    has one in (NVIDIA publishes no multimode XDR parts, so single-mode follows multimode)."""
+
+    def first() -> Optic | None:
+        for m in media:
+            for optic in catalog.all("optics", Optic):
+                if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+                    continue
+                if optic.ports != ports or optic.media != m:
+                    continue
+                if technology and optic.technologies and technology not in optic.technologies:
+                    continue
+                return optic
+        return None
+
+    return catalog.memo(("find_optic", total_gbps, ports, media, technology), first)
+
+
+def choose_cabling(
+    catalog: Catalog, system: System, leaf: Switch, speed_gbps: float, lanes_per_port: int = 1
+) -> Cabling:
+    """Optical links as the SuperPOD RAs build them: multimode to the spines (single-mode where
+    no multimode part exists), single-mode to the core.
+
+    The switch side uses transceivers sized to the switch cage; the node side to its own cage,
+    which carries `lanes_per_port` ports of `speed_gbps` when its port is split across planes."""
+
+    def make() -> Cabling:
+        return _cabling(catalog, system, leaf, speed_gbps, lanes_per_port)
+
+    own = (
+        catalog.entries["systems"].get(system.id) is system
+        and catalog.entries["switches"].get(leaf.id) is leaf
+    )
+    if not own:  # a caller's own variant of a part: nothing to share
+        return make()
+    return catalog.memo(("choose_cabling", system.id, leaf.id, speed_gbps, lanes_per_port), make)
+
+
+def _cabling(
+    catalog: Catalog, system: System, leaf: Switch, speed_gbps: float, lanes_per_port: int
+) -> Cabling:
+    _, native, native_ppc = compute_ports(system)
+    node_ppc = native_ppc * lanes_per_port
+    cage = leaf.cage_gbps or speed_gbps
+    switch_ppc = leaf.ports_per_cage_at(speed_gbps)
+    tech = leaf.technology
+
+    def optic(total_gbps: float, ports: int) -> Optic | None:
+        return find_optic(catalog, total_gbps=total_gbps, ports=ports, technology=tech)
+
+    # Ports run slower than their cage (BasePOD NDR200: NDR ports at 200G): the cage's own
+    # module, the split done in the fibre or splitter cable.
+    switch_optic = optic(cage, switch_ppc) or cage_optic(catalog, cage, tech)
+    core_optic = find_optic(
+        catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
+    )
+    node_optic = optic(speed_gbps * node_ppc, node_ppc)
+    if node_optic is None and lanes_per_port == 1 and speed_gbps < native:
+        node_optic = optic(native * native_ppc, native_ppc)
+    return Cabling(
+        node_optic=node_optic,
+        switch_optic=switch_optic,
+        core_optic=core_optic or switch_optic,
+        fabric_manager_optic=optic(speed_gbps, 1),
+        optical=True,
+    )
+
+
+def resolve_fabric(
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    *,
+    switch: str | None = None,
+    technology: Technology | None = None,
+    su_nodes: int | None = None,
+    rail_optimized: bool | None = None,
+    oversubscription: float | None = None,
+    planes: int | None = None,
+    port_speed_gbps: float | None = None,
+    fabric_manager: bool = True,
+) -> FabricSetup:
+    """Fill every compute-fabric choice the caller left open from the system's reference
+    architecture (or the Enterprise RA defaults) and say which were assumed."""
+    assumed: list[Assumed] = []
+    ports, speed, node_ppc = compute_ports(system)
+    arch: Architecture | None = catalog.architecture_for(
+        system.id, technology or (catalog.switch(switch).technology if switch else None), nodes
+    )
+    spec = arch.compute_fabric if arch else None
+    native_speed = speed
+    if port_speed_gbps is not None and port_speed_gbps != speed:
+        ports, speed = _broken_out(system, ports, speed, port_speed_gbps)
+    leaf = _leaf_switch(catalog, arch, switch, technology, speed, assumed)
+    # The RA's layout holds only on the RA's own switch.
+    ra = arch if arch is not None and spec is not None and spec.switch == leaf.id else None
+    ra_speed = bool(ra and port_speed_gbps is None and ra.compute_fabric.port_speed_gbps)
+    if ra is not None and ra_speed and ra.compute_fabric.port_speed_gbps:
+        # The RA runs the node ports slower (BasePOD NDR200: eight ports at 200G each).
+        speed = ra.compute_fabric.port_speed_gbps
+        assumed.append(
+            Assumed(
+                field="port_speed_gbps",
+                value=f"{speed:g}",
+                reason=f"{ra.name}: node ports at {speed:g} Gb/s",
+                source=ra.source,
+            )
+        )
+    if rail_optimized is None:
+        rail_optimized = ra.compute_fabric.rail_optimized if ra else system.gpus_per_node >= 4
+    full_su: int | None = None
+    if rail_optimized:
+        su_nodes, full_su = _scalable_unit(arch, leaf, speed, nodes, su_nodes, assumed)
+    else:
+        su_nodes = None
+    if oversubscription is None:
+        oversubscription = ra.compute_fabric.oversubscription if ra else 1.0
+        assumed.append(
+            Assumed(
+                field="oversubscription",
+                value=f"{oversubscription:g}:1",
+                reason="non-blocking fat tree (the SuperPOD and Enterprise RA compute fabrics are)",
+            )
+        )
+    planes = _planes(ra, planes, speed, assumed)
+    split = bool(
+        ra
+        and ra.compute_fabric.plane_split
+        and planes == (ra.compute_fabric.planes or 1)
+        and speed == native_speed  # ports already broken out with --port-speed are not split again
+    )
+    layout = ra.compute_fabric if ra else None
+    plan = FabricPlan(
+        nodes=nodes,
+        ports_per_node=ports,
+        port_speed_gbps=speed,
+        su_nodes=su_nodes,
+        oversubscription=oversubscription,
+        planes=planes,
+        plane_split=split,
+        fabric_manager_links=ra.fabric_manager_links if (ra and fabric_manager) else 0,
+        node_ports_per_cage=node_ppc if speed == native_speed or ra_speed else 1,
+        rails=layout.rails if layout and rail_optimized else None,
+        redundant=bool(layout and layout.redundant),
+        pair_below_su=bool(layout and layout.pair_below_su),
+        spine_leaf_groups=bool(layout and layout.spine_leaf_groups and rail_optimized),
+    )
+    cabling = choose_cabling(
+        catalog,
+        system,
+        leaf,
+        speed / planes if split else speed,
+        lanes_per_port=planes if split else 1,
+    )
+    return FabricSetup(
+        plan=plan,
+        leaf=leaf,
+        spine=leaf,
+        core=leaf,
+        cabling=cabling,
+        architecture=ra.id if ra else None,
+        full_su_nodes=full_su,
+        assumed=assumed,
+    )
+
+
+def _broken_out(system: System, ports: int, speed: float, wanted: float) -> tuple[int, float]:
+    """Node ports broken out to a slower speed (--port-speed)."""
+    if wanted > speed:
+        raise RequestError(
+            f"{system.id} compute ports run at {speed:g} Gb/s; {wanted:g} Gb/s is faster",
+            hint=f"use --port-speed {speed:g} or lower",
+        )
+    return int(ports * (speed // wanted)), wanted
+
+
+def _leaf_switch(
+    catalog: Catalog,
+    arch: Architecture | None,
+    switch: str | None,
+    technology: Technology | None,
+    speed: float,
+    assumed: list[Assumed],
+) -> Switch:
+    """The named switch; else the RA's, unless another technology was asked for; else the
+    Enterprise RA default (Spectrum-X Ethernet)."""
+    spec = arch.compute_fabric if arch else None
+    if switch is not None:
+        leaf = catalog.switch(switch)
+    elif technology is not None and (spec is None or spec.technology != technology):
+        leaf = default_switch(catalog, technology, speed)
+        reason = f"largest-radix {technology} switch at {speed:g} Gb/s in the catalog"
+        assumed.append(Assumed(field="switch", value=leaf.id, reason=reason, source=leaf.source))
+    elif spec is not None and arch is not None:
+        leaf = catalog.switch(spec.switch)
+        reason = f"{arch.name} compute fabric"
+        assumed.append(Assumed(field="switch", value=leaf.id, reason=reason, source=arch.source))
+    else:
+        leaf = default_switch(catalog, "ethernet", speed)
+        reason = "NVIDIA Enterprise RA default: Spectrum-X Ethernet"
+        assumed.append(Assumed(field="switch", value=leaf.id, reason=reason, source=leaf.source))
+    if technology is not None and leaf.technology != technology:
+        raise RequestError(f"switch {leaf.id} is {leaf.technology}, not {technology}")
+    return leaf
+
+
+def _scalable_unit(
+    arch: Architecture | None,
+    leaf: Switch,
+    speed: float,
+    nodes: int,
+    su_nodes: int | None,
+    assumed: list[Assumed],
+) -> tuple[int, int]:
+    """(SU of this cluster, whole SU) of a rail-optimized fabric: the one given, the RA's, or
+    one rail leaf's downlinks (an SU fills each rail leaf)."""
+    if su_nodes is not None:
+        return su_nodes, su_nodes
+    if arch is not None:
+        assumed.append(
+            Assumed(
+                field="su_nodes",
+                value=str(arch.su_nodes),
+                reason=f"{arch.name} scalable unit",
+                source=arch.source,
+            )
+        )
+        return arch.su_nodes, arch.su_nodes
+    full = _default_su(leaf, speed)
+    su = min(nodes, full)
+    assumed.append(
+        Assumed(
+            field="su_nodes",
+            value=str(su),
+            reason="one rail leaf's downlinks: an SU fills each rail leaf",
+        )
+    )
+    return su, full
+
+
+def _planes(
+    ra: Architecture | None, planes: int | None, speed: float, assumed: list[Assumed]
+) -> int:
+    """The planes given, else the RA's (on its own switch), else one."""
+    spec = ra.compute_fabric if ra else None
+    if planes is None and ra is not None and spec is not None and spec.planes:
+        planes = spec.planes
+        split = f": each {speed:g} Gb/s node port split {planes} ways, one per plane"
+        assumed.append(
+            Assumed(
+                field="planes",
+                value=str(planes),
+                reason=f"{ra.name} compute fabric" + (split if spec.plane_split else ""),
+                source=ra.source,
+            )
+        )
+    return planes or 1
+
+
+def _default_su(leaf: Switch, speed: float) -> int:
+    # Each node puts one port on each rail leaf, so an SU is as many nodes as a non-blocking
+    # leaf has downlinks, whatever the node's port count.
+    radix = leaf.radix_at(speed) or leaf.ports
+    return max(1, radix // 2)
+
+
+def size_setup(catalog: Catalog, setup: FabricSetup) -> FabricDesign:
+    """The fabric a setup describes, sized once per catalog: the trade study, the power-first
+    search and the design ask for the same fabric (DGX H100 and H200 share one), so a fabric
+    already sized is taken as it is."""
+
+    def size() -> FabricDesign:
+        return size_clos(setup.plan, setup.leaf, setup.spine, setup.core, setup.cabling)
+
+    parts = [setup.leaf, setup.spine, setup.core]
+    c = setup.cabling
+    optics = [c.node_optic, c.switch_optic, c.core_optic, c.fabric_manager_optic]
+    own = all(catalog.entries["switches"].get(sw.id) is sw for sw in parts) and all(
+        o is None or catalog.entries["optics"].get(o.id) is o for o in optics
+    )
+    if not own:  # a caller's own variant of a part: size it afresh
+        return size()
+    key = (
+        "size_setup",
+        setup.plan,
+        *(sw.id for sw in parts),
+        *(o.id if o else None for o in optics),
+        c.optical,
+    )
+    return catalog.memo(key, size)
+
+
+def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> Optic | None:
+    """The transceiver a cage of `total_gbps` takes whatever its port split (a split to slower
+    ports is done in the fibre or splitter cable), multimode first."""
+
+    def first() -> Optic | None:
+        for m in ("multimode", "singlemode"):
+            for optic in catalog.all("optics", Optic):
+                if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+                    continue
+                if optic.media != m:
+                    continue
+                if technology and optic.technologies and technology not in optic.technologies:
+                    continue
+                return optic
+        return None
+
+    return catalog.memo(("cage_optic", total_gbps, technology), first)
+
+
+def cable_end(catalog: Catalog, total_gbps: float, technology: str | None) -> Optic | None:
+    """An active optical cable of `total_gbps`, counted per end: how the RAs cable management-class
+    ports of 200 Gb/s and below (H100 RA Table 8: QSFP56 and QSFP28 AOCs)."""
+
+    def first() -> Optic | None:
+        for optic in catalog.all("optics", Optic):
+            if optic.kind != "aoc" or optic.total_gbps != total_gbps:
+                continue
+            if technology and optic.technologies and technology not in optic.technologies:
+                continue
+            return optic
+        return None
+
+    return catalog.memo(("cable_end", total_gbps, technology), first)
+
+
+def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
+    """Cabling for a storage or converged fabric: the switch-side end of each link, sized to the
+    cage. Cages of 200 Gb/s and below take active optical cables (counted per end), faster ones a
+    transceiver of the cage's rate (its port split done in the fibre). Node-side ends draw from
+    the node's own power budget."""
+    cage = sw.cage_gbps or speed
+    ppc = sw.ports_per_cage_at(speed)
+    tech = sw.technology
+    optic = cable_end(catalog, cage, tech) if cage <= 200 else None
+    optic = optic or find_optic(catalog, total_gbps=cage, ports=ppc, technology=tech)
+    optic = optic or cage_optic(catalog, cage, tech)
+    return Cabling(switch_optic=optic, core_optic=optic)
+
+
+def platform_setup(
+    catalog: Catalog, system: System, nodes: int, choices: FabricChoices
+) -> FabricSetup:
+    return resolve_fabric(
+        catalog,
+        system,
+        nodes,
+        switch=choices.switch,
+        technology=choices.technology,
+        su_nodes=choices.su_nodes,
+        rail_optimized=choices.rail_optimized,
+        oversubscription=choices.oversubscription,
+        planes=choices.planes,
+        port_speed_gbps=choices.port_speed_gbps,
+        fabric_manager=choices.fabric_manager,
+    )
+
+
+def platform_fabric(
+    catalog: Catalog, platform: str, nodes: int, choices: FabricChoices | None = None
+) -> PlatformFabric:
+    """Size the compute fabric of `nodes` nodes of a platform."""
+    if nodes < 1:
+        raise RequestError(f"--nodes must be at least 1, got {nodes}")
+    check_number("--nodes", nodes, ge=1, le=MAX_NODES)
+    system = gpu_system(catalog, platform)
+    setup = platform_setup(catalog, system, nodes, choices or FabricChoices())
+    fabric = size_setup(catalog, setup)
+    return PlatformFabric(
+        platform=system.id,
+        gpus_per_node=system.gpus_per_node,
+        gpus=nodes * system.gpus_per_node,
+        architecture=setup.architecture,
+        assumed=setup.assumed,
+        fabric=fabric,
+    )
+
+
+def compute_fabric(
+    inputs: Inputs, nodes: int, notes: Notes, sized: tuple[FabricSetup, FabricDesign] | None = None
+) -> tuple[FabricSetup, FabricDesign]:
+    """The design's compute fabric for `nodes` nodes, following the choices; `sized` is a fabric
+    the cap solve already built for this node count, taken as it is rather than sized again."""
+    choices = inputs.choices
+    if sized is None or sized[0].plan.nodes != nodes:
+        setup = resolve_fabric(
+            inputs.catalog,
+            inputs.system,
+            nodes,
+            technology=choices.fabric,
+            oversubscription=choices.oversubscription,
+            planes=choices.planes,
+        )
+        sized = setup, size_setup(inputs.catalog, setup)
+    # The choices always carry the oversubscription, so its default is not an assumption here.
+    notes.assumed += [a for a in sized[0].assumed if a.field != "oversubscription"]
+    return sized

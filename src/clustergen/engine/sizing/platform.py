@@ -1,0 +1,124 @@
+"""Platform: the catalog facts about one GPU platform that every sizing noun reads.
+
+The system a name picks, the power of one node, the IT power a cap leaves and whether a figure is
+a labelled estimate. None of it needs a request's resolved `Inputs`, so `inputs` and the section
+builders above it all import from here and nothing here imports them back.
+"""
+
+from __future__ import annotations
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Entry, System
+from clustergen.engine.model.bounds import MAX_POWER_W, MAX_PUE, MIN_PUE, check_number
+from clustergen.engine.model.compute import CapBasis, NodePower, NodePowerBasis
+from clustergen.errors import CatalogGapError, NotFoundError, RequestError
+
+
+def gpu_system(catalog: Catalog, platform: str) -> System:
+    """A GPU system by forgiving name; a GPU name picks the system built on it."""
+    try:
+        system = catalog.system(platform)
+    except NotFoundError as missing:
+        try:
+            gpu = catalog.gpu(platform)
+        except NotFoundError:
+            raise missing from None
+        systems = [s for s in catalog.all("systems", System) if s.gpu == gpu.id]
+        if not systems:
+            raise RequestError(f"no system in the catalog carries the {gpu.id} GPU") from None
+        # DGX first (it has a reference architecture), then the densest node
+        system = min(systems, key=lambda s: (s.kind != "dgx", -s.gpus_per_node, s.id))
+    if system.gpus_per_node == 0:
+        raise RequestError(f"{system.id} is a {system.kind}, not a GPU platform")
+    return system
+
+
+def terms_total_w(system: System) -> tuple[float | None, dict[str, float]]:
+    """The seed memo's sum: gpus*gpu_w + cpu_w + dram_w + nvme_w + nics*nic_w + aux_w.
+
+    Returns None when any term is unknown, since a partial sum would understate the node.
+    """
+    t = system.power_terms
+    if t is None:
+        return None, {}
+    nics = 0
+    for group in (system.compute, system.storage, system.inband):
+        if group is not None:
+            nics += group.nics if group.nics is not None else group.ports
+    parts = {
+        "gpus_w": None if t.gpu_w is None else t.gpu_w * system.gpus_per_node,
+        "cpu_w": t.cpu_w,
+        "dram_w": t.dram_w,
+        "nvme_w": t.nvme_w,
+        "nics_w": None if t.nic_w is None else t.nic_w * nics,
+        "aux_w": t.aux_w,
+    }
+    if any(v is None for v in parts.values()):
+        return None, {k: v for k, v in parts.items() if v is not None}
+    known = {k: float(v) for k, v in parts.items() if v is not None}
+    return sum(known.values()), known
+
+
+def node_power(system: System, basis: NodePowerBasis = "max") -> NodePower:
+    """Power of one node: the published maximum by default (what a power budget must hold)."""
+    total, terms = terms_total_w(system)
+    if basis == "max" and system.max_power_w:
+        return NodePower(
+            system=system.id,
+            basis="max",
+            node_w=system.max_power_w,
+            terms_w=terms,
+            source=system.field_sources.get("max_power_w", system.source),
+        )
+    if total:
+        return NodePower(
+            system=system.id, basis="terms", node_w=total, terms_w=terms, source=system.source
+        )
+    if system.max_power_w:
+        return NodePower(
+            system=system.id,
+            basis="max",
+            node_w=system.max_power_w,
+            terms_w=terms,
+            source=system.source,
+        )
+    raise CatalogGapError(
+        f"system {system.id} has no known power (no max_power_w and incomplete power_terms)",
+        entry=system.id,
+        field="max_power_w",
+        hint="add max_power_w or power_terms for it in a layered catalog (--catalog DIR)",
+    )
+
+
+def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
+    """The IT power a cap leaves: the cap itself, or a facility cap divided by the PUE.
+
+    Every caller that compares IT power with a cap converts through here, so the planner, the design
+    and the power-first solve can never disagree about what a facility cap allows.
+    """
+    if cap_w <= 0:
+        raise RequestError(f"a power cap must be positive, got {cap_w:g} W")
+    check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W)
+    if basis == "it":
+        return cap_w
+    if pue is None or pue < 1.0:
+        raise RequestError(
+            "a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3"
+        )
+    return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
+
+
+_FIELD_WORDS = {
+    "max_power_w": "maximum power",
+    "typical_power_w": "typical power",
+    "power_w": "power",
+}
+
+
+def estimate_of(entry: Entry, field: str) -> str | None:
+    """'<name>: <what>' (e.g. "NVIDIA Quantum-X800 Q3400-RA: typical power") when the entry
+    labels that value an estimate in its field_sources; the basis is in the entry's sources."""
+    text = entry.field_sources.get(field, "")
+    if not text.lstrip().lower().startswith("estimate"):
+        return None
+    return f"{entry.name}: {_FIELD_WORDS.get(field, field.replace('_', ' '))}"

@@ -1,0 +1,165 @@
+"""A design's storage: targets scaled by its GPUs, the appliances sized to them, and the data path.
+
+The targets come from NVIDIA's tiered guidance (DGX SuperPOD H100 RA Table 6), whose unit is the
+DGX H100: 8 GPUs a node, 32 nodes an SU. A design is expressed in that unit by its GPUs (GPUs / 8
+DGX H100-equivalent nodes), so 72 DGX B300 (576 GPUs) get the guidance of 72 H100-equivalent
+nodes, not of "one SU" because their RA's SU has 72 nodes. The storage is then sized to the
+architecture's storage appliance (count, bandwidth, ports, power, space); the storage fabric
+carries its ports, and the data path is analysed over that fabric (`storage_section`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from clustergen.catalog.models import System
+from clustergen.engine.model.design import StorageAppliances, StorageSection
+from clustergen.engine.model.storage import DesignIo, StorageTargets
+from clustergen.engine.sizing.inputs import Inputs, Notes
+from clustergen.engine.sizing.storage.io import analyze_storage
+from clustergen.engine.sizing.storage.targets import design_io, storage_targets
+from clustergen.units import ceil_div
+
+#: the system whose node Table 6 counts
+_TABLE6_SYSTEM = "dgx-h100"
+#: the architecture whose SU Table 6 counts
+_TABLE6_ARCHITECTURE = "dgx-superpod-h100"
+
+
+@dataclass(frozen=True)
+class StoragePlan:
+    """What the storage needs before its fabric is built: targets, appliances, file system, and
+    the ports it puts on the storage fabric."""
+
+    targets: StorageTargets
+    io: DesignIo
+    appliance: System | None
+    appliances: StorageAppliances | None
+    storage_ports: int
+    port_speed_gbps: float
+    notes: list[str]
+
+
+def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
+    """Table 6 guidance for this design's GPUs, in DGX H100-equivalent nodes (8 GPUs each) and the
+    H100 RA's 32-node SU."""
+    catalog, system = inputs.catalog, inputs.system
+    ref = catalog.system(_TABLE6_SYSTEM)
+    su = catalog.architecture(_TABLE6_ARCHITECTURE).su_nodes
+    gpus = nodes * system.gpus_per_node
+    equivalent = max(1, ceil_div(gpus, ref.gpus_per_node))
+    t = storage_targets(catalog, inputs.storage_tier, equivalent, su)
+    basis = t.basis
+    if system.id != ref.id or equivalent != nodes:
+        basis = (
+            f"{gpus} GPUs = {equivalent} {ref.name}-equivalent nodes ({ref.gpus_per_node} GPUs each, "
+            f"Table 6's unit); {basis}"
+        )
+    return t.model_copy(update={"nodes": nodes, "basis": basis})
+
+
+def _appliances(appliance: System, io: DesignIo) -> StorageAppliances:
+    fs = io.file_system
+    count = fs.storage_targets or 1
+    group = appliance.storage
+    ports = (group.ports if group else 1) * count
+    return StorageAppliances(
+        appliance=appliance.id,
+        name=appliance.name,
+        count=count,
+        read_gb_per_s=fs.read_gb_per_s,
+        write_gb_per_s=fs.write_gb_per_s,
+        ports=ports,
+        port_speed_gbps=group.port_speed_gbps if group else 0.0,
+        power_w=None if appliance.max_power_w is None else appliance.max_power_w * count,
+        rack_units=None if appliance.rack_units is None else appliance.rack_units * count,
+        basis=fs.basis,
+    )
+
+
+def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
+    """Targets from the tier at this design's GPUs, the appliances (or file system) sized to them,
+    and the storage-side ports."""
+    catalog, request, system, arch = (
+        inputs.catalog,
+        inputs.request,
+        inputs.system,
+        inputs.architecture,
+    )
+    notes.assumed += inputs.assumptions("storage_tier")
+    targets = design_targets(inputs, nodes)
+    appliance = catalog.system(arch.storage_appliance) if arch and arch.storage_appliance else None
+    st_speed = system.storage.port_speed_gbps if system.storage else 400.0
+    training_like = inputs.workload in {"training", "fine-tuning"}
+    io_plan = design_io(
+        catalog,
+        gpus=nodes * system.gpus_per_node,
+        gpus_per_node=system.gpus_per_node,
+        read_gb_per_s=targets.read_gb_per_s,
+        storage_network_gb_per_s=None,
+        layout=request.dataset_layout,
+        sample_mb=request.sample_mb,
+        checkpoint_gb=request.checkpoint_gb,
+        model_params_b=request.model_params_b,
+        checkpoints=training_like,
+        appliance=appliance,
+        write_gb_per_s=targets.write_gb_per_s,
+    )
+    notes.assumed += io_plan.assumed
+    fs = io_plan.file_system
+    appliances = None
+    if appliance is not None and fs.target == appliance.id:
+        appliances = _appliances(appliance, io_plan)
+        ports = appliances.ports
+        port_note = (
+            f"storage-side ports: {appliances.count} x {appliance.id}, "
+            f"{appliances.ports // appliances.count} ports each"
+        )
+    else:
+        # The read target at line rate, and a port per storage target, at least 2.
+        ports = max(
+            2,
+            ceil_div(math.ceil(targets.read_gb_per_s * 8), int(st_speed)),
+            fs.storage_targets or 0,
+        )
+        port_note = (
+            f"storage-side ports: the {targets.tier} read target {targets.read_gb_per_s:g} GB/s at "
+            f"{st_speed:g} Gb/s line rate and one per storage target, at least 2 (an estimate; the "
+            "storage vendor sizes the array)"
+        )
+    section_notes = [port_note, f"file system: {fs.basis}"]
+    if io_plan.checkpoint_interval_basis:
+        section_notes.append(f"checkpoint interval: {io_plan.checkpoint_interval_basis}")
+    elif training_like:
+        section_notes.append(
+            "checkpoint not timed: give the model size (e.g. 70B) or the checkpoint size"
+        )
+    return StoragePlan(
+        targets=targets,
+        io=io_plan,
+        appliance=appliance,
+        appliances=appliances,
+        storage_ports=ports,
+        port_speed_gbps=appliances.port_speed_gbps if appliances else st_speed,
+        notes=section_notes,
+    )
+
+
+def storage_section(inputs: Inputs, plan: StoragePlan, network_gb: float | None) -> StorageSection:
+    """The storage section: the data path analysed over the storage network the fabric gives
+    (`network_gb`, GB/s; None when no fabric carries it)."""
+    io = analyze_storage(
+        inputs.catalog,
+        plan.io.workload.model_copy(update={"storage_network_gb_per_s": network_gb}),
+    )
+    return StorageSection(
+        targets=plan.targets,
+        appliances=plan.appliances,
+        storage_ports=plan.storage_ports,
+        port_speed_gbps=plan.port_speed_gbps,
+        file_system=plan.io.file_system,
+        io=io,
+        layout=io.recommended_layout,
+        notes=plan.notes + io.notes,
+    )

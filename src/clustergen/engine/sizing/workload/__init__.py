@@ -1,0 +1,31 @@
+"""Workload sizing: what a request's workload needs (`estimate`), read into `inputs`; the
+training and inference estimators, the model replica and layout they place, the published rows
+they calibrate on, and the budget.
+
+Other packages import only the names below; the modules are this package's own.
+"""
+
+from clustergen.engine.sizing.workload.estimate import (
+    check_workload,
+    estimate_request,
+    estimate_workload,
+    workload_gpus,
+)
+from clustergen.engine.sizing.workload.inference import anchor
+from clustergen.engine.sizing.workload.inputs import WorkloadInputs, resolve_workload
+from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.training import tokens_per_s_per_gpu, training_rate
+
+__all__ = [
+    "Efficiency",
+    "WorkloadInputs",
+    "anchor",
+    "build_replica",
+    "check_workload",
+    "estimate_request",
+    "estimate_workload",
+    "resolve_workload",
+    "tokens_per_s_per_gpu",
+    "training_rate",
+    "workload_gpus",
+]

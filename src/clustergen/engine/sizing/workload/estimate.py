@@ -1,0 +1,157 @@
+"""Size from the workload: a request that names a model and what to do with it (train on tokens
+in days, serve tokens/s under latency limits, spend a budget) becomes a `WorkloadEstimate` on one
+GPU type. `estimate_workload` dispatches to the training or inference estimator; `check_workload`
+refuses, before any design is sized, what no GPU could do."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Gpu, System
+from clustergen.engine.model.common import Assumed
+from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.sizing.workload.budget import no_price_error
+from clustergen.engine.sizing.workload.inference import choose_replica, estimate_inference, fastest
+from clustergen.engine.sizing.workload.inputs import (
+    WorkloadInputs,
+    resolve_workload,
+    wants_estimate,
+)
+from clustergen.engine.sizing.workload.training import estimate_training
+from clustergen.errors import RequestError
+
+__all__ = [
+    "check_workload",
+    "estimate_request",
+    "estimate_workload",
+    "wants_estimate",
+    "workload_gpus",
+]
+
+
+def estimate_workload(
+    catalog: Catalog, request: DesignRequest, system: System | None = None
+) -> tuple[WorkloadEstimate, list[Assumed], list[str]] | None:
+    """The estimate on `system`'s GPU (or the request's, or the default GPU), the defaults it
+    took and what of the request it does not meet; None when the request asks for no workload
+    sizing."""
+    if not wants_estimate(request):
+        return None
+
+    def estimate() -> tuple[WorkloadEstimate, list[Assumed], list[str]]:
+        w = resolve_workload(catalog, request, system)
+        if w.budget_usd and w.price is None:
+            raise no_price_error(w.gpu.id)
+        if w.kind == "inference":
+            found, unmet = estimate_inference(catalog, w)
+        else:
+            found, unmet = estimate_training(catalog, w)
+        return found, w.assumed, unmet
+
+    # The trade study asks once per fabric row of a platform, and the design once more.
+    key = ("workload", request.model_dump_json(), system.id if system else None)
+    found, assumed, unmet = catalog.memo(key, estimate)
+    return found, list(assumed), list(unmet)
+
+
+def estimate_request(
+    catalog: Catalog, request: DesignRequest
+) -> tuple[WorkloadEstimate, list[Assumed]]:
+    """The estimate for a request with no platform (what `clustergen estimate` and the workload
+    tools answer), after refusing what no GPU could do; a request naming no workload is refused."""
+    check_workload(catalog, request)
+    found = estimate_workload(catalog, request)
+    if found is None:
+        raise RequestError(
+            "nothing to estimate: the request names no model and no workload for it",
+            hint="name a model and what to do with it, e.g. 70B on 15T tokens in 60 days",
+        )
+    return found[0], found[1]
+
+
+def workload_gpus(
+    catalog: Catalog, request: DesignRequest, system: System
+) -> tuple[int | None, str | None]:
+    """GPUs the workload needs on `system` (None when a GPU or node count or a cap sizes the
+    design instead), and why the platform cannot meet it, if it cannot."""
+    found = estimate_workload(catalog, request, system)
+    if found is None:
+        return None, None
+    estimate, _, unmet = found
+    why = None if estimate.feasible else "workload not met: " + "; ".join(unmet)
+    sized = None if request.gpus or request.nodes else estimate.gpus_required
+    return sized, why
+
+
+def check_workload(catalog: Catalog, request: DesignRequest) -> None:
+    """Refuse, in one line, a workload no GPU in the catalog can meet: a latency limit under the
+    fastest replica of every GPU, or a budget no price can be found for."""
+    if not wants_estimate(request):
+        return
+    w = resolve_workload(catalog, request)
+    if w.budget_usd and not _any_price(catalog, request, w):
+        raise no_price_error(w.gpu.id if request.gpu or request.platform else None)
+    if w.kind != "inference" or not (w.ttft_s or w.tpot_s) or not w.arch.known_shape:
+        return
+    best: tuple[float, float, str] | None = None
+    for gpu in _candidate_gpus(catalog, request, w):
+        trial = replace(w, gpu=gpu, precision=_precision_on(gpu, w.precision), system=None)
+        trial = replace(trial, nvlink_gpus=_domain(catalog, gpu))
+        choice, weighed = choose_replica(catalog, trial)
+        if choice is not None:
+            return
+        ttft, tpot = fastest(weighed)
+        if best is None or (ttft, tpot) < best[:2]:
+            best = (ttft, tpot, gpu.id)
+    reach = (
+        f"the fastest reach TTFT {best[0] * 1e3:,.0f} ms and TPOT {best[1] * 1e3:,.1f} ms "
+        f"({best[2]}, one sequence in flight)"
+        if best and best[0] < float("inf")
+        else "none holds the model"
+    )
+    limits = " and ".join(
+        t
+        for t in (
+            f"TTFT {w.ttft_s * 1e3:,.0f} ms" if w.ttft_s else "",
+            f"TPOT {w.tpot_s * 1e3:,.1f} ms" if w.tpot_s else "",
+        )
+        if t
+    )
+    raise RequestError(
+        f"{limits} for {w.label} at ISL/OSL {w.isl}/{w.osl} is below what any GPU in the "
+        f"catalog can do: {reach}",
+        hint="relax the limit, shorten the prompt, or use a smaller model",
+    )
+
+
+def _candidate_gpus(catalog: Catalog, request: DesignRequest, w: WorkloadInputs) -> list[Gpu]:
+    if request.gpu or request.platform:
+        return [w.gpu]
+    return [g for g in catalog.all("gpus", Gpu) if _domain(catalog, g) > 0]
+
+
+def _domain(catalog: Catalog, gpu: Gpu) -> int:
+    sizes = [s.gpus_per_node for s in catalog.all("systems", System) if s.gpu == gpu.id]
+    return max(sizes, default=0)
+
+
+def _precision_on(gpu: Gpu, precision: str) -> str:
+    """The fastest format the GPU has, at most as coarse as the request's: what it could do."""
+    for p in ("fp4", "fp8", "bf16"):
+        if getattr(gpu, f"{p}_dense_tflops", None) and (p != "fp4" or precision == "fp4"):
+            return p
+    return "bf16"
+
+
+def _any_price(catalog: Catalog, request: DesignRequest, w: WorkloadInputs) -> bool:
+    if w.price is not None:
+        return True
+    if request.gpu or request.platform:
+        return False
+    return any(
+        resolve_workload(catalog, request, s).price is not None
+        for s in catalog.all("systems", System)
+        if s.gpus_per_node and s.gpu
+    )

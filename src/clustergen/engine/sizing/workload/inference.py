@@ -1,0 +1,314 @@
+"""Inference sizing: GPUs per replica, replicas for a target, and the latency each delivers.
+
+Memory decides the smallest replica (weights plus at least one sequence's KV cache within the
+NVLink domain, pipeline stages across nodes only when the domain is too small); the prefill/decode
+model (`replica.py`) gives each replica shape its throughput under the TTFT and TPOT limits, and
+the shape with the most output tokens/s per GPU is chosen (the smaller within 5 %). Where
+TensorRT-LLM published max-throughput rows for the network, GPU and precision, the model is
+anchored to them: its speed is scaled by published / modelled, interpolated between the published
+input/output lengths (inverse-distance in log ISL and log OSL), and the published TP is preferred.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.workload_models import ShapePoint
+from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.sizing.workload.budget import cost_usd
+from clustergen.engine.sizing.workload.inputs import WorkloadInputs
+from clustergen.engine.sizing.workload.published import inference_table
+from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
+from clustergen.errors import RequestError
+
+#: error bands (+/- %), held by tests/engine/sizing/test_calibration.py: (anchored to published
+#: rows, the forward model alone) for dense and MoE models; extra when a latency limit binds
+BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (20.0, 25.0), (40.0, 50.0), 10.0
+
+_POWERS = (1, 2, 4, 8, 16, 32, 64)
+_PREFER_SMALLER = 0.95
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """How much faster than the model the published rows run at this shape, and their TP."""
+
+    factor: float
+    tp: int | None
+    basis: str
+    sources: list[str]
+
+
+def anchor(
+    catalog: Catalog, w: WorkloadInputs, eff: Efficiency, exclude: ShapePoint | None = None
+) -> Anchor:
+    """Published / modelled max throughput, interpolated to the request's ISL and OSL (without
+    the point `exclude`: how the calibration measures the interpolation)."""
+    model = w.arch.model
+    table = inference_table(catalog, model, w.gpu.id, w.precision) if model else None
+    unanchored = Anchor(
+        1.0, None, "the forward model (no published table for this network, GPU and precision)", []
+    )
+    if table is None:
+        return unanchored
+    points: list[tuple[float, float, float]] = []
+    for p in table.points:
+        rep = build_replica(
+            w.arch, w.gpu, w.precision, table.tp, 1, p.isl_tokens, p.osl_tokens, eff
+        )
+        if p is exclude or rep is None or rep.max_batch < 1:
+            continue
+        modelled = rep.tokens_per_s(rep.max_batch) / rep.gpus
+        points.append(
+            (math.log(p.isl_tokens), math.log(p.osl_tokens), p.tokens_per_s_per_gpu / modelled)
+        )
+    if not points:
+        return unanchored
+    x, y = math.log(w.isl), math.log(w.osl)
+    weights = [1 / ((px - x) ** 2 + (py - y) ** 2 + 1e-9) for px, py, _ in points]
+    factor = sum(wt * f for wt, (_, _, f) in zip(weights, points, strict=True)) / sum(weights)
+    return Anchor(
+        factor=factor,
+        tp=table.tp,
+        basis=f"the forward model anchored to the published table {table.id!r} ({table.software},"
+        f" TP{table.tp}, {len(points)} lengths): x{factor:.2f} at ISL/OSL {w.isl}/{w.osl}",
+        sources=[f"inference_throughput.yaml {table.id}: {table.source}"],
+    )
+
+
+def _shapes(w: WorkloadInputs) -> list[tuple[int, int]]:
+    """(TP, PP) to weigh: TP inside the NVLink domain; PP over nodes only if TP alone is short."""
+    tps = [t for t in _POWERS if t <= w.nvlink_gpus]
+    widest = tps[-1]
+    mem = (w.gpu.memory_gb or 0) * 1e9
+    if w.arch.weight_bytes(w.precision) < 0.9 * widest * mem:
+        return [(t, 1) for t in tps]
+    return [(widest, p) for p in (2, 4, 8, 16)]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The replica shape chosen, its batch under the limits, and the anchor used."""
+
+    replica: Replica
+    batch: float
+    anchor: Anchor
+    limited: bool
+
+
+def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, list[Replica]]:
+    """The best replica under the limits, and every shape weighed (to say what was possible)."""
+    eff = Efficiency.of(catalog)
+    anc = anchor(catalog, w, eff)
+    weighed: list[Replica] = []
+    options: list[tuple[float, Replica, float]] = []
+    for tp, pp in _shapes(w):
+        rep = build_replica(w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff)
+        if rep is None or rep.max_batch < 1:
+            continue
+        rep = rep.scaled(anc.factor)
+        weighed.append(rep)
+        b = rep.best_batch(w.ttft_s, w.tpot_s)
+        if b >= 1:
+            options.append((rep.tokens_per_s(b) / rep.gpus, rep, b))
+    if not options:
+        return None, weighed
+    published = [o for o in options if o[1].tp == anc.tp and o[1].pp == 1]
+    if published:
+        _, rep, b = published[0]
+    else:
+        top = max(o[0] for o in options)
+        _per_gpu, rep, b = next(o for o in options if o[0] >= _PREFER_SMALLER * top)
+    return Choice(rep, b, anc, limited=b < rep.max_batch * 0.999), weighed
+
+
+def fastest(weighed: list[Replica]) -> tuple[float, float]:
+    """The lowest TTFT and TPOT any weighed shape reaches (one sequence in flight), seconds."""
+    if not weighed:
+        return math.inf, math.inf
+    return min(r.ttft_s(1.0) for r in weighed), min(r.step_s(1.0) for r in weighed)
+
+
+def _replicas(w: WorkloadInputs, rep: Replica, per_replica: float) -> int:
+    """Replicas the GPUs given hold, else those the target needs, else those a budget buys."""
+    if w.gpus:
+        return w.gpus // rep.gpus
+    if w.target_tokens_per_s:
+        return max(1, math.ceil(w.target_tokens_per_s / per_replica))
+    if w.budget_usd and w.price and w.days:
+        hours = w.budget_usd / w.price.usd_per_gpu_hour / (24 * w.days)
+        return int(hours // rep.gpus)
+    return 1
+
+
+def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEstimate, list[str]]:
+    """GPUs per replica, replicas, expected TTFT and TPOT, GPU-hours and cost for serving; and
+    what of the request it does not meet."""
+    if not w.arch.known_shape:
+        raise RequestError(
+            f"serving sizing needs the model's layers and KV heads; {w.label} has none",
+            hint="name a catalog model (clustergen catalog list models)",
+        )
+    choice, weighed = choose_replica(catalog, w)
+    if choice is None:
+        return _infeasible(w, weighed)
+    rep = choice.replica
+    per_replica = rep.tokens_per_s(choice.batch)
+    replicas = _replicas(w, rep, per_replica)
+    gpus = w.gpus or replicas * rep.gpus
+    notes: list[str] = []
+    feasible = replicas >= 1
+    if replicas < 1:
+        notes.append(f"{gpus:,} GPUs are fewer than one {rep.gpus}-GPU replica")
+    load = per_replica
+    if w.target_tokens_per_s and replicas:
+        load = min(per_replica, w.target_tokens_per_s / replicas)
+        if replicas * per_replica < w.target_tokens_per_s * 0.9999:
+            notes.append(f"{replicas} replicas give {replicas * per_replica:,.0f} tokens/s")
+            feasible = False
+    b_op = rep.batch_for(load)
+    days = w.days
+    if days is None and w.budget_usd and w.price and gpus:
+        days = w.budget_usd / (gpus * 24 * w.price.usd_per_gpu_hour)
+    gpu_hours = gpus * 24 * days if days else None
+    cost = cost_usd(gpu_hours, w.price)
+    if w.budget_usd and cost is not None and cost > w.budget_usd * 1.0001:
+        notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
+        feasible = False
+    band = _band(w, choice)
+    estimate = _estimate(
+        w,
+        tokens_per_s_per_gpu=per_replica / rep.gpus,
+        gpus=gpus,
+        days=days,
+        gpu_hours=gpu_hours,
+        replica=rep,
+        replicas=replicas,
+        ttft_ms=rep.ttft_s(b_op) * 1e3,
+        tpot_ms=rep.step_s(b_op) * 1e3,
+        cost=cost,
+        feasible=feasible,
+        band=band,
+        method=_method(w, choice, per_replica, replicas, b_op, notes, band),
+        sources=choice.anchor.sources,
+    )
+    return estimate, [] if feasible else notes
+
+
+def _band(w: WorkloadInputs, choice: Choice) -> float:
+    anchored, model = BANDS_MOE_PCT if w.arch.moe else BANDS_DENSE_PCT
+    base = anchored if choice.anchor.tp else model
+    return base + (BAND_LIMITED_EXTRA_PCT if choice.limited else 0.0)
+
+
+def _infeasible(w: WorkloadInputs, weighed: list[Replica]) -> tuple[WorkloadEstimate, list[str]]:
+    ttft, tpot = fastest(weighed)
+    if not weighed:
+        why = f"{w.label} at {w.precision.upper()} does not fit any replica of {w.gpu.name}"
+    else:
+        why = (
+            f"no replica of {w.gpu.name} meets the limits: the fastest reach TTFT "
+            f"{ttft * 1e3:,.0f} ms and TPOT {tpot * 1e3:,.1f} ms with one sequence in flight"
+        )
+    estimate = _estimate(
+        w,
+        tokens_per_s_per_gpu=None,
+        gpus=w.gpus,
+        days=w.days,
+        gpu_hours=None,
+        replica=None,
+        replicas=None,
+        ttft_ms=None,
+        tpot_ms=None,
+        cost=None,
+        feasible=False,
+        band=BANDS_MOE_PCT[1] if w.arch.moe else BANDS_DENSE_PCT[1],
+        method=f"inference estimate: {why}.",
+        sources=[],
+    )
+    return estimate, [why]
+
+
+def _estimate(
+    w: WorkloadInputs,
+    *,
+    tokens_per_s_per_gpu: float | None,
+    gpus: int | None,
+    days: float | None,
+    gpu_hours: float | None,
+    replica: Replica | None,
+    replicas: int | None,
+    ttft_ms: float | None,
+    tpot_ms: float | None,
+    cost: float | None,
+    feasible: bool,
+    band: float,
+    method: str,
+    sources: list[str],
+) -> WorkloadEstimate:
+    common = [f"gpus.yaml {w.gpu.id}: {w.gpu.source}"]
+    if w.arch.model is not None:
+        common.insert(0, f"models.yaml {w.arch.model.id}: {w.model_source}")
+    if w.price is not None:
+        common.append(f"price: {w.price.source}")
+    return WorkloadEstimate(
+        kind="inference",
+        model=w.arch.model.id if w.arch.model else None,
+        model_params_b=w.arch.params / 1e9,
+        active_params_b=w.arch.active / 1e9,
+        precision=w.precision,
+        gpu=w.gpu.id,
+        tokens_per_s_per_gpu=None
+        if tokens_per_s_per_gpu is None
+        else round(tokens_per_s_per_gpu, 1),
+        mfu=None,
+        goodput=None,
+        gpus_required=gpus,
+        days=round(days, 2) if days is not None else None,
+        gpu_hours=round(gpu_hours) if gpu_hours is not None else None,
+        gpus_per_replica=replica.gpus if replica else None,
+        replicas=replicas,
+        ttft_ms=round(ttft_ms, 1) if ttft_ms is not None else None,
+        tpot_ms=round(tpot_ms, 2) if tpot_ms is not None else None,
+        cost_usd=round(cost, 2) if cost is not None else None,
+        price_per_gpu_hour=w.price.usd_per_gpu_hour if w.price else None,
+        feasible=feasible,
+        band_pct=band,
+        method=method,
+        sources=[*sources, *common],
+    )
+
+
+def _method(
+    w: WorkloadInputs,
+    choice: Choice,
+    per_replica: float,
+    replicas: int,
+    batch: float,
+    notes: list[str],
+    band: float,
+) -> str:
+    rep = choice.replica
+    shape = f"TP{rep.tp}" + (f" x PP{rep.pp}" if rep.pp > 1 else "")
+    limits = ", ".join(
+        t
+        for t in (
+            f"TTFT <= {w.ttft_s * 1e3:,.0f} ms" if w.ttft_s else "",
+            f"TPOT <= {w.tpot_s * 1e3:,.0f} ms" if w.tpot_s else "",
+        )
+        if t
+    )
+    parts = [
+        f"inference estimate: prefill/decode model of one replica ({shape}, {w.precision.upper()}"
+        f" weights, ISL/OSL {w.isl}/{w.osl}) from {choice.anchor.basis}",
+        f"{choice.batch:,.0f} sequences in flight"
+        + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
+        f"{per_replica:,.0f} output tokens/s per replica",
+        f"{replicas:,} replicas; at the target load {batch:,.0f} in flight per replica",
+        *notes,
+        f"band +/-{band:g}%",
+        *[f"assumed {a.field} {a.value}" for a in w.assumed],
+    ]
+    return "; ".join(parts) + "."

@@ -1,0 +1,271 @@
+"""A workload request's silences resolved once: which model, GPU, precision, shape and run
+length, each default recorded as an `Assumed` (with the catalog assumption it comes from), so the
+estimate, the design and the terminal all say the same thing."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Gpu, System, normalise_name
+from clustergen.catalog.workload_models import LanguageModel
+from clustergen.engine.model.common import Assumed
+from clustergen.engine.model.request import WORKLOAD_TARGETS, DesignRequest
+from clustergen.engine.model.workload import WorkloadKind
+from clustergen.engine.sizing.workload.budget import Price, price_for
+from clustergen.engine.sizing.workload.llm import Arch, arch_of
+from clustergen.errors import RequestError
+
+#: request fields that ask for serving rather than training
+_SERVING_FIELDS = ("output_tokens_per_s", "ttft_ms", "tpot_ms", "isl_tokens", "osl_tokens")
+
+_BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
+
+
+def constant(catalog: Catalog, name: str) -> float:
+    """A numeric named default of the workload model (assumptions.yaml)."""
+    return float(catalog.assumption(name).value)
+
+
+@dataclass(frozen=True)
+class WorkloadInputs:
+    """Everything an estimator needs, resolved; `assumed` says which were defaults."""
+
+    kind: WorkloadKind
+    arch: Arch
+    label: str
+    gpu: Gpu
+    system: System | None
+    nvlink_gpus: int
+    precision: str
+    sequence: int
+    tokens: float | None
+    days: float | None
+    days_assumed: bool
+    gpus: int | None
+    isl: int
+    osl: int
+    target_tokens_per_s: float | None
+    ttft_s: float | None
+    tpot_s: float | None
+    budget_usd: float | None
+    price: Price | None
+    model_source: str | None
+    assumed: list[Assumed] = field(default_factory=list)
+
+
+def workload_kind(request: DesignRequest) -> WorkloadKind:
+    """Serving when the request names a serving target or limit (or says inference)."""
+    if request.workload == "inference" or any(getattr(request, f) for f in _SERVING_FIELDS):
+        return "inference"
+    return "fine-tuning" if request.workload == "fine-tuning" else "training"
+
+
+def wants_estimate(request: DesignRequest) -> bool:
+    """A model is named and something says what to size it for."""
+    if not (request.model or request.model_params_b):
+        return False
+    if any(getattr(request, f) for f in WORKLOAD_TARGETS):
+        return True
+    return bool(request.workload or request.gpus or request.nodes)
+
+
+def bare_size_model(catalog: Catalog, params_b: float) -> LanguageModel | None:
+    """The catalog model a bare size such as "70B" is an alias of, if exactly that alias exists."""
+    key = normalise_name(f"{params_b:g}b")
+    for m in catalog.all("models", LanguageModel):
+        if any(normalise_name(a) == key for a in m.aliases if _BARE_SIZE.match(a.lower())):
+            return m
+    return None
+
+
+def resolve_model(catalog: Catalog, request: DesignRequest) -> tuple[Arch, str, list[Assumed]]:
+    """The model's figures, a label for it and what was assumed to get them."""
+    assumed: list[Assumed] = []
+    model = catalog.model(request.model) if request.model else None
+    size = request.model_params_b
+    if model is not None and size and abs(size - model.params_b) > 0.1 * model.params_b:
+        raise RequestError(
+            f"the request names {model.name} ({model.params_b:g}B) and also a {size:g}B model",
+            hint="name one model",
+        )
+    if model is None and size:
+        model = bare_size_model(catalog, size)
+        if model is not None:
+            assumed.append(
+                Assumed(
+                    field="model",
+                    value=model.id,
+                    reason=f"'{size:g}B' read as {model.name}, the catalog's model of that size",
+                    source=model.source,
+                )
+            )
+    arch = arch_of(model, size)
+    if arch is None:  # pragma: no cover - callers check wants_estimate first
+        raise RequestError("no model to size", hint="name a model or its size, e.g. 70B")
+    label = model.name if model else f"{size:g}B dense (no catalog architecture)"
+    return arch, label, assumed
+
+
+def resolve_gpu(
+    catalog: Catalog, request: DesignRequest, system: System | None
+) -> tuple[Gpu, System | None, list[Assumed]]:
+    """The GPU the estimate is for: the platform's, the request's, else the catalog default."""
+    if system is not None:
+        return catalog.gpu(system.gpu or ""), system, []
+    if request.platform:
+        named = catalog.system(request.platform)
+        return catalog.gpu(named.gpu or ""), named, []
+    if request.gpu:
+        return catalog.gpu(request.gpu), None, []
+    a = catalog.assumption("estimate-gpu")
+    gpu = catalog.gpu(str(a.value))
+    note = Assumed(
+        field="gpu",
+        value=gpu.id,
+        reason="no GPU or platform given; `design` sizes every platform instead",
+        source=a.source,
+    )
+    return gpu, None, [note]
+
+
+def nvlink_domain(catalog: Catalog, gpu: Gpu, system: System | None) -> int:
+    """GPUs one NVLink domain joins: the system's node, else the largest node built on the GPU."""
+    if system is not None and system.gpus_per_node:
+        return system.gpus_per_node
+    sizes = [s.gpus_per_node for s in catalog.all("systems", System) if s.gpu == gpu.id]
+    return max(sizes, default=8)
+
+
+def resolve_precision(
+    catalog: Catalog,
+    request: DesignRequest,
+    kind: WorkloadKind,
+    gpu: Gpu,
+    model: LanguageModel | None = None,
+) -> tuple[str, list[Assumed]]:
+    """The request's number format; else, for training, the one the model's authors trained it
+    in (where published and the GPU has it); else BF16 for training and FP8 (where the GPU has
+    it) for serving, as the published tables measure them."""
+    if request.precision:
+        peak = {"bf16": gpu.bf16_dense_tflops, "fp16": gpu.bf16_dense_tflops}.get(
+            request.precision, getattr(gpu, f"{request.precision}_dense_tflops", None)
+        )
+        if not peak:
+            raise RequestError(
+                f"{gpu.name} has no published dense {request.precision.upper()} throughput",
+                hint="use bf16, or a GPU that has that precision",
+            )
+        return request.precision, []
+    trained = model.training_precision if model is not None and kind == "training" else None
+    if model is not None and trained and getattr(gpu, f"{trained}_dense_tflops", None):
+        reason = f"precision not given: {model.name} was pre-trained in {trained.upper()}"
+        source = model.field_sources.get("training_precision", model.source)
+        return trained, [Assumed(field="precision", value=trained, reason=reason, source=source)]
+    name = "training-precision" if kind != "inference" else "inference-precision"
+    a = catalog.assumption(name)
+    precision = str(a.value)
+    if getattr(gpu, f"{precision}_dense_tflops", None) is None:
+        precision = "bf16"
+    note = Assumed(
+        field="precision", value=precision, reason="precision not given", source=a.source
+    )
+    return precision, [note]
+
+
+def resolve_shape(
+    catalog: Catalog, request: DesignRequest, kind: WorkloadKind, arch: Arch
+) -> tuple[int, int, int, list[Assumed]]:
+    """(training sequence, input tokens, output tokens) with the defaults taken."""
+    assumed: list[Assumed] = []
+
+    def default(name: str, reason: str) -> int:
+        a = catalog.assumption(name)
+        value = int(float(a.value))
+        assumed.append(Assumed(field=name, value=f"{value}", reason=reason, source=a.source))
+        return value
+
+    sequence = request.sequence_tokens or 0
+    isl = request.isl_tokens or 0
+    osl = request.osl_tokens or 0
+    if kind == "inference":
+        isl = isl or default("isl-tokens", "input tokens per request not given")
+        osl = osl or default("osl-tokens", "output tokens per request not given")
+    elif not sequence:
+        context = arch.model.context_tokens if arch.model else None
+        sequence = default("sequence-tokens", "training sequence not given")
+        if context and context < sequence:
+            sequence = context
+            assumed[-1] = assumed[-1].model_copy(
+                update={
+                    "value": f"{context}",
+                    "reason": f"training sequence not given: the model's {context:,}-token context",
+                }
+            )
+    return sequence or 8192, isl or 1, osl or 1, assumed
+
+
+def resolve_price(
+    catalog: Catalog, request: DesignRequest, gpu: Gpu, system: System | None
+) -> Price | None:
+    """The price per GPU-hour, or None when neither the request nor the catalog gives one."""
+    return price_for(catalog, request, gpu, system)
+
+
+def _request_gpus(request: DesignRequest, system: System | None) -> int | None:
+    if request.gpus:
+        return request.gpus
+    if request.nodes and system is not None and system.gpus_per_node:
+        return request.nodes * system.gpus_per_node
+    return None
+
+
+def resolve_workload(
+    catalog: Catalog, request: DesignRequest, system: System | None = None
+) -> WorkloadInputs:
+    """Every input of a workload estimate on `system` (or on the request's GPU, or the default
+    GPU), resolved once with its defaults recorded."""
+    kind = workload_kind(request)
+    arch, label, assumed = resolve_model(catalog, request)
+    gpu, system, gpu_notes = resolve_gpu(catalog, request, system)
+    precision, precision_notes = resolve_precision(catalog, request, kind, gpu, arch.model)
+    sequence, isl, osl, shape_notes = resolve_shape(catalog, request, kind, arch)
+    assumed += gpu_notes + precision_notes + shape_notes
+    gpus = _request_gpus(request, system)
+    days, days_assumed = request.training_days, False
+    wants_length = request.training_tokens_t or request.budget_usd
+    if kind != "inference" and days is None and gpus is None and wants_length:
+        a = catalog.assumption("run-days")
+        days, days_assumed = float(a.value), True
+        assumed.append(
+            Assumed(
+                field="training_days",
+                value=f"{days:g}",
+                reason="neither a duration nor a GPU count given: GPUs sized for this run length",
+                source=a.source,
+            )
+        )
+    return WorkloadInputs(
+        kind=kind,
+        arch=arch,
+        label=label,
+        gpu=gpu,
+        system=system,
+        nvlink_gpus=nvlink_domain(catalog, gpu, system),
+        precision=precision,
+        sequence=sequence,
+        tokens=request.training_tokens_t * 1e12 if request.training_tokens_t else None,
+        days=days,
+        days_assumed=days_assumed,
+        gpus=gpus,
+        isl=isl,
+        osl=osl,
+        target_tokens_per_s=request.output_tokens_per_s,
+        ttft_s=request.ttft_ms / 1e3 if request.ttft_ms else None,
+        tpot_s=request.tpot_ms / 1e3 if request.tpot_ms else None,
+        budget_usd=request.budget_usd,
+        price=resolve_price(catalog, request, gpu, system),
+        model_source=arch.model.source if arch.model else None,
+        assumed=assumed,
+    )

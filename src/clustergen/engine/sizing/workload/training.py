@@ -1,0 +1,311 @@
+"""Training time, GPUs and GPU-hours from the model, the tokens and the GPU.
+
+    time = tokens x FLOPs per token / (GPUs x dense peak(precision) x MFU x scale-out x goodput)
+
+FLOPs per token are the model's (`llm.Arch.training_flops_per_token`: 6 per active parameter plus
+causal attention). MFU comes from a published Megatron-Bridge row for the same network, GPU and
+precision where one exists (catalog/training_throughput.yaml), else from the prior for the precision and
+architecture (assumptions.yaml `mfu-*`, each the middle of the published rows and runs it cites).
+A row measured on fewer GPUs than the plan loses efficiency at Megatron-LM's measured strong-
+scaling rate per tenfold; goodput is the share of wall time left after interruptions, at the rate
+Llama 3's 16k-GPU run reported. Solving for GPUs given days is the same expression, searched over
+whole model copies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Gpu
+from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
+from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant
+from clustergen.engine.sizing.workload.layout import Layout, smallest_layout
+from clustergen.engine.sizing.workload.published import training_row
+from clustergen.errors import RequestError
+
+#: error bands (+/- %) the calibration tests hold the method to (tests/engine/sizing/
+#: test_calibration.py); small models are one-sided: real runs took 1.5-2.5x the GPU-hours
+BAND_ROW_PCT, BAND_DENSE_PCT, BAND_MOE_PCT, BAND_SMALL_PCT = 20.0, 25.0, 45.0, 150.0
+
+#: active parameters under which the small-model caveat applies (shared/golden/workloads.md:
+#: "small models (under ~15B) have been seen to take 1.5-2.5x more GPU-hours in real runs")
+SMALL_MODEL_PARAMS = 15e9
+
+#: an NVLink domain this large keeps expert parallelism's all-to-all on NVLink (NVL72-class)
+_NVL_DOMAIN = 32
+
+_MAX_GPUS = 10_000_000
+
+
+def peak_flops(gpu: Gpu, precision: str) -> float:
+    """The GPU's dense peak at `precision`, FLOP/s; a missing figure is the user's to change."""
+    tflops = {
+        "bf16": gpu.bf16_dense_tflops,
+        "fp16": gpu.bf16_dense_tflops,
+        "fp8": gpu.fp8_dense_tflops,
+        "fp4": gpu.fp4_dense_tflops,
+    }[precision]
+    if not tflops:
+        raise RequestError(
+            f"{gpu.name} has no published dense {precision.upper()} throughput in the catalog",
+            hint="choose another precision or GPU",
+        )
+    return tflops * 1e12
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Training efficiency at a reference scale, and what it rests on."""
+
+    mfu: float
+    ref_gpus: int | None
+    basis: str
+    sources: list[str]
+    band_pct: float
+
+
+def training_rate(catalog: Catalog, w: WorkloadInputs, *, published: bool = True) -> Rate:
+    """MFU from the newest published row for the network, else the precision's prior
+    (`published=False` takes the prior alone: how the calibration measures it)."""
+    model = w.arch.model
+    row = training_row(catalog, model, w.gpu.id, w.precision) if model and published else None
+    if row is not None:
+        peak = peak_flops(w.gpu, w.precision)
+        mfu = row.tokens_per_s_per_gpu * w.arch.training_flops_per_token(row.sequence_tokens or 1)
+        return Rate(
+            mfu=mfu / peak,
+            ref_gpus=row.gpus,
+            basis=f"published row {row.id!r} ({row.tokens_per_s_per_gpu:,.0f} tokens/s per GPU "
+            f"on {row.gpus:,} GPUs, {row.software})",
+            sources=[f"training_throughput.yaml {row.id}: {row.source}"],
+            band_pct=_band(w, BAND_ROW_PCT),
+        )
+    name = f"mfu-dense-{'bf16' if w.precision == 'fp16' else w.precision}"
+    a = catalog.assumption(name)
+    mfu, basis, sources = float(a.value), f"prior {name} {a.value}", [f"{name}: {a.source}"]
+    band = BAND_DENSE_PCT
+    if w.arch.moe:
+        factor = "mfu-moe-factor-nvl" if w.nvlink_gpus >= _NVL_DOMAIN else "mfu-moe-factor"
+        f = catalog.assumption(factor)
+        mfu *= float(f.value)
+        basis += f" x {factor} {f.value} (mixture of experts, on active parameters)"
+        sources.append(f"{factor}: {f.source}")
+        band = BAND_MOE_PCT
+    return Rate(mfu=mfu, ref_gpus=None, basis=basis, sources=sources, band_pct=_band(w, band))
+
+
+def _band(w: WorkloadInputs, band: float) -> float:
+    return BAND_SMALL_PCT if w.arch.active < SMALL_MODEL_PARAMS else band
+
+
+def scale_out(catalog: Catalog, rate: Rate, gpus: int) -> float:
+    """Efficiency kept when a row measured on fewer GPUs is run on `gpus` (1 for a prior)."""
+    if rate.ref_gpus is None or gpus <= rate.ref_gpus:
+        return 1.0
+    loss = constant(catalog, "scale-out-loss-per-decade")
+    return max(0.5, 1 - loss * math.log10(gpus / rate.ref_gpus))
+
+
+def goodput(catalog: Catalog, gpus: int) -> float:
+    """Share of wall time spent training: each GPU-hour risks an interruption that costs the
+    job a fixed time to detect, restart and redo since the last checkpoint."""
+    rate = constant(catalog, "interruptions-per-gpu-hour")
+    lost_h = constant(catalog, "interruption-loss-hours")
+    return 1 / (1 + rate * lost_h * gpus)
+
+
+def tokens_per_s_per_gpu(catalog: Catalog, w: WorkloadInputs, rate: Rate, gpus: int) -> float:
+    """Training tokens/s per GPU on `gpus` GPUs while running (before goodput)."""
+    peak = peak_flops(w.gpu, w.precision)
+    return (
+        rate.mfu
+        * scale_out(catalog, rate, gpus)
+        * peak
+        / w.arch.training_flops_per_token(w.sequence)
+    )
+
+
+def days_for(catalog: Catalog, w: WorkloadInputs, rate: Rate, tokens: float, gpus: int) -> float:
+    """Wall-clock days to train on `tokens` with `gpus` GPUs."""
+    per_gpu = tokens_per_s_per_gpu(catalog, w, rate, gpus) * goodput(catalog, gpus)
+    return tokens / (gpus * per_gpu) / 86400
+
+
+def gpus_for(
+    catalog: Catalog, w: WorkloadInputs, rate: Rate, tokens: float, days: float, step: int
+) -> int | None:
+    """The fewest GPUs, in whole model copies of `step`, that train on `tokens` within `days`;
+    None when no count does (interruptions grow with the GPUs and cap the useful scale)."""
+    hi = step
+    while days_for(catalog, w, rate, tokens, hi) > days:
+        if hi >= _MAX_GPUS:
+            return None
+        hi *= 2
+    lo = max(step, hi // 2)
+    if days_for(catalog, w, rate, tokens, lo) <= days:
+        return lo
+    while hi - lo > step:  # lo misses, hi meets
+        mid = (lo + hi) // 2 // step * step
+        if mid <= lo:
+            break
+        if days_for(catalog, w, rate, tokens, mid) <= days:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@dataclass(frozen=True)
+class _Plan:
+    gpus: int | None
+    days: float | None
+    layout: Layout | None
+    notes: list[str]
+    feasible: bool
+
+
+def _layout(catalog: Catalog, w: WorkloadInputs, gpus: int) -> Layout | None:
+    usable = constant(catalog, "training-hbm-usable")
+    if not w.gpu.memory_gb:
+        return None
+    return smallest_layout(w.arch, w.sequence, gpus, w.gpu.memory_gb, usable, w.nvlink_gpus)
+
+
+def _min_copy(catalog: Catalog, w: WorkloadInputs) -> int:
+    """GPUs of the smallest model copy that fits (at a large data-parallel width)."""
+    lay = _layout(catalog, w, 1 << 16)
+    return lay.model_parallel if lay else 1
+
+
+def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
+    """GPUs and days from what the request fixes: tokens with days or GPUs, or a budget."""
+    notes: list[str] = []
+    gpus, days, feasible = w.gpus, w.days, True
+    if w.tokens:
+        if gpus is None:
+            step = _min_copy(catalog, w)
+            gpus = gpus_for(catalog, w, rate, w.tokens, days or 0.0, step) if days else None
+            if gpus is None:
+                notes.append(f"no GPU count trains {w.tokens:.3g} tokens in {days:g} days")
+                return _Plan(None, None, None, notes, False)
+        estimate_days = days_for(catalog, w, rate, w.tokens, gpus)
+        if days is not None and not w.days_assumed and estimate_days > days * 1.0001:
+            notes.append(f"{gpus:,} GPUs take {estimate_days:,.1f} days, over the {days:g} asked")
+            feasible = False
+        days = estimate_days
+    elif w.budget_usd and w.price:
+        hours = hours_bought(w.budget_usd, w.price)
+        if gpus is None and days:
+            gpus = max(1, math.floor(hours / (24 * days)))
+        elif gpus is not None:
+            days = hours / (24 * gpus)
+    layout = _layout(catalog, w, gpus) if gpus else None
+    if gpus and layout is None:
+        notes.append(f"the model does not fit {gpus:,} x {w.gpu.name} in any parallel layout")
+        feasible = False
+    return _Plan(gpus, days, layout, notes, feasible)
+
+
+def estimate_training(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEstimate, list[str]]:
+    """The training (or fine-tuning) estimate: GPUs, days, GPU-hours, cost, and its basis; and
+    what of the request it does not meet."""
+    rate = training_rate(catalog, w)
+    plan = _plan(catalog, w, rate)
+    gpus, days = plan.gpus, plan.days
+    per_gpu = tokens_per_s_per_gpu(catalog, w, rate, gpus or 1)
+    good = goodput(catalog, gpus) if gpus else None
+    gpu_hours = gpus * days * 24 if gpus and days else None
+    cost = cost_usd(gpu_hours, w.price)
+    feasible = plan.feasible
+    if w.budget_usd and cost is not None and cost > w.budget_usd * 1.0001:
+        plan.notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
+        feasible = False
+    method = _method(catalog, w, rate, plan, per_gpu, good, gpu_hours)
+    sources = [*rate.sources, *_common_sources(catalog, w)]
+    return WorkloadEstimate(
+        kind=w.kind,
+        model=w.arch.model.id if w.arch.model else None,
+        model_params_b=w.arch.params / 1e9,
+        active_params_b=w.arch.active / 1e9,
+        precision=w.precision,
+        gpu=w.gpu.id,
+        tokens_per_s_per_gpu=round(per_gpu, 1),
+        mfu=round(rate.mfu * scale_out(catalog, rate, gpus or 1), 4),
+        goodput=round(good, 4) if good is not None else None,
+        gpus_required=gpus,
+        days=round(days, 2) if days is not None else None,
+        gpu_hours=round(gpu_hours) if gpu_hours is not None else None,
+        gpus_per_replica=None,
+        replicas=None,
+        ttft_ms=None,
+        tpot_ms=None,
+        cost_usd=round(cost, 2) if cost is not None else None,
+        price_per_gpu_hour=w.price.usd_per_gpu_hour if w.price else None,
+        feasible=feasible,
+        band_pct=rate.band_pct,
+        method=method,
+        sources=sources,
+    ), [] if feasible else plan.notes
+
+
+def _common_sources(catalog: Catalog, w: WorkloadInputs) -> list[str]:
+    out = [f"gpus.yaml {w.gpu.id}: {w.gpu.source}"]
+    if w.arch.model is not None:
+        out.insert(0, f"models.yaml {w.arch.model.id}: {w.model_source}")
+    out.append(f"goodput: {catalog.assumption('interruptions-per-gpu-hour').source}")
+    if w.price is not None:
+        out.append(f"price: {w.price.source}")
+    return out
+
+
+def _method(
+    catalog: Catalog,
+    w: WorkloadInputs,
+    rate: Rate,
+    plan: _Plan,
+    per_gpu: float,
+    good: float | None,
+    gpu_hours: float | None,
+) -> str:
+    """One paragraph: the formula, the figures it used, the layout, the band and caveats."""
+    flops_tok = w.arch.training_flops_per_token(w.sequence)
+    attention = (
+        "plus causal attention"
+        if w.arch.known_shape
+        else "(attention not counted: no catalog architecture)"
+    )
+    parts = [
+        f"{w.kind} estimate: 6 FLOPs per active parameter per token {attention} at "
+        f"{w.sequence:,} tokens = {flops_tok:.3g} FLOPs per token; time = tokens x FLOPs / "
+        f"(GPUs x dense {w.precision.upper()} peak x MFU x goodput)",
+        f"MFU {rate.mfu:.3f} from the {rate.basis}",
+    ]
+    if plan.gpus and rate.ref_gpus and plan.gpus > rate.ref_gpus:
+        parts.append(
+            f"x{scale_out(catalog, rate, plan.gpus):.3f} scaling out to {plan.gpus:,} GPUs"
+        )
+    parts.append(f"{per_gpu:,.0f} tokens/s per GPU while running")
+    if good is not None:
+        parts.append(f"goodput {good:.3f} (interruptions on {plan.gpus:,} GPUs)")
+    if w.tokens and plan.gpus and plan.days:
+        parts.append(f"{w.tokens:.3g} tokens in {plan.days:,.1f} days on {plan.gpus:,} GPUs")
+    elif w.budget_usd and w.price and gpu_hours:
+        bought = gpu_hours * 3600 * per_gpu * (good or 1.0)
+        parts.append(
+            f"${w.budget_usd:,.0f} at ${w.price.usd_per_gpu_hour:,.2f} per GPU-hour buys "
+            f"{gpu_hours:,.0f} GPU-hours: about {bought:.3g} tokens"
+        )
+    if plan.layout is not None and w.gpu.memory_gb:
+        parts.append(f"layout {plan.layout.describe(w.gpu.memory_gb)}")
+    parts += plan.notes
+    parts.append(f"band +/-{rate.band_pct:g}%")
+    if rate.band_pct == BAND_SMALL_PCT:
+        parts.append(
+            "small model: real runs under ~15B parameters have taken 1.5-2.5x the GPU-hours of "
+            "this throughput model, so read it as a floor"
+        )
+    parts += [f"assumed {a.field} {a.value}" for a in w.assumed]
+    return "; ".join(parts) + "."

@@ -1,0 +1,76 @@
+"""Inference sizing: replica shape, anchoring to published rows, replicas and latency."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.sizing.workload.inference import choose_replica, estimate_inference
+from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.errors import RequestError
+
+CAT = load_catalog()
+
+
+def _w(**fields: object):  # type: ignore[no-untyped-def]
+    return resolve_workload(CAT, DesignRequest.model_validate({"workload": "inference", **fields}))
+
+
+@pytest.mark.parametrize(
+    ("model", "gpu", "precision", "tp"),
+    [
+        ("llama-3.3-70b", "h100", "fp8", 2),  # TRT2 H100 TP2 (FP8)
+        ("llama-3.1-405b", "h100", "fp8", 8),  # TRT1 H100 TP8 (FP8)
+        ("llama-3.1-405b", "b200", "fp4", 4),  # TRT1 B200 TP4 (FP4): not the memory minimum
+    ],
+)
+def test_the_published_tp_is_kept(model: str, gpu: str, precision: str, tp: int) -> None:
+    choice, _ = choose_replica(CAT, _w(model=model, gpu=gpu, precision=precision))
+    assert choice is not None
+    assert choice.replica.tp == tp
+    assert choice.anchor.tp == tp
+
+
+def test_anchored_max_throughput_matches_the_published_row() -> None:
+    """TRT1 Llama 3.1 405B, H100 TP8 FP8, ISL/OSL 1000/1000: 2,919 tokens/s per TP group."""
+    est, _ = estimate_inference(
+        CAT, _w(model="llama-3.1-405b", gpu="h100", isl_tokens=1000, osl_tokens=1000)
+    )
+    assert est.tokens_per_s_per_gpu == pytest.approx(2919 / 8, rel=0.01)
+
+
+def test_replicas_meet_the_target_and_report_their_latency() -> None:
+    est, unmet = estimate_inference(
+        CAT, _w(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000)
+    )
+    assert est.feasible
+    assert not unmet
+    assert est.replicas is not None
+    assert est.gpus_per_replica == 8
+    assert est.tokens_per_s_per_gpu is not None
+    assert est.replicas == math.ceil(20000 / (est.tokens_per_s_per_gpu * 8) - 1e-9)
+    assert est.gpus_required == est.replicas * 8
+    assert est.ttft_ms is not None
+    assert est.ttft_ms <= 2000
+    assert est.tpot_ms is not None
+    assert est.tpot_ms > 0
+
+
+def test_a_limit_no_replica_of_the_gpu_meets_is_not_met() -> None:
+    est, unmet = estimate_inference(CAT, _w(model="llama-3.1-405b", gpu="h100", ttft_ms=50))
+    assert not est.feasible
+    assert est.gpus_required is None
+    assert "fastest reach TTFT" in unmet[0]
+
+
+def test_a_model_without_an_architecture_cannot_be_served() -> None:
+    with pytest.raises(RequestError, match="layers and KV heads"):
+        estimate_inference(CAT, _w(model_params_b=30))
+
+
+def test_gpus_given_set_the_replicas() -> None:
+    est, _ = estimate_inference(CAT, _w(model="llama-3.3-70b", gpu="h100", gpus=64))
+    assert (est.gpus_required, est.gpus_per_replica, est.replicas) == (64, 2, 32)

@@ -1,0 +1,63 @@
+"""One serving replica as a prefill/decode time model."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.sizing.workload.llm import arch_of
+from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
+
+CAT = load_catalog()
+EFF = Efficiency.of(CAT)
+
+
+def _replica(model: str, gpu: str, tp: int, isl: int, osl: int, precision: str = "fp8") -> Replica:
+    arch = arch_of(CAT.model(model), None)
+    assert arch is not None
+    rep = build_replica(arch, CAT.gpu(gpu), precision, tp, 1, isl, osl, EFF)
+    assert rep is not None
+    return rep
+
+
+def test_memory_left_after_the_weights_caps_the_batch() -> None:
+    """Llama 3.1 405B FP8 (406 GB) needs TP8 on 80 GB H100: TP4 holds no KV cache at all."""
+    assert _replica("llama-3.1-405b", "h100", 4, 1000, 1000).max_batch == 0
+    assert _replica("llama-3.1-405b", "h100", 8, 1000, 1000).max_batch > 100
+
+
+def test_throughput_rises_and_latency_grows_with_the_batch() -> None:
+    rep = _replica("llama-3.3-70b", "h100", 2, 1000, 1000)
+    assert rep.tokens_per_s(64) < rep.tokens_per_s(256)
+    assert rep.step_s(64) < rep.step_s(256)
+    assert rep.ttft_s(64) < rep.ttft_s(256)
+
+
+def test_limits_bound_the_batch() -> None:
+    rep = _replica("llama-3.3-70b", "h100", 2, 1000, 1000)
+    b = rep.best_batch(None, 0.05)
+    assert 1 <= b < rep.max_batch
+    assert rep.step_s(b) == pytest.approx(0.05, rel=1e-3)
+    assert rep.best_batch(None, rep.step_s(1) / 2) == 0
+
+
+def test_long_prompts_lose_more_than_short_ones_under_the_same_limits() -> None:
+    """Under MLPerf's Llama 2 70B server limits (TTFT 2 s, TPOT 200 ms) the share of max
+    throughput kept falls with the prompt length: prefill takes more of each step, so the TTFT
+    limit cuts the batch (TRT-LLM's shapes)."""
+
+    def kept(isl: int, osl: int) -> float:
+        rep = _replica("llama-3.3-70b", "h100", 2, isl, osl)
+        limited = rep.tokens_per_s(rep.best_batch(2.0, 0.2))
+        return limited / rep.tokens_per_s(rep.max_batch)
+
+    assert kept(1000, 1000) > 0.95
+    assert kept(20000, 2000) < 0.8 * kept(1000, 1000)
+
+
+def test_a_replica_delivers_a_lower_load_with_fewer_sequences() -> None:
+    rep = _replica("llama-3.3-70b", "h200", 1, 1000, 1000)
+    full = rep.tokens_per_s(rep.max_batch)
+    half = rep.batch_for(full / 2)
+    assert rep.tokens_per_s(half) == pytest.approx(full / 2, rel=1e-3)
+    assert rep.ttft_s(half) < rep.ttft_s(rep.max_batch)
