@@ -14,7 +14,7 @@ from mcp.types import CallToolResult
 
 import clustergen.tools.builtin as builtin
 from clustergen.catalog import load_catalog
-from clustergen.engine.calculators.fleet_inputs import MAX_INVENTORY_NODES
+from clustergen.engine.calculators.fleet.inputs import MAX_INVENTORY_NODES
 from clustergen.mcp.server import build_server
 from clustergen.tools import default_registry
 

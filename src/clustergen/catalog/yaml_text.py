@@ -10,11 +10,11 @@ from typing import Any
 import yaml
 
 from clustergen.catalog.problem import Problem, entry_near
-from clustergen.untrusted_yaml import SafeLoader, StrictConstructor
+from clustergen.untrusted.yaml_loader import SafeLoader, StrictConstructor
 
 
 class _UserLoader(SafeLoader):
-    """For a user's layer: pure Python (see `untrusted_yaml.SafeLoader`)."""
+    """For a user's layer: pure Python (see `untrusted.yaml_loader.SafeLoader`)."""
 
 
 try:

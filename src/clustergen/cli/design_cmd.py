@@ -72,7 +72,7 @@ def load_request(
         from clustergen.cli.userfiles import read_user_text
         from clustergen.cli.yamlfile import load_mapping
         from clustergen.untrusted import DataError
-        from clustergen.untrusted_yaml import load_yaml
+        from clustergen.untrusted.yaml_loader import load_yaml
 
         what = f"--request {request_file}"
         text_of_file = read_user_text(request_file, "--request")

@@ -53,7 +53,9 @@ def load_user_json(path: Path, what: str) -> Any:
 def load_user_yaml(path: Path, what: str) -> Any:
     """The plain data of a YAML file argument (safe: no repeated keys, aliases and nesting
     limited, finite numbers)."""
-    from clustergen.untrusted_yaml import load_yaml  # PyYAML only for a command given a YAML file
+    from clustergen.untrusted.yaml_loader import (
+        load_yaml,  # PyYAML only for a command given a YAML file
+    )
 
     text = read_user_text(path, what)
     try:

@@ -39,7 +39,7 @@ from clustergen.evals.paths import PathError, check_path
 from clustergen.resources import data_dir
 from clustergen.tools.workload import BudgetArgs, InferenceArgs, TrainingArgs
 from clustergen.untrusted import DataError, read_regular
-from clustergen.untrusted_yaml import load_yaml
+from clustergen.untrusted.yaml_loader import load_yaml
 
 Outcome = Literal["ok", "refused", "flagged", "refused_or_flagged"]
 

@@ -15,7 +15,7 @@ from pydantic import (
 
 from clustergen.errors import RequestError
 from clustergen.untrusted import DataError
-from clustergen.untrusted_yaml import load_yaml
+from clustergen.untrusted.yaml_loader import load_yaml
 
 SEED_003 = "seed strategy memo 003 (Cluster Utilization Strategy, 2025-12-26)"
 

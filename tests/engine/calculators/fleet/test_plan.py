@@ -18,7 +18,7 @@ from clustergen.engine.calculators.fleet import (
 )
 from clustergen.errors import NotFoundError, RequestError
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "fleet-inventory.yaml"
+EXAMPLE = Path(__file__).resolve().parents[4] / "examples" / "fleet-inventory.yaml"
 
 # Seed 003, "GPU Tier Classification"
 SEED_TIERS = {

@@ -8,7 +8,7 @@ Everything a user or a model hands clustergen goes through here before any model
 - `load_json(text)`: strict JSON: no NaN or Infinity, no number too large for a float, no integer
   of thousands of digits, nesting at most `MAX_DEPTH` deep.
 - `check_shape(data)`: the depth, size and finiteness limits, for data parsed elsewhere (YAML, in
-  `untrusted_yaml`, which imports PyYAML only where YAML is read).
+  `untrusted.yaml_loader`, which imports PyYAML only where YAML is read).
 
 Every fault is a `DataError`: one line, with the line of the text where that is known. Callers turn
 it into their own error (a RequestError for a command's argument, a located Problem for a catalog).

@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.calculators.fleet_inputs import (
+from clustergen.engine.calculators.fleet.inputs import (
     SEED_003,
     FleetPolicy,
     Inventory,

@@ -15,7 +15,7 @@ from clustergen.untrusted import (
     load_json,
     read_regular,
 )
-from clustergen.untrusted_yaml import load_yaml
+from clustergen.untrusted.yaml_loader import load_yaml
 
 
 def test_a_regular_file_is_read(tmp_path: Path) -> None:
