@@ -11,14 +11,14 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from clustergen.catalog.answers import Answers
 from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.models import (
     Assumption,
@@ -47,8 +47,6 @@ from clustergen.untrusted import file_kind
 E = TypeVar("E", bound=Entry)
 T = TypeVar("T")
 
-#: answers a catalog keeps in `Catalog.memo` before it forgets the oldest half
-_MEMO_LIMIT = 4096
 
 #: file stem -> model of each entry. A catalog directory holds any subset of these files.
 FILES: dict[str, type[Entry]] = {
@@ -248,10 +246,9 @@ class Catalog:
     directories: list[Path]
     hash: str
     _index: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
-    # Answers computed from the entries, which never change once loaded: the sorted lists `all`
-    # returns and what `memo` keeps for the engine (an optic look-up runs thousands of times in
-    # one trade study).
-    _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The catalog's own answers from its entries, which never change once loaded: the sorted
+    # lists `all` returns and `architecture_for`. The engine keeps its answers in engine/cache.
+    _answers: Answers = field(default_factory=Answers, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for stem, rows in self.entries.items():
@@ -263,22 +260,12 @@ class Catalog:
 
     def all(self, stem: str, model: type[E]) -> list[E]:
         """Every entry of one file, in id order (a new list each call; the entries are shared)."""
-        key = ("all", stem, model)
-        if key not in self._memo:
-            rows = self.entries[stem]
-            self._memo[key] = [e for _, e in sorted(rows.items()) if isinstance(e, model)]
-        return list(self._memo[key])
-
-    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """`compute()`, once per key for this catalog: for answers that depend on nothing but
-        the catalog's entries and the key. Bounded: a long-lived server sweeping many designs
-        forgets its oldest answers first."""
-        if key not in self._memo:
-            if len(self._memo) >= _MEMO_LIMIT:
-                for old in list(self._memo)[: _MEMO_LIMIT // 2]:
-                    del self._memo[old]
-            self._memo[key] = compute()
-        return cast(T, self._memo[key])
+        rows = self.entries[stem]
+        found = self._answers.get(
+            ("all", stem, model),
+            lambda: [e for _, e in sorted(rows.items()) if isinstance(e, model)],
+        )
+        return list(found)
 
     def get(self, stem: str, model: type[E], name: str, kind: str | None = None) -> E:
         """Find an entry by id, name or alias, forgiving case, punctuation and vendor prefix."""
@@ -384,7 +371,7 @@ class Catalog:
             )
             return matches[0] if matches else None
 
-        return self.memo(("architecture_for", system_id, technology, nodes), find)
+        return self._answers.get(("architecture_for", system_id, technology, nodes), find)
 
 
 def _hash(entries: dict[str, dict[str, Entry]]) -> str:

@@ -36,7 +36,7 @@ def derived(
         assert isinstance(s, System)
         assert s.max_power_w
         entries["systems"][system] = s.model_copy(update={"max_power_w": s.max_power_w + add_w})
-    return dataclasses.replace(catalog, entries=entries, hash="derived", _memo={})
+    return dataclasses.replace(catalog, entries=entries, hash="derived")
 
 
 def _option(catalog: Catalog, platform: str, tech: str, ratio: float) -> sens._Option:

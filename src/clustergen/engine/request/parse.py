@@ -12,6 +12,7 @@ import re
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
+from clustergen.engine.cache import cached
 from clustergen.engine.model.request import MAX_REQUEST_CHARS, DesignRequest, sizes_workload
 from clustergen.engine.request.rules import RULES, Reading, _num
 from clustergen.engine.request.translate import validated
@@ -45,7 +46,7 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
             ]
         return sorted(set(names), key=lambda t: -len(t[0]))
 
-    return catalog.memo(("request-names",), build)
+    return cached(catalog, ("request-names",), build)
 
 
 def _find_platform(
@@ -234,7 +235,7 @@ def _model_words(catalog: Catalog) -> frozenset[str]:
                     words.add(re.sub(r"\d+$", "", first))
         return frozenset(words)
 
-    return catalog.memo(("model-words",), build)
+    return cached(catalog, ("model-words",), build)
 
 
 def _refuse_unknown_model(catalog: Catalog, r: _Reading) -> None:

@@ -91,11 +91,6 @@ class _Option:
     fabric_w_per_node: float = 0.0
     unknown: list[str] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        key = ("sensitivity-fabric-w", self.system.id, self.choices)
-        self.fabric_w = self.catalog.memo(key, dict)
-        self.unknown = self.catalog.memo((*key, "unknown"), list)
-
     def split_w(self, n: int) -> tuple[float, float] | None:
         """(switch W, transceiver W) of this option's fabric for n nodes; None past its reach."""
         if n not in self.fabric_w:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from clustergen.catalog.architectures import RaPattern
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
+from clustergen.engine.cache import cached, own
 from clustergen.engine.model.common import Technology
 from clustergen.engine.model.compute import FabricChoices, NodePower
 from clustergen.engine.model.design import Alternative, DroppedCandidate, TradeStudy
@@ -135,9 +136,9 @@ def _fabric(
             estimated=_estimated(catalog, system, f, single),
         )
 
-    if catalog.entries["systems"].get(system.id) is not system:  # a caller's own variant
+    if not own(catalog, "systems", system):  # a caller's own variant
         return size()
-    return catalog.memo(("trade_study_fabric", system.id, nodes, technology, oversub), size)
+    return cached(catalog, ("trade_study_fabric", system.id, nodes, technology, oversub), size)
 
 
 def _size(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, Switch, System
+from clustergen.engine.cache import cached, own
 from clustergen.engine.model.bounds import MAX_NODES, check_number
 from clustergen.engine.model.common import Assumed, Technology
 from clustergen.engine.model.compute import FabricChoices, PlatformFabric
@@ -69,7 +70,7 @@ def find_optic(
                 return optic
         return None
 
-    return catalog.memo(("find_optic", total_gbps, ports, media, technology), first)
+    return cached(catalog, ("find_optic", total_gbps, ports, media, technology), first)
 
 
 def choose_cabling(
@@ -84,13 +85,10 @@ def choose_cabling(
     def make() -> Cabling:
         return _cabling(catalog, system, leaf, speed_gbps, lanes_per_port)
 
-    own = (
-        catalog.entries["systems"].get(system.id) is system
-        and catalog.entries["switches"].get(leaf.id) is leaf
-    )
-    if not own:  # a caller's own variant of a part: nothing to share
+    if not (own(catalog, "systems", system) and own(catalog, "switches", leaf)):
+        # a caller's own variant of a part: nothing to share
         return make()
-    return catalog.memo(("choose_cabling", system.id, leaf.id, speed_gbps, lanes_per_port), make)
+    return cached(catalog, ("choose_cabling", system.id, leaf.id, speed_gbps, lanes_per_port), make)
 
 
 def _cabling(
@@ -332,10 +330,8 @@ def size_setup(catalog: Catalog, setup: FabricSetup) -> FabricDesign:
     parts = [setup.leaf, setup.spine, setup.core]
     c = setup.cabling
     optics = [c.node_optic, c.switch_optic, c.core_optic, c.fabric_manager_optic]
-    own = all(catalog.entries["switches"].get(sw.id) is sw for sw in parts) and all(
-        o is None or catalog.entries["optics"].get(o.id) is o for o in optics
-    )
-    if not own:  # a caller's own variant of a part: size it afresh
+    if not (own(catalog, "switches", *parts) and own(catalog, "optics", *optics)):
+        # a caller's own variant of a part: size it afresh
         return size()
     key = (
         "size_setup",
@@ -344,7 +340,7 @@ def size_setup(catalog: Catalog, setup: FabricSetup) -> FabricDesign:
         *(o.id if o else None for o in optics),
         c.optical,
     )
-    return catalog.memo(key, size)
+    return cached(catalog, key, size)
 
 
 def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> Optic | None:
@@ -363,7 +359,7 @@ def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> O
                 return optic
         return None
 
-    return catalog.memo(("cage_optic", total_gbps, technology), first)
+    return cached(catalog, ("cage_optic", total_gbps, technology), first)
 
 
 def cable_end(catalog: Catalog, total_gbps: float, technology: str | None) -> Optic | None:
@@ -379,7 +375,7 @@ def cable_end(catalog: Catalog, total_gbps: float, technology: str | None) -> Op
             return optic
         return None
 
-    return catalog.memo(("cable_end", total_gbps, technology), first)
+    return cached(catalog, ("cable_end", total_gbps, technology), first)
 
 
 def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
+from clustergen.engine.cache import cached
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
@@ -52,7 +53,7 @@ def estimate_workload(
 
     # The trade study asks once per fabric row of a platform, and the design once more.
     key = ("workload", request.model_dump_json(), system.id if system else None)
-    found, assumed, unmet = catalog.memo(key, estimate)
+    found, assumed, unmet = cached(catalog, key, estimate)
     return found, list(assumed), list(unmet)
 
 

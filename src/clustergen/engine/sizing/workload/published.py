@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import InferenceTable, LanguageModel, TrainingRow
+from clustergen.engine.cache import cached
 
 #: the fields that make two catalog models the same network for throughput
 _SHAPE = (
@@ -52,7 +53,7 @@ def training_row(
         ]
         return max(rows, key=lambda r: (r.as_of, r.gpus, r.id)) if rows else None
 
-    return catalog.memo(("training_row", model.id, gpu, precision), find)
+    return cached(catalog, ("training_row", model.id, gpu, precision), find)
 
 
 def inference_table(
@@ -69,4 +70,4 @@ def inference_table(
         ]
         return max(tables, key=lambda t: (t.as_of, t.software, t.id)) if tables else None
 
-    return catalog.memo(("inference_table", model.id, gpu, precision), find)
+    return cached(catalog, ("inference_table", model.id, gpu, precision), find)

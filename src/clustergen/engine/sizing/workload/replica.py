@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
+from clustergen.engine.cache import cached
 from clustergen.engine.sizing.workload.inputs import constant
 from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 
@@ -45,7 +46,8 @@ class Efficiency:
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
         """The constants from the catalog."""
-        return catalog.memo(
+        return cached(
+            catalog,
             ("inference-efficiency",),
             lambda: cls(
                 prefill=constant(catalog, "inference-prefill-efficiency"),
