@@ -10,7 +10,7 @@ regenerates the files with this script, so the change shows up in its diff for r
 
 The files guard figures, not provenance. What changes with every catalog edit and says nothing about
 a design is masked: the catalog hash and the inputs digest (they keep their own tests,
-tests/catalog/test_hash.py), and the catalog's provenance prose (`source`, `notes`, `as_of`,
+tests/cli/test_catalog_hash.py), and the catalog's provenance prose (`source`, `notes`, `as_of`,
 `price_source`, `field_sources`), wherever a catalog text appears whole or embedded in a longer
 string. A placeholder keeps the place, so a figure that loses its source still shows. INDEX.tsv
 beside the files lists the figures a reviewer reads first, one line per file.
