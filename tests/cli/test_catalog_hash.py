@@ -16,7 +16,7 @@ from clustergen.catalog.models import System
 
 Cli = Callable[..., tuple[int, str, str]]
 
-OVERLAY = "- id: dgx-h100\n  max_power_w: {watts}\n"
+OVERLAY = "- id: {system}\n  max_power_w: {watts}\n"
 
 
 def _overlay(directory: Path, text: str) -> str:
@@ -53,7 +53,7 @@ def test_every_command_reports_the_catalog_hash(cli: Cli) -> None:
 def test_a_changed_value_changes_the_hash(cli: Cli, tmp_path: Path) -> None:
     watts = load_catalog().get("systems", System, "dgx-h100").max_power_w
     base = _hash(cli)
-    changed = _overlay(tmp_path / "changed", OVERLAY.format(watts=watts + 100))
+    changed = _overlay(tmp_path / "changed", OVERLAY.format(system="dgx-h100", watts=watts + 100))
     assert _hash(cli, changed) != base
 
 
@@ -67,7 +67,26 @@ def test_nothing_but_a_value_moves_the_hash(cli: Cli, tmp_path: Path) -> None:
     watts = load_catalog().get("systems", System, "dgx-h100").max_power_w
     base = _hash(cli)
     # the same value restated, in another directory, formatted differently, with a comment
-    same = _overlay(tmp_path / "same", OVERLAY.format(watts=watts))
+    same = _overlay(tmp_path / "same", OVERLAY.format(system="dgx-h100", watts=watts))
     assert _hash(cli, same) == base
     spelled = f"# restated\n- {{max_power_w: {int(watts)}.0, id: dgx-h100}}\n"
     assert _hash(cli, _overlay(tmp_path / "elsewhere", spelled)) == base
+
+
+def test_a_designs_inputs_digest_follows_its_request_and_catalog(cli: Cli, tmp_path: Path) -> None:
+    """`inputs_sha256` (masked in frozen outputs too) is what `render` uses to tell an edit of the
+    inputs from an edit of derived figures: the same request on the same catalog gives the same
+    digest, another request or another catalog another one."""
+
+    def digest(text: str, *extra: str) -> str:
+        code, out, _ = cli("design", text, "--offline", "--json", *extra)
+        assert code == 0
+        return str(json.loads(out)["provenance"]["inputs_sha256"])
+
+    first = digest("8 GPUs")
+    assert len(first) == 64
+    assert digest("8 GPUs") == first
+    assert digest("16 GPUs") != first
+    watts = load_catalog().get("systems", System, "dgx-b200").max_power_w
+    moved = _overlay(tmp_path / "moved", OVERLAY.format(system="dgx-b200", watts=watts + 1))
+    assert digest("8 GPUs", "--catalog", moved) != first
