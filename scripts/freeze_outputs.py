@@ -7,17 +7,25 @@ regenerates the files with this script, so the change shows up in its diff for r
 
     uv run python scripts/freeze_outputs.py          # rewrite tests/frozen/
     uv run python scripts/freeze_outputs.py --check  # what the test does: list the differences
+
+The files guard figures, not provenance. What changes with every catalog edit and says nothing about
+a design is masked: the catalog hash and the inputs digest (they keep their own tests,
+tests/cli/test_catalog_hash.py), and the catalog's provenance prose (`source`, `notes`, `as_of`,
+`price_source`, `field_sources`), wherever a catalog text appears whole or embedded in a longer
+string. A placeholder keeps the place, so a figure that loses its source still shows. INDEX.tsv
+beside the files lists the figures a reviewer reads first, one line per file.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,19 +80,6 @@ _DESIGNS = [
     "8 DGX A100",
 ]
 
-_PLATFORMS = [
-    "dgx-h100",
-    "dgx-h200",
-    "dgx-b200",
-    "dgx-b300",
-    "gb200-nvl72",
-    "gb300-nvl72",
-    "hgx-h100",
-    "hgx-b200",
-    "pcie-8gpu-l40s",
-    "pcie-4gpu-rtx-pro-6000",
-    "dgx-a100",
-]
 
 _COMMANDS: list[list[str]] = [
     ["fabric", "--platform", "dgx-h100", "--nodes", "127"],
@@ -176,11 +171,20 @@ _COMMANDS: list[list[str]] = [
 ]
 
 
+def gpu_platforms() -> list[str]:
+    """Every catalog system with GPUs, in id order: each gets a frozen design of its own, so a new
+    system adds its file by itself."""
+    from clustergen.catalog import load_catalog
+    from clustergen.catalog.models import System
+
+    return [s.id for s in load_catalog().all("systems", System) if s.gpu]
+
+
 def invocations() -> Iterator[tuple[str, list[str]]]:
     """(name, argv after `clustergen`) of every frozen CLI example."""
     for text in _DESIGNS:
         yield _slug("design " + (text or "empty")), ["design", text, "--offline", "--json"]
-    for p in _PLATFORMS:
+    for p in gpu_platforms():
         argv = ["design", "512 GPUs training", "--platform", p, "--offline", "--json"]
         yield _slug(f"design 512 GPUs --platform {p}"), argv
     for argv in _COMMANDS:
@@ -191,23 +195,78 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80]
 
 
+# What a frozen file shows in place of a masked value.
+CATALOG_HASH = "<catalog-hash>"
+INPUTS_SHA256 = "<inputs-sha256>"
+_PROSE = "<catalog text>"
+_PROSE_KEYS = {"source": _PROSE, "price_source": _PROSE, "notes": _PROSE, "as_of": "<catalog date>"}
+# A catalog text this long is masked wherever it appears, whole or inside a longer string; a shorter
+# one (a date) only as the whole value of a provenance key, so it cannot eat an unrelated word.
+_EMBEDDED_MIN_CHARS = 20
+_SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+@functools.cache
+def _catalog_masks() -> tuple[str, dict[str, str]]:
+    """The built-in catalog's hash, and its provenance texts -> their placeholder, longest first."""
+    from clustergen.catalog import load_catalog
+
+    catalog = load_catalog()
+    texts: dict[str, str] = {}
+    for rows in catalog.entries.values():
+        for entry in rows.values():
+            _collect_prose(entry.model_dump(mode="json"), texts)
+    return catalog.hash, dict(sorted(texts.items(), key=lambda kv: (-len(kv[0]), kv[0])))
+
+
+def _collect_prose(data: Any, texts: dict[str, str], key: str = "") -> None:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            # field_sources maps a field name to its source
+            _collect_prose(v, texts, "source" if key == "field_sources" else k)
+    elif isinstance(data, list):
+        for v in data:
+            _collect_prose(v, texts, key)
+    elif isinstance(data, str) and key in _PROSE_KEYS:
+        texts[data] = _PROSE_KEYS[key]
+
+
+@functools.cache
+def _masked_text(text: str) -> str:
+    catalog_hash, prose = _catalog_masks()
+    if len(text) >= _EMBEDDED_MIN_CHARS:
+        for t, mask in prose.items():
+            if len(t) < _EMBEDDED_MIN_CHARS:
+                break
+            if t in text:
+                text = text.replace(t, mask)
+    return _SHA256.sub(INPUTS_SHA256, text.replace(catalog_hash, CATALOG_HASH))
+
+
 def _normalised(data: Any) -> Any:
     # The catalog's absolute path differs between clones, and a sweep's wall time between runs;
-    # nothing else may.
+    # the hashes and the provenance prose change with every catalog edit (see the docstring).
     if isinstance(data, dict):
-        return {
-            k: (
-                ["<catalog>"]
-                if k == "catalog_directories"
-                else "<seconds>"
-                if k == "seconds"
-                else _normalised(v)
-            )
-            for k, v in data.items()
-        }
+        return {k: _normalised_value(k, v) for k, v in data.items()}
     if isinstance(data, list):
         return [_normalised(v) for v in data]
+    if isinstance(data, str):
+        return _masked_text(data)
     return data
+
+
+def _normalised_value(key: str, value: Any) -> Any:
+    if key == "catalog_directories":
+        return ["<catalog>"]
+    if key == "seconds":
+        return "<seconds>"
+    if isinstance(value, str) and key == "catalog_hash":
+        return CATALOG_HASH
+    if isinstance(value, str) and key == "inputs_sha256":
+        return INPUTS_SHA256
+    if isinstance(value, str) and key in _PROSE_KEYS:
+        return _catalog_masks()[1].get(value) or _masked_text(value)
+    return _normalised(value)
 
 
 def _dump(data: Any) -> str:
@@ -237,28 +296,117 @@ def run_case(case: Any, runner: Any) -> str:
 
 
 def outputs() -> Iterator[tuple[str, str]]:
-    """(file name, frozen text) of every frozen output."""
+    """(file name, frozen text) of every frozen output, then INDEX.tsv listing them."""
     from clustergen.evals.cases import load_cases
     from clustergen.evals.modes import make_runner
 
     runner = make_runner("offline")
+    rows: list[list[str]] = []
     for case in load_cases():
-        yield f"case-{case.id}.json", run_case(case, runner)
+        text = run_case(case, runner)
+        rows.append(index_row(f"case-{case.id}.json", text))
+        yield rows[-1][0], text
     for name, argv in invocations():
-        yield f"cli-{name}.json", run_cli(argv)
+        text = run_cli(argv)
+        rows.append(index_row(f"cli-{name}.json", text))
+        yield rows[-1][0], text
+    yield INDEX, index_text(rows)
+
+
+# The figures a reviewer reads first, one line per frozen file: a catalog change shows here as a
+# small table diff before the JSON. A column that does not fit an output is left blank.
+INDEX = "INDEX.tsv"
+INDEX_COLUMNS = ["file", "platform", "gpus", "nodes", "it_mw", "switches", "racks", "verdict"]
+
+
+def index_text(rows: list[list[str]]) -> str:
+    """The index as TSV, sorted by file name."""
+    return "".join("\t".join(r) + "\n" for r in [INDEX_COLUMNS, *sorted(rows)])
+
+
+def index_row(name: str, text: str) -> list[str]:
+    """One index line from a frozen file's text."""
+    frozen = json.loads(text)
+    out = frozen.get("output", frozen.get("result"))
+    if "crash" in frozen:
+        figures = {"verdict": "crash"}
+    elif isinstance(out, dict) and "error" in out:  # a CLI refusal
+        figures = {"verdict": f"exit {frozen['exit']}: {out['error'].get('type', 'error')}"}
+    elif frozen.get("error"):  # an eval case the runner refused
+        figures = {"verdict": f"error: {frozen['error'].get('type', 'error')}"}
+    elif isinstance(out, dict) and "schema_version" in out and "checks" in out:
+        figures = _design_figures(out)
+    elif isinstance(out, dict):
+        figures = _other_figures(out)
+    else:
+        figures = {}
+    return [name, *(_cell(figures.get(c)) for c in INDEX_COLUMNS[1:])]
+
+
+def _design_figures(out: dict[str, Any]) -> dict[str, Any]:
+    from clustergen.engine.model.design import Design
+    from clustergen.engine.report.words import verdict
+
+    d = Design.model_validate(out)
+    v = verdict(d)
+    fabrics = (d.fabrics.compute, d.fabrics.storage, d.fabrics.inband, d.fabrics.oob)
+    return {
+        "platform": d.platform.system,
+        "gpus": d.compute.gpus,
+        "nodes": d.compute.nodes,
+        "it_mw": _mw(d.power.it_total_w),
+        "switches": sum(f.total_switches for f in fabrics if f is not None),
+        "racks": d.racks.total_racks,
+        "verdict": f"{v.status} {v.passed}/{len(d.checks)}",
+    }
+
+
+def _other_figures(out: dict[str, Any]) -> dict[str, Any]:
+    """What fits from a fabric, power, estimate or storage answer (a power or RA-table answer
+    nests its fabric)."""
+    feasible = out.get("feasible")
+    fabric = out["fabric"] if isinstance(out.get("fabric"), dict) else {}
+    return {
+        "platform": out.get("platform"),
+        "gpus": out.get("gpus", out.get("gpus_required")),
+        "nodes": out.get("nodes", fabric.get("nodes")),
+        "it_mw": _mw(out.get("it_total_w")),
+        "switches": out.get("total_switches", fabric.get("total_switches")),
+        "verdict": None if feasible is None else ("feasible" if feasible else "infeasible"),
+    }
+
+
+def _mw(watts: Any) -> str | None:
+    return f"{watts / 1e6:.3f}" if isinstance(watts, int | float) else None
+
+
+def _cell(value: Any) -> str:
+    # Only scalars fit a cell (a fleet plan's `nodes` is a list); unknown stays blank, never 0.
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    return str(value)
 
 
 def differences() -> list[str]:
     """Frozen files whose output changed, is new, or is gone."""
+    return compare(outputs(), FROZEN)
+
+
+def compare(files: Iterable[tuple[str, str]], frozen: Path) -> list[str]:
+    """Names whose text differs by any byte from the file in `frozen`, is new, or is gone."""
     seen: set[str] = set()
     changed: list[str] = []
-    for name, text in outputs():
+    for name, text in files:
         seen.add(name)
-        path = FROZEN / name
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path = frozen / name
+        if not path.is_file() or path.read_bytes() != text.encode("utf-8"):
             changed.append(name)
-    changed += sorted(p.name for p in FROZEN.glob("*.json") if p.name not in seen)
+    changed += sorted(p.name for p in _frozen_files(frozen) if p.name not in seen)
     return changed
+
+
+def _frozen_files(frozen: Path) -> list[Path]:
+    return [*frozen.glob("*.json"), *frozen.glob(INDEX)]
 
 
 def main() -> int:
@@ -270,11 +418,11 @@ def main() -> int:
         print("\n".join(diff) or "no differences")
         return 1 if diff else 0
     FROZEN.mkdir(parents=True, exist_ok=True)
-    for old in FROZEN.glob("*.json"):
+    for old in _frozen_files(FROZEN):
         old.unlink()
     n = 0
     for name, text in outputs():
-        (FROZEN / name).write_text(text, encoding="utf-8")
+        (FROZEN / name).write_bytes(text.encode("utf-8"))
         n += 1
     print(f"wrote {n} files to {FROZEN.relative_to(ROOT)}")
     return 0
