@@ -178,14 +178,15 @@ def test_importing_every_lower_module_loads_no_client_or_terminal_library() -> N
 #: inverse solves, then the assembly of a design, then the search over designs. Each sub-package
 #: may import itself and what it lists here, nothing above it.
 ENGINE_BELOW: dict[str, frozenset[str]] = {
-    "model": frozenset(),
-    "request": frozenset({"model"}),
-    "sizing": frozenset({"model"}),
-    "solve": frozenset({"model", "sizing"}),
-    "assemble": frozenset({"model", "sizing", "solve"}),
-    "search": frozenset({"model", "request", "sizing", "solve", "assemble"}),
-    "calculators": frozenset({"model", "request", "sizing", "solve"}),
-    "report": frozenset({"model"}),
+    "cache": frozenset(),  # the engine's one cache: any kind may keep its answers there
+    "model": frozenset({"cache"}),
+    "request": frozenset({"cache", "model"}),
+    "sizing": frozenset({"cache", "model"}),
+    "solve": frozenset({"cache", "model", "sizing"}),
+    "assemble": frozenset({"cache", "model", "sizing", "solve"}),
+    "search": frozenset({"cache", "model", "request", "sizing", "solve", "assemble"}),
+    "calculators": frozenset({"cache", "model", "request", "sizing", "solve"}),
+    "report": frozenset({"cache", "model"}),
 }
 
 
@@ -218,7 +219,7 @@ def test_every_engine_sub_package_has_a_place_in_the_order() -> None:
     parts = {
         p.name if p.is_dir() else p.stem
         for p in (PACKAGE / "engine").iterdir()
-        if (p.is_dir() and (p / "__init__.py").exists()) or p.name == "assemble.py"
+        if (p.is_dir() and (p / "__init__.py").exists()) or p.name in {"assemble.py", "cache.py"}
     }
     assert parts == set(ENGINE_BELOW)
 
