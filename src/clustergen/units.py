@@ -42,3 +42,12 @@ def smallest_divisor_at_least(n: int, floor: int) -> int | None:
         if d >= floor:
             return d
     return None
+
+
+def ratio(x: float, largest: int = 8) -> str:
+    """A ratio as small integers: 2.0 -> "2:1", 1.6667 -> "5:3" (the nearest fraction whose
+    denominator is at most `largest`)."""
+    from fractions import Fraction
+
+    f = Fraction(x).limit_denominator(largest)
+    return f"{f.numerator}:{f.denominator}"

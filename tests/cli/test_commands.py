@@ -107,7 +107,8 @@ def test_design_default_request_passes_every_check(
 def test_design_infeasible_says_what_fits(cli: Callable[..., tuple[int, str, str]]) -> None:
     code, _, err = cli("design", "100000 GPUs, 5 MW")
     assert code == 3
-    assert "fit under it" in err
+    assert "under the cap fit at most" in err
+    assert "the request needs about" in err
 
 
 def test_design_out_is_atomic_and_not_overwritten(

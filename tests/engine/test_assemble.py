@@ -285,7 +285,12 @@ def test_request_that_cannot_fit_says_what_does(cat: Catalog) -> None:
     assert isinstance(fits, int)
     assert 0 < fits < 100_000
     assert err.value.hint
-    assert str(fits) in err.value.hint
+    assert f"{fits:,} GPUs" in err.value.hint
+    assert "fits" in err.value.hint  # the largest design that fits can be built instead
+    # asked to fit, the planner builds that largest design, and says so first
+    d = plan_design(cat, parse_request(cat, "100000 H100, 5 MW").model_copy(update={"fit": True}))
+    assert d.compute.gpus == fits
+    assert d.warnings[0].startswith("built to fit")
 
     choices = DesignChoices(platform="dgx-h100")
     with pytest.raises(InfeasibleDesignError) as err:

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from clustergen.agent.jsontext import json_objects
+from clustergen.units import ratio
 
 _JSON_MARK = re.compile(r"(?:^|\n)TOOL RESULT ([A-Za-z_][A-Za-z0-9_]*): ")
 _DECODER = json.JSONDecoder()
@@ -77,7 +78,7 @@ def memo_from_summary(s: dict[str, Any]) -> str:
     fabric = (
         f"on a {f['tiers']}-tier {f['technology']} fabric of {f['leaf_switches']} leaf and "
         f"{f['spine_switches']} spine {f['leaf_switch']} switches at {f['port_speed_gbps']:g}G, "
-        f"oversubscription {f['oversubscription']:g}:1."
+        f"oversubscription {ratio(f['oversubscription'])}."
         if f
         else "in one node: its GPUs share NVLink, no scale-out fabric."
     )
@@ -115,7 +116,7 @@ def memo_from_row(row: dict[str, Any], objective: str) -> str:
             "",
             f"{row['gpus']} GPUs in {row['nodes']} nodes on a {row['fabric']} fabric of "
             f"{row['switches']} {row['switch']} switches, oversubscription "
-            f"{row['oversubscription']:g}:1.",
+            f"{ratio(row['oversubscription'])}.",
             "",
             f"- IT power of compute and compute fabric: {_fmt_w(row['it_power_w'])}.",
             f"- Ranked first of the trade study by {objective}.",

@@ -13,6 +13,7 @@ from clustergen.cli.output import (
     stdout,
     table,
 )
+from clustergen.units import ratio
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -127,7 +128,7 @@ def _compute_fabric(f: FabricDesign) -> str:
         if f.plane_split:
             planes += f" ({f.port_speed_gbps:g}G split {f.planes} x {f.plane_port_speed_gbps:g}G)"
     return (
-        f"{f.technology} {f.tiers}-tier {f.oversubscription:g}:1{planes}"
+        f"{f.technology} {f.tiers}-tier {ratio(f.oversubscription)}{planes}"
         f": {_tiers(f.leaf_switches, f.spine_switches, f.core_switches)} {f.leaf_switch}"
     )
 
@@ -161,25 +162,48 @@ SHOWN_ROWS = 8
 
 
 def _trade_study(d: Design) -> None:
-    """The first rows of the trade study, the chosen one starred, and why the winner won."""
-    from clustergen.engine.report.appendix import why_winner
+    """The first rows of the trade study, the chosen one starred, and why the winner won; for a
+    "most GPUs" study, the answer per platform first."""
+    from clustergen.engine.report.study import figure, per_platform, short_reason, why_winner
 
     study = d.alternatives
     assert study is not None
+    if study.objective_unit == "GPUs":
+        stdout.print(
+            table(
+                "the answer per platform",
+                ("", "platform", "GPUs", "dense PFLOPS", "IT power", "facility power"),
+                (
+                    (
+                        "*" if a.chosen else "",
+                        a.platform,
+                        f"{a.gpus:,}",
+                        "—" if a.dense_pflops is None else f"{a.dense_pflops:,.1f}",
+                        fmt_w(a.it_power_w),
+                        fmt_w(a.facility_power_w),
+                    )
+                    for a in per_platform(study)
+                ),
+                no_wrap=("platform",),
+            )
+        )
+    # With IT power as the objective, the objective column would repeat the IT power column.
+    own_column = study.objective_unit != "W"
+    head = ("", "platform", "switch", "oversub", "GPUs", "IT power")
     stdout.print(
         table(
             f"trade study: {study.objective}",
-            ("", "platform", "switch", "oversub", "GPUs", "IT power", "objective", "note"),
+            (*head, "objective", "note") if own_column else (*head, "note"),
             (
                 (
                     "*" if a.chosen else "",
                     a.platform,
                     a.switch,
-                    f"{a.oversubscription:g}:1",
+                    ratio(a.oversubscription),
                     f"{a.gpus:,}",
-                    fmt_w(a.it_power_w),
-                    "—" if a.objective is None else f"{a.objective:,.1f}",
-                    _short(a.why_not),
+                    ("" if a.power_complete else ">= ") + fmt_w(a.it_power_w),
+                    *((figure(study, a),) if own_column else ()),
+                    short_reason(a.why_not),
                 )
                 for a in study.rows[:SHOWN_ROWS]
             ),
@@ -189,27 +213,7 @@ def _trade_study(d: Design) -> None:
     more = len(study.rows) - SHOWN_ROWS
     if more > 0:
         say(f"({more} more rows in the memo and in --json)")
-    say(f"why: {why_winner(study, d.request.gpus)}")
-
-
-def _short(why_not: str | None) -> str:
-    """A trade-study note short enough for its column; the whole reason is in the memo and JSON."""
-    if why_not is None:
-        return ""
-    for phrase, short in (
-        ("non-blocking", "blocking"),
-        ("over the cap", "over cap"),
-        ("lower objective", "lower score"),
-        ("overshoot", "overshoots"),
-        ("fewer GPUs", "fewer GPUs"),
-        ("reference-architecture fabric", "off its RA"),
-        ("IT power incomplete", "power unknown"),
-        ("throughput unknown", "no throughput"),
-        ("ties the chosen row", "tie"),
-    ):
-        if phrase in why_not:
-            return short
-    return why_not
+    say(f"why: {why_winner(study)}")
 
 
 def _checks(checks: list[Check]) -> Table:

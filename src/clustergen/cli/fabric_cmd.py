@@ -23,6 +23,7 @@ from clustergen.cli.options import (
 )
 from clustergen.cli.output import fmt_w, kv_table, print_json, stdout, table
 from clustergen.errors import RequestError
+from clustergen.units import ratio
 
 if TYPE_CHECKING:
     from clustergen.engine.model.compute import FabricChoices
@@ -107,7 +108,7 @@ def fabric(
                 ("fabric-manager links", f.fabric_manager_links),
                 ("leaf-spine links", f.leaf_spine_links),
                 ("spine-core links", f.spine_core_links),
-                ("oversubscription", f"{f.oversubscription:g}:1"),
+                ("oversubscription", f"{ratio(f.oversubscription)}"),
                 ("bisection bandwidth", f"{f.bisection_bandwidth_gbps / 1e3:,.1f} Tb/s"),
                 ("switch power", fmt_w(f.power.switches_w)),
                 ("optics power", fmt_w(f.power.optics_w)),

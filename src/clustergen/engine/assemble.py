@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Literal
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
@@ -63,15 +64,17 @@ def assemble_design(
     alternatives: TradeStudy | None = None,
     platform_reason: str = "named in the request",
     request_inputs: RequestInputs | None = None,
+    over_cap: Literal["raise", "build"] = "raise",
 ) -> Design:
     """Rebuild and validate a full design from choices. Raises InfeasibleDesignError when the
     request cannot be met, saying what would fit.
 
     `assumptions` are the caller's own (the planner's platform choice); `request_inputs` are the
-    request's defaults when the caller already resolved them for its trade study.
+    request's defaults when the caller already resolved them for its trade study. With
+    `over_cap="build"`, a design whose size the request fixes is built even when it is over the
+    cap (its power section and checks say so): what the trade study shows for such a candidate.
     """
     inputs = resolve_inputs(catalog, request, choices, request_inputs)
-    cap_sized = request.power_cap_w is not None and not (request.nodes or inputs.sized_gpus)
 
     def once(reserve_w: float) -> Design:
         return build_once(
@@ -81,13 +84,14 @@ def assemble_design(
             assumptions=assumptions or [],
             alternatives=alternatives,
             platform_reason=platform_reason,
+            check_cap=over_cap == "raise" or inputs.cap_sized,
         )
 
     try:
-        return settle_under_cap(once, _overhead_w, cap_sized=cap_sized)
+        return settle_under_cap(once, _overhead_w, cap_sized=inputs.cap_sized)
     except OverCap as over:
         system = inputs.system
-        fits = None if cap_sized else _most_that_fit(catalog, request, choices)
+        fits = None if inputs.cap_sized else _most_that_fit(catalog, request, choices)
         hint = (
             f"at most {fits} GPUs ({fits // system.gpus_per_node} {system.id} nodes) fit under it"
             if fits
@@ -191,9 +195,10 @@ def build_once(
     assumptions: list[Assumed],
     alternatives: TradeStudy | None,
     platform_reason: str,
+    check_cap: bool = True,
 ) -> Design:
     """One pass: every section from the inputs and the sections before it. Raises OverCap when
-    a design the cap sized is over its IT cap."""
+    the design is over its IT cap (unless `check_cap` is off)."""
     catalog, system = inputs.catalog, inputs.system
     notes = Notes(assumed=inputs.assumptions("workload") + assumptions)
     notes.assumed += inputs.estimate_assumed
@@ -219,7 +224,7 @@ def build_once(
     racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra)
     power = power_section(inputs, nodes, fabrics, srv, storage)
     it_cap = inputs.common.it_cap_w
-    if it_cap is not None and power.it_total_w > it_cap:
+    if check_cap and it_cap is not None and power.it_total_w > it_cap:
         fabric_w = power.compute_fabric_switches_w + power.compute_fabric_optics_w
         raise OverCap(
             power.it_total_w - (power.compute_w + fabric_w),
@@ -240,7 +245,7 @@ def build_once(
         request=inputs.request,
         choices=inputs.choices,
         assumptions=notes.assumed,
-        platform=_platform_section(inputs, platform_reason),
+        platform=_platform_section(inputs, platform_reason, follows_ra),
         compute=compute,
         fabrics=fabrics,
         servers=srv.section,
@@ -277,7 +282,7 @@ def inputs_digest(request: DesignRequest, choices: DesignChoices, catalog_hash: 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _platform_section(inputs: Inputs, reason: str) -> PlatformSection:
+def _platform_section(inputs: Inputs, reason: str, follows_ra: bool) -> PlatformSection:
     system, gpu, arch = inputs.system, inputs.platform.gpu, inputs.architecture
     return PlatformSection(
         system=system.id,
@@ -289,4 +294,5 @@ def _platform_section(inputs: Inputs, reason: str) -> PlatformSection:
         architecture_name=arch.name if arch else None,
         cooling=system.cooling,
         reason=reason,
+        follows_ra=follows_ra,
     )

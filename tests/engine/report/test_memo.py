@@ -13,7 +13,7 @@ from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.report import appendix, memo
+from clustergen.engine.report import appendix, memo, study
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 
@@ -84,20 +84,21 @@ def test_no_internal_label_reaches_the_memo(text: str) -> None:
 
 
 def test_the_trade_study_says_why_the_winner_won(readme_design: Design) -> None:
-    text = "\n".join(appendix.trade_study(readme_design))
+    text = "\n".join(study.study_table(readme_design))
     alt = readme_design.alternatives
     assert alt is not None
     chosen = next(r for r in alt.rows if r.chosen)
-    assert text.startswith(
-        f"{chosen.platform} on {chosen.switch} ({chosen.oversubscription:g}:1) was chosen"
-    )
-    higher = [r for r in alt.rows if r.eligible and (r.objective or 0) > (chosen.objective or 0)]
-    if any(r.gpus > 512 * 1.05 for r in higher):  # an NVL72 row scores higher but overshoots
-        assert "576 GPUs for the 512 asked" in text
+    assert text.startswith(f"{chosen.platform} on {chosen.switch} (1:1) was chosen by ")
+    assert f"Objective: {alt.objective}." in text
+    assert f"Ranking: {alt.ranking}." in text
+    # every row, with the columns the terminal and the JSON carry
+    assert text.count("| ") >= len(alt.rows)
+    runner = next(r for r in alt.rows if r.eligible and not r.chosen)
+    assert f"the runner-up, {runner.platform} on {runner.switch}, {runner.why_not}" in text
 
 
 def test_no_trade_study_without_alternatives(design: Design) -> None:
-    rows = appendix.trade_study(design.model_copy(update={"alternatives": None}))
+    rows = study.study_table(design.model_copy(update={"alternatives": None}))
     assert rows == ["No trade study was run: the request named the platform and its choices."]
 
 

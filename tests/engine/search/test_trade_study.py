@@ -51,11 +51,12 @@ def test_the_first_row_is_chosen_and_every_other_row_says_why_not() -> None:
     assert study.rows[0].chosen
     assert [r.chosen for r in study.rows].count(True) == 1
     assert all(r.why_not for r in study.rows[1:])
-    # No eligible row ranks above the chosen one by the objective without a stated reason.
+    # No eligible row that scores better than the chosen one is passed over without the reason.
     best = study.rows[0]
+    assert study.better == "lower"  # a GPU count: the least IT power that delivers it
     for r in study.rows[1:]:
-        if r.eligible and (r.objective or 0) > (best.objective or 0):
-            assert "reference-architecture" in (r.why_not or "") or "overshoot" in (r.why_not or "")
+        if r.eligible and r.power_complete and (r.objective or 0) < (best.objective or 0):
+            assert "reference architecture" in (r.why_not or "")
 
 
 def test_a_request_for_the_most_gpus_gets_the_most_gpus() -> None:
@@ -78,6 +79,10 @@ def test_a_row_whose_power_is_unknown_is_not_ranked_as_if_cheaper(tmp_path: Path
     study = trade_study(cat, merge_request(cat, "512 GPUs training, 1 MW", {}))
     partial = [r for r in study.rows if not r.power_complete]
     assert partial
-    assert all(not r.eligible and "incomplete" in (r.why_not or "") for r in partial)
+    # under a cap, a lower bound cannot say the row fits: never eligible, and it says why
+    assert all(
+        not r.eligible and ("incomplete" in (r.why_not or "") or "at least" in (r.why_not or ""))
+        for r in partial
+    )
     first_partial = study.rows.index(partial[0])
-    assert all(r.eligible for r in study.rows[:first_partial])
+    assert not any(r.eligible for r in study.rows[first_partial:])

@@ -61,7 +61,7 @@ def test_a_host_port_takes_the_slowest_switch_speed_that_carries_it() -> None:
 
 def test_an_ethernet_design_on_an_infiniband_ra_takes_its_ethernet_storage_option() -> None:
     """Issue 13: Ethernet requests got an InfiniBand storage fabric (and its UFMs)."""
-    d = _design("1024 H100 GPUs inference, ethernet")
+    d = _design("128 DGX H100 systems, inference, ethernet")
     assert d.fabrics.compute is not None
     assert d.fabrics.compute.technology == "ethernet"
     assert d.fabrics.storage is not None

@@ -56,6 +56,10 @@ class PlatformSection(_M):
     architecture_name: str | None
     cooling: str
     reason: str
+    follows_ra: bool = Field(
+        default=False,
+        description="the compute fabric is built as the platform's reference architecture builds it",
+    )
 
 
 class ComputeSection(_M):
@@ -203,9 +207,10 @@ class StorageSection(_M):
 
 
 class Alternative(_M):
-    """One row of the trade study. `why_not` says, for every row not chosen, why: not eligible
-    (over the cap, a blocking fabric for training, power or throughput unknown), or ranked below
-    the chosen row by the study's objective."""
+    """One row of the trade study: a projection of the whole design the engine builds for the
+    candidate, so the chosen row and the answer are the same design. `why_not` says, for every row
+    not chosen, why: not eligible (over the cap, a blocking fabric for training, power or
+    throughput unknown, the workload not met), or ranked below the chosen row."""
 
     platform: str
     fabric: str
@@ -213,11 +218,26 @@ class Alternative(_M):
     oversubscription: float
     nodes: int
     gpus: int
-    it_power_w: float = Field(description="compute + compute fabric; a lower bound if incomplete")
-    fabric_power_w: float
-    switches: int
-    objective: float | None
+    needed_gpus: int | None = Field(
+        default=None, description="GPUs the request or its workload needs on this platform"
+    )
+    it_power_w: float = Field(
+        description="IT power of the whole design; a lower bound if not power_complete"
+    )
+    facility_power_w: float | None = Field(default=None, description="IT power x PUE")
+    fabric_power_w: float = Field(description="compute fabric: switches and transceivers")
+    switches: int = Field(description="switches of every fabric of the design")
+    racks: int | None = Field(default=None, description="racks of the whole design")
+    dense_pflops: float | None = Field(
+        default=None, description="dense PFLOPS at the workload's precision; None if unknown"
+    )
+    objective: float | None = Field(description="the row's score under the study's objective")
     eligible: bool
+    infeasible: bool = Field(
+        default=False,
+        description="cannot meet the request at all (over the cap, the workload not met): such a "
+        "row is never built as the answer, even as the closest",
+    )
     why_not: str | None
     chosen: bool
     follows_ra: bool = Field(
@@ -245,6 +265,12 @@ class TradeStudy(_M):
     row is the one chosen."""
 
     objective: str
+    better: Literal["higher", "lower"] = Field(
+        default="higher", description="which way the objective column ranks"
+    )
+    objective_unit: Literal["W", "GPUs", "PFLOPS"] = Field(
+        default="PFLOPS", description="the unit of each row's objective figure"
+    )
     rows: list[Alternative]
     dropped: list[DroppedCandidate] = Field(default_factory=list)
     ranking: str | None = None

@@ -85,8 +85,14 @@ class DesignRequest(BaseModel):
         default=None,
         description=(
             "what the trade study maximises: most-gpus (the most GPUs, e.g. 'max GPUs under "
-            "0.5 MW'); None ranks by dense PFLOPS per MW"
+            "0.5 MW'); None follows the request (least IT power for a GPU count or a workload, "
+            "most dense compute for a cap alone)"
         ),
+    )
+    fit: bool | None = Field(
+        default=None,
+        description="when the GPUs or workload asked for do not fit under the cap, build the "
+        "largest design that does instead of refusing",
     )
     model: str | None = Field(default=None, description="language model id in models.yaml")
     model_params_b: float | None = Field(

@@ -7,13 +7,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from clustergen.engine.model.design import Alternative, Design, TradeStudy
+from clustergen.engine.model.design import Design
 from clustergen.engine.report.words import (
     document,
     field_words,
     value_words,
 )
-from clustergen.units import watts
 
 METHOD = (
     "Catalog facts, each with its published source, feed a rule-based engine: node power from "
@@ -54,80 +53,6 @@ def sources(d: Design) -> list[str]:
         if doc and doc not in docs:
             docs.append(doc)
     return [f"{i}. {doc}" for i, doc in enumerate(docs, start=1)]
-
-
-def _beaten_because(chosen: Alternative, other: Alternative, wanted: int | None) -> str:
-    """Why a row that scores higher than the chosen one was not chosen."""
-    if wanted is not None and other.gpus > wanted * 1.05:
-        return f"it delivers {other.gpus:,} GPUs for the {wanted:,} asked"
-    return "the chosen row follows the platform's published reference architecture"
-
-
-def why_winner(study: TradeStudy, wanted_gpus: int | None = None) -> str:
-    """One sentence: why the chosen row won, against the runner-up in the study's ranking, and
-    what ruled the other rows out."""
-    chosen = next((r for r in study.rows if r.chosen), None)
-    if chosen is None:
-        return "No alternative was chosen from the study."
-    goal = study.objective.split(" (")[0]
-    text = f"{chosen.platform} on {chosen.switch} ({chosen.oversubscription:g}:1) was chosen"
-    eligible = [r for r in study.rows if r.eligible and not r.chosen]
-    higher = [
-        r
-        for r in eligible
-        if r.objective is not None
-        and chosen.objective is not None
-        and r.objective > chosen.objective
-    ]
-    if higher:
-        best = max(higher, key=lambda r: r.objective or 0.0)
-        text += (
-            f"; {best.platform} on {best.switch} scores higher on {goal} "
-            f"({best.objective:,.1f} against {chosen.objective:,.1f}) but "
-            f"{_beaten_because(chosen, best, wanted_gpus)}"
-        )
-    elif eligible and chosen.objective is not None and eligible[0].objective:
-        runner = eligible[0]
-        gain = chosen.objective / (runner.objective or 1.0) - 1
-        text += (
-            f": the highest {goal} of the eligible alternatives ({chosen.objective:,.1f}, "
-            f"{gain:+.1%} against the runner-up, {runner.platform} on {runner.switch})"
-        )
-    ineligible = [r for r in study.rows if not r.eligible]
-    if ineligible:
-        reasons: dict[str, int] = {}
-        for r in ineligible:
-            why = r.why_not or "not eligible"
-            reasons[why] = reasons.get(why, 0) + 1
-        listed = "; ".join(f"{why} ({n})" for why, n in reasons.items())
-        text += f". {len(ineligible)} alternative(s) were ruled out: {listed}"
-    return text + "."
-
-
-def trade_study(d: Design) -> list[str]:
-    """The trade study as a table, after the sentence that says why the winner won."""
-    study = d.alternatives
-    if study is None:
-        return ["No trade study was run: the request named the platform and its choices."]
-    out = [
-        why_winner(study, d.request.gpus),
-        "",
-        f"Objective: {study.objective}.",
-        "",
-        "| platform | fabric | oversubscription | GPUs | IT power | switches | objective | eligible |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for alt in study.rows:
-        mark = " **(chosen)**" if alt.chosen else ""
-        elig = "yes" if alt.eligible else f"no: {alt.why_not}"
-        obj = "unknown" if alt.objective is None else f"{alt.objective:,.1f}"
-        out.append(
-            f"| {alt.platform}{mark} | {alt.fabric} ({alt.switch}) | {alt.oversubscription:g}:1 "
-            f"| {alt.gpus:,} | {watts(alt.it_power_w)} | {alt.switches} | {obj} | {elig} |"
-        )
-    for drop in study.dropped:
-        out.append(f"\nNot sized: {drop.platform} ({drop.fabric or 'any fabric'}): {drop.why_not}")
-    return out
 
 
 def checks(d: Design) -> list[str]:

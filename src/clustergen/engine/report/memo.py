@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.report import appendix, workload
+from clustergen.engine.report import appendix, study, workload
 from clustergen.engine.report.bomfile import (
     NO_OPN,
     bom_csv,
@@ -21,7 +21,7 @@ from clustergen.engine.report.words import (
     value_words,
     verdict,
 )
-from clustergen.units import watts
+from clustergen.units import ratio, watts
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
 
@@ -34,7 +34,7 @@ def _fabric_words(f: FabricDesign | None) -> str:
         return "single node: its GPUs share NVLink, no scale-out fabric"
     tech = "InfiniBand" if f.technology == "infiniband" else "Ethernet"
     blocking = (
-        "non-blocking" if f.oversubscription <= 1 else f"{f.oversubscription:g}:1 oversubscribed"
+        "non-blocking" if f.oversubscription <= 1 else f"{ratio(f.oversubscription)} oversubscribed"
     )
     planes = f", {f.planes} planes" if f.planes > 1 else ""
     tiers = [f"{f.leaf_switches} leaf"]
@@ -378,7 +378,7 @@ def render_memo(d: Design) -> str:
         "\n## Appendix B. Assumptions and their sources\n",
         *appendix.assumptions(d),
         "\n## Appendix C. Trade study\n",
-        *appendix.trade_study(d),
+        *study.study_table(d),
         "\n## Appendix D. All checks\n",
         *appendix.checks(d),
         "\n## Appendix E. Sources\n",

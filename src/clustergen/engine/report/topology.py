@@ -7,6 +7,7 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.words import value_words
+from clustergen.units import ratio
 
 #: scalable units drawn one by one; the rest are one box ("... N more")
 SHOWN_SUS = 3
@@ -40,7 +41,7 @@ def _compute(d: Design) -> list[str]:
             "  end",
         ]
     planes = f" x {f.planes} planes" if f.planes > 1 else ""
-    title = f"Compute fabric: {_tech(f)}, {f.tiers}-tier, {f.oversubscription:g}:1{planes}"
+    title = f"Compute fabric: {_tech(f)}, {f.tiers}-tier, {ratio(f.oversubscription)}{planes}"
     out = [f'  subgraph compute["{title}"]', "    direction TB"]
     if f.tiers == 3:
         out.append(f'    core["{f.core_switches} x {model_name(f.core_switch)} core switches"]')

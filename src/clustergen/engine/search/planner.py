@@ -1,77 +1,114 @@
-"""The offline planner: a deterministic baseline that turns a request into design choices by
-running a trade study (platform x fabric technology x oversubscription) and building the best."""
+"""The offline planner: a deterministic baseline that turns a request into a design by running a
+trade study (platform x fabric technology x oversubscription, each a whole design) and taking the
+chosen row's design as the answer, not a rebuild of it."""
 
 from __future__ import annotations
 
-from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Assumed
-from clustergen.engine.model.design import Design, DesignChoices
+from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.search.trade_study import trade_study
+from clustergen.engine.search.fit import fit_request, infeasible
+from clustergen.engine.search.objective import RA_MARGIN
+from clustergen.engine.search.trade_study import run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.errors import InfeasibleDesignError
 
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
-    """The offline planner: trade study, choose, build, validate."""
+    """The offline planner: trade study, choose, validate. Raises InfeasibleDesignError when no
+    candidate meets the request, saying what would (and that `fit` builds it)."""
     common = resolve_request_inputs(catalog, request)
-    study = trade_study(catalog, request, common)
-    rows = study.rows
-    if not rows and study.dropped:
-        first = study.dropped[0]
-        raise InfeasibleDesignError(
-            f"no candidate platform could be sized ({len(study.dropped)} dropped); "
-            f"{first.platform}: {first.why_not}",
-        )
-    if not rows:
+    found = run_study(catalog, request, common)
+    study = found.study
+    if found.chosen is None or not study.rows:
+        if found.request_error is not None:  # the request's own mistake, the same on every platform
+            raise found.request_error
+        if study.dropped:
+            first = study.dropped[0]
+            raise InfeasibleDesignError(
+                f"no candidate platform could be sized ({len(study.dropped)} dropped); "
+                f"{first.platform}: {first.why_not}",
+            )
         raise InfeasibleDesignError(
             "no platform in the catalog meets the request's constraints",
             hint="relax cooling or rack limits, or name a platform",
         )
-    best = next(r for r in rows if r.chosen)
+    best = study.rows[0]
+    if best.infeasible:
+        refusal = infeasible(catalog, request, study)
+        if not (request.fit and refusal.details.get("fits_gpus")):
+            raise refusal
+        return _fitted(catalog, request, refusal.one_line())
+    return _answer(catalog, request, found.chosen, study, best)
+
+
+def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
+    """The largest design under the cap, for a request that asked to fit when it does not."""
+    d = plan_design(catalog, fit_request(request))
+    asked = request.gpus or (request.nodes and f"{request.nodes} nodes") or "the workload"
+    line = (
+        f"built to fit: {asked} asked for do not fit under the cap, so this is the largest "
+        f"design that does ({d.compute.gpus:,} GPUs)"
+    )
+    note = Assumed(field="fit", value=str(d.compute.gpus), reason=why)
+    return d.model_copy(
+        update={
+            "warnings": [line, *d.warnings],
+            "assumptions": [note, *d.assumptions],
+        }
+    )
+
+
+def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: Alternative) -> str:
+    """Why the chosen row: the objective, the RA it follows; or, when no row met every
+    constraint, that it is the closest and why it falls short."""
     if not best.eligible:
-        reason = f"no alternative met every constraint; closest: {best.why_not}"
-    else:
-        reason = f"first by {study.objective.split(' (')[0]} among the alternatives weighed"
-        if request.platform or request.gpu:
-            reason = "named in the request; " + reason
-        best_arch = catalog.architecture_for(best.platform, best.fabric, best.nodes)
-        if best.follows_ra and best_arch is not None:
-            reason += f"; follows {best_arch.name}"
-    assumed: list[Assumed] = []
+        return f"no alternative met every constraint; closest: {best.why_not}"
+    reason = f"{study.objective}"
+    if request.platform or request.gpu:
+        reason = "named in the request; " + reason
+    arch = catalog.architecture_for(best.platform, best.fabric, best.nodes)
+    if best.follows_ra and arch is not None:
+        reason += f"; follows {arch.name}"
+    return reason
+
+
+def overshoot_line(best: Alternative) -> str | None:
+    """The first-lines statement of GPUs built beyond the need, past the margin or by more than
+    a rounding to whole nodes."""
+    need = best.needed_gpus
+    if not need or best.gpus <= need:
+        return None
+    extra = best.gpus - need
+    per_node = best.gpus // best.nodes if best.nodes else best.gpus
+    if extra < per_node and best.gpus <= need * (1 + RA_MARGIN):
+        return None  # a rounding to whole nodes, within the margin: the compute warning says it
+    return (
+        f"delivers {best.gpus:,} GPUs for the {need:,} needed ({extra / need:.0%} more): "
+        f"{best.platform} is built in whole {per_node}-GPU nodes; it still needs the least IT "
+        f"power of the platforms weighed"
+    )
+
+
+def _answer(
+    catalog: Catalog, request: DesignRequest, d: Design, study: TradeStudy, best: Alternative
+) -> Design:
+    """The chosen row's design, with the study it won, why, and the platform as an assumption."""
+    reason = _reason(catalog, request, study, best)
+    assumed = list(d.assumptions)
     if not (request.platform or request.gpu):
-        assumed.append(Assumed(field="platform", value=best.platform, reason=reason))
-    choices = DesignChoices(
-        platform=best.platform,
-        # The chosen row's technology: a platform with two RAs (DGX B300, GB300 NVL72) follows
-        # the one the row was sized on.
-        fabric=best.fabric
-        if request.fabric or not best.follows_ra or _two_ras(catalog, best.platform)
-        else None,
-        oversubscription=best.oversubscription,
-        storage_tier=request.storage_tier,
-        rack_power_kw=request.rack_power_kw,
-        cooling=request.cooling,
+        at = sum(1 for a in assumed if a.field == "workload")
+        assumed.insert(at, Assumed(field="platform", value=best.platform, reason=reason))
+    warnings = list(d.warnings)
+    line = overshoot_line(best)
+    if line:
+        warnings.insert(0, line)
+    return d.model_copy(
+        update={
+            "alternatives": study,
+            "assumptions": assumed,
+            "platform": d.platform.model_copy(update={"reason": reason}),
+            "warnings": warnings,
+        }
     )
-    return assemble_design(
-        catalog,
-        request,
-        choices,
-        mode="offline",
-        assumptions=assumed,
-        alternatives=study,
-        platform_reason=reason,
-        request_inputs=common,
-    )
-
-
-def _two_ras(catalog: Catalog, platform: str) -> bool:
-    """Whether a platform's RAs build its compute fabric in more than one technology."""
-    techs = {
-        a.compute_fabric.technology
-        for a in catalog.all("architectures", Architecture)
-        if platform in a.systems
-    }
-    return len(techs) > 1

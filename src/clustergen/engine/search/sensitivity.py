@@ -35,6 +35,7 @@ from clustergen.engine.sizing.fabric import known_power_w, platform_setup, size_
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.platform import node_power
 from clustergen.errors import ClustergenError, InfeasibleDesignError, RequestError
+from clustergen.units import ratio
 
 #: default sweeps: GPU power change (fraction), optics power scale, cap as a share of the cap
 GPU_CHANGES = tuple(round(-0.2 + 0.05 * i, 2) for i in range(15))  # -20% .. +50%
@@ -146,14 +147,14 @@ def _options(
             continue
         gpu_w = gpu.tdp_w * system.gpus_per_node if gpu.tdp_w else None
         for tech in techs:
-            for ratio in ratios:
+            for r in ratios:
                 short = {"infiniband": "IB", "ethernet": "Ethernet"}.get(tech or "", "RA")
                 out.append(
                     _Option(
                         catalog=catalog,
                         system=system,
-                        choices=FabricChoices(technology=tech, oversubscription=ratio),
-                        label=f"{system.id} {short} {ratio:g}:1",
+                        choices=FabricChoices(technology=tech, oversubscription=r),
+                        label=f"{system.id} {short} {ratio(r)}",
                         node_w=npow.node_w,
                         gpu_w_per_node=gpu_w,
                         flops_per_gpu=flops,

@@ -1,43 +1,69 @@
-"""The trade study: every platform x fabric technology x oversubscription the request allows, each
-sized, ranked by a stated objective, the first eligible row chosen, and every other row told why
-it was not.
+"""The trade study: every candidate (platform x fabric technology x oversubscription) the request
+allows, each weighed by building its whole design with the engine that builds the answer. A row is
+a projection of that design (GPUs, whole-design IT power, switches, racks, the objective), so the
+chosen row and the answer are one design, never two sizings of it.
 
-The objective: the most GPUs when the request asks for them ("max GPUs under 0.5 MW"), else dense
-BF16 (FP8 for inference) PFLOPS per MW of IT power. The ranking, stated in the study: eligible
-rows first (within the cap, a non-blocking fabric for training, a platform whose RA pattern serves
-the workload, power and throughput known), then rows on their platform's reference-architecture
-fabric (unless the request names a fabric), then rows that do not overshoot the GPUs asked for,
-then the objective, then fewer switches. A row whose power is incomplete is never ranked as if
-it were cheaper: it is not eligible, and says which term is unknown.
+The objective follows the request (`objective.objective_for`). The ranking, stated in the study:
+eligible rows first (within the cap, a non-blocking fabric for training, a platform whose RA pattern
+serves the workload, power and throughput known, the workload met); then rows that follow their
+platform's reference architecture, when within the margin of the best score; then the score; then
+fewer switches. A row whose power is incomplete is never ranked as if it were cheaper: it is not
+eligible, and says which term is unknown.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clustergen.catalog.architectures import RaPattern
+from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
-from clustergen.engine.cache import cached, own
+from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Technology
-from clustergen.engine.model.compute import FabricChoices, NodePower
-from clustergen.engine.model.design import Alternative, DroppedCandidate, TradeStudy
-from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.fabric import resolve_fabric, size_setup
-from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
-from clustergen.engine.sizing.platform import estimate_of, gpu_system, node_power
-from clustergen.engine.sizing.workload import workload_gpus
-from clustergen.engine.solve.power_first import most_under_cap
-from clustergen.errors import ClustergenError
-from clustergen.units import ceil_div
-
-RANKING = (
-    "eligible rows first, then rows on their platform's reference-architecture fabric (unless "
-    "the request names a fabric), then rows within 5% of the GPUs asked for, then the objective "
-    "(higher first), then fewer switches; the first row is chosen. Blocking (2:1) fabrics are "
-    "weighed for training only when asked for"
+from clustergen.engine.model.design import (
+    Alternative,
+    Design,
+    DesignChoices,
+    DroppedCandidate,
+    TradeStudy,
 )
+from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_for
+from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
+from clustergen.engine.sizing.platform import gpu_system, node_power
+from clustergen.engine.sizing.workload import workload_gpus
+from clustergen.errors import ClustergenError, RequestError
+from clustergen.units import watts
+
+TRAINING = frozenset({"training", "fine-tuning"})
+
+
+def ranking_text() -> str:
+    """The ranking rule, stated once in every study."""
+    return (
+        "eligible rows first; rows whose power is known before rows whose power is a lower "
+        "bound; then rows on their platform's reference-architecture design when "
+        f"within {RA_MARGIN:.0%} of the best score; then the objective; then fewer switches. "
+        "Every row is the whole design the engine builds for it. Blocking fabrics are weighed "
+        "for training only when asked for"
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One way to build the request: a platform, a compute-fabric technology and a ratio."""
+
+    system: System
+    technology: Technology | None
+    oversubscription: float
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A candidate's row and the design it projects."""
+
+    row: Alternative
+    design: Design
 
 
 def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
@@ -64,7 +90,43 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     return out
 
 
-def _pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | None:
+def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[Candidate]:
+    """Every platform x technology x ratio the request allows, in a stable order."""
+    techs: list[Technology | None] = (
+        [request.fabric] if request.fabric else ["infiniband", "ethernet"]
+    )
+    # Training all-reduce needs a non-blocking fabric (every SuperPOD and ERA training fabric is
+    # one), so a blocking fabric is weighed only when asked for or for other workloads.
+    default_ratios = [1.0] if workload in TRAINING else [1.0, 2.0]
+    ratios = [request.oversubscription] if request.oversubscription else default_ratios
+    return [
+        Candidate(system, tech, r)
+        for system in candidate_platforms(catalog, request)
+        for tech in techs
+        for r in ratios
+    ]
+
+
+def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> DesignChoices:
+    """The design choices a candidate is built from. The fabric is left to the platform's RA when
+    the candidate's technology is the one the RA builds (so the design follows it)."""
+    ra_techs = {
+        a.compute_fabric.technology
+        for a in catalog.all("architectures", Architecture)
+        if c.system.id in a.systems
+    }
+    follow_ra = not request.fabric and len(ra_techs) == 1 and c.technology in ra_techs
+    return DesignChoices(
+        platform=c.system.id,
+        fabric=None if follow_ra else c.technology,
+        oversubscription=c.oversubscription,
+        storage_tier=request.storage_tier,
+        rack_power_kw=request.rack_power_kw,
+        cooling=request.cooling,
+    )
+
+
+def pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | None:
     """Why the platform's Enterprise RA pattern does not serve the workload, if it does not."""
     for p in catalog.all("ra_patterns", RaPattern):
         if system.id in p.systems and workload not in p.workloads:
@@ -74,252 +136,212 @@ def _pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | No
     return None
 
 
-@dataclass(frozen=True)
-class _Fabric:
-    """What a candidate's compute fabric adds to the row: its power and its switches."""
-
-    fabric_w: float
-    complete: bool
-    missing: str | None
-    technology: str
-    switch: str
-    switches: int
-    follows_ra: bool
-    estimated: bool
+def _needed_gpus(d: Design) -> int | None:
+    """GPUs the request or its workload needs on the design's platform."""
+    if d.request.gpus:
+        return d.request.gpus
+    if d.request.nodes:
+        return d.request.nodes * d.platform.gpus_per_node
+    return d.workload.gpus_required if d.workload else None
 
 
-@dataclass(frozen=True)
-class _Sized:
-    nodes: int
-    it_w: float
-    fabric: _Fabric
-    unmet: str | None = None  # the workload this platform cannot meet, and why
-
-
-def _estimated(catalog: Catalog, system: System, f: FabricDesign, single: bool) -> bool:
-    """Whether the row's power rests on a labelled estimate: the node's, or (with a fabric) a
-    switch's or a transceiver's."""
-    if estimate_of(system, "max_power_w"):
-        return True
-    if single:
-        return False
-    for sid in {s for s in (f.leaf_switch, f.spine_switch, f.core_switch) if s}:
-        sw = catalog.switch(sid)
-        if estimate_of(sw, "typical_power_w" if sw.typical_power_w is not None else "max_power_w"):
-            return True
-    return any(t.optic and estimate_of(catalog.optic(t.optic), "power_w") for t in f.transceivers)
-
-
-def _fabric(
-    catalog: Catalog, system: System, nodes: int, technology: Technology | None, oversub: float
-) -> _Fabric:
-    """The candidate's compute fabric, sized once per catalog: the same platform, node count and
-    fabric come back in every design of that size (a sweep, an MCP session, the evals)."""
-
-    def size() -> _Fabric:
-        setup = resolve_fabric(
-            catalog, system, nodes, technology=technology, oversubscription=oversub
+def _why_not(catalog: Catalog, d: Design, c: Candidate, workload: str) -> tuple[str | None, bool]:
+    """Why the design does not meet the request, if it does not, and whether that makes it
+    infeasible (over the cap, the workload not met) rather than a poorer fit."""
+    p = d.power
+    unmet = workload_gpus(catalog, d.request, c.system)[1]
+    if unmet:
+        return unmet, True
+    if p.cap_w is not None and p.headroom_w is not None and p.headroom_w < 0:
+        cap = p.cap_w if p.cap_basis == "it" else p.cap_w / p.pue
+        bound = "" if p.complete else "at least "
+        return (
+            f"needs {bound}{p.it_total_w / 1e6:.2f} MW IT, over the {cap / 1e6:.2f} MW IT cap",
+            True,
         )
-        f = size_setup(catalog, setup)
-        single = nodes == 1 and not f.fabric_manager_links  # one node: NVLink, no scale-out
-        missing = None
-        if not single and f.power.total_w is None:
-            missing = "switch" if f.power.switches_w is None else "transceiver"
-        return _Fabric(
-            fabric_w=0.0 if single else f.power.known_w,
-            complete=missing is None,
-            missing=missing,
-            technology=f.technology,
-            switch="none" if single else f.leaf_switch,
-            switches=0 if single else f.total_switches,
-            follows_ra=setup.architecture is not None,
-            estimated=_estimated(catalog, system, f, single),
-        )
-
-    if not own(catalog, "systems", system):  # a caller's own variant
-        return size()
-    return cached(catalog, ("trade_study_fabric", system.id, nodes, technology, oversub), size)
+    if p.cap_w is not None and not p.complete:
+        return (
+            f"IT power incomplete ({', '.join(p.unknown)}): at least {watts(p.it_total_w)}, so "
+            "whether it fits under the cap is unknown"
+        ), False
+    if workload in TRAINING and c.oversubscription > 1 and d.request.oversubscription is None:
+        return "training needs a non-blocking fabric", False
+    misfit = pattern_misfit(catalog, c.system, workload)
+    # A platform the request names is built even for a workload its RA does not list (with the
+    # reason); one the planner would pick on its own is not.
+    return misfit, misfit is not None and not (d.request.platform or d.request.gpu)
 
 
-def _size(
-    catalog: Catalog,
-    common: RequestInputs,
-    system: System,
-    npow: NodePower,
-    technology: Technology | None,
-    oversub: float,
-) -> _Sized:
-    request, it_cap = common.request, common.it_cap_w
-    needed, unmet = workload_gpus(catalog, request, system)  # each platform sized for itself
-    if request.gpus or request.nodes or needed:
-        nodes = request.nodes or ceil_div(request.gpus or needed or 1, system.gpus_per_node)
-    else:
-        choices = FabricChoices(technology=technology, oversubscription=oversub)
-        nodes = most_under_cap(catalog, system.id, it_cap or 0.0, choices=choices).nodes
-    f = _fabric(catalog, system, nodes, technology, oversub)
-    return _Sized(nodes=nodes, it_w=nodes * npow.node_w + f.fabric_w, fabric=f, unmet=unmet)
-
-
-def _row(
-    catalog: Catalog,
-    common: RequestInputs,
-    system: System,
-    npow: NodePower,
-    technology: Technology | None,
-    oversub: float,
-) -> Alternative:
-    """One candidate sized: nodes, compute and compute-fabric power, the objective, and why it is
-    not eligible (over the cap, a blocking fabric for training, a workload its RA pattern does not
-    serve, power or throughput unknown)."""
-    workload, it_cap = common.workload, common.it_cap_w
-    gpu = catalog.gpu(system.gpu or "")
+def project(catalog: Catalog, d: Design, c: Candidate, workload: str) -> Alternative:
+    """The trade-study row of a whole design."""
+    gpu = catalog.gpu(d.platform.gpu)
     flops = gpu.fp8_dense_tflops if workload == "inference" else gpu.bf16_dense_tflops
-    s = _size(catalog, common, system, npow, technology, oversub)
-    f = s.fabric
-    gpus = s.nodes * system.gpus_per_node
-    objective = None if flops is None else round((gpus * flops / 1e3) / (s.it_w / 1e6), 2)
-    why_not = None
-    if s.unmet:
-        why_not = s.unmet
-    elif not f.complete:
-        why_not = (
-            f"IT power incomplete ({f.missing} power of {f.switch} not in the catalog): at least "
-            f"{s.it_w / 1e6:.2f} MW, so it is not ranked against rows whose power is known"
-        )
-    elif it_cap and s.it_w > it_cap:
-        why_not = f"needs {s.it_w / 1e6:.2f} MW IT, over the cap"
-    elif workload in {"training", "fine-tuning"} and oversub > 1:
-        why_not = "training needs a non-blocking fabric"
-    elif objective is None:
-        why_not = "throughput unknown in the catalog"
-    else:
-        why_not = _pattern_misfit(catalog, system, workload)
+    cf = d.fabrics.compute
+    p = d.power
+    why_not, infeasible = _why_not(catalog, d, c, workload)
+    switches = sum(
+        f.total_switches for f in (cf, d.fabrics.storage, d.fabrics.inband, d.fabrics.oob) if f
+    )
     return Alternative(
-        platform=system.id,
-        fabric=f.technology,
-        switch=f.switch,
-        oversubscription=oversub,
-        nodes=s.nodes,
-        gpus=gpus,
-        it_power_w=s.it_w,
-        fabric_power_w=f.fabric_w,
-        switches=f.switches,
-        objective=objective,
+        platform=d.platform.system,
+        fabric=cf.technology if cf else "none",
+        switch=cf.leaf_switch if cf else "none",
+        oversubscription=cf.oversubscription if cf else 1.0,
+        nodes=d.compute.nodes,
+        gpus=d.compute.gpus,
+        needed_gpus=_needed_gpus(d),
+        it_power_w=p.it_total_w,
+        facility_power_w=p.facility_total_w,
+        fabric_power_w=p.compute_fabric_switches_w + p.compute_fabric_optics_w,
+        switches=switches,
+        racks=d.racks.total_racks,
+        dense_pflops=None if flops is None else round(d.compute.gpus * flops / 1e3, 1),
+        objective=None,
         eligible=why_not is None,
+        infeasible=infeasible,
         why_not=why_not,
         chosen=False,
-        follows_ra=f.follows_ra,
-        power_complete=f.complete,
-        power_estimated=f.estimated,
+        follows_ra=d.platform.follows_ra,
+        power_complete=p.complete,
+        power_estimated=bool(p.estimated),
     )
 
 
-def _dropped(
-    system: System, tech: Technology | None, ratio: float | None, exc: ClustergenError
-) -> DroppedCandidate:
+def weigh(catalog: Catalog, request: DesignRequest, common: RequestInputs, c: Candidate) -> Weighed:
+    """Build the candidate's whole design and project its row. A design whose size the request
+    fixes is built even over the cap, so the row can say by how much."""
+    d = assemble_design(
+        catalog,
+        request,
+        choices_for(catalog, request, c),
+        request_inputs=common,
+        over_cap="build",
+    )
+    return Weighed(project(catalog, d, c, common.workload), d)
+
+
+def _dropped(c: Candidate, exc: ClustergenError, whole: bool = False) -> DroppedCandidate:
     return DroppedCandidate(
-        platform=system.id,
-        fabric=tech,
-        oversubscription=ratio,
+        platform=c.system.id,
+        fabric=None if whole else c.technology,
+        oversubscription=None if whole else c.oversubscription,
         why_not=exc.one_line(),
         kind=exc.code,
     )
 
 
-def _score(a: Alternative, most_gpus: bool) -> tuple[float, float]:
-    """What the objective ranks by: (GPUs, PFLOPS/MW) for most GPUs, else (PFLOPS/MW, 0)."""
-    per_mw = a.objective or 0.0
-    return (float(a.gpus), per_mw) if most_gpus else (per_mw, 0.0)
+def _same(a: Alternative, b: Alternative) -> bool:
+    """Two rows that are one design (a single node needs no fabric, so its technology and ratio
+    change nothing)."""
+    keys = ("platform", "fabric", "switch", "oversubscription", "nodes", "it_power_w", "switches")
+    return all(getattr(a, k) == getattr(b, k) for k in keys)
 
 
-def _rank(rows: list[Alternative], request: DesignRequest) -> list[Alternative]:
-    """Rows in the study's stated order, the first marked chosen and every other told why."""
-    most = request.objective == "most-gpus"
-    ra_first = request.fabric is None
+@dataclass(frozen=True)
+class Study:
+    """The study and the chosen row's design (None when no candidate could be built)."""
 
-    def overshoots(a: Alternative) -> bool:
-        # Whole NVL72 racks can overshoot a GPU count badly; GPUs nobody asked for are not wanted.
-        return request.gpus is not None and a.gpus > request.gpus * 1.05
-
-    def key(a: Alternative) -> tuple[object, ...]:
-        score = _score(a, most)
-        return (
-            not a.eligible,
-            ra_first and not a.follows_ra,
-            overshoots(a),
-            -score[0],
-            -score[1],
-            a.switches,
-        )
-
-    ordered = sorted(rows, key=key)
-    if not ordered:
-        return ordered
-    best = ordered[0]
-    out = [best.model_copy(update={"chosen": True})]
-    for a in ordered[1:]:
-        if a.why_not is None:
-            a = a.model_copy(
-                update={"why_not": _passed_over(a, best, most, ra_first, overshoots(a))}
-            )
-        out.append(a)
-    return out
+    study: TradeStudy
+    chosen: Design | None
+    request_error: RequestError | None = None  # when every candidate failed on the request
 
 
-def _passed_over(
-    a: Alternative, best: Alternative, most: bool, ra_first: bool, overshoots: bool
-) -> str:
-    """Why an eligible row was not the one chosen."""
-    if not best.eligible:
-        return "no row met every constraint; the first was taken as the closest"
-    if ra_first and best.follows_ra and not a.follows_ra:
-        return (
-            f"off its platform's reference-architecture fabric ({a.switch}); RA designs rank first"
-        )
-    if overshoots:
-        return f"{a.gpus} GPUs overshoot the GPUs asked for"
-    if most and a.gpus != best.gpus:
-        return f"fewer GPUs ({a.gpus} against {best.gpus})"
-    if a.objective is not None and best.objective is not None and a.objective < best.objective:
-        return f"lower objective ({a.objective:,.1f} against {best.objective:,.1f})"
-    return "ties the chosen row on the objective; it has more switches or comes later"
+def run_study(
+    catalog: Catalog, request: DesignRequest, common: RequestInputs | None = None
+) -> Study:
+    """Weigh every candidate, rank by the request's objective, keep the chosen row's design."""
+    common = common or resolve_request_inputs(catalog, request)
+    precision = "FP8" if common.workload == "inference" else "BF16"
+    objective = objective_for(request, precision)
+    weighed: list[Weighed] = []
+    dropped: list[DroppedCandidate] = []
+    request_errors: list[RequestError] = []
+    no_power: set[str] = set()
+    for c in candidates(catalog, request, common.workload):
+        if c.system.id in no_power:
+            continue
+        try:
+            node_power(c.system)
+        except ClustergenError as exc:  # a platform-wide gap: every fabric of it is dropped once
+            no_power.add(c.system.id)
+            dropped.append(_dropped(Candidate(c.system, None, c.oversubscription), exc, whole=True))
+            continue
+        try:
+            w = weigh(catalog, request, common, c)
+        except ClustergenError as exc:
+            dropped.append(_dropped(c, exc))
+            if isinstance(exc, RequestError):
+                request_errors.append(exc)
+            continue
+        if not any(_same(w.row, o.row) for o in weighed):
+            weighed.append(w)
+    rows = _rank([w.row for w in weighed], objective)
+    chosen = next((w.design for w in weighed if rows and _same(w.row, rows[0])), None)
+    study = TradeStudy(
+        objective=objective.text,
+        better=objective.better,
+        objective_unit=objective.unit,
+        rows=rows,
+        dropped=dropped,
+        ranking=ranking_text(),
+    )
+    own_fault = request_errors[0] if dropped and len(request_errors) == len(dropped) else None
+    return Study(study, chosen, own_fault if not weighed else None)
 
 
 def trade_study(
     catalog: Catalog, request: DesignRequest, common: RequestInputs | None = None
 ) -> TradeStudy:
-    """Every platform x fabric x oversubscription the request allows, ranked by the objective.
-    A candidate that cannot be sized at all (a fact missing from the catalog, no switch for its
-    ports) is kept in `dropped` with the reason."""
-    common = common or resolve_request_inputs(catalog, request)
-    flops = "FP8" if common.workload == "inference" else "BF16"
-    per_mw = f"dense {flops} PFLOPS per MW of IT power (compute + compute fabric)"
-    objective = f"most GPUs, then {per_mw}" if request.objective == "most-gpus" else per_mw
-    techs: list[Technology | None] = (
-        [request.fabric] if request.fabric else ["infiniband", "ethernet"]
-    )
-    # Training all-reduce needs a non-blocking fabric (every SuperPOD and ERA training fabric is
-    # one), so a blocking fabric is weighed only when asked for or for other workloads.
-    training = common.workload in {"training", "fine-tuning"}
-    default_ratios = [1.0] if training else [1.0, 2.0]
-    ratios = [request.oversubscription] if request.oversubscription else default_ratios
-    rows: list[Alternative] = []
-    dropped: list[DroppedCandidate] = []
-    for system in candidate_platforms(catalog, request):
-        try:
-            npow = node_power(system)
-        except ClustergenError as exc:  # a platform-wide gap: every fabric of it is dropped
-            dropped.append(_dropped(system, None, None, exc))
-            continue
-        for tech in techs:
-            for r in ratios:
-                try:
-                    rows.append(_row(catalog, common, system, npow, tech, r))
-                except ClustergenError as exc:
-                    dropped.append(_dropped(system, tech, r, exc))
-    return TradeStudy(
-        objective=objective, rows=_rank(rows, request), dropped=dropped, ranking=RANKING
-    )
+    """Every platform x fabric x oversubscription the request allows, each a whole design,
+    ranked by the request's objective. A candidate that cannot be built at all (a fact missing
+    from the catalog, no switch for its ports) is kept in `dropped` with the reason."""
+    return run_study(catalog, request, common).study
+
+
+def _rank(rows: list[Alternative], objective: Objective) -> list[Alternative]:
+    """Rows in the study's stated order, the first marked chosen and every other told why."""
+    scored = [r.model_copy(update={"objective": objective.score(r)}) for r in rows]
+    known = sorted((r for r in scored if r.eligible and r.power_complete), key=objective.key)
+    best = known[0] if known else None
+
+    def key(a: Alternative) -> tuple[object, ...]:
+        preferred = best is not None and a.follows_ra and objective.within_margin(a, best)
+        # A row whose power is a lower bound is never ranked as if it were cheaper.
+        return (not a.eligible, not a.power_complete, not preferred, objective.key(a), a.switches)
+
+    ordered = sorted(scored, key=key)
+    if not ordered:
+        return ordered
+    top = ordered[0]
+    out = [top.model_copy(update={"chosen": True})]
+    for a in ordered[1:]:
+        if a.why_not is None:
+            a = a.model_copy(update={"why_not": passed_over(a, top, objective)})
+        out.append(a)
+    return out
+
+
+def passed_over(a: Alternative, best: Alternative, objective: Objective) -> str:
+    """Why an eligible row was not the one chosen."""
+    if not best.eligible:
+        return "no row met every constraint; the first was taken as the closest"
+    if not a.power_complete and best.power_complete:
+        return (
+            f"IT power incomplete: at least {watts(a.it_power_w)}, so it ranks after the rows "
+            "whose power is known"
+        )
+    ahead = objective.key(a) < objective.key(best)
+    if ahead and best.follows_ra and not a.follows_ra:
+        return (
+            f"scores {objective.figure(a)} against {objective.figure(best)}, but off its "
+            f"platform's reference architecture; RA designs within {RA_MARGIN:.0%} rank first"
+        )
+    overshoot = ""
+    if a.needed_gpus and a.gpus > a.needed_gpus * (1 + RA_MARGIN):
+        overshoot = f"; delivers {a.gpus:,} GPUs for the {a.needed_gpus:,} needed"
+    if objective.key(a) == objective.key(best):
+        return "ties the chosen row on the objective; it has more switches or comes later"
+    return f"{objective.figure(a)} against {objective.figure(best)}{overshoot}"
 
 
 def top_rows(study: TradeStudy, limit: int) -> TradeStudy:

@@ -13,6 +13,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.sizing.inputs import Inputs
+from clustergen.units import ratio
 
 
 def check(
@@ -183,12 +184,12 @@ def design_checks(
         )
     )
     workload = inputs.workload
-    ratio = cf.oversubscription if cf else 1.0
+    oversub = cf.oversubscription if cf else 1.0
     checks.append(
         check(
             "fabric suits the workload",
-            ratio <= 1.0 or workload not in {"training", "fine-tuning"},
-            f"{ratio:g}:1 for {workload}" if cf else f"one node (NVLink) for {workload}",
+            oversub <= 1.0 or workload not in {"training", "fine-tuning"},
+            f"{ratio(oversub)} for {workload}" if cf else f"one node (NVLink) for {workload}",
             "training all-reduce needs a non-blocking compute fabric (the SuperPOD RAs are full fat trees)",
             severity="warning",
         )

@@ -1,5 +1,4 @@
-"""Compute: the GPU system a request names, the power of one node, and how many nodes a design
-gets."""
+"""Compute: how many nodes a design gets, and its compute section."""
 
 from __future__ import annotations
 
@@ -7,8 +6,8 @@ from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import PowerFirstResult
 from clustergen.engine.model.design import ComputeSection
 from clustergen.engine.sizing.inputs import Inputs, Notes
+from clustergen.engine.sizing.platform import whole_nodes
 from clustergen.errors import RequestError
-from clustergen.units import ceil_div
 
 
 def compute_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Notes) -> int:
@@ -19,7 +18,7 @@ def compute_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Not
         return request.nodes
     gpus = inputs.sized_gpus
     if gpus:
-        nodes = ceil_div(gpus, system.gpus_per_node)
+        nodes = whole_nodes(gpus, system)
         if nodes * system.gpus_per_node != gpus:
             notes.warnings.append(
                 f"{gpus} GPUs round up to {nodes} {system.id} nodes "

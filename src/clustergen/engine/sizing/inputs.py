@@ -16,7 +16,7 @@ from clustergen.engine.model.compute import CapBasis, NodePower
 from clustergen.engine.model.design import DesignChoices
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
-from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power
+from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
 from clustergen.engine.sizing.workload import check_workload, estimate_workload
 
 
@@ -118,10 +118,17 @@ class Inputs:
     @property
     def sized_gpus(self) -> int | None:
         """GPUs the request fixes: its own count, else what its workload needs on this platform
-        (None when nodes or the cap size the design)."""
+        (None when nodes or the cap size the design). The one answer to "is this design sized by
+        its GPUs?"."""
         if self.request.gpus or self.request.nodes:
             return self.request.gpus
         return self.estimate.gpus_required if self.estimate else None
+
+    @property
+    def cap_sized(self) -> bool:
+        """Whether the power cap sizes the design: a cap, and no node count, GPU count or
+        workload that fixes the size."""
+        return self.common.it_cap_w is not None and not (self.request.nodes or self.sized_gpus)
 
     @property
     def system(self) -> System:
@@ -137,12 +144,12 @@ class Inputs:
         return out + [self.assumed[n] for n in names if n in self.assumed]
 
 
-def request_nodes(request: DesignRequest, gpus_per_node: int) -> int | None:
+def request_nodes(request: DesignRequest, system: System) -> int | None:
     """The nodes a request names (its node count, or its GPUs in whole nodes), else None."""
     if request.nodes:
         return request.nodes
     if request.gpus:
-        return -(-request.gpus // gpus_per_node)
+        return whole_nodes(request.gpus, system)
     return None
 
 
@@ -159,7 +166,7 @@ def resolve_inputs(
     common = common or resolve_request_inputs(catalog, request)
     system = gpu_system(catalog, choices.platform)
     if nodes is None:
-        nodes = request_nodes(request, system.gpus_per_node or 1)
+        nodes = request_nodes(request, system)
     arch = catalog.architecture_for(system.id, choices.fabric, nodes)
     platform = Platform(
         system=system,

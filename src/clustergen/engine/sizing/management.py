@@ -20,7 +20,7 @@ from clustergen.engine.model.design import ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.sizing.fabric import leaf_split, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, ratio
 
 #: management servers where no architecture says: the BCM head nodes' HA pair
 _NO_RA_MANAGEMENT = 2
@@ -51,7 +51,7 @@ def management_network(
         spine_switches=f.spine_switches,
         total_switches=f.total_switches,
         switch_power_w=f.power.switches_w,
-        basis=f"{spec.oversubscription:g}:1 access leaves of {sw.id}, {f.tiers}-tier",
+        basis=f"{ratio(spec.oversubscription)} access leaves of {sw.id}, {f.tiers}-tier",
     )
 
 

@@ -12,6 +12,7 @@ from clustergen.catalog.models import Entry, System
 from clustergen.engine.model.bounds import MAX_POWER_W, MAX_PUE, MIN_PUE, check_number
 from clustergen.engine.model.compute import CapBasis, NodePower, NodePowerBasis
 from clustergen.errors import CatalogGapError, NotFoundError, RequestError
+from clustergen.units import ceil_div
 
 
 def gpu_system(catalog: Catalog, platform: str) -> System:
@@ -31,6 +32,12 @@ def gpu_system(catalog: Catalog, platform: str) -> System:
     if system.gpus_per_node == 0:
         raise RequestError(f"{system.id} is a {system.kind}, not a GPU platform")
     return system
+
+
+def whole_nodes(gpus: int, system: System) -> int:
+    """The nodes that carry `gpus` GPUs, in whole nodes (an NVL72 rack is one node of 72): the one
+    place a GPU count becomes a node count."""
+    return ceil_div(gpus, system.gpus_per_node or 1)
 
 
 def terms_total_w(system: System) -> tuple[float | None, dict[str, float]]:

@@ -194,7 +194,7 @@ def solve_cap(
     rest of the design needs), with their compute fabric; (None, None) when there is no cap or the
     request names its size (the cap then only checks it)."""
     it_cap, system, choices = inputs.common.it_cap_w, inputs.system, inputs.choices
-    if not it_cap or inputs.sized_gpus or inputs.request.nodes:
+    if not inputs.cap_sized or not it_cap:
         return None, None
     try:
         if it_cap - reserve_w <= 0:

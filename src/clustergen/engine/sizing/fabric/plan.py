@@ -15,6 +15,7 @@ from clustergen.engine.sizing.fabric.network import size_clos
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import gpu_system
 from clustergen.errors import CatalogGapError, RequestError
+from clustergen.units import ratio
 
 
 def compute_ports(system: System) -> tuple[int, float, int]:
@@ -173,7 +174,7 @@ def resolve_fabric(
         assumed.append(
             Assumed(
                 field="oversubscription",
-                value=f"{oversubscription:g}:1",
+                value=f"{ratio(oversubscription)}",
                 reason="non-blocking fat tree (the SuperPOD and Enterprise RA compute fabrics are)",
             )
         )

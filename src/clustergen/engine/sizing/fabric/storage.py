@@ -32,7 +32,7 @@ from clustergen.engine.model.fabric import (
 )
 from clustergen.engine.sizing.fabric.clos import host_capacity, leaf_split
 from clustergen.engine.sizing.fabric.network import size_clos, switch_power_w
-from clustergen.units import ceil_div, divisors
+from clustergen.units import ceil_div, divisors, ratio
 
 
 def size_storage_fabric(
@@ -74,7 +74,7 @@ def size_storage_fabric(
             "notes": [
                 *flat.notes,
                 f"storage ports share the node leaves: {nodes * ports_per_node} node ports and "
-                f"{storage_ports} storage ports as one {spec.oversubscription:g}:1 Clos fabric",
+                f"{storage_ports} storage ports as one {ratio(spec.oversubscription)} Clos fabric",
             ]
         }
     )

@@ -12,7 +12,11 @@ from clustergen.engine.sizing.workload.estimate import (
     workload_gpus,
 )
 from clustergen.engine.sizing.workload.inference import anchor
-from clustergen.engine.sizing.workload.inputs import WorkloadInputs, resolve_workload
+from clustergen.engine.sizing.workload.inputs import (
+    WorkloadInputs,
+    resolve_workload,
+    wants_estimate,
+)
 from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
 from clustergen.engine.sizing.workload.training import tokens_per_s_per_gpu, training_rate
 
@@ -27,5 +31,6 @@ __all__ = [
     "resolve_workload",
     "tokens_per_s_per_gpu",
     "training_rate",
+    "wants_estimate",
     "workload_gpus",
 ]

@@ -1,0 +1,128 @@
+"""The trade study in words: each row's objective figure, why the chosen row won, the
+per-platform answer of a "most GPUs" study, and the study as a Markdown table. The memo's
+appendix and the terminal say the same things from here."""
+
+from __future__ import annotations
+
+from clustergen.engine.model.design import Alternative, Design, TradeStudy
+from clustergen.units import ratio, watts
+
+#: short labels for why a row was not chosen, by the phrase its reason carries
+_REASONS = (
+    ("non-blocking", "blocking fabric"),
+    ("over the", "over the cap"),
+    ("workload not met", "workload not met"),
+    ("IT power incomplete", "power unknown"),
+    ("Enterprise RA pattern", "RA pattern misfit"),
+    ("reference architecture", "off its RA"),
+    ("ties the chosen row", "tie"),
+    ("no row met", "closest only"),
+)
+
+
+def figure(study: TradeStudy, row: Alternative) -> str:
+    """A row's objective in its unit."""
+    if row.objective is None:
+        return "unknown"
+    if study.objective_unit == "W":
+        return watts(row.objective)
+    if study.objective_unit == "GPUs":
+        return f"{row.objective:,.0f} GPUs"
+    return f"{row.objective:,.1f} PFLOPS"
+
+
+def short_reason(why_not: str | None) -> str:
+    """A reason short enough for a table column; the whole reason is in the memo and JSON."""
+    if why_not is None:
+        return ""
+    for phrase, label in _REASONS:
+        if phrase in why_not:
+            return label
+    return "lower score" if " against " in why_not else why_not
+
+
+def why_winner(study: TradeStudy) -> str:
+    """One sentence: why the chosen row won, against the runner-up, and what ruled the others
+    out."""
+    chosen = next((r for r in study.rows if r.chosen), None)
+    if chosen is None:
+        return "No alternative was chosen from the study."
+    text = (
+        f"{chosen.platform} on {chosen.switch} ({ratio(chosen.oversubscription)}) was chosen "
+        f"by {study.objective} ({figure(study, chosen)})"
+    )
+    eligible = [r for r in study.rows if r.eligible and not r.chosen]
+    if eligible:
+        runner = eligible[0]
+        text += (
+            f"; the runner-up, {runner.platform} on {runner.switch}, "
+            f"{runner.why_not or 'ranks below it'}"
+        )
+    ruled = [r for r in study.rows if not r.eligible]
+    if ruled:
+        counts: dict[str, int] = {}
+        for r in ruled:
+            label = short_reason(r.why_not)
+            counts[label] = counts.get(label, 0) + 1
+        listed = ", ".join(f"{label} ({n})" for label, n in counts.items())
+        text += f". Ruled out: {listed}"
+    return text + "."
+
+
+def per_platform(study: TradeStudy) -> list[Alternative]:
+    """The best eligible row of each platform, in the study's order: the answer table of a
+    "how many GPUs fit" study."""
+    seen: set[str] = set()
+    out = []
+    for r in study.rows:
+        if r.eligible and r.platform not in seen:
+            seen.add(r.platform)
+            out.append(r)
+    return out
+
+
+def answer_table(study: TradeStudy) -> list[str]:
+    """Markdown: per platform, GPUs, dense PFLOPS, IT and facility power."""
+    out = [
+        "| platform | GPUs | dense PFLOPS | IT power | facility power |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for r in per_platform(study):
+        mark = " **(chosen)**" if r.chosen else ""
+        pf = "unknown" if r.dense_pflops is None else f"{r.dense_pflops:,.1f}"
+        out.append(
+            f"| {r.platform}{mark} | {r.gpus:,} | {pf} | {watts(r.it_power_w)} "
+            f"| {watts(r.facility_power_w)} |"
+        )
+    return out
+
+
+def study_table(d: Design) -> list[str]:
+    """The trade study as Markdown: why the winner won, the ranking rule once, every row."""
+    study = d.alternatives
+    if study is None:
+        return ["No trade study was run: the request named the platform and its choices."]
+    out = [why_winner(study), "", f"Objective: {study.objective}."]
+    if study.ranking:
+        out += ["", f"Ranking: {study.ranking}."]
+    if study.objective_unit == "GPUs":
+        out += ["", "The answer per platform:", "", *answer_table(study)]
+    out += [
+        "",
+        "| platform | fabric | oversubscription | GPUs | needed | IT power | switches | racks "
+        "| follows RA | objective | not chosen because |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|---:|---|",
+    ]
+    for r in study.rows:
+        mark = " **(chosen)**" if r.chosen else ""
+        need = "" if r.needed_gpus is None else f"{r.needed_gpus:,}"
+        bound = "" if r.power_complete else "at least "
+        out.append(
+            f"| {r.platform}{mark} | {r.fabric} ({r.switch}) | {ratio(r.oversubscription)} "
+            f"| {r.gpus:,} | {need} | {bound}{watts(r.it_power_w)} | {r.switches:,} "
+            f"| {'' if r.racks is None else f'{r.racks:,}'} | {'yes' if r.follows_ra else 'no'} "
+            f"| {figure(study, r)} | {r.why_not or ''} |"
+        )
+    for drop in study.dropped:
+        out.append(f"\nNot sized: {drop.platform} ({drop.fabric or 'any fabric'}): {drop.why_not}")
+    return out

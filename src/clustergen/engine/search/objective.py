@@ -1,0 +1,95 @@
+"""What the trade study optimises, following what the request asks for.
+
+- A GPU or node count: meet it with the least IT power (the whole design's).
+- A workload (training tokens in a time, serving throughput, a budget): the least IT power that
+  meets it; a platform whose smallest buildable unit overshoots the need pays for what it builds.
+- "Max GPUs under a cap": the most GPUs, then the most dense compute.
+- A cap alone: the most dense compute (PFLOPS at the workload's precision) under it.
+
+Within `RA_MARGIN` of the best score, designs that follow their platform's reference architecture
+rank first: a published design is worth a little power.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from clustergen.engine.model.design import Alternative
+from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.sizing.workload import wants_estimate
+from clustergen.units import watts
+
+#: how far behind the best score a reference-architecture design may be and still rank first
+RA_MARGIN = 0.10
+
+Kind = Literal["gpus", "workload", "most-gpus", "compute"]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """The study's objective: what a row is scored by and which way is better."""
+
+    kind: Kind
+    text: str
+    better: Literal["higher", "lower"]
+
+    @property
+    def unit(self) -> Literal["W", "GPUs", "PFLOPS"]:
+        """The unit of a row's score."""
+        if self.kind in {"gpus", "workload"}:
+            return "W"
+        return "GPUs" if self.kind == "most-gpus" else "PFLOPS"
+
+    def score(self, row: Alternative) -> float | None:
+        """The row's score (None when its throughput is unknown and the objective needs it)."""
+        if self.kind in {"gpus", "workload"}:
+            return row.it_power_w
+        if self.kind == "most-gpus":
+            return float(row.gpus)
+        return row.dense_pflops
+
+    def key(self, row: Alternative) -> tuple[float, float]:
+        """Sort key, best first; unknown scores last."""
+        s = self.score(row)
+        if s is None:
+            return (float("inf"), 0.0)
+        tie = -(row.dense_pflops or 0.0) if self.kind == "most-gpus" else 0.0
+        return (s if self.better == "lower" else -s, tie)
+
+    def within_margin(self, row: Alternative, best: Alternative) -> bool:
+        """Whether the row's score is within `RA_MARGIN` of the best row's."""
+        s, b = self.score(row), self.score(best)
+        if s is None or b is None:
+            return False
+        if self.better == "lower":
+            return s <= b * (1 + RA_MARGIN)
+        return s >= b * (1 - RA_MARGIN)
+
+    def figure(self, row: Alternative) -> str:
+        """The row's score in words."""
+        s = self.score(row)
+        if s is None:
+            return "unknown"
+        if self.kind in {"gpus", "workload"}:
+            return f"{watts(s)} IT"
+        if self.kind == "most-gpus":
+            return f"{row.gpus:,} GPUs"
+        return f"{s:,.1f} dense PFLOPS"
+
+
+def objective_for(request: DesignRequest, precision: str) -> Objective:
+    """The objective the request asks for (see the module docstring)."""
+    if request.objective == "most-gpus":
+        return Objective(
+            "most-gpus", f"most GPUs under the cap, then most dense {precision} PFLOPS", "higher"
+        )
+    if request.gpus or request.nodes:
+        return Objective(
+            "gpus", "least IT power (whole design) that delivers the GPUs asked for", "lower"
+        )
+    if wants_estimate(request):
+        return Objective(
+            "workload", "least IT power (whole design) that meets the workload", "lower"
+        )
+    return Objective("compute", f"most dense {precision} PFLOPS under the cap", "higher")
