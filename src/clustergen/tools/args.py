@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, create_model
 from clustergen.engine.calculators.fleet import FleetPolicy, Inventory
 from clustergen.engine.model.compute import FabricChoices
 from clustergen.engine.model.design import DesignChoices
+from clustergen.engine.model.request import PARSE_FIELDS
 from clustergen.engine.model.storage import IoWorkload
 from clustergen.engine.request import DesignRequest
-from clustergen.engine.search.proposal import PARSE_FIELDS
 from clustergen.tools.schema import described
 
 

@@ -37,6 +37,10 @@ Objective = Literal["most-gpus"]
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
 
 
+#: fields that record how a request's text was read, not what it asks for: no flag, file or
+#: tool sets them
+PARSE_FIELDS = frozenset({"text", "understood", "not_understood"})
+
 #: fields that, with a model, say what to size its workload for: training tokens or days, a
 #: budget, a serving target, limit or request shape
 WORKLOAD_TARGETS = (
@@ -189,7 +193,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "model": FieldWords("model", flag="workload-model"),
     "model_params_b": FieldWords("model size", unit="billion parameters"),
     "training_tokens_t": FieldWords(
-        "token count", unit="trillion tokens", flag="tokens", flag_unit="tokens, e.g. 15T, 500B"
+        "token count", unit="trillion tokens", flag="tokens", flag_unit="e.g. 15T or 500B"
     ),
     "training_days": FieldWords("duration", unit="days", flag="days"),
     "precision": FieldWords("precision"),
