@@ -11,11 +11,7 @@ import typer
 from clustergen.cli.design_view import summary
 from clustergen.cli.field_opts import Given
 from clustergen.cli.options import CatalogOpt, JsonOpt
-from clustergen.cli.output import (
-    print_json,
-    stdout,
-    warn,
-)
+from clustergen.cli.output import print_json, stdout, warn
 from clustergen.cli.request_opts import (
     CLUSTER_FLAGS,
     WORKLOAD_FLAGS,
@@ -227,8 +223,32 @@ def schema_design() -> None:
 
 
 @schema_app.command("request")
-def schema_request() -> None:
-    """Print the JSON Schema of a request file (`design --request FILE`, YAML or JSON)."""
+def schema_request(json: JsonOpt = False) -> None:
+    """List the request's fields: each one's option on `design` and `estimate` (else --set
+    FIELD=VALUE), unit and description. --json: the JSON Schema of a request file
+    (`design --request FILE`, YAML or JSON)."""
+    if json:
+        print_json(_request_file_schema())
+        return
+    import textwrap
+
+    from clustergen.cli.request_opts import field_rows
+
+    width = max(40, min(stdout.width, 100))
+    lines = [
+        "Request fields: give one as its option on design and estimate, as --set FIELD=VALUE "
+        "(in the field's unit), or as FIELD: VALUE in a --request file.",
+        "",
+    ]
+    for field, option, unit, description in field_rows():
+        lines.append(f"{field}{f' ({unit})' if unit else ''}: {option or f'--set {field}=...'}")
+        lines.append(
+            textwrap.fill(description, width, initial_indent="    ", subsequent_indent="    ")
+        )
+    stdout.print("\n".join(lines), markup=False, highlight=False, soft_wrap=False)
+
+
+def _request_file_schema() -> dict[str, Any]:
     from pydantic import create_model
 
     from clustergen.engine.model.request import PARSE_FIELDS, DesignRequest
@@ -246,7 +266,7 @@ def schema_request() -> None:
         "A clustergen request file: free text (`text`) and/or fields; fields override what the "
         "text says. See examples/request.yaml."
     )
-    print_json(schema)
+    return schema
 
 
 def register(app: typer.Typer) -> None:

@@ -111,6 +111,26 @@ def request_options(
     return field_options(field_set)
 
 
+def field_rows() -> list[tuple[str, str, str, str]]:
+    """(field, option, unit, description) of every field a command line or a request file
+    gives, the request's text first."""
+    from clustergen.engine.model.request import REQUEST_FIELDS, DesignRequest
+
+    rows = [("text", "(argument)", "", "the request as written")]
+    for name in settable():
+        words = REQUEST_FIELDS[name]
+        option = cli_spelling(name) if words.flag else ""
+        if words.flag_unit:
+            option += f" ({words.flag_unit})"
+        info = DesignRequest.model_fields[name]
+        text = info.description or words.name
+        choices = literal_values(info.annotation)
+        if choices and not all(c in text for c in choices):
+            text += ": " + ", ".join(choices)
+        rows.append((name, option, words.unit, text))
+    return rows
+
+
 def request_fields(given: Given) -> dict[str, Any]:
     """The fields the command line gave, each validated as DesignRequest declares it (its type
     and bounds; checks across fields wait for the text): a bad value is refused quoting the
@@ -149,7 +169,7 @@ def option_help(field: str) -> str:
         if words.unit and words.unit not in text:
             text += f" ({words.unit})"
     choices = literal_values(info.annotation)
-    if choices and not text.endswith(tuple(choices)):
+    if choices and not all(c in text for c in choices):
         text += ": " + ", ".join(choices)
     return text[0].upper() + text[1:] + "."
 
