@@ -167,7 +167,8 @@ class FieldWords(NamedTuple):
     unit: str = ""
     #: its own command-line option, without the dashes; None: given only as `--set field=value`
     flag: str | None = None
-    #: the unit the option takes when it differs from the field's ("MW" for a cap in W)
+    #: what the option takes when it differs from the field: a unit ("MW" for a cap in W) or a
+    #: form ("e.g. 15T or 500B")
     flag_unit: str = ""
     #: option value x flag_scale = field value
     flag_scale: float = 1.0
@@ -190,7 +191,9 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "cooling": FieldWords("cooling"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),
     "objective": FieldWords("objective"),
-    "model": FieldWords("model", flag="workload-model"),
+    "model": FieldWords(
+        "language model", flag="workload-model", flag_unit="e.g. 'Llama 3.1 405B' or 70B"
+    ),
     "model_params_b": FieldWords("model size", unit="billion parameters"),
     "training_tokens_t": FieldWords(
         "token count", unit="trillion tokens", flag="tokens", flag_unit="e.g. 15T or 500B"
