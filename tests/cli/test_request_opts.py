@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from clustergen.cli.request_opts import (
-    CLUSTER_FLAGS,
-    WORKLOAD_FLAGS,
+    ESTIMATE_FLAGS,
     cli_spelling,
     field_rows,
+    flagged,
     settable,
 )
 from clustergen.engine.model.request import REQUEST_FIELDS
@@ -37,14 +37,11 @@ def test_every_declared_flag_is_an_option_of_design(cli: Cli) -> None:
     assert "--set" in options
 
 
-def test_every_declared_flag_design_takes_is_in_its_option_set() -> None:
-    declared = {f for f, w in REQUEST_FIELDS.items() if w.flag}
-    assert declared == set(CLUSTER_FLAGS) | set(WORKLOAD_FLAGS)
-
-
-def test_estimate_takes_the_workload_flags_and_the_model_alias(cli: Cli) -> None:
+def test_estimate_takes_its_flags_and_the_model_alias(cli: Cli) -> None:
+    assert set(ESTIMATE_FLAGS) <= set(flagged())
     options = _help_options(cli, "estimate")
-    assert {cli_spelling(f) for f in WORKLOAD_FLAGS} | {"--model", "--set"} <= options
+    assert {cli_spelling(f) for f in ESTIMATE_FLAGS} | {"--model", "--set"} <= options
+    assert "--cap-mw" not in options
 
 
 def test_cli_spelling_names_the_flag_or_set() -> None:

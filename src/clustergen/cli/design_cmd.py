@@ -13,8 +13,6 @@ from clustergen.cli.field_opts import Given
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, stdout, warn
 from clustergen.cli.request_opts import (
-    CLUSTER_FLAGS,
-    WORKLOAD_FLAGS,
     request_fields,
     request_options,
 )
@@ -113,7 +111,7 @@ _TraceOpt = Annotated[
 ]
 
 
-@request_options(CLUSTER_FLAGS + WORKLOAD_FLAGS)
+@request_options()
 def design(
     text: _TextArg = None,
     request: _RequestOpt = None,

@@ -9,11 +9,11 @@ import typer
 from clustergen.cli.field_opts import Given
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, say
-from clustergen.cli.request_opts import WORKLOAD_FLAGS, request_fields, request_options
+from clustergen.cli.request_opts import ESTIMATE_FLAGS, request_fields, request_options
 from clustergen.errors import RequestError
 
 
-@request_options((*WORKLOAD_FLAGS, "gpus", "gpu", "platform", "workload"), {"model": "--model"})
+@request_options(ESTIMATE_FLAGS, {"model": "--model"})
 def estimate(
     text: Annotated[
         str | None,

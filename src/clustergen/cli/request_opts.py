@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: the workload fields' own options, on `design` and `estimate` alike
-WORKLOAD_FLAGS = (
+#: the fields `estimate` takes options for: the workload's and the GPUs it runs on (`design`
+#: takes every field its declaration gives a flag)
+ESTIMATE_FLAGS = (
     "model",
     "training_tokens_t",
     "training_days",
@@ -30,18 +31,10 @@ WORKLOAD_FLAGS = (
     "ttft_ms",
     "tpot_ms",
     "price_per_gpu_hour",
-)
-#: what the cluster is: `design`'s own options besides the workload's
-CLUSTER_FLAGS = (
     "gpus",
-    "power_cap_w",
-    "platform",
     "gpu",
-    "fabric",
-    "oversubscription",
+    "platform",
     "workload",
-    "storage_tier",
-    "rack_power_kw",
 )
 
 _TOKENS = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([tbmk]?)\s*(?:tokens?)?\s*$", re.I)
@@ -82,6 +75,13 @@ def settable() -> list[str]:
     return [f for f in DesignRequest.model_fields if f not in PARSE_FIELDS]
 
 
+def flagged() -> list[str]:
+    """The request fields whose declaration gives them an option of their own."""
+    from clustergen.engine.model.request import REQUEST_FIELDS
+
+    return [f for f, words in REQUEST_FIELDS.items() if words.flag is not None]
+
+
 def cli_spelling(field: str) -> str:
     """How the command line gives a request field: its option ('--cap-mw'), else
     '--set field=...'; for an engine error carrying a `field` to be worded at the edge."""
@@ -94,14 +94,15 @@ def cli_spelling(field: str) -> str:
 
 
 def request_options(
-    fields: Sequence[str], aliases: dict[str, str] | None = None
+    fields: Sequence[str] | None = None, aliases: dict[str, str] | None = None
 ) -> Callable[[F], F]:
-    """Decorate a command with the options of these request fields and `--set` (the command gets
-    `given`; `request_fields(given)` validates it). `aliases` adds a name to a field's option."""
+    """Decorate a command with the options of these request fields (all that declare a flag when
+    None) and `--set`; the command gets `given`, which `request_fields(given)` validates.
+    `aliases` adds a name to a field's option."""
 
     def field_set() -> FieldSet:
         return FieldSet(
-            flags=[_flag(f, (aliases or {}).get(f)) for f in fields],
+            flags=[_flag(f, (aliases or {}).get(f)) for f in fields or flagged()],
             settable=settable(),
             set_help="Any request field in its own unit, repeatable (--set pue=1.3); "
             "`clustergen schema request` lists them.",
