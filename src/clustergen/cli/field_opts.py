@@ -36,7 +36,8 @@ class Flag:
     help: str
     #: option value -> field value (a unit scale, a parser); None: the value as it is
     to_field: Callable[[Any], Any] | None = None
-    #: shown in --help and given to the model when the option is left out; None: not given
+    #: the model's default, shown in --help; an option left out is not given, so the model's
+    #: default applies and --set may still give the field
     default: Any = None
     required: bool = False
 
@@ -122,12 +123,14 @@ class _Command:
 
 
 def _parameter(flag: Flag) -> inspect.Parameter:
-    option = typer.Option(*flag.decls, help=flag.help, show_default=flag.default is not None)
-    kind = flag.type if flag.required or flag.default is not None else flag.type | None
+    # the default is the model's, in the help only: the option itself defaults to not given
+    shown = "" if flag.default is None else f"  [default: {flag.default}]"
+    option = typer.Option(*flag.decls, help=flag.help + shown, show_default=False)
+    kind = flag.type if flag.required else flag.type | None
     return inspect.Parameter(
         flag.param,
         inspect.Parameter.KEYWORD_ONLY,
-        default=... if flag.required else flag.default,
+        default=... if flag.required else None,
         annotation=Annotated[kind, option],
     )
 

@@ -60,7 +60,7 @@ def _io_fields() -> FieldSet:
                 decls=(option,),
                 type=kind,
                 help=text,
-                default=fields[name].default,
+                default=None if fields[name].is_required() else fields[name].default,
                 required=fields[name].is_required(),
             )
             for name, option, kind, text in _IO_FLAGS
