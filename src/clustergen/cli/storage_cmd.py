@@ -43,6 +43,7 @@ _IO_FLAGS = (
     ("system", "--system", str, "local-nvme, parallel-fs or object-store."),
     ("storage_targets", "--targets", int, "Parallel-FS storage targets (OSTs)."),
     ("read_gb_per_s", "--read-gb-per-s", float, "Aggregate read GB/s (overrides targets)."),
+    ("write_gb_per_s", "--write-gb-per-s", float, "Aggregate write GB/s."),
     ("metadata_servers", "--metadata-servers", int, "Metadata servers (MDS)."),
     ("checkpoint_gb", "--checkpoint-gb", float, "Checkpoint size, GB."),
     ("checkpoint_interval_s", "--checkpoint-interval-s", float, "Seconds between checkpoints."),
