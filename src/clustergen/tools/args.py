@@ -3,7 +3,9 @@
 The engine's models (a request, design choices, fabric pins, a storage workload, a fleet) are the
 arguments; these are subclasses of them whose fields carry descriptions written for a model (see
 `clustergen.tools.schema.described`), so the engine stays as it is and every parameter a model or an
-MCP client sees is described. Type checkers see the engine model each one extends.
+MCP client sees is described. Type checkers see the engine model each one extends. A request's
+fields are the exception: `DesignRequest` declares each field's description for models itself
+(with its human name and flag beside it), and `Requirements` takes them as they are.
 """
 
 from __future__ import annotations
