@@ -66,7 +66,7 @@ def test_flags_say_the_same_as_the_text(cli: Cli) -> None:
     serve = json.loads(
         cli(
             "estimate", "--model", "Llama 3.1 405B", "--tokens-per-s", "20000", "--ttft-ms",
-            "2000", "--isl", "1000", "--osl", "1000", "--json",
+            "2000", "--set", "isl_tokens=1000", "--set", "osl_tokens=1000", "--json",
         )[1]
     )  # fmt: skip
     assert (

@@ -253,6 +253,9 @@ DESIGN = {
     "--storage-tier": words,
     "--platform": words,
     "--gpu": words,
+    "--set": st.sampled_from(
+        ["nodes", "pue", "cooling", "power_cap_basis", "model_params_b", "sample_mb", "pwer_cap_w"]
+    ).flatmap(lambda f: st.one_of(numbers, words).map(lambda v: f"{f}={v}")),
 }
 TEXTS = st.one_of(
     st.sampled_from(
@@ -305,24 +308,23 @@ STORAGE = {
     "--samples-per-s": numbers,
     "--sample-mb": numbers,
     "--workers": numbers,
-    "--prefetch-depth": numbers,
     "--pattern": st.sampled_from(["sequential", "random-small", "prefetch", "x"]),
     "--layout": st.sampled_from(["one-file-per-sample", "shards", "object-store", "x"]),
-    "--shard-mb": numbers,
     "--system": st.sampled_from(["local-nvme", "parallel-fs", "object-store", "x"]),
     "--targets": numbers,
-    "--target-gb-per-s": numbers,
     "--read-gb-per-s": numbers,
     "--write-gb-per-s": numbers,
     "--metadata-servers": numbers,
-    "--mds-ops-per-s": numbers,
-    "--gpus-per-node": numbers,
-    "--drives-per-node": numbers,
-    "--prefixes": numbers,
-    "--network-gb-per-s": numbers,
     "--checkpoint-gb": numbers,
     "--checkpoint-interval-s": numbers,
-}
+    "--set": st.sampled_from(
+        [
+            "prefetch_depth", "shard_mb", "target_read_gb_per_s", "mds_ops_per_s",
+            "gpus_per_node", "drives_per_node", "prefixes", "storage_network_gb_per_s",
+            "checkpoint_budget_fraction", "no_such_field",
+        ]
+    ).flatmap(lambda f: numbers.map(lambda n: f"{f}={n}")),
+}  # fmt: skip
 
 
 STORY = {
@@ -342,7 +344,7 @@ STORIES = [
         **STORY,
         "--system": "object-store",
         "--layout": "object-store",
-        "--prefixes": "4",
+        "--set": "prefixes=4",
         "--read-gb-per-s": "100",
     },
     {

@@ -164,3 +164,20 @@ def test_targets_with_an_su_far_larger_than_the_fleet(
     )
     assert code == 0, err
     assert json.loads(out)["read_gb_per_s"] == 468.75
+
+
+def test_set_gives_any_workload_field_and_an_option_left_out_keeps_the_model_default(
+    cli: Callable[..., tuple[int, str, str]],
+) -> None:
+    base = ["storage", "analyze", "--gpus", "64", "--samples-per-s", "10", "--sample-mb", "1"]
+    base += ["--targets", "4"]
+    code, out, err = cli(*base, "--set", "workers_per_gpu=8", "--set", "prefixes=64", "--json")
+    assert code == 0, err
+    w = json.loads(out)["workload"]
+    assert (w["workers_per_gpu"], w["prefixes"], w["metadata_servers"]) == (8, 64, 1)
+    code, _, err = cli(*base, "--workers", "2", "--set", "workers_per_gpu=8")
+    assert code == 2
+    assert "both give workers_per_gpu" in err
+    code, _, err = cli(*base, "--set", "prefix=64")
+    assert code == 2
+    assert "did you mean 'prefixes'?" in err

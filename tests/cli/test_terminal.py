@@ -119,7 +119,7 @@ def test_the_example_request_file_designs(cli: Cli) -> None:
 
 
 def test_schema_request_lists_the_file_fields(cli: Cli) -> None:
-    code, out, _ = cli("schema", "request")
+    code, out, _ = cli("schema", "request", "--json")
     assert code == 0
     schema = json.loads(out)
     assert {"text", "gpus", "power_cap_w", "workload"} <= set(schema["properties"])

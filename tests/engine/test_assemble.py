@@ -290,7 +290,8 @@ def test_request_that_cannot_fit_says_what_does(cat: Catalog) -> None:
     # asked to fit, the planner builds that largest design, and says so first
     d = plan_design(cat, parse_request(cat, "100000 H100, 5 MW").model_copy(update={"fit": True}))
     assert d.compute.gpus == fits
-    assert d.warnings[0].startswith("built to fit")
+    assert d.notice is not None
+    assert d.notice.startswith("built to fit")
 
     choices = DesignChoices(platform="dgx-h100")
     with pytest.raises(InfeasibleDesignError) as err:

@@ -20,10 +20,11 @@ from clustergen.agent.grounding import Grounder, flag_unmatched
 from clustergen.agent.trace import Trace
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.design import Design
+from clustergen.engine.model.request import PARSE_FIELDS
 from clustergen.engine.model.run import GroundedNumber, GroundingReport
 from clustergen.engine.report.summary import DesignSummary, summarize
 from clustergen.engine.request import DesignRequest
-from clustergen.engine.search.proposal import PARSE_FIELDS, design_from_choices, request_from_fields
+from clustergen.engine.search.proposal import design_from_choices, request_from_fields
 from clustergen.errors import ClustergenError
 from clustergen.tools.builtin import SubmitArgs
 

@@ -9,28 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from clustergen.cli.design_view import summary
-from clustergen.cli.options import CatalogOpt, JsonOpt, parse_ratio, parse_technology
-from clustergen.cli.output import (
-    print_json,
-    stdout,
-    warn,
-)
-from clustergen.cli.workload_opts import (
-    BudgetOpt,
-    DaysOpt,
-    IslOpt,
-    ModelOpt,
-    NodePriceOpt,
-    OslOpt,
-    ParamsOpt,
-    PrecisionOpt,
-    PriceOpt,
-    RateOpt,
-    SeqOpt,
-    TokensOpt,
-    TpotOpt,
-    TtftOpt,
-    workload_overrides,
+from clustergen.cli.field_opts import Given
+from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.output import print_json, stdout, warn
+from clustergen.cli.request_opts import (
+    request_fields,
+    request_options,
 )
 from clustergen.errors import RequestError
 
@@ -64,7 +48,8 @@ schema_app = typer.Typer(help="JSON Schemas of clustergen's outputs.", no_args_i
 def load_request(
     catalog: Catalog, text: str | None, request_file: Path | None, overrides: dict[str, Any]
 ) -> DesignRequest:
-    """Text and/or a YAML request file, with flags overriding single fields."""
+    """Text and/or a YAML request file, with flags (`overrides`, None where not given)
+    overriding single fields."""
     from clustergen.engine.request import merge_request
 
     data: dict[str, Any] = {}
@@ -89,8 +74,7 @@ def load_request(
 
 def request_keys() -> list[str]:
     """The fields a request file may hold: the request's own, and its text."""
-    from clustergen.engine.model.request import DesignRequest
-    from clustergen.engine.search.proposal import PARSE_FIELDS
+    from clustergen.engine.model.request import PARSE_FIELDS, DesignRequest
 
     return ["text", *(k for k in DesignRequest.model_fields if k not in PARSE_FIELDS)]
 
@@ -109,23 +93,6 @@ _TextArg = Annotated[
     str | None, typer.Argument(help='The request, e.g. "512 GPUs training, 5 MW".')
 ]
 _RequestOpt = Annotated[Path | None, typer.Option("--request", help="Request as a YAML file.")]
-_GpusOpt = Annotated[int | None, typer.Option("--gpus", min=1, help="Override: GPU count.")]
-_CapOpt = Annotated[float | None, typer.Option("--cap-mw", help="Override: power cap in MW.")]
-_PlatformOpt = Annotated[str | None, typer.Option("--platform", help="Override: system id.")]
-_GpuOpt = Annotated[str | None, typer.Option("--gpu", help="Override: GPU model.")]
-_FabricOpt = Annotated[
-    str | None, typer.Option("--fabric", help="Override: infiniband or ethernet.")
-]
-_OversubOpt = Annotated[str | None, typer.Option("--oversubscription", help="Override: e.g. 2:1.")]
-_WorkloadOpt = Annotated[
-    str | None, typer.Option("--workload", help="Override: training, inference, ...")
-]
-_TierOpt = Annotated[
-    str | None, typer.Option("--storage-tier", help="Override: good, better, best.")
-]
-_RackOpt = Annotated[
-    float | None, typer.Option("--rack-kw", help="Override: rack power limit in kW.")
-]
 _OfflineOpt = Annotated[
     bool, typer.Option("--offline", help="Use the deterministic planner, even with a key.")
 ]
@@ -144,18 +111,10 @@ _TraceOpt = Annotated[
 ]
 
 
+@request_options()
 def design(
     text: _TextArg = None,
     request: _RequestOpt = None,
-    gpus: _GpusOpt = None,
-    cap_mw: _CapOpt = None,
-    platform: _PlatformOpt = None,
-    gpu: _GpuOpt = None,
-    fabric: _FabricOpt = None,
-    oversubscription: _OversubOpt = None,
-    workload: _WorkloadOpt = None,
-    storage_tier: _TierOpt = None,
-    rack_kw: _RackOpt = None,
     out: OutOpt = None,
     plots: PlotsOpt = None,
     force: ForceOpt = False,
@@ -163,22 +122,10 @@ def design(
     llm: _LlmOpt = False,
     model: _AgentModelOpt = None,
     trace: _TraceOpt = None,
-    workload_model: ModelOpt = None,
-    params_b: ParamsOpt = None,
-    tokens: TokensOpt = None,
-    days: DaysOpt = None,
-    precision: PrecisionOpt = None,
-    seq: SeqOpt = None,
-    tokens_per_s: RateOpt = None,
-    isl: IslOpt = None,
-    osl: OslOpt = None,
-    ttft_ms: TtftOpt = None,
-    tpot_ms: TpotOpt = None,
-    budget_usd: BudgetOpt = None,
-    price_per_gpu_hour: PriceOpt = None,
-    price_per_node_hour: NodePriceOpt = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    *,
+    given: Given,
 ) -> None:
     """Design a GPU cluster from a request: platform, fabrics, racks, power, storage, BOM, checks.
 
@@ -188,23 +135,12 @@ def design(
 
     if offline and llm:
         raise RequestError("--offline and --llm contradict each other; pick one")
+    if text is None and request is None and not given.fields:
+        raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
+    fields = request_fields(given)
     _check_outputs(trace, out, plots, force)
     cat = load_catalog(catalog)
-    overrides = {
-        "gpus": gpus,
-        "power_cap_w": cap_mw * 1e6 if cap_mw is not None else None,
-        "platform": platform,
-        "gpu": gpu,
-        "fabric": parse_technology(fabric),
-        "oversubscription": parse_ratio(oversubscription),
-        "workload": workload,
-        "storage_tier": storage_tier,
-        "rack_power_kw": rack_kw,
-    }
-    overrides |= workload_overrides(locals())
-    if text is None and request is None and all(v is None for v in overrides.values()):
-        raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
-    req = load_request(cat, text, request, overrides)
+    req = load_request(cat, text, request, fields)
     d = _make(cat, req, offline=offline, llm=llm, model=model, trace=trace)
     written = _write(d, out, plots, force)
     if json:
@@ -285,12 +221,35 @@ def schema_design() -> None:
 
 
 @schema_app.command("request")
-def schema_request() -> None:
-    """Print the JSON Schema of a request file (`design --request FILE`, YAML or JSON)."""
+def schema_request(json: JsonOpt = False) -> None:
+    """List the request's fields: each one's option on `design` and `estimate` (else --set
+    FIELD=VALUE), unit and description. --json: the JSON Schema of a request file
+    (`design --request FILE`, YAML or JSON)."""
+    if json:
+        print_json(_request_file_schema())
+        return
+    import textwrap
+
+    from clustergen.cli.request_opts import field_rows
+
+    width = max(40, min(stdout.width, 100))
+    lines = [
+        "Request fields: give one as its option on design and estimate, as --set FIELD=VALUE "
+        "(in the field's unit), or as FIELD: VALUE in a --request file.",
+        "",
+    ]
+    for field, option, unit, description in field_rows():
+        lines.append(f"{field}{f' ({unit})' if unit else ''}: {option or f'--set {field}=...'}")
+        lines.append(
+            textwrap.fill(description, width, initial_indent="    ", subsequent_indent="    ")
+        )
+    stdout.print("\n".join(lines), markup=False, highlight=False, soft_wrap=False)
+
+
+def _request_file_schema() -> dict[str, Any]:
     from pydantic import create_model
 
-    from clustergen.engine.model.request import DesignRequest
-    from clustergen.engine.search.proposal import PARSE_FIELDS
+    from clustergen.engine.model.request import PARSE_FIELDS, DesignRequest
 
     fields: dict[str, Any] = {
         name: (f.annotation, f)
@@ -305,7 +264,7 @@ def schema_request() -> None:
         "A clustergen request file: free text (`text`) and/or fields; fields override what the "
         "text says. See examples/request.yaml."
     )
-    print_json(schema)
+    return schema
 
 
 def register(app: typer.Typer) -> None:

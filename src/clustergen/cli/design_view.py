@@ -37,6 +37,8 @@ def summary(d: Design) -> None:
     line.append(f"  {c.gpus:,} x {p.gpu_name} on {c.nodes:,} x {p.name}: {v.line}")
     stdout.print(line, soft_wrap=False)
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
+    if d.notice:
+        say(f"note: {d.notice}")
     stdout.print(kv_table("design", _figures(d)))
     if d.alternatives:
         _trade_study(d)

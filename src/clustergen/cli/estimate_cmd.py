@@ -6,68 +6,35 @@ from typing import Annotated
 
 import typer
 
+from clustergen.cli.field_opts import Given
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, say
-from clustergen.cli.workload_opts import (
-    BudgetOpt,
-    DaysOpt,
-    EstimateModelOpt,
-    IslOpt,
-    NodePriceOpt,
-    OslOpt,
-    ParamsOpt,
-    PrecisionOpt,
-    PriceOpt,
-    RateOpt,
-    SeqOpt,
-    TokensOpt,
-    TpotOpt,
-    TtftOpt,
-    workload_overrides,
-)
+from clustergen.cli.request_opts import ESTIMATE_FLAGS, request_fields, request_options
 from clustergen.errors import RequestError
 
 
+@request_options(ESTIMATE_FLAGS, {"model": "--model"})
 def estimate(
     text: Annotated[
         str | None,
         typer.Argument(help='The request, e.g. "train a 70B model on 15T tokens in 60 days".'),
     ] = None,
-    workload_model: EstimateModelOpt = None,
-    params_b: ParamsOpt = None,
-    tokens: TokensOpt = None,
-    days: DaysOpt = None,
-    precision: PrecisionOpt = None,
-    seq: SeqOpt = None,
-    tokens_per_s: RateOpt = None,
-    isl: IslOpt = None,
-    osl: OslOpt = None,
-    ttft_ms: TtftOpt = None,
-    tpot_ms: TpotOpt = None,
-    budget_usd: BudgetOpt = None,
-    price_per_gpu_hour: PriceOpt = None,
-    price_per_node_hour: NodePriceOpt = None,
-    gpus: Annotated[int | None, typer.Option("--gpus", min=1, help="GPUs you have.")] = None,
-    gpu: Annotated[str | None, typer.Option("--gpu", help="GPU model, e.g. H100.")] = None,
-    platform: Annotated[str | None, typer.Option("--platform", help="System id.")] = None,
-    workload: Annotated[
-        str | None, typer.Option("--workload", help="training, fine-tuning or inference.")
-    ] = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    *,
+    given: Given,
 ) -> None:
     """Estimate a workload: GPUs and days to train, replicas and latency to serve, cost of a budget."""
     from clustergen.catalog import load_catalog
     from clustergen.cli.design_cmd import load_request
     from clustergen.engine.sizing.workload import estimate_request
 
-    cat = load_catalog(catalog)
-    overrides = workload_overrides(locals())
-    overrides |= {"gpus": gpus, "gpu": gpu, "platform": platform, "workload": workload}
-    if text is None and not any(v is not None for v in overrides.values()):
+    if text is None and not given.fields:
         raise RequestError(
             'give a request, e.g. clustergen estimate "train a 70B model on 15T tokens in 60 days"'
         )
+    overrides = request_fields(given)
+    cat = load_catalog(catalog)
     req = load_request(cat, text, None, overrides)
     result, assumed = estimate_request(cat, req)
     if json:

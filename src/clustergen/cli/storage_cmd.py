@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from clustergen.cli.field_opts import FieldSet, Flag, Given, field_options
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import kv_table, print_json, stdout, table
 
@@ -25,127 +26,71 @@ PlotOpt = Annotated[
 ]
 
 
-# The I/O workload, one option per IoWorkload field (`analyze` maps each to its field).
-GpusOpt = Annotated[int, typer.Option("--gpus", help="GPUs reading training data.")]
-IngestOpt = Annotated[
-    float | None,
-    typer.Option("--ingest-mb-per-s", help="Data each GPU consumes at full speed, MB/s."),
-]
-SamplesOpt = Annotated[
-    float | None, typer.Option("--samples-per-s", help="Samples per second per GPU.")
-]
-SampleMbOpt = Annotated[
-    float | None, typer.Option("--sample-mb", help="Size of one sample (one file), MB.")
-]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="Data-loader workers per GPU.")]
-PrefetchDepthOpt = Annotated[
-    int | None,
-    typer.Option("--prefetch-depth", help="Reads each worker keeps in flight (async)."),
-]
-PatternOpt = Annotated[str, typer.Option("--pattern", help="sequential, random-small or prefetch.")]
-LayoutOpt = Annotated[
-    str, typer.Option("--layout", help="one-file-per-sample, shards or object-store.")
-]
-ShardMbOpt = Annotated[float | None, typer.Option("--shard-mb", help="Shard size, MB.")]
-SystemOpt = Annotated[
-    str, typer.Option("--system", help="local-nvme, parallel-fs or object-store.")
-]
-TargetsOpt = Annotated[
-    int | None, typer.Option("--targets", help="Parallel-FS storage targets (OSTs).")
-]
-TargetGbOpt = Annotated[
-    float | None, typer.Option("--target-gb-per-s", help="Read GB/s of one storage target.")
-]
-ReadGbOpt = Annotated[
-    float | None,
-    typer.Option("--read-gb-per-s", help="Aggregate read GB/s (overrides targets)."),
-]
-WriteGbOpt = Annotated[float | None, typer.Option("--write-gb-per-s", help="Aggregate write GB/s.")]
-MdsOpt = Annotated[int, typer.Option("--metadata-servers", help="Metadata servers (MDS).")]
-MdsOpsOpt = Annotated[
-    float | None, typer.Option("--mds-ops-per-s", help="Metadata ops/s of one server.")
-]
-GpusPerNodeOpt = Annotated[int, typer.Option("--gpus-per-node", help="Local NVMe: GPUs per node.")]
-DrivesPerNodeOpt = Annotated[
-    int, typer.Option("--drives-per-node", help="Local NVMe: drives per node.")
-]
-PrefixesOpt = Annotated[int, typer.Option("--prefixes", help="Object-store key prefixes.")]
-NetworkGbOpt = Annotated[
-    float | None,
-    typer.Option("--network-gb-per-s", help="Storage network bandwidth, GB/s."),
-]
-CheckpointGbOpt = Annotated[
-    float | None, typer.Option("--checkpoint-gb", help="Checkpoint size, GB.")
-]
-CheckpointIntervalOpt = Annotated[
-    float | None,
-    typer.Option("--checkpoint-interval-s", help="Seconds between checkpoints."),
-]
+# The I/O workload: the common IoWorkload fields as options of their own, the rest through --set.
+_IO_FLAGS = (
+    ("gpus", "--gpus", int, "GPUs reading training data."),
+    (
+        "ingest_mb_per_s_per_gpu",
+        "--ingest-mb-per-s",
+        float,
+        "Data each GPU consumes at full speed, MB/s.",
+    ),
+    ("samples_per_s_per_gpu", "--samples-per-s", float, "Samples per second per GPU."),
+    ("sample_mb", "--sample-mb", float, "Size of one sample (one file), MB."),
+    ("workers_per_gpu", "--workers", int, "Data-loader workers per GPU."),
+    ("read_pattern", "--pattern", str, "sequential, random-small or prefetch."),
+    ("layout", "--layout", str, "one-file-per-sample, shards or object-store."),
+    ("system", "--system", str, "local-nvme, parallel-fs or object-store."),
+    ("storage_targets", "--targets", int, "Parallel-FS storage targets (OSTs)."),
+    ("read_gb_per_s", "--read-gb-per-s", float, "Aggregate read GB/s (overrides targets)."),
+    ("write_gb_per_s", "--write-gb-per-s", float, "Aggregate write GB/s."),
+    ("metadata_servers", "--metadata-servers", int, "Metadata servers (MDS)."),
+    ("checkpoint_gb", "--checkpoint-gb", float, "Checkpoint size, GB."),
+    ("checkpoint_interval_s", "--checkpoint-interval-s", float, "Seconds between checkpoints."),
+)
+
+
+def _io_fields() -> FieldSet:
+    from clustergen.engine.model.storage import IoWorkload
+
+    fields = IoWorkload.model_fields
+    return FieldSet(
+        flags=[
+            Flag(
+                field=name,
+                decls=(option,),
+                type=kind,
+                help=text,
+                default=None if fields[name].is_required() else fields[name].default,
+                required=fields[name].is_required(),
+            )
+            for name, option, kind, text in _IO_FLAGS
+        ],
+        settable=list(fields),
+        set_help="Any other workload field in its own unit, repeatable: --set prefixes=64.",
+    )
 
 
 @app.command("analyze")
+@field_options(_io_fields)
 def analyze(
-    gpus: GpusOpt,
-    ingest: IngestOpt = None,
-    samples: SamplesOpt = None,
-    sample_mb: SampleMbOpt = None,
-    workers: WorkersOpt = 1,
-    prefetch_depth: PrefetchDepthOpt = None,
-    pattern: PatternOpt = "sequential",
-    layout: LayoutOpt = "shards",
-    shard_mb: ShardMbOpt = None,
-    system: SystemOpt = "parallel-fs",
-    targets: TargetsOpt = None,
-    target_gb: TargetGbOpt = None,
-    read_gb: ReadGbOpt = None,
-    write_gb: WriteGbOpt = None,
-    mds: MdsOpt = 1,
-    mds_ops: MdsOpsOpt = None,
-    gpus_per_node: GpusPerNodeOpt = 8,
-    drives_per_node: DrivesPerNodeOpt = 4,
-    prefixes: PrefixesOpt = 1,
-    network_gb: NetworkGbOpt = None,
-    checkpoint_gb: CheckpointGbOpt = None,
-    checkpoint_interval: CheckpointIntervalOpt = None,
     plot: PlotOpt = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    *,
+    given: Given,
 ) -> None:
     """Bandwidth, IOPS, metadata and checkpoint load against the storage; what binds; what fixes it."""
     from clustergen.catalog import load_catalog
     from clustergen.cli import plotting
     from clustergen.engine.model.storage import IoWorkload
-    from clustergen.engine.request.translate import build
+    from clustergen.engine.request.translate import validated
     from clustergen.engine.sizing.storage import analyze_storage
 
     if plot is not None:
         plotting.check_target(plot)
         plotting.pyplot()
-    workload = build(
-        IoWorkload,
-        gpus=gpus,
-        ingest_mb_per_s_per_gpu=ingest,
-        samples_per_s_per_gpu=samples,
-        sample_mb=sample_mb,
-        workers_per_gpu=workers,
-        prefetch_depth=prefetch_depth,
-        read_pattern=pattern,
-        layout=layout,
-        shard_mb=shard_mb,
-        system=system,
-        storage_targets=targets,
-        target_read_gb_per_s=target_gb,
-        read_gb_per_s=read_gb,
-        write_gb_per_s=write_gb,
-        metadata_servers=mds,
-        mds_ops_per_s=mds_ops,
-        gpus_per_node=gpus_per_node,
-        drives_per_node=drives_per_node,
-        prefixes=prefixes,
-        storage_network_gb_per_s=network_gb,
-        checkpoint_gb=checkpoint_gb,
-        checkpoint_interval_s=checkpoint_interval,
-    )
+    workload = validated(IoWorkload, given.fields)
     cat = load_catalog(catalog)
     result = analyze_storage(cat, workload)
     if plot is not None:

@@ -3,7 +3,9 @@
 The engine's models (a request, design choices, fabric pins, a storage workload, a fleet) are the
 arguments; these are subclasses of them whose fields carry descriptions written for a model (see
 `clustergen.tools.schema.described`), so the engine stays as it is and every parameter a model or an
-MCP client sees is described. Type checkers see the engine model each one extends.
+MCP client sees is described. Type checkers see the engine model each one extends. A request's
+fields are the exception: `DesignRequest` declares each field's description for models itself
+(with its human name and flag beside it), and `Requirements` takes them as they are.
 """
 
 from __future__ import annotations
@@ -16,37 +18,15 @@ from pydantic import BaseModel, ConfigDict, create_model
 from clustergen.engine.calculators.fleet import FleetPolicy, Inventory
 from clustergen.engine.model.compute import FabricChoices
 from clustergen.engine.model.design import DesignChoices
+from clustergen.engine.model.request import PARSE_FIELDS
 from clustergen.engine.model.storage import IoWorkload
 from clustergen.engine.request import DesignRequest
-from clustergen.engine.search.proposal import PARSE_FIELDS
 from clustergen.tools.schema import described
 
-_REQUIREMENT_HELP = {
-    "gpus": "GPUs wanted",
-    "nodes": "nodes wanted (an NVL72 rack is one node)",
-    "power_cap_w": "power cap in W (5 MW = 5000000)",
-    "power_cap_basis": "it: the cap is for IT load; facility: for IT x PUE",
-    "pue": "power usage effectiveness of the facility",
-    "workload": "what the cluster mostly runs",
-    "gpu": "GPU id or name, e.g. h100-sxm, B200",
-    "platform": "system id, e.g. dgx-h100, gb200-nvl72",
-    "fabric": "compute fabric technology",
-    "oversubscription": "compute fabric oversubscription: 1 non-blocking, 2 for 2:1",
-    "rack_power_kw": "power limit of one rack in kW",
-    "cooling": "how racks are cooled",
-    "storage_tier": "SuperPOD storage performance tier",
-    "model_params_b": "model size in billions of parameters",
-    "training_tokens_t": "training tokens in trillions",
-    "dataset_layout": "how the training data is stored",
-    "sample_mb": "one sample (one file) in MB",
-    "checkpoint_gb": "one checkpoint in GB",
-}
 
-
-def _requirement(name: str, f: Any) -> tuple[Any, Any]:
-    info = copy.copy(f)
-    info.description = _REQUIREMENT_HELP.get(name, f.description)
-    return (f.annotation, info)
+def _requirement(f: Any) -> tuple[Any, Any]:
+    # the request's own field, its description for models included: declared once, on the model
+    return (f.annotation, copy.copy(f))
 
 
 # A request as structured fields: DesignRequest without the bookkeeping of how text was parsed.
@@ -55,7 +35,7 @@ Requirements: type[BaseModel] = create_model(  # type: ignore[call-overload]
     __config__=ConfigDict(extra="forbid", allow_inf_nan=False),
     __doc__="The customer's requirements; omit what the customer did not say.",
     **{
-        name: _requirement(name, f)
+        name: _requirement(f)
         for name, f in DesignRequest.model_fields.items()
         if name not in PARSE_FIELDS
     },
@@ -87,7 +67,7 @@ CoreRequirements: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "CoreRequirements",
     __config__=ConfigDict(extra="forbid", allow_inf_nan=False),
     __doc__="Corrections to the request as read; omit what it read right.",
-    **{name: _requirement(name, DesignRequest.model_fields[name]) for name in CORE_FIELDS},
+    **{name: _requirement(DesignRequest.model_fields[name]) for name in CORE_FIELDS},
 )
 
 if TYPE_CHECKING:

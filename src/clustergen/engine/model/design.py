@@ -316,6 +316,11 @@ class Design(_M):
     bom_totals: BomTotals
     checks: list[Check]
     alternatives: TradeStudy | None
+    notice: str | None = Field(
+        default=None,
+        description="what the answer does beyond or instead of the request (GPUs built past the "
+        "need, a design built to fit under the cap), said in the first lines",
+    )
     warnings: list[str]
     memo: str | None = None
     agent: AgentRun | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -37,6 +37,10 @@ Objective = Literal["most-gpus"]
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
 
 
+#: fields that record how a request's text was read, not what it asks for: no flag, file or
+#: tool sets them
+PARSE_FIELDS = frozenset({"text", "understood", "not_understood"})
+
 #: fields that, with a model, say what to size its workload for: training tokens or days, a
 #: budget, a serving target, limit or request shape
 WORKLOAD_TARGETS = (
@@ -66,21 +70,28 @@ class DesignRequest(BaseModel):
     text: str | None = Field(
         default=None, max_length=MAX_REQUEST_CHARS, description="the request as written"
     )
-    gpus: int | None = Field(default=None, ge=1, le=MAX_GPUS)
-    nodes: int | None = Field(default=None, ge=1, le=MAX_NODES)
-    power_cap_w: float | None = Field(
-        default=None, ge=1, le=MAX_POWER_W, description="at most 10 GW: larger reads as a unit slip"
+    gpus: int | None = Field(default=None, ge=1, le=MAX_GPUS, description="GPUs wanted")
+    nodes: int | None = Field(
+        default=None, ge=1, le=MAX_NODES, description="nodes wanted (an NVL72 rack is one node)"
     )
-    power_cap_basis: Literal["it", "facility"] | None = None
-    pue: Pue | None = None
-    workload: Workload | None = None
-    gpu: str | None = Field(default=None, description="GPU id")
-    platform: str | None = Field(default=None, description="system id")
-    fabric: Fabric | None = None
-    oversubscription: Oversubscription | None = None
-    rack_power_kw: RackKw | None = None
-    cooling: Cooling | None = None
-    storage_tier: Tier | None = None
+    # at most 10 GW: a larger cap reads as a unit slip
+    power_cap_w: float | None = Field(
+        default=None, ge=1, le=MAX_POWER_W, description="power cap in W (5 MW = 5000000)"
+    )
+    power_cap_basis: Literal["it", "facility"] | None = Field(
+        default=None, description="it: the cap is for IT load; facility: for IT x PUE"
+    )
+    pue: Pue | None = Field(default=None, description="power usage effectiveness of the facility")
+    workload: Workload | None = Field(default=None, description="what the cluster mostly runs")
+    gpu: str | None = Field(default=None, description="GPU id or name, e.g. h100-sxm, B200")
+    platform: str | None = Field(default=None, description="system id, e.g. dgx-h100, gb200-nvl72")
+    fabric: Fabric | None = Field(default=None, description="compute fabric technology")
+    oversubscription: Oversubscription | None = Field(
+        default=None, description="compute fabric oversubscription: 1 non-blocking, 2 for 2:1"
+    )
+    rack_power_kw: RackKw | None = Field(default=None, description="power limit of one rack in kW")
+    cooling: Cooling | None = Field(default=None, description="how racks are cooled")
+    storage_tier: Tier | None = Field(default=None, description="SuperPOD storage performance tier")
     objective: Objective | None = Field(
         default=None,
         description=(
@@ -96,10 +107,10 @@ class DesignRequest(BaseModel):
     )
     model: str | None = Field(default=None, description="language model id in models.yaml")
     model_params_b: float | None = Field(
-        default=None, ge=TINY, le=100_000, description="billions of parameters"
+        default=None, ge=TINY, le=100_000, description="model size in billions of parameters"
     )
     training_tokens_t: float | None = Field(
-        default=None, ge=TINY, le=10_000, description="trillions of training tokens"
+        default=None, ge=TINY, le=10_000, description="training tokens in trillions"
     )
     training_days: float | None = Field(
         default=None, ge=TINY, le=3650, description="wall-clock days the run may take"
@@ -133,17 +144,88 @@ class DesignRequest(BaseModel):
     dataset_layout: Layout | None = Field(
         default=None, description="how the training data is stored"
     )
+    # 1 GB = 1000 MB
     sample_mb: float | None = Field(
-        default=None, ge=TINY, le=1e6, description="one sample (one file) in MB, 1 GB = 1000 MB"
+        default=None, ge=TINY, le=1e6, description="one sample (one file) in MB"
     )
     checkpoint_gb: float | None = Field(
-        default=None, ge=TINY, le=1e7, description="one training checkpoint in GB"
+        default=None, ge=TINY, le=1e7, description="one checkpoint in GB"
     )
     understood: list[str] = Field(default_factory=list, description="phrase -> field, as read")
-    not_understood: list[str] = Field(default_factory=list)
+    not_understood: list[str] = Field(
+        default_factory=list, description="words of the text that said nothing the parser reads"
+    )
 
     @model_validator(mode="after")
     def _pue_needs_facility(self) -> DesignRequest:
         if self.power_cap_w is None and self.power_cap_basis is not None:
             raise ValueError("power_cap_basis given without power_cap_w")
         return self
+
+
+class FieldWords(NamedTuple):
+    """What a request field is called where a person reads it, and how a command line spells it.
+    Its description for models is the field's own `description` above."""
+
+    #: what a message or the memo calls it ("rack power limit")
+    name: str
+    #: unit of the field's value as a person writes it ("kW"); empty for words and counts
+    unit: str = ""
+    #: its own command-line option, without the dashes; None: given only as `--set field=value`
+    flag: str | None = None
+    #: what the option takes when it differs from the field: a unit ("MW" for a cap in W) or a
+    #: form ("e.g. 15T or 500B")
+    flag_unit: str = ""
+    #: option value x flag_scale = field value
+    flag_scale: float = 1.0
+
+
+#: every DesignRequest field's words; tests hold it to the model (no field without its words)
+REQUEST_FIELDS: dict[str, FieldWords] = {
+    "text": FieldWords("request text"),
+    "gpus": FieldWords("GPU count", flag="gpus"),
+    "nodes": FieldWords("node count"),
+    "power_cap_w": FieldWords("power cap", unit="W", flag="cap-mw", flag_unit="MW", flag_scale=1e6),
+    "power_cap_basis": FieldWords("power cap basis"),
+    "pue": FieldWords("PUE"),
+    "workload": FieldWords("workload", flag="workload"),
+    "gpu": FieldWords("GPU", flag="gpu"),
+    "platform": FieldWords("platform", flag="platform"),
+    "fabric": FieldWords("fabric", flag="fabric"),
+    "oversubscription": FieldWords("oversubscription", flag="oversubscription"),
+    "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
+    "cooling": FieldWords("cooling"),
+    "storage_tier": FieldWords("storage tier", flag="storage-tier"),
+    "objective": FieldWords("objective"),
+    "fit": FieldWords("build the largest that fits", flag="fit"),
+    "model": FieldWords(
+        "language model", flag="workload-model", flag_unit="e.g. 'Llama 3.1 405B' or 70B"
+    ),
+    "model_params_b": FieldWords("model size", unit="billion parameters"),
+    "training_tokens_t": FieldWords(
+        "token count", unit="trillion tokens", flag="tokens", flag_unit="e.g. 15T or 500B"
+    ),
+    "training_days": FieldWords("duration", unit="days", flag="days"),
+    "precision": FieldWords("precision"),
+    "sequence_tokens": FieldWords("sequence length", unit="tokens", flag="seq"),
+    "output_tokens_per_s": FieldWords("serving target", unit="tokens/s", flag="tokens-per-s"),
+    "isl_tokens": FieldWords("input length", unit="tokens"),
+    "osl_tokens": FieldWords("output length", unit="tokens"),
+    "ttft_ms": FieldWords("TTFT limit", unit="ms", flag="ttft-ms"),
+    "tpot_ms": FieldWords("TPOT limit", unit="ms", flag="tpot-ms"),
+    "budget_usd": FieldWords("budget", unit="USD"),
+    "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
+    "price_per_node_hour": FieldWords("price per node-hour", unit="USD"),
+    "dataset_layout": FieldWords("dataset layout"),
+    "sample_mb": FieldWords("sample size", unit="MB"),
+    "checkpoint_gb": FieldWords("checkpoint size", unit="GB"),
+    "understood": FieldWords("phrases understood"),
+    "not_understood": FieldWords("words not understood"),
+}
+
+
+def human_name(field: str) -> str:
+    """A request field as a message names it: 'rack_power_kw' -> 'rack power limit'; a name
+    that is not a request field is spelt out ('su_nodes' -> 'su nodes')."""
+    words = REQUEST_FIELDS.get(field)
+    return words.name if words else field.replace("_", " ")

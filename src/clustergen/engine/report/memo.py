@@ -128,6 +128,7 @@ def executive_summary(d: Design) -> list[str]:
         "## Executive summary\n",
         headline(d),
         "",
+        *([f"**Note:** {d.notice[0].upper()}{d.notice[1:]}.", ""] if d.notice else []),
         f"**Checks: {v.status}.** {v.line[0].upper()}{v.line[1:]}.",
     ]
     if v.failing:

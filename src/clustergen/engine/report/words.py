@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.model.design import Design
+from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import watts
 
 Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN"]
@@ -70,27 +71,23 @@ def verdict(d: Design) -> Verdict:
     )
 
 
-# Engine field names a person reads as these words. A field not here is spelled out by rule.
+# Engine field names a person reads as these words. A field not here is spelled out by rule;
+# a request field is called what its declaration says (`REQUEST_FIELDS`), with its unit.
 _FIELD_WORDS = {
-    "platform": "platform",
-    "pue": "PUE",
-    "power_cap_basis": "power cap basis",
+    **{
+        field: f"{words.name} ({words.unit})" if words.unit else words.name
+        for field, words in REQUEST_FIELDS.items()
+    },
     "switch": "compute-fabric switch",
     "su_nodes": "nodes per scalable unit",
     "planes": "compute-fabric planes",
-    "storage_tier": "storage tier",
     "ingest_mb_per_s_per_gpu": "data ingest per GPU (MB/s)",
-    "dataset_layout": "dataset layout",
     "read_pattern": "read pattern",
     "workers_per_gpu": "data-loader workers per GPU",
     "storage_system": "storage system",
     "metadata_servers": "metadata servers",
-    "rack_power_kw": "rack power limit (kW)",
     "mfu": "model FLOPs utilisation (MFU)",
-    "checkpoint_gb": "checkpoint size (GB)",
     "checkpoint_interval_s": "checkpoint interval (s)",
-    "workload": "workload",
-    "cooling": "cooling",
 }
 
 _UNIT_SUFFIXES = (

@@ -39,9 +39,10 @@ def _request_error(
     name = ".".join(str(p) for p in err["loc"]) or model.__name__
     msg = err["msg"].lower()
     if name in phrases:
+        # a choice's error lists the choices; a number's may be a unit slip
         return RequestError(
             f"{phrases[name]!r} does not work as the {NAMES.get(name, name)}: {msg}",
-            hint="check the number and its unit",
+            hint=None if err["type"] == "literal_error" else "check the number and its unit",
         )
     got = f", got {err.get('input')!r}" if name in fields else ""
     if err["type"] == "extra_forbidden":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from clustergen.engine.model.request import REQUEST_FIELDS
+
 #: Words a request may carry that say nothing to size; anything else left over is reported.
 FILLER = frozenset(
     [
@@ -133,32 +135,8 @@ FILLER = frozenset(
     ]
 )
 
-#: what each field is called in an error message
-NAMES = {
-    "gpus": "GPU count",
-    "nodes": "node count",
-    "power_cap_w": "power cap",
-    "pue": "PUE",
-    "rack_power_kw": "rack power limit",
-    "oversubscription": "oversubscription",
-    "model_params_b": "model size",
-    "training_tokens_t": "token count",
-    "storage_tier": "storage tier",
-    "checkpoint_gb": "checkpoint size",
-    "sample_mb": "sample size",
-    "model": "model",
-    "training_days": "duration",
-    "precision": "precision",
-    "sequence_tokens": "sequence length",
-    "output_tokens_per_s": "serving target",
-    "isl_tokens": "input length",
-    "osl_tokens": "output length",
-    "ttft_ms": "TTFT limit",
-    "tpot_ms": "TPOT limit",
-    "budget_usd": "budget",
-    "price_per_gpu_hour": "price per GPU-hour",
-    "price_per_node_hour": "price per node-hour",
-}
+#: what each field is called in an error message (its words are declared beside the model)
+NAMES = {field: words.name for field, words in REQUEST_FIELDS.items()}
 
 #: a word after a system's name that says the count before it counts systems
 UNIT_WORD = re.compile(r"\s*(?:nodes?|systems?|servers?|boxes|racks?)\b")

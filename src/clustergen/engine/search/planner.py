@@ -46,18 +46,19 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
 def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
     """The largest design under the cap, for a request that asked to fit when it does not."""
     d = plan_design(catalog, fit_request(request))
-    asked = request.gpus or (request.nodes and f"{request.nodes} nodes") or "the workload"
+    asked = (
+        f"{request.gpus:,} GPUs"
+        if request.gpus
+        else f"{request.nodes:,} nodes"
+        if request.nodes
+        else "the workload's GPUs"
+    )
     line = (
         f"built to fit: {asked} asked for do not fit under the cap, so this is the largest "
         f"design that does ({d.compute.gpus:,} GPUs)"
     )
     note = Assumed(field="fit", value=str(d.compute.gpus), reason=why)
-    return d.model_copy(
-        update={
-            "warnings": [line, *d.warnings],
-            "assumptions": [note, *d.assumptions],
-        }
-    )
+    return d.model_copy(update={"notice": line, "assumptions": [note, *d.assumptions]})
 
 
 def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: Alternative) -> str:
@@ -74,7 +75,7 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     return reason
 
 
-def overshoot_line(best: Alternative) -> str | None:
+def overshoot_line(best: Alternative, platforms: int) -> str | None:
     """The first-lines statement of GPUs built beyond the need, past the margin or by more than
     a rounding to whole nodes."""
     need = best.needed_gpus
@@ -84,10 +85,12 @@ def overshoot_line(best: Alternative) -> str | None:
     per_node = best.gpus // best.nodes if best.nodes else best.gpus
     if extra < per_node and best.gpus <= need * (1 + RA_MARGIN):
         return None  # a rounding to whole nodes, within the margin: the compute warning says it
+    why = (
+        "; it still needs the least IT power of the platforms weighed" if platforms > 1 else ""
+    )
     return (
         f"delivers {best.gpus:,} GPUs for the {need:,} needed ({extra / need:.0%} more): "
-        f"{best.platform} is built in whole {per_node}-GPU nodes; it still needs the least IT "
-        f"power of the platforms weighed"
+        f"{best.platform} is built in whole {per_node}-GPU nodes{why}"
     )
 
 
@@ -100,15 +103,11 @@ def _answer(
     if not (request.platform or request.gpu):
         at = sum(1 for a in assumed if a.field == "workload")
         assumed.insert(at, Assumed(field="platform", value=best.platform, reason=reason))
-    warnings = list(d.warnings)
-    line = overshoot_line(best)
-    if line:
-        warnings.insert(0, line)
     return d.model_copy(
         update={
             "alternatives": study,
             "assumptions": assumed,
             "platform": d.platform.model_copy(update={"reason": reason}),
-            "warnings": warnings,
+            "notice": overshoot_line(best, len({r.platform for r in study.rows})),
         }
     )

@@ -8,13 +8,12 @@ from typing import Any
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.design import Design, DesignChoices, Mode, TradeStudy
-from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.request import PARSE_FIELDS, DesignRequest
 from clustergen.engine.request.resolve import resolve_fields
 from clustergen.engine.search.trade_study import trade_study
 from clustergen.errors import ClustergenError
 
 # Fields of DesignRequest that record how text was read, not what was asked.
-PARSE_FIELDS = frozenset({"text", "understood", "not_understood"})
 
 
 def request_from_fields(
