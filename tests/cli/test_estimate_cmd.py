@@ -25,6 +25,9 @@ FIELDS = {
     "tokens_per_s_per_gpu", "mfu", "goodput", "gpus_required", "days", "gpu_hours",
     "gpus_per_replica", "replicas", "ttft_ms", "tpot_ms", "cost_usd", "price_per_gpu_hour",
     "feasible", "band_pct", "method", "sources",
+    # issue 24: time in hours, interactivity, latency percentile, method, advice
+    "hours", "tokens_per_s_per_user", "latency_percentile", "training_method", "interactivity",
+    "meets_on", "warnings",
 }  # fmt: skip
 
 

@@ -25,7 +25,7 @@ from clustergen.cli.workload_opts import (
     TtftOpt,
     workload_overrides,
 )
-from clustergen.errors import RequestError
+from clustergen.errors import InfeasibleDesignError, RequestError
 
 
 def estimate(
@@ -72,12 +72,14 @@ def estimate(
     result, assumed = estimate_request(cat, req)
     if json:
         print_json(result)
-        return
-    from clustergen.cli.workload_view import print_workload
+    else:
+        from clustergen.cli.workload_view import print_workload
 
-    print_workload(result)
-    for a in assumed:
-        say(f"assumed {a.field} = {a.value}: {a.reason}")
+        print_workload(result)
+        for a in assumed:
+            say(f"assumed {a.field} = {a.value}: {a.reason}")
+    if not result.feasible:  # NOT MET: the figures are printed, and the exit says so
+        raise typer.Exit(InfeasibleDesignError.exit_code)
 
 
 def register(app: typer.Typer) -> None:

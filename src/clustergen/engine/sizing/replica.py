@@ -119,7 +119,9 @@ class Replica:
         if self.routed_s:
             tokens = batch * (1 + self.isl / self.osl)
             routed = self.routed_s * (1 - (1 - self.route_share) ** tokens)
-        return self.overhead_s + self.shared_s + routed + batch * self.per_seq_s
+        # a pipeline keeps PP micro-batches in flight, each reading every stage's weights: PP
+        # adds GPUs and throughput but does not shorten one token's trip through the layers
+        return self.pp * (self.overhead_s + self.shared_s + routed) + batch * self.per_seq_s
 
     def step_s(self, batch: float) -> float:
         """Seconds per step with `batch` sequences in flight (the mean TPOT)."""

@@ -14,6 +14,7 @@ from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.budget import no_price_error
 from clustergen.engine.sizing.inference import choose_replica, estimate_inference, fastest
+from clustergen.engine.sizing.interactivity import interactivity_table, meets_on
 from clustergen.engine.sizing.training import estimate_training
 from clustergen.engine.sizing.workload_inputs import (
     WorkloadInputs,
@@ -60,7 +61,9 @@ def estimate_request(
     catalog: Catalog, request: DesignRequest
 ) -> tuple[WorkloadEstimate, list[Assumed]]:
     """The estimate for a request with no platform (what `clustergen estimate` and the workload
-    tools answer), after refusing what no GPU could do; a request naming no workload is refused."""
+    tools answer), after refusing what no GPU could do; a request naming no workload is refused.
+    A serving estimate carries its throughput-vs-interactivity table and, when NOT MET, the GPUs
+    and layouts that meet it."""
     check_workload(catalog, request)
     found = estimate_workload(catalog, request)
     if found is None:
@@ -68,7 +71,14 @@ def estimate_request(
             "nothing to estimate: the request names no model and no workload for it",
             hint="name a model and what to do with it, e.g. 70B on 15T tokens in 60 days",
         )
-    return found[0], found[1]
+    estimate = found[0]
+    w = resolve_workload(catalog, request)
+    if w.kind == "inference" and w.arch.known_shape:
+        update: dict[str, object] = {"interactivity": interactivity_table(catalog, w)}
+        if not estimate.feasible:
+            update["meets_on"] = meets_on(catalog, w)
+        estimate = estimate.model_copy(update=update)
+    return estimate, found[1]
 
 
 def workload_gpus(
@@ -93,6 +103,8 @@ def check_workload(catalog: Catalog, request: DesignRequest) -> None:
     w = resolve_workload(catalog, request)
     if w.budget_usd and not _any_price(catalog, request, w):
         raise no_price_error(w.gpu.id if request.gpu or request.platform else None)
+    if w.tpot_assumed:  # the default interactivity is reported NOT MET, never refused
+        w = replace(w, tpot_s=None)
     if w.kind != "inference" or not (w.ttft_s or w.tpot_s) or not w.arch.known_shape:
         return
     best: tuple[float, float, str] | None = None
@@ -127,9 +139,10 @@ def check_workload(catalog: Catalog, request: DesignRequest) -> None:
 
 
 def _candidate_gpus(catalog: Catalog, request: DesignRequest, w: WorkloadInputs) -> list[Gpu]:
-    if request.gpu or request.platform:
-        return [w.gpu]
-    return [g for g in catalog.all("gpus", Gpu) if _domain(catalog, g) > 0]
+    """Every GPU a replica could live on, the request's first: a limit its GPU misses but
+    another meets is an estimate NOT MET that names the other, not a refusal."""
+    others = [g for g in catalog.all("gpus", Gpu) if _domain(catalog, g) > 0 and g.id != w.gpu.id]
+    return [w.gpu, *others]
 
 
 def _domain(catalog: Catalog, gpu: Gpu) -> int:
