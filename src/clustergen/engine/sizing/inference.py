@@ -186,7 +186,7 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
         feasible = False
     band = _band(w, choice)
-    warnings = edge_warnings(w, choice, weighed)
+    warnings = edge_warnings(w, choice, weighed, band)
     estimate = _estimate(
         w,
         tokens_per_s_per_gpu=per_replica / rep.gpus,
@@ -211,13 +211,18 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
 _EDGE_SHARE = 0.6
 #: a limit that keeps less than this share of max throughput sits on a steep slope
 _EDGE_KEPT = 0.35
+#: a slower stack losing this many times its own slowdown under the limits is on a cliff
+_EDGE_AMPLIFY = 1.5
 
 
-def edge_warnings(w: WorkloadInputs, choice: Choice, weighed: list[Replica]) -> list[str]:
+def edge_warnings(
+    w: WorkloadInputs, choice: Choice, weighed: list[Replica], band_pct: float = 0.0
+) -> list[str]:
     """What says the plan sits near the edge of feasibility: a limit close to what one sequence
-    alone reaches, or a limit that keeps little of the replica's max throughput (where a few
-    percent of model error or prompt length moves the answer to NOT MET)."""
-    out: list[str] = []
+    alone reaches; a limit that keeps little of the replica's max throughput; or a serving stack
+    slower by the estimate's own band that would lose far more than the band in throughput, or
+    miss the limits (where a few percent of model error or prompt length moves the answer)."""
+    out = _sensitivity(w, choice, band_pct)
     ttft, tpot = fastest(weighed)
     rep = choice.replica
     if w.ttft_s and ttft > _EDGE_SHARE * w.ttft_s:
@@ -238,6 +243,29 @@ def edge_warnings(w: WorkloadInputs, choice: Choice, weighed: list[Replica]) -> 
             "is sensitive to the limits and the prompt length (see the interactivity table)"
         )
     return out
+
+
+def _sensitivity(w: WorkloadInputs, choice: Choice, band_pct: float) -> list[str]:
+    """A warning when a stack `band_pct` slower misses the limits or loses more than 1.5 x what it
+    loses unlimited: the limits, not the hardware, then decide the answer."""
+    if not (choice.limited and band_pct):
+        return []
+    slow = choice.replica.scaled(1 / (1 + band_pct / 100))
+    b = slow.best_batch(w.ttft_s, w.tpot_s)
+    if b < 1:
+        return [
+            f"near the feasibility edge: a serving stack {band_pct:g} % slower (the estimate's "
+            "band) would not meet the latency limits at all"
+        ]
+    rep = choice.replica
+    lost = 1 - slow.tokens_per_s(b) / rep.tokens_per_s(choice.batch)
+    if lost > _EDGE_AMPLIFY * (1 - 1 / (1 + band_pct / 100)):
+        return [
+            f"near the feasibility edge: a serving stack {band_pct:g} % slower (the estimate's "
+            f"band) would lose {lost:.0%} of the throughput under these limits, so plan for "
+            "more GPUs or relax a limit"
+        ]
+    return []
 
 
 def _band(w: WorkloadInputs, choice: Choice) -> float:
