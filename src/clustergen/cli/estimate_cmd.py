@@ -53,6 +53,15 @@ def estimate(
     workload: Annotated[
         str | None, typer.Option("--workload", help="training, fine-tuning or inference.")
     ] = None,
+    latency_percentile: Annotated[
+        float | None,
+        typer.Option(
+            "--latency-percentile",
+            min=50,
+            max=99.99,
+            help="Percentile the TTFT limit and figure are at, e.g. 99 (default: the mean).",
+        ),
+    ] = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -69,7 +78,8 @@ def estimate(
             'give a request, e.g. clustergen estimate "train a 70B model on 15T tokens in 60 days"'
         )
     req = load_request(cat, text, None, overrides)
-    result, assumed = estimate_request(cat, req)
+    percentile = latency_percentile / 100 if latency_percentile else None
+    result, assumed = estimate_request(cat, req, percentile)
     if json:
         print_json(result)
     else:

@@ -16,7 +16,8 @@ of each step). One prompt's service is its prefill plus the decode steps its chu
 (chunked prefill: a prompt is cut into chunks of at most `chunk_tokens`, each sharing a step with
 the decode batch); the wait ahead of it is Kingman's heavy-traffic approximation for Poisson
 arrivals and near-constant service, mean rho S / (2 (1 - rho)), with an exponential tail, so the
-p-th percentile wait is S / (2 (1 - rho)) x ln(rho / (1 - p)) (zero while rho < 1 - p).
+p-th percentile wait is S / (2 (1 - rho)) x ln(rho / (1 - p)) (zero while rho < 1 - p); never
+more than the prefills of the other sequences in flight (a finite population).
 
 B is capped by the KV cache the memory left after the weights holds, and by the TTFT and TPOT
 limits at the percentile asked: so long prompts, which make prefill dominate, cut the batch and
@@ -143,9 +144,12 @@ class Replica:
         service = self.pp * self.prefill_s + self.chunks * self.decode_s(batch)
         scale = service / (2 * (1 - rho))
         if self.percentile is None:
-            return service + rho * scale
-        tail = 1 - self.percentile
-        return service + (scale * math.log(rho / tail) if rho > tail else 0.0)
+            wait = rho * scale
+        else:
+            tail = 1 - self.percentile
+            wait = scale * math.log(rho / tail) if rho > tail else 0.0
+        # a finite population: no more prompts can be ahead than the other sequences in flight
+        return service + min(wait, max(0.0, batch - 1) * self.pp * self.prefill_s)
 
     def best_batch(self, ttft_s: float | None, tpot_s: float | None) -> float:
         """The largest batch within memory and both limits; 0 when not even one sequence fits."""

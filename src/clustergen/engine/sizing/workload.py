@@ -33,16 +33,19 @@ __all__ = [
 
 
 def estimate_workload(
-    catalog: Catalog, request: DesignRequest, system: System | None = None
+    catalog: Catalog,
+    request: DesignRequest,
+    system: System | None = None,
+    percentile: float | None = None,
 ) -> tuple[WorkloadEstimate, list[Assumed], list[str]] | None:
     """The estimate on `system`'s GPU (or the request's, or the default GPU), the defaults it
     took and what of the request it does not meet; None when the request asks for no workload
-    sizing."""
+    sizing. Latency is at the request's percentile, else `percentile` (None: the mean)."""
     if not wants_estimate(request):
         return None
 
     def estimate() -> tuple[WorkloadEstimate, list[Assumed], list[str]]:
-        w = resolve_workload(catalog, request, system)
+        w = resolve_workload(catalog, request, system, percentile)
         if w.budget_usd and w.price is None:
             raise no_price_error(w.gpu.id)
         if w.kind == "inference":
@@ -52,27 +55,28 @@ def estimate_workload(
         return found, w.assumed, unmet
 
     # The trade study asks once per fabric row of a platform, and the design once more.
-    key = ("workload", request.model_dump_json(), system.id if system else None)
+    key = ("workload", request.model_dump_json(), system.id if system else None, percentile)
     found, assumed, unmet = catalog.memo(key, estimate)
     return found, list(assumed), list(unmet)
 
 
 def estimate_request(
-    catalog: Catalog, request: DesignRequest
+    catalog: Catalog, request: DesignRequest, percentile: float | None = None
 ) -> tuple[WorkloadEstimate, list[Assumed]]:
     """The estimate for a request with no platform (what `clustergen estimate` and the workload
     tools answer), after refusing what no GPU could do; a request naming no workload is refused.
     A serving estimate carries its throughput-vs-interactivity table and, when NOT MET, the GPUs
-    and layouts that meet it."""
+    and layouts that meet it. Latency figures and limits are at the request's percentile, else
+    at `percentile` (0-1; None: the mean)."""
     check_workload(catalog, request)
-    found = estimate_workload(catalog, request)
+    found = estimate_workload(catalog, request, None, percentile)
     if found is None:
         raise RequestError(
             "nothing to estimate: the request names no model and no workload for it",
             hint="name a model and what to do with it, e.g. 70B on 15T tokens in 60 days",
         )
     estimate = found[0]
-    w = resolve_workload(catalog, request)
+    w = resolve_workload(catalog, request, None, percentile)
     if w.kind == "inference" and w.arch.known_shape:
         update: dict[str, object] = {"interactivity": interactivity_table(catalog, w)}
         if not estimate.feasible:
