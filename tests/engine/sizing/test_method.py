@@ -93,3 +93,17 @@ def test_deepseek_v3_trains_at_its_published_sequence() -> None:
     )
     assert w.sequence == 4096
     assert any(a.field == "sequence-tokens" and "pre-trained" in a.reason for a in w.assumed)
+
+
+def test_a_small_model_estimate_warns_with_the_range_real_runs_took() -> None:
+    w = resolve_workload(
+        CAT,
+        DesignRequest(model="llama-3.1-8b", gpu="h100", gpus=4096, training_tokens_t=15),
+    )
+    est, _ = estimate_training(CAT, w)
+    assert est.gpu_hours
+    assert any("1.5-2.5x" in text for text in est.warnings)
+    big = resolve_workload(
+        CAT, DesignRequest(model="llama-3.1-70b", gpu="h100", gpus=4096, training_tokens_t=15)
+    )
+    assert estimate_training(CAT, big)[0].warnings == []
