@@ -60,7 +60,7 @@ def test_latency_bound_points_are_within_the_stated_band(
 ) -> None:
     """Tokens/s and ITL within the latency-limited band (the anchored dense band plus the extra
     the estimator states when a limit binds); TTFT within its own, wider band (a closed loop's
-    queue is not the Poisson one the model assumes)."""
+    queue is not the Poisson one the model assumes, and one user waits for no queue at all)."""
     itl, ttft, tokens = _modelled(table, point["users"])
     band = (BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT) / 100
     assert abs(_error(tokens, point["tokens_per_s"])) <= band

@@ -28,7 +28,7 @@ from clustergen.errors import RequestError
 BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50.0), 10.0
 #: TTFT at load against published latency-throughput points (tests/engine/sizing/
 #: test_latency_calibration.py): a queue is the least certain figure
-BAND_TTFT_AT_LOAD_PCT = 40.0
+BAND_TTFT_AT_LOAD_PCT = 25.0
 
 _POWERS = (1, 2, 4, 8, 16, 32, 64)
 _PREFER_SMALLER = 0.95
