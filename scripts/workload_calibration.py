@@ -17,6 +17,7 @@ import itertools
 import math
 import statistics
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -98,7 +99,7 @@ def fit() -> None:
     grid = itertools.product(
         [x / 100 for x in range(45, 81, 5)],
         [x / 100 for x in range(45, 86, 5)],
-        [x / 100 for x in range(70, 101, 5)],
+        [x / 100 for x in range(80, 101, 5)],
         [0.5, 0.55, 0.6, 0.65, 0.7],
         [0.15, 0.2, 0.25],
     )
@@ -107,7 +108,7 @@ def fit() -> None:
     moes = [pt for pt in rows if pt[2].arch.moe]
     best: tuple[float, Efficiency] | None = None
     for pre, dec, mem, fp4, tpx in grid:
-        eff = Efficiency(pre, dec, mem, fp4, tpx, base.kv_fraction, base.moe)
+        eff = replace(base, prefill=pre, decode=dec, memory=mem, fp4=fp4, tp_exponent=tpx)
         found = inference_errors(catalog, eff, anchored=False, inputs=dense)
         errs = [math.log(1 + r.error) for r in found]
         rms = math.sqrt(statistics.mean(e * e for e in errs))

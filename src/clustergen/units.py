@@ -17,6 +17,16 @@ def watts(w: float | None) -> str:
     return f"{w:,.0f} W"
 
 
+def duration(days: float) -> str:
+    """Wall-clock time in words: hours and minutes under two days, days beyond."""
+    if days >= 2:
+        return f"{days:,.1f} days"
+    hours, minutes = divmod(round(days * 24 * 60), 60)
+    if hours == 0:
+        return f"{max(minutes, 1)} min"
+    return f"{hours} h {minutes:02d} min"
+
+
 def ceil_div(a: int, b: int) -> int:
     """Integer ceiling of a / b for non-negative a and positive b."""
     return -(-a // b)

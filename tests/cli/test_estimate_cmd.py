@@ -25,6 +25,9 @@ FIELDS = {
     "tokens_per_s_per_gpu", "mfu", "goodput", "gpus_required", "days", "gpu_hours",
     "gpus_per_replica", "replicas", "ttft_ms", "tpot_ms", "cost_usd", "price_per_gpu_hour",
     "feasible", "band_pct", "method", "sources",
+    # issue 24: time in hours, interactivity, latency percentile, method, advice
+    "hours", "tokens_per_s_per_user", "latency_percentile", "training_method", "interactivity",
+    "meets_on", "warnings",
 }  # fmt: skip
 
 
@@ -140,3 +143,30 @@ def test_a_budget_design_with_an_example_price_layer(cli: Cli) -> None:
     d = json.loads(out)
     assert d["workload"]["price_per_gpu_hour"] > 0
     assert d["workload"]["cost_usd"] <= 2e6
+
+
+def test_not_met_exits_non_zero_and_names_what_meets_it(cli: Cli) -> None:
+    """'50 tokens/s per user' of Llama 3.1 405B on H100: NOT MET, exit 3, the GPUs that meet it
+    named, and the throughput-vs-interactivity table printed."""
+    code, out, _ = cli(
+        "estimate", "serve Llama 3.1 405B at 20,000 output tokens/s", "--gpu", "H100",
+        "--tpot-ms", "20",
+    )  # fmt: skip
+    assert code == 3
+    assert "NOT MET" in out
+    assert "meets it instead: " in out
+    assert "tokens/s/user" in out
+    code, out, _ = cli(
+        "estimate", "serve Llama 3.1 405B at 20,000 output tokens/s", "--gpu", "H100",
+        "--tpot-ms", "20", "--json",
+    )  # fmt: skip
+    assert code == 3
+    assert json.loads(out)["meets_on"]
+
+
+def test_the_serving_example_states_its_interactivity(cli: Cli) -> None:
+    code, out, _ = cli("estimate", FORMS[1])
+    assert code == 0
+    assert "tokens/s per user" in out
+    assert "at the target load" in out
+    assert "assumed tpot_ms" in out

@@ -55,6 +55,9 @@ class LanguageModel(Entry):
     training_precision: Literal["bf16", "fp8", "fp4"] | None = Field(
         default=None, description="number format its authors pre-trained it in, where published"
     )
+    training_sequence_tokens: int | None = Field(
+        default=None, gt=0, description="sequence length of its main pre-training, where published"
+    )
 
     @model_validator(mode="after")
     def _active_within_total(self) -> LanguageModel:

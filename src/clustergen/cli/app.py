@@ -19,6 +19,7 @@ from clustergen.cli import (
     render_cmd,
     sensitivity_cmd,
     storage_cmd,
+    tco_cmd,
 )
 from clustergen.cli.eval_cmd import register as register_eval
 from clustergen.cli.mcp_cmd import register as register_mcp
@@ -68,6 +69,7 @@ design_cmd.register(app)
 sensitivity_cmd.register(app)
 render_cmd.register(app)
 estimate_cmd.register(app)
+tco_cmd.register(app)
 fabric_cmd.register(app)
 app.add_typer(storage_cmd.app, name="storage")
 app.add_typer(fleet_cmd.app, name="fleet")

@@ -10,7 +10,7 @@ from clustergen.cli.field_opts import Given
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, say
 from clustergen.cli.request_opts import ESTIMATE_FLAGS, request_fields, request_options
-from clustergen.errors import RequestError
+from clustergen.errors import InfeasibleDesignError, RequestError
 
 
 @request_options(ESTIMATE_FLAGS, {"model": "--model"})
@@ -39,12 +39,14 @@ def estimate(
     result, assumed = estimate_request(cat, req)
     if json:
         print_json(result)
-        return
-    from clustergen.cli.workload_view import print_workload
+    else:
+        from clustergen.cli.workload_view import print_workload
 
-    print_workload(result)
-    for a in assumed:
-        say(f"assumed {a.field} = {a.value}: {a.reason}")
+        print_workload(result)
+        for a in assumed:
+            say(f"assumed {a.field} = {a.value}: {a.reason}")
+    if not result.feasible:  # NOT MET: the figures are printed, and the exit says so
+        raise typer.Exit(InfeasibleDesignError.exit_code)
 
 
 def register(app: typer.Typer) -> None:

@@ -24,6 +24,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: takes every field its declaration gives a flag)
 ESTIMATE_FLAGS = (
     "model",
+    "latency_percentile",
     "training_tokens_t",
     "training_days",
     "sequence_tokens",

@@ -131,6 +131,13 @@ class DesignRequest(BaseModel):
     ttft_ms: float | None = Field(
         default=None, ge=TINY, le=1e7, description="time-to-first-token limit"
     )
+    latency_percentile: float | None = Field(
+        default=None,
+        ge=50,
+        le=99.99,
+        description="percentile the latency limits and figures are stated at, e.g. 99 for p99; "
+        "None: the mean",
+    )
     tpot_ms: float | None = Field(
         default=None, ge=TINY, le=1e6, description="time-per-output-token limit"
     )
@@ -197,6 +204,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "cooling": FieldWords("cooling"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),
     "objective": FieldWords("objective"),
+    "latency_percentile": FieldWords("latency percentile", flag="latency-percentile"),
     "fit": FieldWords("build the largest that fits", flag="fit"),
     "model": FieldWords(
         "language model", flag="workload-model", flag_unit="e.g. 'Llama 3.1 405B' or 70B"

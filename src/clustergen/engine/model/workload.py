@@ -11,6 +11,24 @@ from pydantic import BaseModel, ConfigDict, Field
 WorkloadKind = Literal["training", "fine-tuning", "inference"]
 
 
+class InteractivityPoint(BaseModel):
+    """One row of the throughput-vs-interactivity table (as NIM and TensorRT-LLM performance
+    pages and NVIDIA AIConfigurator present it): what one GPU type serves per GPU when every
+    user must get at least `tokens_per_s_per_user`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gpu: str = Field(description="GPU id")
+    precision: str = Field(description="number format on that GPU")
+    tokens_per_s_per_user: float = Field(description="output tokens/s each user gets, 1 / TPOT")
+    tpot_ms: float = Field(description="the TPOT limit of the row")
+    tokens_per_s_per_gpu: float | None = Field(
+        description="output tokens/s per GPU at that interactivity; None when no replica meets it"
+    )
+    gpus_per_replica: int | None = Field(description="GPUs in the replica that does best")
+    ttft_ms: float | None = Field(description="TTFT at that load (mean or the percentile asked)")
+
+
 class WorkloadEstimate(BaseModel):
     """GPUs, time and cost for a workload on one GPU type, labelled as an estimate: its method,
     its error band and its sources. Fields that do not apply to the kind are None."""
@@ -30,14 +48,37 @@ class WorkloadEstimate(BaseModel):
     goodput: float | None = Field(description="share of wall time spent training (training)")
     gpus_required: int | None = Field(description="GPUs the plan uses")
     days: float | None = Field(description="wall-clock days of the run or of serving the budget")
+    hours: float | None = Field(
+        default=None, description="the same wall-clock time in hours (short jobs read in hours)"
+    )
     gpu_hours: float | None
     gpus_per_replica: int | None = Field(description="GPUs serving one model copy (inference)")
     replicas: int | None = Field(description="model copies serving the target (inference)")
     ttft_ms: float | None = Field(description="expected time to first token (inference)")
     tpot_ms: float | None = Field(description="expected time per output token (inference)")
+    tokens_per_s_per_user: float | None = Field(
+        default=None, description="output tokens/s each user gets at the target load, 1 / TPOT"
+    )
+    latency_percentile: float | None = Field(
+        default=None, description="percentile (0-1) TTFT is given at; None for the mean"
+    )
+    training_method: str | None = Field(
+        default=None, description="full, lora, qlora or continued-pretraining (training)"
+    )
     cost_usd: float | None = Field(description="GPU-hours x price; None without a price")
     price_per_gpu_hour: float | None = Field(description="USD, from the request or the catalog")
     feasible: bool = Field(description="whether the plan meets every stated target and limit")
     band_pct: float = Field(description="the stated error band, +/- percent")
     method: str = Field(description="how the figures were made, in one paragraph")
     sources: list[str] = Field(description="catalog entries and documents the figures rest on")
+    interactivity: list[InteractivityPoint] = Field(
+        default_factory=list,
+        description="output tokens/s per GPU against tokens/s per user, per GPU type (serving)",
+    )
+    meets_on: list[str] = Field(
+        default_factory=list,
+        description="GPUs and replica layouts that meet what this one does not",
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="what to know before relying on the figures"
+    )

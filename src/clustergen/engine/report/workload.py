@@ -3,7 +3,11 @@ terminal (`estimate`, `design`), the memo and the design summary all print it th
 
 from __future__ import annotations
 
-from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.model.workload import InteractivityPoint, WorkloadEstimate
+from clustergen.units import duration
+
+#: GPU columns the interactivity table shows in a terminal (the estimate's first)
+_TABLE_GPUS = 5
 
 
 def _money(usd: float) -> str:
@@ -23,19 +27,27 @@ def _gpus(w: WorkloadEstimate) -> str:
     return f"{w.gpus_required:,} {w.gpu} GPUs"
 
 
+def _latency(w: WorkloadEstimate) -> str:
+    at = f"p{w.latency_percentile * 100:g} " if w.latency_percentile else ""
+    per_user = (
+        f" = {w.tokens_per_s_per_user:,.1f} tokens/s per user" if w.tokens_per_s_per_user else ""
+    )
+    return f"{at}TTFT {w.ttft_ms:,.0f} ms, TPOT {w.tpot_ms:,.1f} ms{per_user} at the target load"
+
+
 def headline(w: WorkloadEstimate) -> str:
     """One line: what the workload needs, its cost and its band, and whether it meets the ask."""
     who = w.model or f"{w.model_params_b:g}B model"
     parts = [f"{w.kind} {who} ({w.precision.upper()}): {_gpus(w)}"]
     if w.kind == "inference":
         if w.ttft_ms is not None and w.tpot_ms is not None:
-            parts.append(f"TTFT {w.ttft_ms:,.0f} ms, TPOT {w.tpot_ms:,.1f} ms")
+            parts.append(_latency(w))
         if w.tokens_per_s_per_gpu is not None:
             parts.append(f"{w.tokens_per_s_per_gpu:,.0f} output tokens/s per GPU")
     elif w.tokens_per_s_per_gpu is not None:
         parts.append(f"{w.tokens_per_s_per_gpu:,.0f} tokens/s per GPU")
     if w.days is not None:
-        parts.append(f"{w.days:,.1f} days")
+        parts.append(duration(w.days))
     if w.gpu_hours is not None:
         parts.append(f"{w.gpu_hours:,.0f} GPU-hours")
     if w.cost_usd is not None and w.price_per_gpu_hour is not None:
@@ -47,3 +59,46 @@ def headline(w: WorkloadEstimate) -> str:
 def workload_lines(w: WorkloadEstimate) -> list[str]:
     """The headline and the method, for a terminal or a memo."""
     return [headline(w), f"method: {w.method}"]
+
+
+def advice_lines(w: WorkloadEstimate) -> list[str]:
+    """Warnings, and for a plan NOT MET the GPUs and layouts that meet it."""
+    out = [f"warning: {text}" for text in w.warnings]
+    if not w.feasible:
+        if w.meets_on:
+            out.append("meets it instead: " + "; ".join(w.meets_on))
+        elif w.kind == "inference":
+            out.append("no GPU in the catalog meets it: relax a limit or shorten the prompt")
+    return out
+
+
+def interactivity_rows(w: WorkloadEstimate) -> tuple[list[str], list[list[str]]]:
+    """The throughput-vs-interactivity table: a header (tokens/s per user, then one GPU type per
+    column) and its rows of output tokens/s per GPU ('-' where no replica meets the TPOT)."""
+    points = w.interactivity
+    if not points:
+        return [], []
+    gpus = list(dict.fromkeys(p.gpu for p in points))
+    default = _at_default(points, w)
+    shown = [gpus[0], *sorted(gpus[1:], key=lambda g: -default.get(g, 0.0))]
+    shown = [g for g in shown if any(p.gpu == g and p.tokens_per_s_per_gpu for p in points)]
+    shown = shown[:_TABLE_GPUS]
+    rates = list(dict.fromkeys(p.tokens_per_s_per_user for p in points))
+    cell = {(p.gpu, p.tokens_per_s_per_user): p for p in points}
+    rows = []
+    for rate in rates:
+        row = [f"{rate:g} ({1e3 / rate:,.0f} ms)"]
+        for g in shown:
+            p = cell.get((g, rate))
+            row.append(f"{p.tokens_per_s_per_gpu:,.0f}" if p and p.tokens_per_s_per_gpu else "-")
+        rows.append(row)
+    header = ["tokens/s/user (TPOT)", *[f"{g} {cell[(g, rates[0])].precision}" for g in shown]]
+    header = [h.replace("-sxm", "") for h in header]
+    return header, rows
+
+
+def _at_default(points: list[InteractivityPoint], w: WorkloadEstimate) -> dict[str, float]:
+    """Each GPU's output tokens/s per GPU at the rate nearest the estimate's per-user rate."""
+    target = w.tokens_per_s_per_user or 20.0
+    rate = min({p.tokens_per_s_per_user for p in points}, key=lambda r: abs(r - target))
+    return {p.gpu: p.tokens_per_s_per_gpu or 0.0 for p in points if p.tokens_per_s_per_user == rate}

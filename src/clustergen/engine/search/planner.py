@@ -85,9 +85,7 @@ def overshoot_line(best: Alternative, platforms: int) -> str | None:
     per_node = best.gpus // best.nodes if best.nodes else best.gpus
     if extra < per_node and best.gpus <= need * (1 + RA_MARGIN):
         return None  # a rounding to whole nodes, within the margin: the compute warning says it
-    why = (
-        "; it still needs the least IT power of the platforms weighed" if platforms > 1 else ""
-    )
+    why = "; it still needs the least IT power of the platforms weighed" if platforms > 1 else ""
     return (
         f"delivers {best.gpus:,} GPUs for the {need:,} needed ({extra / need:.0%} more): "
         f"{best.platform} is built in whole {per_node}-GPU nodes{why}"

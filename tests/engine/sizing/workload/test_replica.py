@@ -42,12 +42,12 @@ def test_limits_bound_the_batch() -> None:
 
 
 def test_long_prompts_lose_more_than_short_ones_under_the_same_limits() -> None:
-    """Under MLPerf's Llama 2 70B server limits (TTFT 2 s, TPOT 200 ms) the share of max
+    """Under MLPerf's Llama 2 70B server limits (p99 TTFT 2 s, TPOT 200 ms) the share of max
     throughput kept falls with the prompt length: prefill takes more of each step, so the TTFT
     limit cuts the batch (TRT-LLM's shapes)."""
 
     def kept(isl: int, osl: int) -> float:
-        rep = _replica("llama-3.3-70b", "h100", 2, isl, osl)
+        rep = _replica("llama-3.3-70b", "h100", 2, isl, osl).at_percentile(0.99)
         limited = rep.tokens_per_s(rep.best_batch(2.0, 0.2))
         return limited / rep.tokens_per_s(rep.max_batch)
 
@@ -61,3 +61,25 @@ def test_a_replica_delivers_a_lower_load_with_fewer_sequences() -> None:
     half = rep.batch_for(full / 2)
     assert rep.tokens_per_s(half) == pytest.approx(full / 2, rel=1e-3)
     assert rep.ttft_s(half) < rep.ttft_s(rep.max_batch)
+
+
+def test_ttft_at_load_queues_behind_other_prompts_and_the_tail_waits_longer() -> None:
+    """One prompt alone waits for nothing; at load the prefill is busy and a prompt queues
+    (Kingman, Poisson arrivals): the mean grows, the p99 more, and both diverge as the prefill
+    share nears 1."""
+    rep = _replica("llama-3.3-70b", "h100", 2, 5000, 500)
+    alone = rep.pp * rep.prefill_s + rep.chunks * rep.decode_s(1e-9)
+    assert rep.ttft_s(1e-9) == pytest.approx(alone, rel=1e-6)
+    p99 = rep.at_percentile(0.99)
+    for b in (10.0, 40.0, 80.0):
+        assert alone < rep.ttft_s(b) < p99.ttft_s(b)
+    assert rep.prefill_share(80) > rep.prefill_share(10)
+    assert p99.ttft_s(80) > 2 * p99.ttft_s(10)
+
+
+def test_every_step_pays_a_fixed_cost_per_layer() -> None:
+    """One user's TPOT is weights over bandwidth plus a per-layer step cost (fitted to NIM's
+    one-user inter-token latency), so it is never below the step overhead."""
+    rep = _replica("llama-3.1-8b", "h100", 1, 1000, 1000)
+    assert rep.overhead_s == pytest.approx(32 * EFF.step_overhead_s_per_layer)
+    assert rep.step_s(1) > rep.overhead_s + rep.shared_s

@@ -20,6 +20,7 @@ from clustergen.engine.sizing.workload.inputs import (
     resolve_workload,
     wants_estimate,
 )
+from clustergen.engine.sizing.workload.interactivity import interactivity_table, meets_on
 from clustergen.engine.sizing.workload.training import estimate_training
 from clustergen.errors import RequestError
 
@@ -33,16 +34,19 @@ __all__ = [
 
 
 def estimate_workload(
-    catalog: Catalog, request: DesignRequest, system: System | None = None
+    catalog: Catalog,
+    request: DesignRequest,
+    system: System | None = None,
+    percentile: float | None = None,
 ) -> tuple[WorkloadEstimate, list[Assumed], list[str]] | None:
     """The estimate on `system`'s GPU (or the request's, or the default GPU), the defaults it
     took and what of the request it does not meet; None when the request asks for no workload
-    sizing."""
+    sizing. Latency is at the request's percentile, else `percentile` (None: the mean)."""
     if not wants_estimate(request):
         return None
 
     def estimate() -> tuple[WorkloadEstimate, list[Assumed], list[str]]:
-        w = resolve_workload(catalog, request, system)
+        w = resolve_workload(catalog, request, system, percentile)
         if w.budget_usd and w.price is None:
             raise no_price_error(w.gpu.id)
         if w.kind == "inference":
@@ -52,24 +56,34 @@ def estimate_workload(
         return found, w.assumed, unmet
 
     # The trade study asks once per fabric row of a platform, and the design once more.
-    key = ("workload", request.model_dump_json(), system.id if system else None)
+    key = ("workload", request.model_dump_json(), system.id if system else None, percentile)
     found, assumed, unmet = cached(catalog, key, estimate)
     return found, list(assumed), list(unmet)
 
 
 def estimate_request(
-    catalog: Catalog, request: DesignRequest
+    catalog: Catalog, request: DesignRequest, percentile: float | None = None
 ) -> tuple[WorkloadEstimate, list[Assumed]]:
     """The estimate for a request with no platform (what `clustergen estimate` and the workload
-    tools answer), after refusing what no GPU could do; a request naming no workload is refused."""
+    tools answer), after refusing what no GPU could do; a request naming no workload is refused.
+    A serving estimate carries its throughput-vs-interactivity table and, when NOT MET, the GPUs
+    and layouts that meet it. Latency figures and limits are at the request's percentile, else
+    at `percentile` (0-1; None: the mean)."""
     check_workload(catalog, request)
-    found = estimate_workload(catalog, request)
+    found = estimate_workload(catalog, request, None, percentile)
     if found is None:
         raise RequestError(
             "nothing to estimate: the request names no model and no workload for it",
             hint="name a model and what to do with it, e.g. 70B on 15T tokens in 60 days",
         )
-    return found[0], found[1]
+    estimate = found[0]
+    w = resolve_workload(catalog, request, None, percentile)
+    if w.kind == "inference" and w.arch.known_shape:
+        update: dict[str, object] = {"interactivity": interactivity_table(catalog, w)}
+        if not estimate.feasible:
+            update["meets_on"] = meets_on(catalog, w)
+        estimate = estimate.model_copy(update=update)
+    return estimate, found[1]
 
 
 def workload_gpus(
@@ -94,6 +108,8 @@ def check_workload(catalog: Catalog, request: DesignRequest) -> None:
     w = resolve_workload(catalog, request)
     if w.budget_usd and not _any_price(catalog, request, w):
         raise no_price_error(w.gpu.id if request.gpu or request.platform else None)
+    if w.tpot_assumed:  # the default interactivity is reported NOT MET, never refused
+        w = replace(w, tpot_s=None)
     if w.kind != "inference" or not (w.ttft_s or w.tpot_s) or not w.arch.known_shape:
         return
     best: tuple[float, float, str] | None = None
@@ -128,9 +144,10 @@ def check_workload(catalog: Catalog, request: DesignRequest) -> None:
 
 
 def _candidate_gpus(catalog: Catalog, request: DesignRequest, w: WorkloadInputs) -> list[Gpu]:
-    if request.gpu or request.platform:
-        return [w.gpu]
-    return [g for g in catalog.all("gpus", Gpu) if _domain(catalog, g) > 0]
+    """Every GPU a replica could live on, the request's first: a limit its GPU misses but
+    another meets is an estimate NOT MET that names the other, not a refusal."""
+    others = [g for g in catalog.all("gpus", Gpu) if _domain(catalog, g) > 0 and g.id != w.gpu.id]
+    return [w.gpu, *others]
 
 
 def _domain(catalog: Catalog, gpu: Gpu) -> int:

@@ -25,10 +25,14 @@ from clustergen.errors import RequestError
 
 #: error bands (+/- %), held by tests/engine/sizing/test_calibration.py: (anchored to published
 #: rows, the forward model alone) for dense and MoE models; extra when a latency limit binds
-BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (20.0, 25.0), (40.0, 50.0), 10.0
+BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50.0), 10.0
+#: TTFT at load against published latency-throughput points (tests/engine/sizing/
+#: test_latency_calibration.py): a queue is the least certain figure
+BAND_TTFT_AT_LOAD_PCT = 25.0
 
 _POWERS = (1, 2, 4, 8, 16, 32, 64)
 _PREFER_SMALLER = 0.95
+_NEAR_BEST = 0.85
 
 
 @dataclass(frozen=True)
@@ -108,18 +112,22 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
         rep = build_replica(w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff)
         if rep is None or rep.max_batch < 1:
             continue
-        rep = rep.scaled(anc.factor)
+        rep = rep.scaled(anc.factor).at_percentile(w.percentile)
         weighed.append(rep)
         b = rep.best_batch(w.ttft_s, w.tpot_s)
         if b >= 1:
             options.append((rep.tokens_per_s(b) / rep.gpus, rep, b))
     if not options:
         return None, weighed
-    published = [o for o in options if o[1].tp == anc.tp and o[1].pp == 1]
+    # the published TP is preferred while it is near the best; under tight limits a wider
+    # replica can do far better, and the table's TP was chosen for max throughput
+    top = max(o[0] for o in options)
+    published = [
+        o for o in options if o[1].tp == anc.tp and o[1].pp == 1 and o[0] >= _NEAR_BEST * top
+    ]
     if published:
         _, rep, b = published[0]
     else:
-        top = max(o[0] for o in options)
         _per_gpu, rep, b = next(o for o in options if o[0] >= _PREFER_SMALLER * top)
     return Choice(rep, b, anc, limited=b < rep.max_batch * 0.999), weighed
 
@@ -178,6 +186,7 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
         feasible = False
     band = _band(w, choice)
+    warnings = edge_warnings(w, choice, weighed, band)
     estimate = _estimate(
         w,
         tokens_per_s_per_gpu=per_replica / rep.gpus,
@@ -194,7 +203,69 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         method=_method(w, choice, per_replica, replicas, b_op, notes, band),
         sources=choice.anchor.sources,
     )
+    estimate = estimate.model_copy(update={"warnings": warnings})
     return estimate, [] if feasible else notes
+
+
+#: a limit this close to what one sequence alone reaches leaves no room for error
+_EDGE_SHARE = 0.6
+#: a limit that keeps less than this share of max throughput sits on a steep slope
+_EDGE_KEPT = 0.35
+#: a slower stack losing this many times its own slowdown under the limits is on a cliff
+_EDGE_AMPLIFY = 1.5
+
+
+def edge_warnings(
+    w: WorkloadInputs, choice: Choice, weighed: list[Replica], band_pct: float = 0.0
+) -> list[str]:
+    """What says the plan sits near the edge of feasibility: a limit close to what one sequence
+    alone reaches; a limit that keeps little of the replica's max throughput; or a serving stack
+    slower by the estimate's own band that would lose far more than the band in throughput, or
+    miss the limits (where a few percent of model error or prompt length moves the answer)."""
+    out = _sensitivity(w, choice, band_pct)
+    ttft, tpot = fastest(weighed)
+    rep = choice.replica
+    if w.ttft_s and ttft > _EDGE_SHARE * w.ttft_s:
+        out.append(
+            f"near the feasibility edge: one prompt alone takes {ttft * 1e3:,.0f} ms of the "
+            f"{w.ttft_s * 1e3:,.0f} ms TTFT limit; longer prompts or a {100 - _EDGE_SHARE * 100:.0f}"
+            " % slower serving stack would not meet it"
+        )
+    if w.tpot_s and tpot > _EDGE_SHARE * w.tpot_s:
+        out.append(
+            f"near the feasibility edge: one sequence alone takes {tpot * 1e3:,.1f} ms per token "
+            f"of the {w.tpot_s * 1e3:,.0f} ms TPOT limit"
+        )
+    kept = rep.tokens_per_s(choice.batch) / rep.tokens_per_s(rep.max_batch)
+    if choice.limited and kept < _EDGE_KEPT:
+        out.append(
+            f"the latency limits keep {kept:.0%} of the replica's max throughput: the GPU count "
+            "is sensitive to the limits and the prompt length (see the interactivity table)"
+        )
+    return out
+
+
+def _sensitivity(w: WorkloadInputs, choice: Choice, band_pct: float) -> list[str]:
+    """A warning when a stack `band_pct` slower misses the limits or loses more than 1.5 x what it
+    loses unlimited: the limits, not the hardware, then decide the answer."""
+    if not (choice.limited and band_pct):
+        return []
+    slow = choice.replica.scaled(1 / (1 + band_pct / 100))
+    b = slow.best_batch(w.ttft_s, w.tpot_s)
+    if b < 1:
+        return [
+            f"near the feasibility edge: a serving stack {band_pct:g} % slower (the estimate's "
+            "band) would not meet the latency limits at all"
+        ]
+    rep = choice.replica
+    lost = 1 - slow.tokens_per_s(b) / rep.tokens_per_s(choice.batch)
+    if lost > _EDGE_AMPLIFY * (1 - 1 / (1 + band_pct / 100)):
+        return [
+            f"near the feasibility edge: a serving stack {band_pct:g} % slower (the estimate's "
+            f"band) would lose {lost:.0%} of the throughput under these limits, so plan for "
+            "more GPUs or relax a limit"
+        ]
+    return []
 
 
 def _band(w: WorkloadInputs, choice: Choice) -> float:
@@ -255,6 +326,9 @@ def _estimate(
         common.append(f"price: {w.price.source}")
     return WorkloadEstimate(
         kind="inference",
+        hours=round(days * 24, 2) if days is not None else None,
+        tokens_per_s_per_user=round(1e3 / tpot_ms, 1) if tpot_ms else None,
+        latency_percentile=w.percentile,
         model=w.arch.model.id if w.arch.model else None,
         model_params_b=w.arch.params / 1e9,
         active_params_b=w.arch.active / 1e9,
@@ -266,7 +340,7 @@ def _estimate(
         mfu=None,
         goodput=None,
         gpus_required=gpus,
-        days=round(days, 2) if days is not None else None,
+        days=round(days, 4) if days is not None else None,
         gpu_hours=round(gpu_hours) if gpu_hours is not None else None,
         gpus_per_replica=replica.gpus if replica else None,
         replicas=replicas,
@@ -292,13 +366,21 @@ def _method(
 ) -> str:
     rep = choice.replica
     shape = f"TP{rep.tp}" + (f" x PP{rep.pp}" if rep.pp > 1 else "")
+    at = f"p{w.percentile * 100:g} " if w.percentile else ""
     limits = ", ".join(
         t
         for t in (
-            f"TTFT <= {w.ttft_s * 1e3:,.0f} ms" if w.ttft_s else "",
-            f"TPOT <= {w.tpot_s * 1e3:,.0f} ms" if w.tpot_s else "",
+            f"{at}TTFT <= {w.ttft_s * 1e3:,.0f} ms" if w.ttft_s else "",
+            f"TPOT <= {w.tpot_s * 1e3:,.0f} ms ({1 / w.tpot_s:,.0f} tokens/s per user)"
+            if w.tpot_s
+            else "",
         )
         if t
+    )
+    queue = (
+        f"TTFT at the target load: one prompt's prefill in {rep.chunks} chunk(s) plus the queue "
+        "ahead of it (Poisson arrivals, Kingman), "
+        + (f"at p{w.percentile * 100:g}" if w.percentile else "the mean")
     )
     parts = [
         f"inference estimate: prefill/decode model of one replica ({shape}, {w.precision.upper()}"
@@ -307,6 +389,7 @@ def _method(
         + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
         f"{per_replica:,.0f} output tokens/s per replica",
         f"{replicas:,} replicas; at the target load {batch:,.0f} in flight per replica",
+        queue,
         *notes,
         f"band +/-{band:g}%",
         *[f"assumed {a.field} {a.value}" for a in w.assumed],

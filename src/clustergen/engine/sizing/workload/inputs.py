@@ -53,6 +53,12 @@ class WorkloadInputs:
     price: Price | None
     model_source: str | None
     assumed: list[Assumed] = field(default_factory=list)
+    #: the latency figures and limits are read at this percentile (0-1); None: the mean
+    percentile: float | None = None
+    #: whether the TPOT limit is the default interactivity rather than the request's
+    tpot_assumed: bool = False
+    #: training method: full, lora, qlora or continued-pretraining
+    method: str = "full"
 
 
 def workload_kind(request: DesignRequest) -> WorkloadKind:
@@ -192,6 +198,14 @@ def resolve_shape(
     if kind == "inference":
         isl = isl or default("isl-tokens", "input tokens per request not given")
         osl = osl or default("osl-tokens", "output tokens per request not given")
+    elif not sequence and arch.model is not None and arch.model.training_sequence_tokens:
+        m = arch.model
+        sequence = m.training_sequence_tokens or 0
+        reason = f"training sequence not given: {m.name} was pre-trained at {sequence:,} tokens"
+        source = m.field_sources.get("training_sequence_tokens", m.source)
+        assumed.append(
+            Assumed(field="sequence-tokens", value=f"{sequence}", reason=reason, source=source)
+        )
     elif not sequence:
         context = arch.model.context_tokens if arch.model else None
         sequence = default("sequence-tokens", "training sequence not given")
@@ -204,6 +218,46 @@ def resolve_shape(
                 }
             )
     return sequence or 8192, isl or 1, osl or 1, assumed
+
+
+def request_percentile(request: DesignRequest, default: float | None = None) -> float | None:
+    """The percentile the request's latency limits are at (0-1), from a field such as 'p99'
+    where the request carries one, else `default` (None: the mean)."""
+    for name in ("latency_percentile", "percentile"):
+        value = getattr(request, name, None)
+        if value:
+            return float(value) / 100 if float(value) > 1 else float(value)
+    return default
+
+
+def resolve_tpot(
+    catalog: Catalog, request: DesignRequest, kind: WorkloadKind
+) -> tuple[float | None, bool, list[Assumed]]:
+    """The TPOT limit in seconds: the request's (or its tokens/s per user), else for serving
+    the default interactivity, stated as an assumption; and whether it was assumed."""
+    if request.tpot_ms:
+        return request.tpot_ms / 1e3, False, []
+    per_user = getattr(request, "tokens_per_s_per_user", None)
+    if per_user:
+        return 1 / float(per_user), False, []
+    if kind != "inference":
+        return None, False, []
+    a = catalog.assumption("tpot-ms")
+    tpot_ms = float(a.value)
+    note = Assumed(
+        field="tpot_ms",
+        value=f"{tpot_ms:g}",
+        reason=f"no interactivity given: held to TPOT <= {tpot_ms:g} ms, "
+        f"{1e3 / tpot_ms:g} output tokens/s per user",
+        source=a.source,
+    )
+    return tpot_ms / 1e3, True, [note]
+
+
+def request_method(request: DesignRequest) -> str:
+    """The training method the request names (full, lora, qlora, continued-pretraining)."""
+    value = getattr(request, "training_method", None)
+    return str(value).lower().replace("_", "-") if value else "full"
 
 
 def resolve_price(
@@ -222,16 +276,21 @@ def _request_gpus(request: DesignRequest, system: System | None) -> int | None:
 
 
 def resolve_workload(
-    catalog: Catalog, request: DesignRequest, system: System | None = None
+    catalog: Catalog,
+    request: DesignRequest,
+    system: System | None = None,
+    percentile: float | None = None,
 ) -> WorkloadInputs:
     """Every input of a workload estimate on `system` (or on the request's GPU, or the default
-    GPU), resolved once with its defaults recorded."""
+    GPU), resolved once with its defaults recorded; latency at the request's percentile, else
+    at `percentile` (None: the mean)."""
     kind = workload_kind(request)
     arch, label, assumed = resolve_model(catalog, request)
     gpu, system, gpu_notes = resolve_gpu(catalog, request, system)
     precision, precision_notes = resolve_precision(catalog, request, kind, gpu, arch.model)
     sequence, isl, osl, shape_notes = resolve_shape(catalog, request, kind, arch)
-    assumed += gpu_notes + precision_notes + shape_notes
+    tpot_s, tpot_assumed, tpot_notes = resolve_tpot(catalog, request, kind)
+    assumed += gpu_notes + precision_notes + shape_notes + tpot_notes
     gpus = _request_gpus(request, system)
     days, days_assumed = request.training_days, False
     wants_length = request.training_tokens_t or request.budget_usd
@@ -263,9 +322,12 @@ def resolve_workload(
         osl=osl,
         target_tokens_per_s=request.output_tokens_per_s,
         ttft_s=request.ttft_ms / 1e3 if request.ttft_ms else None,
-        tpot_s=request.tpot_ms / 1e3 if request.tpot_ms else None,
+        tpot_s=tpot_s,
         budget_usd=request.budget_usd,
         price=resolve_price(catalog, request, gpu, system),
         model_source=arch.model.source if arch.model else None,
         assumed=assumed,
+        percentile=request_percentile(request, percentile),
+        tpot_assumed=tpot_assumed,
+        method=request_method(request),
     )

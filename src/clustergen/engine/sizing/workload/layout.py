@@ -1,7 +1,8 @@
 """Training memory: the smallest parallel layout whose model states and activations fit a GPU.
 
 Model states: mixed-precision Adam holds 16 bytes per parameter (BF16 weights and gradients, FP32
-master weights and two moments); tensor (TP) and pipeline (PP) parallelism split all of them, the
+master weights and two moments; LoRA and QLoRA keep frozen weights and train small adapters,
+`method.py`); tensor (TP) and pipeline (PP) parallelism split all of them, the
 distributed optimizer shards the 12 optimizer bytes over data-parallel ranks, and fully sharded
 data parallelism (FSDP) shards all 16. A MoE model's routed experts are further split over expert-
 parallel ranks (up to the expert count). Activations with selective recomputation and sequence
@@ -16,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clustergen.engine.sizing.workload.llm import Arch
+from clustergen.engine.sizing.workload.method import state_bytes
 
-_STATE_BYTES, _SHARDED_BYTES = 16.0, 12.0
 _POWERS = (1, 2, 4, 8, 16, 32, 64, 128)
 
 
@@ -46,16 +47,18 @@ class Layout:
         )
 
 
-def _memory_gb(arch: Arch, sequence: int, tp: int, pp: int, cp: int, dp: int, fsdp: bool) -> float:
+def _memory_gb(
+    arch: Arch, sequence: int, tp: int, pp: int, cp: int, dp: int, fsdp: bool, method: str = "full"
+) -> float:
     shared, routed = arch.expert_split()
     experts = arch.model.experts if arch.model and arch.model.experts else 1
     ep = max(1, min(experts, dp))
     params_per_gpu = shared / (tp * pp) + routed / (tp * pp * ep)
+    kept, sharded = state_bytes(arch, method)
     if fsdp:
-        states = _STATE_BYTES * params_per_gpu / dp
+        states = (kept + sharded) * params_per_gpu / dp
     else:
-        states = (_STATE_BYTES - _SHARDED_BYTES) * params_per_gpu
-        states += _SHARDED_BYTES * params_per_gpu / dp
+        states = kept * params_per_gpu + sharded * params_per_gpu / dp
     m = arch.model
     activations = 0.0
     if m is not None and m.hidden_size and m.layers:
@@ -64,7 +67,13 @@ def _memory_gb(arch: Arch, sequence: int, tp: int, pp: int, cp: int, dp: int, fs
 
 
 def smallest_layout(
-    arch: Arch, sequence: int, gpus: int, hbm_gb: float, usable: float, nvlink_gpus: int
+    arch: Arch,
+    sequence: int,
+    gpus: int,
+    hbm_gb: float,
+    usable: float,
+    nvlink_gpus: int,
+    method: str = "full",
 ) -> Layout | None:
     """The layout with the fewest GPUs per model copy that fits `usable` x HBM, on at most
     `gpus` GPUs; tensor parallelism stays inside one NVLink domain (at most 8, where it scales).
@@ -79,7 +88,7 @@ def smallest_layout(
                     continue
                 dp = gpus // size
                 for fsdp in (False, True):
-                    mem = _memory_gb(arch, sequence, tp, pp, cp, dp, fsdp)
+                    mem = _memory_gb(arch, sequence, tp, pp, cp, dp, fsdp, method)
                     if mem <= usable * hbm_gb:
                         cand = Layout(tp=tp, pp=pp, cp=cp, dp=dp, fsdp=fsdp, memory_gb=mem)
                         if best is None or _better(cand, best):

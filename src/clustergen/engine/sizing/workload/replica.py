@@ -7,10 +7,21 @@ and, to keep B sequences in flight, also reads B x ISL/OSL prompt tokens (chunke
               + B x prefill(ISL) / OSL
     output tokens/s = B / step(B);  TPOT = step(B);  TTFT = prefill(ISL) / (1 - prefill share)
 
-where the prefill share is the part of each step spent on prompts (a prompt waits for the others
-ahead of it, as in a queue at that load). B is capped by the KV cache the memory left after the
-weights holds, and by the TTFT and TPOT limits: so long prompts, which make prefill dominate, cut
-the batch and the throughput far more than short ones (a flat derate misses that).
+and every step also pays a fixed cost per layer (kernel launches, the tensor-parallel all-reduces,
+sampling) that no batch amortises, which is what one user's TPOT is made of on a small model.
+
+Time to first token is a queue at the target load: prompts arrive at random (Poisson, as MLPerf's
+server scenario sends them) to a prefill that is busy a share rho of the time (the prefill share
+of each step). One prompt's service is its prefill plus the decode steps its chunks ride with
+(chunked prefill: a prompt is cut into chunks of at most `chunk_tokens`, each sharing a step with
+the decode batch); the wait ahead of it is Kingman's heavy-traffic approximation for Poisson
+arrivals and variable service (`_VARIABILITY`), mean rho S / (1 - rho), with an exponential
+tail, so the p-th percentile wait is S / (1 - rho) x ln(rho / (1 - p)) (zero while rho < 1 - p);
+never more than the prefills of the other sequences in flight (a finite population).
+
+B is capped by the KV cache the memory left after the weights holds, and by the TTFT and TPOT
+limits at the percentile asked: so long prompts, which make prefill dominate, cut the batch and
+the throughput far more than short ones (a flat derate misses that).
 
 Compute is the dense peak at the precision, bandwidth the HBM's, each with an efficiency fitted to
 TensorRT-LLM's published max-throughput tables (assumptions.yaml `inference-*`); per-GPU efficiency
@@ -20,7 +31,8 @@ weights and only the experts its tokens route to: E x (1 - (1 - k/E)^tokens) of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
@@ -29,6 +41,12 @@ from clustergen.engine.sizing.workload.inputs import constant
 from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 
 _BISECT_STEPS = 60
+
+#: Kingman's (c_a^2 + c_s^2) / 2: Poisson arrivals (c_a = 1) and prompt services as variable as
+#: exponential ones (c_s = 1: chunks share steps with a decode batch that changes), which puts
+#: NIM's measured TTFT at 25 and 50 users within 5 %; constant services (c_s = 0, a factor 0.5)
+#: fell 26-28 % short
+_VARIABILITY = 1.0
 
 
 @dataclass(frozen=True)
@@ -42,6 +60,8 @@ class Efficiency:
     tp_exponent: float
     kv_fraction: float
     moe: float
+    step_overhead_s_per_layer: float = 0.0
+    chunk_tokens: int = 8192
 
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
@@ -57,6 +77,9 @@ class Efficiency:
                 tp_exponent=constant(catalog, "inference-tp-exponent"),
                 kv_fraction=constant(catalog, "kv-cache-memory-fraction"),
                 moe=constant(catalog, "inference-moe-efficiency"),
+                step_overhead_s_per_layer=constant(catalog, "inference-step-overhead-us-per-layer")
+                / 1e6,
+                chunk_tokens=int(constant(catalog, "inference-prefill-chunk-tokens")),
             ),
         )
 
@@ -75,6 +98,9 @@ class Replica:
     route_share: float  # k / E
     per_seq_s: float  # one sequence's decode compute and KV read per step
     max_batch: float  # sequences the KV cache holds
+    overhead_s: float = 0.0  # fixed cost of every step (launches, all-reduces, sampling)
+    chunks: int = 1  # steps one prompt's prefill is cut into (chunked prefill)
+    percentile: float | None = None  # the TTFT the limits and figures mean: None for the mean
 
     @property
     def gpus(self) -> int:
@@ -83,37 +109,55 @@ class Replica:
 
     def scaled(self, factor: float) -> Replica:
         """The same replica made `factor` times faster (anchored to a published row)."""
-        return Replica(
-            tp=self.tp,
-            pp=self.pp,
-            isl=self.isl,
-            osl=self.osl,
+        return replace(
+            self,
             prefill_s=self.prefill_s / factor,
             shared_s=self.shared_s / factor,
             routed_s=self.routed_s / factor,
-            route_share=self.route_share,
             per_seq_s=self.per_seq_s / factor,
-            max_batch=self.max_batch,
+            overhead_s=self.overhead_s / factor,
         )
 
-    def step_s(self, batch: float) -> float:
-        """Seconds per step with `batch` sequences in flight."""
+    def at_percentile(self, percentile: float | None) -> Replica:
+        """The same replica with its TTFT read at `percentile` (0-1; None for the mean)."""
+        return replace(self, percentile=percentile)
+
+    def decode_s(self, batch: float) -> float:
+        """Seconds of a step that are not prompt work: weights, the batch's decode, overhead."""
         routed = 0.0
         if self.routed_s:
             tokens = batch * (1 + self.isl / self.osl)
             routed = self.routed_s * (1 - (1 - self.route_share) ** tokens)
-        prefill = batch * self.prefill_s / self.osl
-        return self.shared_s + routed + batch * self.per_seq_s + prefill
+        # a pipeline keeps PP micro-batches in flight, each reading every stage's weights: PP
+        # adds GPUs and throughput but does not shorten one token's trip through the layers
+        return self.pp * (self.overhead_s + self.shared_s + routed) + batch * self.per_seq_s
+
+    def step_s(self, batch: float) -> float:
+        """Seconds per step with `batch` sequences in flight (the mean TPOT)."""
+        return self.decode_s(batch) + batch * self.prefill_s / self.osl
 
     def tokens_per_s(self, batch: float) -> float:
         """Output tokens/s of the replica."""
         return batch / self.step_s(batch)
 
+    def prefill_share(self, batch: float) -> float:
+        """Share of the replica's time spent on prompts: the prefill queue's utilisation."""
+        return batch * self.prefill_s / self.osl / self.step_s(batch)
+
     def ttft_s(self, batch: float) -> float:
-        """Time to first token: the prompt's prefill, slowed by the share of time other prompts
-        take (pipeline stages add up: latency does not shrink with PP)."""
-        share = batch * self.prefill_s / self.osl / self.step_s(batch)
-        return self.prefill_s * self.pp / max(1e-9, 1 - share)
+        """Time to first token at `batch` in flight: one prompt's service (its prefill, the
+        decode steps its chunks share, each pipeline stage in turn) plus the queue ahead of it,
+        mean or at the replica's percentile."""
+        rho = min(self.prefill_share(batch), 1 - 1e-9)
+        service = self.pp * self.prefill_s + self.chunks * self.decode_s(batch)
+        scale = _VARIABILITY * service / (1 - rho)
+        if self.percentile is None:
+            wait = rho * scale
+        else:
+            tail = 1 - self.percentile
+            wait = scale * math.log(rho / tail) if rho > tail else 0.0
+        # a finite population: no more prompts can be ahead than the other sequences in flight
+        return service + min(wait, max(0.0, batch - 1) * self.pp * self.prefill_s)
 
     def best_batch(self, ttft_s: float | None, tpot_s: float | None) -> float:
         """The largest batch within memory and both limits; 0 when not even one sequence fits."""
@@ -192,4 +236,6 @@ def build_replica(
         per_seq_s=arch.decode_flops_per_token(context) / (compute * eff.decode)
         + kv_mid * context / bandwidth,
         max_batch=max(0.0, free / (kv_full * (isl + osl))),
+        overhead_s=eff.step_overhead_s_per_layer * (m.layers if m and m.layers else 0),
+        chunks=max(1, math.ceil(isl / eff.chunk_tokens)),
     )

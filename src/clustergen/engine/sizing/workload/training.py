@@ -15,7 +15,7 @@ whole model copies.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
@@ -23,8 +23,10 @@ from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant
 from clustergen.engine.sizing.workload.layout import Layout, smallest_layout
+from clustergen.engine.sizing.workload.method import check_method, training_flops_per_token
 from clustergen.engine.sizing.workload.published import training_row
 from clustergen.errors import RequestError
+from clustergen.units import duration
 
 #: error bands (+/- %) the calibration tests hold the method to (tests/engine/sizing/
 #: test_calibration.py); small models are one-sided: real runs took 1.5-2.5x the GPU-hours
@@ -124,7 +126,7 @@ def tokens_per_s_per_gpu(catalog: Catalog, w: WorkloadInputs, rate: Rate, gpus: 
         rate.mfu
         * scale_out(catalog, rate, gpus)
         * peak
-        / w.arch.training_flops_per_token(w.sequence)
+        / training_flops_per_token(w.arch, w.sequence, w.method)
     )
 
 
@@ -171,7 +173,9 @@ def _layout(catalog: Catalog, w: WorkloadInputs, gpus: int) -> Layout | None:
     usable = constant(catalog, "training-hbm-usable")
     if not w.gpu.memory_gb:
         return None
-    return smallest_layout(w.arch, w.sequence, gpus, w.gpu.memory_gb, usable, w.nvlink_gpus)
+    return smallest_layout(
+        w.arch, w.sequence, gpus, w.gpu.memory_gb, usable, w.nvlink_gpus, w.method
+    )
 
 
 def _min_copy(catalog: Catalog, w: WorkloadInputs) -> int:
@@ -209,9 +213,15 @@ def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
     return _Plan(gpus, days, layout, notes, feasible)
 
 
-def estimate_training(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEstimate, list[str]]:
-    """The training (or fine-tuning) estimate: GPUs, days, GPU-hours, cost, and its basis; and
+def estimate_training(
+    catalog: Catalog, w: WorkloadInputs, method: str | None = None
+) -> tuple[WorkloadEstimate, list[str]]:
+    """The training (or fine-tuning) estimate by `method` (full, continued-pretraining, lora or
+    qlora; default the request's, else full): GPUs, days, GPU-hours, cost, and its basis; and
     what of the request it does not meet."""
+    if method is not None:
+        w = replace(w, method=check_method(method))
+    check_method(w.method)
     rate = training_rate(catalog, w)
     plan = _plan(catalog, w, rate)
     gpus, days = plan.gpus, plan.days
@@ -236,7 +246,9 @@ def estimate_training(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEsti
         mfu=round(rate.mfu * scale_out(catalog, rate, gpus or 1), 4),
         goodput=round(good, 4) if good is not None else None,
         gpus_required=gpus,
-        days=round(days, 2) if days is not None else None,
+        days=round(days, 4) if days is not None else None,
+        hours=round(days * 24, 2) if days is not None else None,
+        training_method=w.method,
         gpu_hours=round(gpu_hours) if gpu_hours is not None else None,
         gpus_per_replica=None,
         replicas=None,
@@ -248,7 +260,27 @@ def estimate_training(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEsti
         band_pct=rate.band_pct,
         method=method,
         sources=sources,
+        warnings=_small_model_warning(w, gpu_hours),
     ), [] if feasible else plan.notes
+
+
+#: what real runs of models under 15B took over this throughput model (shared/golden/
+#: workloads.md: "1.5-2.5x more GPU-hours in real runs")
+_SMALL_RUN_RANGE = (1.5, 2.5)
+
+
+def _small_model_warning(w: WorkloadInputs, gpu_hours: float | None) -> list[str]:
+    """For a model under 15B active parameters, the GPU-hours real runs of such models took."""
+    if w.arch.active >= SMALL_MODEL_PARAMS:
+        return []
+    low, high = _SMALL_RUN_RANGE
+    hours = (
+        f": plan for {gpu_hours * low:,.0f}-{gpu_hours * high:,.0f} GPU-hours" if gpu_hours else ""
+    )
+    return [
+        f"small model: real pre-training runs under 15B parameters have taken {low:g}-{high:g}x "
+        f"the GPU-hours of this throughput model (smaller per-GPU batches at scale){hours}"
+    ]
 
 
 def _common_sources(catalog: Catalog, w: WorkloadInputs) -> list[str]:
@@ -271,14 +303,17 @@ def _method(
     gpu_hours: float | None,
 ) -> str:
     """One paragraph: the formula, the figures it used, the layout, the band and caveats."""
-    flops_tok = w.arch.training_flops_per_token(w.sequence)
+    flops_tok = training_flops_per_token(w.arch, w.sequence, w.method)
     attention = (
         "plus causal attention"
         if w.arch.known_shape
         else "(attention not counted: no catalog architecture)"
     )
+    per_param = (
+        "4 FLOPs (LoRA: no weight gradients)" if w.method in ("lora", "qlora") else "6 FLOPs"
+    )
     parts = [
-        f"{w.kind} estimate: 6 FLOPs per active parameter per token {attention} at "
+        f"{w.kind} estimate ({w.method}): {per_param} per active parameter per token {attention} at "
         f"{w.sequence:,} tokens = {flops_tok:.3g} FLOPs per token; time = tokens x FLOPs / "
         f"(GPUs x dense {w.precision.upper()} peak x MFU x goodput)",
         f"MFU {rate.mfu:.3f} from the {rate.basis}",
@@ -291,7 +326,7 @@ def _method(
     if good is not None:
         parts.append(f"goodput {good:.3f} (interruptions on {plan.gpus:,} GPUs)")
     if w.tokens and plan.gpus and plan.days:
-        parts.append(f"{w.tokens:.3g} tokens in {plan.days:,.1f} days on {plan.gpus:,} GPUs")
+        parts.append(f"{w.tokens:.3g} tokens in {duration(plan.days)} on {plan.gpus:,} GPUs")
     elif w.budget_usd and w.price and gpu_hours:
         bought = gpu_hours * 3600 * per_gpu * (good or 1.0)
         parts.append(
