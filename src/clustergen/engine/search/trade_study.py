@@ -184,7 +184,9 @@ def project(catalog: Catalog, d: Design, c: Candidate, workload: str) -> Alterna
     )
     return Alternative(
         platform=d.platform.system,
-        fabric=cf.technology if cf else "none",
+        # a single node has no scale-out fabric; its row keeps the candidate's technology, the
+        # choice a proposal is rebuilt from
+        fabric=cf.technology if cf else (c.technology or "infiniband"),
         switch=cf.leaf_switch if cf else "none",
         oversubscription=cf.oversubscription if cf else 1.0,
         nodes=d.compute.nodes,
