@@ -122,7 +122,13 @@ def report_error(err: ClustergenError, as_json: bool) -> None:
         print_json(redact_data(err.to_dict()))
     else:
         # plain text needs no rich console: a failing command stays cheap
-        sys.stderr.write(f"Error: {redact(err.one_line())}\n")
+        line = err.one_line()
+        field = err.details.get("field")
+        if isinstance(field, str):  # the engine names a request field; the command line, its option
+            from clustergen.cli.request_opts import cli_spelling
+
+            line += f" ({cli_spelling(field)})"
+        sys.stderr.write(f"Error: {redact(line)}\n")
 
 
 def warn(text: str) -> None:

@@ -204,7 +204,6 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "cooling": FieldWords("cooling"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),
     "objective": FieldWords("objective"),
-    "latency_percentile": FieldWords("latency percentile", flag="latency-percentile"),
     "fit": FieldWords("build the largest that fits", flag="fit"),
     "model": FieldWords(
         "language model", flag="workload-model", flag_unit="e.g. 'Llama 3.1 405B' or 70B"
@@ -220,6 +219,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "isl_tokens": FieldWords("input length", unit="tokens"),
     "osl_tokens": FieldWords("output length", unit="tokens"),
     "ttft_ms": FieldWords("TTFT limit", unit="ms", flag="ttft-ms"),
+    "latency_percentile": FieldWords("latency percentile", flag="latency-percentile"),
     "tpot_ms": FieldWords("TPOT limit", unit="ms", flag="tpot-ms"),
     "budget_usd": FieldWords("budget", unit="USD"),
     "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
