@@ -28,8 +28,9 @@ METHOD = (
 
 
 def _cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return " ".join(text.split()).replace("|", "/")
+    """A table cell on one line. The memo hands this module a design whose strings are already
+    Markdown-escaped (`safe_text.markdown` escapes `|` too), so nothing more is escaped here."""
+    return " ".join(text.split())
 
 
 def assumptions(d: Design) -> list[str]:
