@@ -141,10 +141,10 @@ def terminal_markup(value: object) -> str:
 
 # ---------------------------------------------------------------- Markdown
 
-# Inline markup: code, emphasis, links and images, tables, escapes. `_` and `~` only where they
-# can open or close emphasis (at a word's edge): inside a word (`rack_power_kw`, a URL) they are
-# text and stay readable.
-_MD_ALWAYS = re.compile(r"([\\`*\[\]|])")
+# Inline markup: code, emphasis, links and images, tables, escapes, and `$` (GitHub reads `$...$`
+# as math). `_` and `~` only where they can open or close emphasis (at a word's edge): inside a
+# word (`rack_power_kw`, a URL) they are text and stay readable.
+_MD_ALWAYS = re.compile(r"([\\`*\[\]|$])")
 _MD_EDGE = re.compile(r"(?<![A-Za-z0-9])([_~])|([_~])(?![A-Za-z0-9])")
 # A character reference (`&lt;`, `&#60;`) would render as the character it names.
 _MD_ENTITY = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from clustergen.errors import ClustergenError
-from clustergen.redact import redact_data
+from clustergen.redact import redact_data, redact_known
 from clustergen.safe_text import has_controls, json_text, terminal
 from clustergen.units import watts
 
@@ -51,10 +51,12 @@ def _safe_console(*, stderr: bool) -> Console:
 
         def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
             for seg in super().render(renderable, options):
-                if seg.control is None and has_controls(seg.text):
-                    yield Segment(terminal(seg.text), seg.style)
-                else:
-                    yield seg
+                if seg.control is not None:
+                    yield seg  # rich's own cursor moves, never text
+                    continue
+                # A Text built by a view may carry what no string sink saw: filter it here.
+                text = terminal(seg.text) if has_controls(seg.text) else redact_known(seg.text)
+                yield seg if text == seg.text else Segment(text, seg.style)
 
     return SafeConsole(stderr=stderr, soft_wrap=True, markup=False, emoji=False)
 
