@@ -45,7 +45,7 @@ def text_problems(file: str, entry: str, row: dict[str, Any]) -> list[Problem]:
     for path, text, is_key in _strings(row, ()):
         where = ".".join(path)
         naming = bool(path) and (path[-1] in NAMING_FIELDS or path[-2:-1] == ("aliases",))
-        if has_controls(text, newlines=not (naming or is_key)):
+        if has_controls(text):
             what = "key" if is_key else "text"
             problems.append(
                 Problem(
@@ -54,6 +54,12 @@ def text_problems(file: str, entry: str, row: dict[str, Any]) -> list[Problem]:
                     where,
                     f"{what} {_shown(text)} holds a control character or escape sequence; "
                     "remove it (catalog text is plain)",
+                )
+            )
+        elif (naming or is_key) and "\n" in text:
+            problems.append(
+                Problem(
+                    file, entry, where, f"{_shown(text)} holds a line break; a name is one line"
                 )
             )
         elif naming and not is_key and is_formula(text):
