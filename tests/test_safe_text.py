@@ -40,6 +40,9 @@ HOSTILE = [
     "<https://evil.example>",
     "&lt;script&gt;",
     "# heading\n> quote\n- item\n1. first\n```\ncode\n```",
+    "---",
+    "title\n===",
+    "title\n---\n- - -\n+ x\n~~~\ncode",
     "*em* _em_ **strong** ~~strike~~ `code`",
     "| a | b |",
     'x"]\nclick X "javascript:alert(1)"',
@@ -142,11 +145,16 @@ def test_markdown_keeps_plain_words_and_urls_readable() -> None:
 
 
 def test_markdown_block_keeps_lines_and_paragraphs_as_text() -> None:
-    block = safe_text.markdown_block("first line\n- not a list\n\n<b>second</b> paragraph\n")
+    block = safe_text.markdown_block(
+        "first line\n- not a list\n===\n---\n\n<b>second</b> paragraph\n***\n"
+    )
     html = _rendered_html(block)
     assert html.count("<p>") == 2
     assert "<ul>" not in html
     assert "<b>" not in html
+    assert "<h1>" not in html
+    assert "<h2>" not in html
+    assert "<hr" not in html
     assert "- not a list" in html
 
 

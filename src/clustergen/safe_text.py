@@ -116,11 +116,11 @@ def map_text(value: Any, sink: Any, *, skip: frozenset[str] = frozenset()) -> An
 _RICH_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 
 
-def has_controls(text: str, *, newlines: bool = True) -> bool:
-    """Whether `text` holds a control character (an escape sequence starts with one) that `plain`
-    would remove or change: a cheap test for text already rendered, such as a terminal's
-    segments, and for input that should hold none. A newline counts unless `newlines`."""
-    return bool(_CONTROL.search(text) or "\t" in text or (not newlines and "\n" in text))
+def has_controls(text: str) -> bool:
+    """Whether `text` holds a control character (an escape sequence starts with one) or a tab,
+    which `plain` would remove or change; a newline does not count. A cheap test for text already
+    rendered, such as a terminal's segments, and for input that should hold none."""
+    return bool(_CONTROL.search(text) or "\t" in text)
 
 
 def terminal(value: object) -> str:
@@ -148,8 +148,9 @@ _MD_ALWAYS = re.compile(r"([\\`*\[\]|$])")
 _MD_EDGE = re.compile(r"(?<![A-Za-z0-9])([_~])|([_~])(?![A-Za-z0-9])")
 # A character reference (`&lt;`, `&#60;`) would render as the character it names.
 _MD_ENTITY = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")
-# What turns a line into a block: a heading, a quote, a list item, a thematic break, a fence.
-_MD_BLOCK_START = re.compile(r"^(\s*)(#|>|[-+=](?=\s|$)|~~~)")
+# What turns a line into a block: a heading (`#`, or a setext `===`/`---` under a line), a quote,
+# a list item, a thematic break. (Fences and `*`, `_`, `~` runs are escaped already.)
+_MD_BLOCK_START = re.compile(r"^(\s*)(#|>|[-+=](?=[\s\-+=]|$))")
 _MD_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")
 
 
