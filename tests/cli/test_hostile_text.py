@@ -239,3 +239,38 @@ def test_gpu_spec_from_a_model_shows_its_markup_as_text(cli: Cli) -> None:
     flat = " ".join(out.split())
     assert "[link=https://evil.example]click[/link]" in flat
     assert "[bold red]Evil[/]" in flat
+
+
+# ---------------------------------------------------------------- every string of a design
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "[/] [link=https://evil.example]x[/link] [bold]",
+        "\x1b]8;;https://evil.example\x07x\x1b]8;;\x07 \x1b[31m\x1b[2J\x9b1m\x00\r",
+        ":warning: \\[/] \\",
+    ],
+)
+def test_design_view_shows_every_hostile_string_as_text(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, payload: str
+) -> None:
+    """The terminal view of a design whose every string (names, reasons, checks, warnings, the
+    model's memo) carries the payload: no crash, no escape byte, markup shown as written."""
+    import clustergen.cli.output as output
+    from clustergen.catalog import load_catalog
+    from clustergen.cli.design_view import summary
+    from clustergen.engine.request import merge_request
+    from clustergen.engine.search.planner import plan_design
+    from clustergen.safe_text import map_text
+
+    monkeypatch.setattr(output.stdout, "_console", None)
+    monkeypatch.setattr(output.stderr, "_console", None)
+    cat = load_catalog()
+    design = plan_design(cat, merge_request(cat, REQ, {})).model_copy(update={"memo": "notes"})
+    summary(map_text(design, lambda s: f"{s} {payload}"))
+    out, err = capsys.readouterr()
+    _no_escape(out, err)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", out + err)
+    if payload.startswith("[/]"):
+        assert "[link=https://evil.example]x[/link]" in " ".join(out.split())
