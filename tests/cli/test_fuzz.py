@@ -74,10 +74,16 @@ def run(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+#: bytes no output may hold, whatever the input: an escape sequence or a control character
+#: reaches the terminal only if some sink let it through
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def check(args: list[str]) -> None:
     code, out, err = run(args)
     shown = " ".join(repr(a) if " " in a or not a else a for a in args)[:300]
     assert "Traceback" not in out + err, f"clustergen {shown}\n{err[-2000:]}"
+    assert not CONTROL.search(out + err), f"clustergen {shown} wrote a control character"
     if code == 0:
         found = NON_FINITE.search(out)
         assert found is None, f"clustergen {shown} exited 0 with {found.group(0)!r} in its output"
@@ -294,6 +300,62 @@ REQUEST_FIELDS = [
     "gpus", "nodes", "power_cap_w", "pue", "oversubscription", "rack_power_kw", "model_params_b",
     "training_tokens_t", "sample_mb", "checkpoint_gb",
 ]  # fmt: skip
+
+
+#: characters that mean something to a terminal, rich, Markdown, HTML, Mermaid or a spreadsheet
+MARKUP = st.sampled_from(
+    [
+        "\x1b[31m", "\x1b]8;;https://evil.example\x07", "\x1b]0;title\x07", "\x1b[2J", "\x9b1m",
+        "\x00", "\x07", "\x08", "\r", "\n", "\t", "\u202e", "[/]", "[link=https://x]", "[bold]",
+        "\\", "<script>", "](javascript:x)", "![i](x)", "`", "*", "_", "|", "#", "%%{init: {}}%%",
+        '"]', "click X call alert()", "=HYPERLINK(1)", "=cmd|' /C calc'!A0", "@", "+", "-", ":smile:",
+    ]
+)  # fmt: skip
+# No letter n: every spelling of nan and inf has one, and the request is echoed in the output.
+HOSTILE_TEXT = st.lists(
+    st.one_of(
+        MARKUP,
+        st.text(st.characters(exclude_characters="nN"), max_size=8),
+        st.sampled_from(["512 GPUs", "8 GPUs", "5 MW"]),
+    ),
+    max_size=12,
+).map("".join)
+
+
+@fuzz(40)
+@given(
+    text=HOSTILE_TEXT,
+    as_json=st.booleans(),
+    out=st.booleans(),
+)
+def test_design_request_text_with_control_and_markup(text: str, as_json: bool, out: bool) -> None:
+    """Request text as typed, pasted or generated: control characters, escape sequences, rich
+    markup, Markdown, HTML, Mermaid and formulas. No traceback, no control character out, and
+    none in the bundle's text files."""
+    where = _TMP / f"out{next(_SERIAL)}"
+    bundle = ["--out", str(where)] if out else []
+    check(["design", f"512 GPUs training {text}", "--offline", *bundle, *(["--json"] * as_json)])
+    for name in ("memo.md", "topology.mmd", "bom.csv"):
+        if (where / name).exists():
+            assert not CONTROL.search((where / name).read_text(encoding="utf-8")), name
+
+
+@fuzz(30)
+@given(
+    command=st.sampled_from(
+        [
+            ["gpu", "spec", "--offline", "--gpu"],
+            ["catalog", "show", "gpus"],
+            ["fabric", "--nodes", "16", "--platform"],
+            ["estimate", "train a 70B model on 15T tokens in 60 days", "--model"],
+        ]
+    ),
+    text=HOSTILE_TEXT,
+    as_json=st.booleans(),
+)
+def test_names_with_control_and_markup(command: list[str], text: str, as_json: bool) -> None:
+    """A name the catalog lacks is quoted back in the error: as text, never as markup."""
+    check([*command, text, *(["--json"] * as_json)])
 
 
 @fuzz(25)

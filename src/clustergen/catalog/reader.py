@@ -1,6 +1,6 @@
 """Read one catalog YAML file into entry rows. Every fault (unreadable, not UTF-8, malformed YAML,
-not a list, an entry without an id, an id twice) becomes a `Problem` located by file, entry and
-field, never an exception.
+not a list, an entry without an id, an id twice, a control character or a formula in its text)
+becomes a `Problem` located by file, entry and field, never an exception.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from clustergen.catalog import cache
 from clustergen.catalog.problem import Problem, entry_near
+from clustergen.catalog.text_rules import text_problems
 from clustergen.untrusted import (
     MAX_FILE_BYTES,
     DataError,
@@ -107,5 +108,8 @@ def _rows(path: Path, data: list[Any], problems: list[Problem]) -> list[dict[str
             )
             continue
         seen.add(row["id"])
+        # Kept as a row even when its text is refused: other entries may point at it, and the
+        # catalog fails on the problem anyway.
+        problems.extend(text_problems(path.name, row["id"], row))
         rows.append(row)
     return rows

@@ -25,6 +25,7 @@ from clustergen.cli.eval_cmd import register as register_eval
 from clustergen.cli.mcp_cmd import register as register_mcp
 from clustergen.cli.output import report_error
 from clustergen.errors import ClustergenError
+from clustergen.safe_text import terminal
 
 app = typer.Typer(
     name="clustergen",
@@ -97,6 +98,17 @@ def _only(name: str | None) -> typer.Typer:
     return pruned
 
 
+class _TerminalStderr:
+    """stderr for click's usage errors, which quote the user's argument: shown as text, with no
+    control character or escape sequence (`safe_text.terminal`)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(terminal(text))
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the app, turn clustergen errors into one line and an exit."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -118,9 +130,9 @@ def main(argv: list[str] | None = None) -> None:
 
             print_json({"error": {"type": "usage_error", "message": exc.format_message()}})
         elif hasattr(exc, "show"):
-            exc.show()
+            exc.show(file=_TerminalStderr())
         else:
-            sys.stderr.write(f"Error: {exc.format_message()}\n")
+            sys.stderr.write(f"Error: {terminal(exc.format_message())}\n")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")

@@ -11,6 +11,7 @@ import typer
 
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, stderr, stdout
+from clustergen.safe_text import terminal
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -47,7 +48,7 @@ def _table(title: str, columns: tuple[str, ...]) -> Table:
 
 
 def _fields_table(report: EvalReport) -> None:
-    from rich.markup import escape
+    from rich.text import Text
 
     from clustergen.evals.report import field_mark
 
@@ -58,18 +59,18 @@ def _fields_table(report: EvalReport) -> None:
             style = {"pass": "green", "FAIL": "red", "xfail": "yellow", "XPASS": "cyan"}[mark]
             note = f" ({f.note})" if f.note and not f.passed else ""
             t.add_row(
-                escape(r.id) if i == 0 else "",
-                escape(f.label),
-                escape(f.expected),
-                escape((f.got or "—") + note),
-                f"[{style}]{mark}[/{style}]",
+                Text(terminal(r.id)) if i == 0 else "",
+                Text(terminal(f.label)),
+                Text(terminal(f.expected)),
+                Text(terminal((f.got or "—") + note)),
+                Text(mark, style=style),
                 end_section=i == len(r.fields) - 1,
             )
     stdout.print(t)
 
 
 def _cases_table(report: EvalReport) -> None:
-    from rich.markup import escape
+    from rich.text import Text
 
     model_run = any(r.stats is not None for r in report.cases)
     last = ("turns", "tools", "tokens", "latency") if model_run else ("time",)
@@ -85,11 +86,11 @@ def _cases_table(report: EvalReport) -> None:
             tokens = s.prompt_tokens + s.completion_tokens
             cost = (str(s.turns), str(s.tool_calls), str(tokens), f"{s.latency_s:.1f} s")
         t.add_row(
-            escape(r.id),
-            r.suite,
-            f"[{style}]{r.status}[/{style}]",
+            Text(terminal(r.id)),
+            Text(terminal(r.suite)),
+            Text(r.status, style=style),
             f"{r.score:.2f}",
-            escape(r.answer),
+            Text(terminal(r.answer)),
             *cost,
         )
     stdout.print(t)
@@ -102,7 +103,8 @@ def _summary(report: EvalReport) -> None:
         f"{verdict}: gate score {t.gate_score:.3f} (threshold {report.threshold:g}); "
         f"{t.passed} pass, {t.failed} fail, {t.xfailed} xfail, {t.xpassed} xpass, "
         f"{t.crashed} crashed of {t.cases} cases; {t.fields_passed}/{t.fields} figures; "
-        f"score with known failures {t.score:.3f}; {t.elapsed_s:.2f} s"
+        f"score with known failures {t.score:.3f}; {t.elapsed_s:.2f} s",
+        markup=True,  # the verdict's colour; the rest is numbers
     )
     if t.turns or t.tool_calls:
         stdout.print(
@@ -119,7 +121,9 @@ def _progress(total: int) -> Callable[[CaseResult], None]:
 
     def show(r: CaseResult) -> None:
         done[0] += 1
-        stderr.print(f"[{done[0]}/{total}] {r.id}: {r.status}", markup=False, highlight=False)
+        stderr.print(
+            f"[{done[0]}/{total}] {terminal(r.id)}: {r.status}", markup=False, highlight=False
+        )
 
     return show
 

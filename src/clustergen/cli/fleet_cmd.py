@@ -10,6 +10,7 @@ import typer
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, stdout, table
 from clustergen.errors import RequestError
+from clustergen.safe_text import picture_text
 
 if TYPE_CHECKING:
     from clustergen.engine.calculators.fleet import FleetPlan
@@ -207,7 +208,7 @@ def _plot(p: FleetPlan, path: Path) -> None:
             color="lightgray" if name == "idle" else colors[i % len(colors)],
             hatch=["//" if eph else "" for _, eph in cells],
             edgecolor="white",
-            label=name if share is None else f"{name} ({share:.0%} of capacity)",
+            label=picture_text(name if share is None else f"{name} ({share:.0%} of capacity)"),
         )
         bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
     eph_total = sum(sum(v.values()) for (_, eph), v in split.items() if eph)
@@ -215,7 +216,8 @@ def _plot(p: FleetPlan, path: Path) -> None:
     ax.set_ylim(0, max([*bottoms, 1.0]) * 1.15)
     ax.set_ylabel("GPU memory (GB) x time")
     ax.set_title(
-        f"fleet capacity by tier, stable vs ephemeral (hatched), by job class: {p.inventory or ''}\n"
+        "fleet capacity by tier, stable vs ephemeral (hatched), by job class: "
+        f"{picture_text(p.inventory or '')}\n"
         f"ephemeral: {eph_total:,.0f} of {total:,.0f} GB ({eph_total / total if total else 0:.0%})",
         fontsize=10,
     )

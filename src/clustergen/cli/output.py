@@ -1,4 +1,9 @@
-"""Output for every command: strict JSON with --json, rich tables otherwise. The only printer."""
+"""Output for every command: strict JSON with --json, rich tables otherwise. The only printer.
+
+Text from catalogs, inventories, requests and models is untrusted. The consoles here never read a
+string as rich markup or an emoji code unless a caller asks (`markup=True` with every interpolated
+value through `safe_text.terminal_markup`), and never write a control character or escape sequence
+that came in text: every string and every rendered segment goes through `safe_text.terminal`."""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from clustergen.errors import ClustergenError
-from clustergen.redact import redact, redact_data, redact_known
+from clustergen.redact import redact_data, redact_known
+from clustergen.safe_text import has_controls, json_text, terminal
 from clustergen.units import watts
 
 if TYPE_CHECKING:
@@ -27,10 +33,32 @@ class _LazyConsole:
 
     def __getattr__(self, name: str) -> Any:
         if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(stderr=self._stderr, soft_wrap=True)
+            self._console = _safe_console(stderr=self._stderr)
         return getattr(self._console, name)
+
+
+def _safe_console(*, stderr: bool) -> Console:
+    """A rich Console that shows text as text: markup and emoji codes are read only where a
+    caller asks, and no control character or escape sequence in any string or Text reaches the
+    terminal (rich's own colours are styles, added after this filter)."""
+    from rich.console import Console, ConsoleOptions, RenderableType
+    from rich.segment import Segment
+    from rich.text import Text
+
+    class SafeConsole(Console):
+        def render_str(self, text: str, *args: Any, **kwargs: Any) -> Text:
+            return super().render_str(terminal(text), *args, **kwargs)
+
+        def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
+            for seg in super().render(renderable, options):
+                if seg.control is not None:
+                    yield seg  # rich's own cursor moves, never text
+                    continue
+                # A Text built by a view may carry what no string sink saw: filter it here.
+                text = terminal(seg.text) if has_controls(seg.text) else redact_known(seg.text)
+                yield seg if text == seg.text else Segment(text, seg.style)
+
+    return SafeConsole(stderr=stderr, soft_wrap=True, markup=False, emoji=False)
 
 
 stdout = _LazyConsole(stderr=False)
@@ -51,17 +79,17 @@ def to_jsonable(obj: Any) -> Any:
 def print_json(obj: Any) -> None:
     """Strict JSON on stdout: no NaN, no colour, one document, no remembered secret."""
     text = json.dumps(to_jsonable(obj), indent=2, allow_nan=False)
-    sys.stdout.write(redact_known(text) + "\n")
+    sys.stdout.write(json_text(text) + "\n")
     sys.stdout.flush()
 
 
 def _cell(v: Any) -> Any:
-    """A cell as rich shows it: plain text (never markup), '—' for None."""
+    """A cell as rich shows it: plain text (never markup, no control character), '—' for None."""
     from rich.text import Text
 
     if isinstance(v, Text):
         return v
-    return Text("—" if v is None else str(v))
+    return Text("—" if v is None else terminal(v))
 
 
 def table(
@@ -74,16 +102,17 @@ def table(
     """A rich table with plain text cells; the columns named in `no_wrap` are never broken (ids
     people paste), the others wrap at words. A title wraps at words too."""
     from rich.table import Table
+    from rich.text import Text
 
     t = Table(
-        title=title,
+        title=Text(terminal(title)),
         title_justify="left",
         show_edge=False,
         header_style="bold",
         show_header=any(columns),
     )
     for c in columns:
-        t.add_column(c, no_wrap=c in no_wrap, overflow="fold")
+        t.add_column(Text(terminal(c)), no_wrap=c in no_wrap, overflow="fold")
     for r in rows:
         t.add_row(*(_cell(v) for v in r))
     return t
@@ -113,7 +142,7 @@ def mark(word: str) -> Any:
 def say(text: str, *, err: bool = False) -> None:
     """A line of plain text, wrapped at words to the terminal's width (never mid-word)."""
     console = stderr if err else stdout
-    console.print(text, markup=False, highlight=False, soft_wrap=False)
+    console.print(terminal(text), markup=False, highlight=False, soft_wrap=False)
 
 
 def report_error(err: ClustergenError, as_json: bool) -> None:
@@ -128,12 +157,12 @@ def report_error(err: ClustergenError, as_json: bool) -> None:
             from clustergen.cli.request_opts import cli_spelling
 
             line += f" ({cli_spelling(field)})"
-        sys.stderr.write(f"Error: {redact(line)}\n")
+        sys.stderr.write(f"Error: {terminal(line)}\n")
 
 
 def warn(text: str) -> None:
     """One warning line on stderr (stdout stays clean for --json)."""
-    sys.stderr.write(f"warning: {redact(text)}\n")
+    sys.stderr.write(f"warning: {terminal(text)}\n")
     sys.stderr.flush()
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clustergen.errors import OutputError, RequestError
+from clustergen.safe_text import picture_text
 
 if TYPE_CHECKING:
     from clustergen.engine.model.sensitivity import Sensitivity
@@ -71,7 +72,11 @@ def sensitivity_figure(s: Sensitivity) -> Any:
         return "tab:blue" if o.eligible and o.option not in unknown else "lightgray"
 
     ax = axes[0][0]
-    ax.barh([o.option for o in opts], [o.gpus_per_mw for o in opts], color=[color(o) for o in opts])
+    ax.barh(
+        [picture_text(o.option) for o in opts],
+        [o.gpus_per_mw for o in opts],
+        color=[color(o) for o in opts],
+    )
     ax.set_xlabel(f"GPUs per MW of IT power (cap {mw:g} MW)")
     ax.set_title("GPUs per MW (green: best; grey: blocking or fabric power unknown)")
     ax.tick_params(axis="y", labelsize=7)
@@ -92,7 +97,7 @@ def sensitivity_figure(s: Sensitivity) -> Any:
                 xs,
                 ys,
                 marker=".",
-                label=label,
+                label=picture_text(label),
                 lw=2.5 if s.chosen in parts else 1,
                 ls="--" if set(parts) & unknown else "-",
             )
@@ -115,5 +120,5 @@ def sensitivity_figure(s: Sensitivity) -> Any:
     axes[1][1].axvline(mw, color="gray", lw=0.8, ls="--")
     axes[1][1].set(xlabel="IT cap (MW)", ylabel="GPUs")
     axes[1][1].set_title("GPUs against the cap")
-    fig.suptitle(f"Sensitivity at {mw:g} MW IT ({s.workload}): {s.request or ''}")
+    fig.suptitle(picture_text(f"Sensitivity at {mw:g} MW IT ({s.workload}): {s.request or ''}"))
     return fig

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from clustergen.evals.harness import EvalReport
 from clustergen.evals.scoring import CaseResult, FieldResult
+from clustergen.safe_text import markdown, plain
 
 _MARK = {
     "pass": "pass",
@@ -16,7 +17,15 @@ _MARK = {
 
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Text shown as text in a table cell or a sentence (case files and model answers are
+    untrusted): `safe_text.markdown`."""
+    return markdown(text)
+
+
+def _code(text: object) -> str:
+    """Text for inside a code span of a table cell: one line, no backtick to end the span, `|`
+    escaped for the table (GitHub reads `\\|` inside a cell's code span as a pipe)."""
+    return plain(text, newlines=False).replace("`", "'").replace("|", "\\|")
 
 
 def field_mark(f: FieldResult) -> str:
@@ -44,7 +53,7 @@ def to_markdown(report: EvalReport) -> str:
         "# clustergen eval report",
         "",
         f"Mode `{report.mode}`"
-        + (f", model `{report.model}`" if report.model else "")
+        + (f", model `{_code(report.model)}`" if report.model else "")
         + f", clustergen {report.engine_version}"
         + (f", catalog {report.catalog_hash}" if report.catalog_hash else "")
         + f"; suites: {', '.join(report.suites)}.",
@@ -71,13 +80,13 @@ def to_markdown(report: EvalReport) -> str:
         "| --- | --- | --- | --- | ---: | --- | --- |",
     ]
     lines += [
-        f"| `{r.id}` | {r.suite} | {r.kind} | {_MARK[r.status]} | {r.score:.2f} | "
+        f"| `{_code(r.id)}` | {_cell(r.suite)} | {r.kind} | {_MARK[r.status]} | {r.score:.2f} | "
         f"{_cell(r.answer)} | {_stats(r)} |"
         for r in report.cases
     ]
     lines += _known_failures(report)
     for r in report.cases:
-        lines += ["", f"## `{r.id}` — {_cell(r.title)}", ""]
+        lines += ["", f"## `{_code(r.id)}` — {_cell(r.title)}", ""]
         if r.error and r.status != "pass":
             lines += [f"Answer: {_cell(r.answer)}: {_cell(r.error.get('message', ''))}", ""]
         lines += [
@@ -85,7 +94,7 @@ def to_markdown(report: EvalReport) -> str:
             "| --- | --- | --- | --- | --- |",
         ]
         lines += [
-            f"| `{_cell(f.label)}` | {_cell(f.expected)} | {_cell(f.got)} | {field_mark(f)}"
+            f"| `{_code(f.label)}` | {_cell(f.expected)} | {_cell(f.got)} | {field_mark(f)}"
             + (f" ({_cell(f.note)})" if f.note and not f.passed else "")
             + f" | {_cell(f.source or '')} |"
             for f in r.fields
@@ -102,9 +111,9 @@ def _known_failures(report: EvalReport) -> list[str]:
             state = (
                 "now PASSES: remove its xfail" if r.status == "xpass" else f"{failing} item(s) fail"
             )
-            out.append(f"- `{r.id}` (whole case): {state} — {_cell(r.xfail)}")
+            out.append(f"- `{_code(r.id)}` (whole case): {state} — {_cell(r.xfail)}")
         for f in r.fields:
             if f.xfail and f.xfail != r.xfail:
                 state = "now PASSES: remove its xfail" if f.passed else "fails"
-                out.append(f"- `{r.id}` `{_cell(f.label)}`: {state} — {_cell(f.xfail)}")
+                out.append(f"- `{_code(r.id)}` `{_code(f.label)}`: {state} — {_cell(f.xfail)}")
     return ["", "## Known failures (xfail)", "", *out] if out else []

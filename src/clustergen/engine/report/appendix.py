@@ -13,6 +13,7 @@ from clustergen.engine.report.words import (
     field_words,
     value_words,
 )
+from clustergen.safe_text import markdown
 
 METHOD = (
     "Catalog facts, each with its published source, feed a rule-based engine: node power from "
@@ -26,8 +27,9 @@ METHOD = (
 
 
 def _cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return " ".join(text.split()).replace("|", "/")
+    """A table cell on one line. The memo hands this module a design whose strings are already
+    Markdown-escaped (`safe_text.markdown` escapes `|` too), so nothing more is escaped here."""
+    return " ".join(text.split())
 
 
 def assumptions(d: Design) -> list[str]:
@@ -103,7 +105,9 @@ def _flat(value: Any, prefix: str = "") -> list[str]:
         return out
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
         return [f"- {prefix.rstrip('.')}: {len(value)} item(s)"]
-    return [f"- {prefix.rstrip('.')}: {value}"]
+    # Strings arrive escaped (the memo's copy of the design); a dict or list shows its keys too.
+    shown = value if isinstance(value, str) else markdown(value)
+    return [f"- {prefix.rstrip('.')}: {shown}"]
 
 
 def other_sections(d: Design) -> list[str]:

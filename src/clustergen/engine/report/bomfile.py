@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.words import verdict
+from clustergen.safe_text import csv_cell, xlsx_row
 from clustergen.units import watts
 
 #: what the OPN column says where the catalog's sources publish no orderable part number
@@ -20,13 +21,14 @@ NO_OPN = "to confirm with the vendor"
 
 
 def bom_csv(d: Design) -> str:
-    """The BOM as CSV text: one row per line, every field of the line."""
+    """The BOM as CSV text: one row per line, every field of the line; no field a spreadsheet
+    would evaluate (`safe_text.csv_cell`)."""
     buf = io.StringIO()
     fields = list(BomLine.model_fields)
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for line in d.bom:
-        w.writerow(line.model_dump())
+        w.writerow({k: csv_cell(v) for k, v in line.model_dump().items()})
     return buf.getvalue()
 
 
@@ -95,7 +97,8 @@ def _summary_rows(d: Design) -> Iterator[tuple[Any, ...]]:
 
 def bom_xlsx(d: Design) -> bytes:
     """The BOM as an Excel workbook: a Summary sheet (the design, the verdict, power reconciled
-    with the design, totals per category) and a BOM sheet (every line, OPNs, prices)."""
+    with the design, totals per category) and a BOM sheet (every line, OPNs, prices). Every cell
+    is written as text or a number, never as a formula (`safe_text.xlsx_row`)."""
     from openpyxl import Workbook  # imported here: only a bundle needs it
     from openpyxl.styles import Font
 
@@ -104,15 +107,16 @@ def bom_xlsx(d: Design) -> bytes:
     ws.title = "Summary"
     bold = Font(bold=True)
     for row in _summary_rows(d):
-        ws.append(list(row))
+        xlsx_row(ws, list(row))
         ws.cell(ws.max_row, 1).font = bold
     ws.append([])
     head = ["category", "lines", "quantity", "power (W)", "price (USD)", "placeholders"]
-    ws.append(head)
+    xlsx_row(ws, head)
     for cell in ws[ws.max_row]:
         cell.font = bold
     for ct in category_totals(d):
-        ws.append(
+        xlsx_row(
+            ws,
             [
                 ct.category,
                 ct.lines,
@@ -120,20 +124,20 @@ def bom_xlsx(d: Design) -> bytes:
                 ct.power_w,
                 ct.price_usd,
                 ct.placeholder_lines,
-            ]
+            ],
         )
     ws.column_dimensions["A"].width = 28
     ws.column_dimensions["B"].width = 70
     lines = wb.create_sheet("BOM")
     fields = list(BomLine.model_fields)
-    lines.append(fields)
+    xlsx_row(lines, fields)
     for cell in lines[1]:
         cell.font = bold
     for line in d.bom:
         values = line.model_dump()
         if values["opn"] is None and not line.placeholder:
             values["opn"] = NO_OPN
-        lines.append([values[f] for f in fields])
+        xlsx_row(lines, [values[f] for f in fields])
     lines.freeze_panes = "A2"
     for col, width in zip(
         "ABCDEFGHIJKL", (16, 18, 22, 70, 9, 12, 13, 14, 15, 30, 60, 11), strict=False

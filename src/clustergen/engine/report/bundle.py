@@ -8,6 +8,7 @@ from clustergen.engine.report.bomfile import bom_csv, bom_xlsx
 from clustergen.engine.report.charts import power_chart, rack_elevation
 from clustergen.engine.report.memo import render_memo
 from clustergen.engine.report.topology import mermaid_source
+from clustergen.safe_text import json_text
 
 #: what each file of the bundle holds, for the CLI's "wrote ..." line and the README
 CONTENTS = {
@@ -33,7 +34,7 @@ def pictures(design: Design) -> dict[str, str | bytes]:
 def bundle_files(design: Design) -> dict[str, str | bytes]:
     """File name -> content (text or bytes) of every file the bundle holds."""
     return {
-        "design.json": design.model_dump_json(indent=2) + "\n",
+        "design.json": json_text(design.model_dump_json(indent=2)) + "\n",
         "memo.md": render_memo(design),
         "bom.csv": bom_csv(design),
         "bom.xlsx": bom_xlsx(design),

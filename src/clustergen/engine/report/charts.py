@@ -10,6 +10,7 @@ from typing import Any
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.words import power_rows
+from clustergen.safe_text import picture_text
 from clustergen.units import watts
 
 
@@ -45,7 +46,7 @@ def power_chart(d: Design) -> bytes:
         2, 1, figsize=(8.5, 5.5), gridspec_kw={"height_ratios": [3, 1]}, constrained_layout=True
     )
     values = [(r.known_w or 0.0) / 1e3 for r in rows]
-    bars = ax.barh([r.label for r in rows], values, color="tab:green")
+    bars = ax.barh([picture_text(r.label) for r in rows], values, color="tab:green")
     top = max([*values, 1.0])
     for bar, r in zip(bars, rows, strict=True):
         share = (
@@ -96,6 +97,7 @@ def _slot(ax: Any, x: float, bottom: float, height: float, label: str, color: st
     from matplotlib.patches import Rectangle
 
     ax.add_patch(Rectangle((x + 0.08, bottom), 1.84, height, color=color, ec="black", lw=0.6))
+    label = picture_text(label)  # a catalog name, drawn as written
     text = "\n".join(textwrap.wrap(label, 30)) if height >= 2 else label
     ax.text(x + 1.0, bottom + height / 2, text, ha="center", va="center", fontsize=7)
 
@@ -132,7 +134,8 @@ def rack_elevation(d: Design) -> bytes:
         2.6,
         ru * 0.65,
         "\n".join(
-            [
+            picture_text(line)
+            for line in [
                 f"{plan.compute_racks} compute racks",
                 f"{plan.nodes_per_rack} node(s) per rack",
                 f"{plan.rack_power_kw:.1f} kW of {plan.rack_power_limit_kw:g} kW",

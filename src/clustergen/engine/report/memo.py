@@ -1,7 +1,11 @@
 """The design memo, in the order a proposal reads: the answer and its key figures first, then the
 configuration, topology, power, BOM, risks and next steps; method, assumptions with their
 documents, the trade study and every check in the appendix. Generated, never typed; customer
-words only (engine field names and catalog labels go through `words`)."""
+words only (engine field names and catalog labels go through `words`).
+
+Catalog, request and model text renders as text: `render_memo` shows a copy of the design whose
+every string went through `safe_text.markdown` (the model's notes through `markdown_block`), so the
+sections below interpolate fields as they are and keep the memo's own formatting."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from clustergen.engine.report.words import (
     value_words,
     verdict,
 )
+from clustergen.safe_text import map_text, markdown, markdown_block
 from clustergen.units import ratio, watts
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
@@ -348,20 +353,21 @@ def next_steps(d: Design) -> list[str]:
     return ["## 6. Next steps\n", *(f"{i}. {s}" for i, s in enumerate(steps, start=1))]
 
 
-def render_memo(d: Design) -> str:
-    """The memo as Markdown, in proposal order."""
+def render_memo(design: Design) -> str:
+    """The memo as Markdown, in proposal order. Every string of the design is shown as text."""
+    d: Design = map_text(design, markdown, skip=frozenset({"memo"}))
     p, c = d.platform, d.compute
     out = [
         f"# GPU cluster proposal: {c.gpus:,} x {p.gpu_name} on {p.name}\n",
         f"_Prepared with clustergen {d.provenance.engine_version} ({d.mode} mode), catalog {d.provenance.catalog_hash}. "
-        f"Request: {d.request.text!r}._\n"
+        f"Request: '{d.request.text}'._\n"
         if d.request.text
         else f"_Prepared with clustergen {d.provenance.engine_version} ({d.mode} mode), catalog {d.provenance.catalog_hash}._\n",
         *executive_summary(d),
         "",
         *configuration(d),
         "\n## 2. Topology\n",
-        mermaid(d),
+        mermaid(design),  # labels escaped for Mermaid, from the design as it is
         f"\n![{PICTURES['racks.png']}](racks.png)\n",
         *power_section(d),
         "",
@@ -372,7 +378,7 @@ def render_memo(d: Design) -> str:
         *next_steps(d),
     ]
     if d.memo:
-        out += ["\n## Architect's notes (model-written, numbers checked)\n", d.memo]
+        out += ["\n## Architect's notes (model-written, numbers checked)\n", markdown_block(d.memo)]
     out += [
         "\n## Appendix A. Method\n",
         appendix.METHOD,

@@ -1,12 +1,16 @@
 """The topology picture as Mermaid: the compute fabric's tiers over its scalable units (each with
 its rail leaves and nodes), the storage fabric and the storage system, and the management
-networks and servers. Text that mermaid-cli renders to SVG or PNG, and Markdown viewers draw."""
+networks and servers. Text that mermaid-cli renders to SVG or PNG, and Markdown viewers draw.
+
+Every name from the catalog or the design goes through `safe_text.mermaid_label`: a system named
+`x"]` followed by a `click` line stays a label."""
 
 from __future__ import annotations
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.words import value_words
+from clustergen.safe_text import mermaid_label as label
 from clustergen.units import ratio
 
 #: scalable units drawn one by one; the rest are one box ("... N more")
@@ -14,7 +18,8 @@ SHOWN_SUS = 3
 
 
 def model_name(part_id: str | None) -> str:
-    """A switch's model as people write it (catalog ids are lower-case model numbers)."""
+    """A switch's model as people write it (catalog ids are lower-case model numbers); plain text,
+    escaped by whoever shows it."""
     return (part_id or "?").upper()
 
 
@@ -37,16 +42,20 @@ def _compute(d: Design) -> list[str]:
     if f is None:  # one node: its GPUs talk over NVLink, no scale-out fabric
         return [
             '  subgraph compute["Compute: one node, no scale-out fabric"]',
-            f'    nodes1["{d.compute.nodes} x {p.name}<br/>{d.compute.gpus} GPUs on NVLink"]',
+            f'    nodes1["{d.compute.nodes} x {label(p.name)}<br/>{d.compute.gpus} GPUs on NVLink"]',
             "  end",
         ]
     planes = f" x {f.planes} planes" if f.planes > 1 else ""
     title = f"Compute fabric: {_tech(f)}, {f.tiers}-tier, {ratio(f.oversubscription)}{planes}"
     out = [f'  subgraph compute["{title}"]', "    direction TB"]
     if f.tiers == 3:
-        out.append(f'    core["{f.core_switches} x {model_name(f.core_switch)} core switches"]')
+        out.append(
+            f'    core["{f.core_switches} x {label(model_name(f.core_switch))} core switches"]'
+        )
     if f.tiers >= 2:
-        out.append(f'    spine["{f.spine_switches} x {model_name(f.spine_switch)} spine switches"]')
+        out.append(
+            f'    spine["{f.spine_switches} x {label(model_name(f.spine_switch))} spine switches"]'
+        )
     sizes = _su_sizes(d, f)
     rails = f.leaves_per_su or max(1, f.leaf_switches // max(1, len(sizes)))
     per_node = max(1, f.node_links // max(1, d.compute.nodes))
@@ -55,8 +64,8 @@ def _compute(d: Design) -> list[str]:
         rail_text = f", one per rail (rails 1-{rails})" if f.rail_optimized and rails > 1 else ""
         out += [
             f'    subgraph su{i}["{"Scalable unit " + str(i) if f.su_nodes else "Nodes"}"]',
-            f'      leaf{i}["{rails * f.planes} x {model_name(f.leaf_switch)} {kind}{rail_text}"]',
-            f'      nodes{i}["{n} x {p.name}<br/>{n * p.gpus_per_node} GPUs"]',
+            f'      leaf{i}["{rails * f.planes} x {label(model_name(f.leaf_switch))} {kind}{rail_text}"]',
+            f'      nodes{i}["{n} x {label(p.name)}<br/>{n * p.gpus_per_node} GPUs"]',
             f"      leaf{i} ---|{n * per_node} links, {f.port_speed_gbps:g} Gb/s| nodes{i}",
             "    end",
         ]
@@ -81,7 +90,7 @@ def _compute(d: Design) -> list[str]:
 def _storage(d: Design) -> list[str]:
     s, st = d.fabrics.storage, d.storage
     system = (
-        f"Storage: {value_words(st.file_system.system)}<br/>"
+        f"Storage: {label(value_words(st.file_system.system))}<br/>"
         f"read {st.targets.read_gb_per_s:,.1f} GB/s, write {st.targets.write_gb_per_s:,.1f} GB/s"
     )
     out = [f'  storsys[("{system}")]']
@@ -90,7 +99,7 @@ def _storage(d: Design) -> list[str]:
         return out
     out += [
         f'  subgraph storage["Storage fabric: {_tech(s)}"]',
-        f'    sleaf["{s.leaf_switches} x {model_name(s.leaf_switch)} leaves'
+        f'    sleaf["{s.leaf_switches} x {label(model_name(s.leaf_switch))} leaves'
         + (f", {s.spine_switches} spines" if s.spine_switches else "")
         + '"]',
         "  end",
@@ -108,8 +117,8 @@ def _management(d: Design) -> list[str]:
     out = ['  subgraph mgmt["Management"]']
     for i, net in enumerate(nets):
         out.append(
-            f'    net{i}["{net.name.capitalize()}: {net.total_switches} x '
-            f'{model_name(net.switch)}, {net.port_speed_gbps:g} Gb/s"]'
+            f'    net{i}["{label(net.name.capitalize())}: {net.total_switches} x '
+            f'{label(model_name(net.switch))}, {net.port_speed_gbps:g} Gb/s"]'
         )
     if srv.management_servers:
         out.append(f'    heads["{srv.management_servers} management servers"]')
