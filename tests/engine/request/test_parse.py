@@ -108,7 +108,7 @@ def test_power_caps(
         ("512 GPUs training", {"workload": "training"}),
         ("512 GPUs pre-training", {"workload": "training"}),
         ("512 GPUs fine-tuning", {"workload": "fine-tuning"}),
-        ("512 GPUs finetune with LoRA", {"workload": "fine-tuning"}),
+        ("512 GPUs finetune with LoRA", {"workload": "fine-tuning", "training_method": "lora"}),
         ("512 GPUs inference", {"workload": "inference"}),
         ("512 GPUs serving", {"workload": "inference"}),
         ("512 GPUs mixed", {"workload": "mixed"}),
@@ -190,7 +190,8 @@ def test_unknown_words_are_reported(cat: Catalog, text: str, unknown: list[str])
 @pytest.mark.parametrize(
     ("text", "kind", "name", "closest"),
     [
-        ("train DeepSeek-V3 on 14.8T tokens with 2048 H800 GPUs", "GPU", "h800", "h100-sxm"),
+        ("train DeepSeek-V3 on 14.8T tokens with 2048 H900 GPUs", "GPU", "h900", "h100-sxm"),
+        ("we have 2,048 H900s: how long to train DeepSeek-V3", "GPU", "h900", "h100-sxm"),
         ("1024 MI355X accelerators", "GPU", "mi355x", None),
         ("16 XE9680 servers training", "platform", "xe9680", "dgx-h100"),
         ("16x XE9680 servers", "platform", "xe9680", "dgx-h100"),

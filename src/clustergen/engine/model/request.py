@@ -35,6 +35,7 @@ Tier = Literal["good", "better", "best"]
 
 Objective = Literal["most-gpus"]
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
+TrainingMethod = Literal["full", "lora", "qlora", "continued-pretraining"]
 
 
 #: fields that, with a model, say what to size its workload for: training tokens or days, a
@@ -92,6 +93,19 @@ class DesignRequest(BaseModel):
     model_params_b: float | None = Field(
         default=None, ge=TINY, le=100_000, description="billions of parameters"
     )
+    active_params_b: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=100_000,
+        description="billions of parameters active per token (mixture of experts), e.g. 37",
+    )
+    training_method: TrainingMethod | None = Field(
+        default=None,
+        description=(
+            "how the weights are trained: full (every weight), lora (low-rank adapters), qlora "
+            "(adapters on 4-bit base weights) or continued-pretraining"
+        ),
+    )
     training_tokens_t: float | None = Field(
         default=None, ge=TINY, le=10_000, description="trillions of training tokens"
     )
@@ -116,6 +130,16 @@ class DesignRequest(BaseModel):
     )
     tpot_ms: float | None = Field(
         default=None, ge=TINY, le=1e6, description="time-per-output-token limit"
+    )
+    latency_percentile: float | None = Field(
+        default=None,
+        ge=50,
+        lt=100,
+        description="percentile the TTFT/TPOT limits hold at (p99 -> 99); None: typical request",
+    )
+    interactive: bool | None = Field(
+        default=None,
+        description="people wait on each reply (chat); False: offline batch serving",
     )
     budget_usd: float | None = Field(default=None, ge=TINY, le=1e13, description="spend limit, USD")
     price_per_gpu_hour: float | None = Field(

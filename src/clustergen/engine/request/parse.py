@@ -13,9 +13,10 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.model.request import MAX_REQUEST_CHARS, DesignRequest, sizes_workload
-from clustergen.engine.request.rules import RULES, Reading, _num
+from clustergen.engine.request.rules import RULES, Reading, Rule, _num
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
+from clustergen.engine.request.workload_rules import MONEY_RULES
 from clustergen.errors import NotFoundError, RequestError
 
 #: a bare size ("70B"): read by the model-size rule, then matched to the catalog's alias for it
@@ -25,6 +26,8 @@ _BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
 _COUNTED_PRODUCT = re.compile(
     r"(?<![\w.])\d[\d,]*\s*(?:x(?=\s)\s*)?([a-z0-9.+-]*[a-z][a-z0-9.+-]*)\s+"
     r"(gpus?|accelerators?|nodes?|servers?|systems?)\b"
+    # "2,048 H900s": a count right before a letter-led model word holding a digit
+    r"|(?<![\w.$])\d[\d,]*(?:\s+|\s*x\s*)([a-z][a-z.+-]*\d[a-z0-9.+-]*?)s?(?![\w.+-])"
 )
 
 
@@ -49,13 +52,18 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
 
 
 def _find_platform(
-    catalog: Catalog, text: str
+    catalog: Catalog, text: str, used: list[bool] | None = None
 ) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
-    """Catalog GPUs and systems named in the text, with the character spans they used."""
+    """Catalog GPUs and systems named in the text (outside the `used` characters), with the
+    character spans they used."""
     found: list[tuple[str, str]] = []
     spans: list[tuple[int, int]] = []
     # Candidate phrases: 1 to 4 consecutive words, normalised as catalog names are.
-    words = list(re.finditer(r"[a-z0-9][a-z0-9.+-]*", text))
+    words = [
+        w
+        for w in re.finditer(r"[a-z0-9][a-z0-9.+-]*", text)
+        if used is None or not any(used[w.start() : w.end()])
+    ]
     table = {n: (k, i) for n, k, i in _platform_names(catalog)}
     i = 0
     while i < len(words):
@@ -131,6 +139,47 @@ class _Reading:
         ]
 
 
+def _read_rule(r: _Reading, rule: Rule) -> None:
+    for m in rule.pattern.finditer(r.low):
+        if r.free(m):
+            for reading in rule.read(m):
+                r.apply(m, reading)
+
+
+def _with_priced_gpu(
+    catalog: Catalog, r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
+) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
+    """The GPU a price is quoted for ("$2 per H800 GPU-hour") is the GPU sized, as if named."""
+    priced = r.fields.pop("price_names_gpu", None)
+    if priced is None:
+        return named, spans
+    where = r.low.find(str(priced))
+    span = (where, where + len(str(priced)))
+    found, _ = _find_platform(catalog, str(priced))
+    if len(found) != 1 or found[0][0] == "model":
+        raise NotFoundError("GPU", str(priced), catalog.closest("gpus", str(priced)))
+    return [*named, found[0]], [*spans, span]
+
+
+#: a memory size written right after a GPU's name ("A100 40GB", "H100 with 96 GB")
+_MEMORY = re.compile(r"\s*(?:with\s+|-)?(\d+)\s*gb\b")
+
+
+def _refuse_other_memory(
+    catalog: Catalog, low: str, named: list[tuple[str, str]], spans: list[tuple[int, int]]
+) -> None:
+    """A GPU named with a memory size its catalog entry lacks ("H100 96GB" when the catalog
+    has the 80 GB part) is another part: refused, never sized as the part the name matched."""
+    for (kind, eid), (_s, e) in zip(named, spans, strict=True):
+        m = _MEMORY.match(low, e)
+        if kind != "gpu" or not m:
+            continue
+        gpu = catalog.gpu(eid)
+        if gpu.memory_gb is not None and int(m.group(1)) != round(gpu.memory_gb):
+            phrase = low[_s : m.end()].strip()
+            raise NotFoundError("GPU", phrase, catalog.closest("gpus", phrase))
+
+
 def _quoted(text: str, limit: int = 120) -> str:
     """The request as an error quotes it: one line, cut short."""
     flat = " ".join(text.split())
@@ -149,13 +198,14 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             hint="say what you need in a paragraph; put structured fields in a --request file",
         )
     r = _Reading(text)
-    named, spans = _find_platform(catalog, r.low)
+    for rule in RULES[: len(MONEY_RULES)]:  # "$2 per H800 GPU-hour" holds a GPU's name
+        _read_rule(r, rule)
+    named, spans = _find_platform(catalog, r.low, r.used)
+    named, spans = _with_priced_gpu(catalog, r, named, spans)
+    _refuse_other_memory(catalog, r.low, named, spans)
     _read_platforms(r, named, spans)
-    for rule in RULES:
-        for m in rule.pattern.finditer(r.low):
-            if r.free(m):
-                for reading in rule.read(m):
-                    r.apply(m, reading)
+    for rule in RULES[len(MONEY_RULES) :]:
+        _read_rule(r, rule)
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_bare_count(r, named, spans)
     _resolve_members(r)
@@ -255,10 +305,11 @@ def _refuse_unknown_product(catalog: Catalog, r: _Reading) -> None:
     """A count of GPUs or servers of a model the catalog lacks ("2048 H800 GPUs"): refuse it with
     the closest catalog entries rather than drop the count and size some other platform."""
     for m in _COUNTED_PRODUCT.finditer(r.low):
-        word = m.group(1)
-        if any(r.used[m.start(1) : m.end(1)]) or not any(c.isdigit() for c in word):
+        g = 1 if m.group(1) else 3
+        word = m.group(g)
+        if any(r.used[m.start(g) : m.end(g)]) or not any(c.isdigit() for c in word):
             continue
-        if m.group(2).startswith(("gpu", "accel")):
+        if g == 3 or m.group(2).startswith(("gpu", "accel")):
             raise NotFoundError("GPU", word, catalog.closest("gpus", word))
         raise NotFoundError("platform", word, catalog.closest("systems", word))
 

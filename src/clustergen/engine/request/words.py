@@ -130,6 +130,27 @@ FILLER = frozenset(
         "i",
         "you",
         "s",
+        "total",
+        "tokens",
+        "token",
+        "each",
+        "every",
+        "mixture",
+        "experts",
+        "expert",
+        "moe",
+        "typically",
+        "average",
+        "long",
+        "should",
+        "must",
+        "finish",
+        "done",
+        "ready",
+        "trained",
+        "served",
+        "deliver",
+        "delivers",
     ]
 )
 
@@ -158,6 +179,10 @@ NAMES = {
     "budget_usd": "budget",
     "price_per_gpu_hour": "price per GPU-hour",
     "price_per_node_hour": "price per node-hour",
+    "active_params_b": "active parameter count",
+    "training_method": "training method",
+    "latency_percentile": "latency percentile",
+    "interactive": "interactivity",
 }
 
 #: a word after a system's name that says the count before it counts systems
