@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from clustergen.cli.design_view import summary
-from clustergen.cli.options import CatalogOpt, JsonOpt, parse_ratio, parse_technology
+from clustergen.cli.options import CatalogOpt, JsonOpt, StrictOpt, parse_ratio, parse_technology
 from clustergen.cli.output import (
     print_json,
     stdout,
@@ -179,6 +179,7 @@ def design(
     price_per_node_hour: NodePriceOpt = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    strict: StrictOpt = False,
 ) -> None:
     """Design a GPU cluster from a request: platform, fabrics, racks, power, storage, BOM, checks.
 
@@ -205,6 +206,9 @@ def design(
     if text is None and request is None and all(v is None for v in overrides.values()):
         raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
     req = load_request(cat, text, request, overrides)
+    from clustergen.cli.workload_view import refuse_unread
+
+    refuse_unread(req, strict)
     d = _make(cat, req, offline=offline, llm=llm, model=model, trace=trace)
     written = _write(d, out, plots, force)
     if json:

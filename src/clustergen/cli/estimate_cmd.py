@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.options import CatalogOpt, JsonOpt, StrictOpt
 from clustergen.cli.output import print_json, say
 from clustergen.cli.workload_opts import (
     BudgetOpt,
@@ -55,11 +55,14 @@ def estimate(
     ] = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    strict: StrictOpt = False,
 ) -> None:
     """Estimate a workload: GPUs and days to train, replicas and latency to serve, cost of a budget."""
     from clustergen.catalog import load_catalog
     from clustergen.cli.design_cmd import load_request
+    from clustergen.cli.workload_view import first_lines, refuse_unread
     from clustergen.engine.sizing.workload import estimate_request
+    from clustergen.engine.sizing.workload_inputs import unmodelled_warnings
 
     cat = load_catalog(catalog)
     overrides = workload_overrides(locals())
@@ -69,12 +72,22 @@ def estimate(
             'give a request, e.g. clustergen estimate "train a 70B model on 15T tokens in 60 days"'
         )
     req = load_request(cat, text, None, overrides)
+    refuse_unread(req, strict)
     result, assumed = estimate_request(cat, req)
+    warnings = unmodelled_warnings(req, result.kind)
     if json:
-        print_json(result)
+        print_json(
+            result.model_dump(mode="json")
+            | {
+                "not_understood": req.not_understood,
+                "assumptions": [a.model_dump(mode="json") for a in assumed],
+                "warnings": warnings,
+            }
+        )
         return
     from clustergen.cli.workload_view import print_workload
 
+    first_lines(req.not_understood, warnings)
     print_workload(result)
     for a in assumed:
         say(f"assumed {a.field} = {a.value}: {a.reason}")

@@ -53,6 +53,9 @@ class WorkloadInputs:
     price: Price | None
     model_source: str | None
     assumed: list[Assumed] = field(default_factory=list)
+    training_method: str | None = None
+    latency_percentile: float | None = None
+    interactive: bool | None = None
 
 
 def workload_kind(request: DesignRequest) -> WorkloadKind:
@@ -101,11 +104,51 @@ def resolve_model(catalog: Catalog, request: DesignRequest) -> tuple[Arch, str, 
                     source=model.source,
                 )
             )
+    _check_active(model, request.active_params_b)
     arch = arch_of(model, size)
+    if model is None and size and request.active_params_b:  # a bare MoE size: "671B, 37B active"
+        arch = Arch(params=size * 1e9, active=request.active_params_b * 1e9)
+        label = f"{size:g}B MoE, {request.active_params_b:g}B active (no catalog architecture)"
+        return arch, label, assumed
     if arch is None:  # pragma: no cover - callers check wants_estimate first
         raise RequestError("no model to size", hint="name a model or its size, e.g. 70B")
     label = model.name if model else f"{size:g}B dense (no catalog architecture)"
     return arch, label, assumed
+
+
+def _check_active(model: LanguageModel | None, active_b: float | None) -> None:
+    """A stated active size must be the named model's (within 10%)."""
+    if model is None or not active_b:
+        return
+    if abs(active_b - model.active_params_b) > 0.1 * model.active_params_b:
+        raise RequestError(
+            f"the request says {active_b:g}B active, and {model.name} has "
+            f"{model.active_params_b:g}B active per token",
+            hint="drop the active size or name the model it belongs to",
+        )
+
+
+def unmodelled_warnings(request: DesignRequest, kind: WorkloadKind) -> list[str]:
+    """What the request asks that the estimate reads but does not model yet, each as one line:
+    said, never silently ignored."""
+    out: list[str] = []
+    if kind != "inference" and request.training_method in {"lora", "qlora"}:
+        out.append(
+            f"training method {request.training_method}: recorded, but the estimate is of "
+            "full training (its FLOPs and memory), an upper bound for adapter training"
+        )
+    if kind == "inference" and request.latency_percentile is not None:
+        pct = f"p{request.latency_percentile:g}"
+        out.append(
+            f"latency limits read at {pct}: the estimate's TTFT and TPOT are a typical "
+            f"request's, not the {pct} tail"
+        )
+    if kind == "inference" and request.interactive and not request.tpot_ms:
+        out.append(
+            "interactive serving with no TPOT or tokens/s per user given: the estimate is at "
+            "the throughput the replica reaches, not at a stated interactive speed"
+        )
+    return out
 
 
 def resolve_gpu(
@@ -268,4 +311,7 @@ def resolve_workload(
         price=resolve_price(catalog, request, gpu, system),
         model_source=arch.model.source if arch.model else None,
         assumed=assumed,
+        training_method=request.training_method,
+        latency_percentile=request.latency_percentile,
+        interactive=request.interactive,
     )
