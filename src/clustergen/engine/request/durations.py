@@ -33,7 +33,7 @@ _WORD_NUMBER = (
     r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|a\s+hundred|one\s+hundred)"
 )
-_VAGUE = frozenset({"a few", "few", "several", "a couple of", "couple of"})
+_VAGUE = frozenset({"a few", "few", "several"})
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name} | {
     name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
 }
@@ -114,10 +114,8 @@ def _month_date(
 ) -> dt.date:
     month = _MONTHS[month_word]
     year = int(year_word) if year_word else now.year
-    if not year_word and (month, int(day_word or 1)) <= (now.month, now.day) and not end_of:
+    if not year_word and month < now.month:
         year += 1  # "by March" in November is next March
-    if not year_word and end_of and month < now.month:
-        year += 1
     if day_word:
         day = int(day_word)
         if not 1 <= day <= calendar.monthrange(year, month)[1]:

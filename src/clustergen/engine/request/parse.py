@@ -140,10 +140,16 @@ class _Reading:
 
 
 def _read_rule(r: _Reading, rule: Rule) -> None:
-    for m in rule.pattern.finditer(r.low):
-        if r.free(m):
-            for reading in rule.read(m):
-                r.apply(m, reading)
+    """Every free match of the rule; a match over words already read is retried one character
+    on, so "1024, output length 128" still finds "output length 128" after "1024" was taken."""
+    pos = 0
+    while m := rule.pattern.search(r.low, pos):
+        if not r.free(m):
+            pos = m.start() + 1
+            continue
+        for reading in rule.read(m):
+            r.apply(m, reading)
+        pos = max(m.end(), m.start() + 1)
 
 
 def _with_priced_gpu(

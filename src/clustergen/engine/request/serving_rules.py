@@ -14,7 +14,7 @@ from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
 from clustergen.errors import RequestError
 
 #: a length: "9,400", "8k", "1.5k"
-_LEN = r"(\d[\d,]*(?:\.\d+)?)\s*(k)?"
+_LEN = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?"
 #: words between a noun and its length: "prompts of about 9,400", "answers ~300", "inputs are 2k"
 _ABOUT = (
     r"(?:\s*(?:of|are|is|=|:|~|≈|at|about|around|roughly|approximately|approx\.?|typically|"

@@ -1,0 +1,114 @@
+"""MoE sizes, training methods, priced GPUs and GPU variants, read or refused (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.request import parse_request
+from clustergen.errors import NotFoundError, RequestError
+
+CAT = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("phrase", "total", "active"),
+    [
+        ("671B total / 37B active", 671.0, 37.0),
+        ("671B total, 37B active", 671.0, 37.0),
+        ("a 671B-parameter MoE with 37B active parameters", 671.0, 37.0),
+        ("235B-A22B", 235.0, 22.0),
+        ("1T total and 32B activated", 1000.0, 32.0),
+    ],
+)
+def test_moe_sizes_read_as_total_and_active(phrase: str, total: float, active: float) -> None:
+    r = parse_request(CAT, f"train a {phrase} model on 10T tokens in 60 days")
+    assert (r.model_params_b, r.active_params_b) == (total, active)
+    assert r.not_understood == []
+
+
+def test_more_active_than_total_is_refused() -> None:
+    with pytest.raises(RequestError, match="more active than total"):
+        parse_request(CAT, "train a 37B total / 671B active model on 1T tokens")
+
+
+@pytest.mark.parametrize(
+    ("text", "method", "workload"),
+    [
+        ("fine-tune llama 3.1 8b with LoRA on 1B tokens", "lora", "fine-tuning"),
+        ("QLoRA on llama 3.1 70b, 500M tokens", "qlora", "fine-tuning"),
+        ("full fine-tune of llama 3.1 8b on 2B tokens", "full", "fine-tuning"),
+        ("full-parameter fine-tuning llama 3.1 8b on 2B tokens", "full", "fine-tuning"),
+        (
+            "continued pre-training of llama 3.1 8b on 100B tokens",
+            "continued-pretraining",
+            "training",
+        ),
+        ("continual pretraining llama 3.1 70b on 1T tokens", "continued-pretraining", "training"),
+    ],
+)
+def test_the_training_method_is_a_request_field(text: str, method: str, workload: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.training_method, r.workload) == (method, workload)
+
+
+def test_two_methods_contradict() -> None:
+    with pytest.raises(RequestError, match="two training method values"):
+        parse_request(CAT, "full fine-tune of llama 3.1 8b on 2B tokens with QLoRA")
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "price"),
+    [
+        ("train a 70B model on 2T tokens at $2 per H800 GPU-hour", "h800", 2.0),
+        ("train a 70B model on 2T tokens at $1.10/H20-hour", "h20", 1.1),
+        ("train a 70B model on 2T tokens at $3 per GPU-hour on H200", "h200", 3.0),
+    ],
+)
+def test_a_price_for_a_named_gpu_prices_that_gpu_not_a_budget(
+    text: str, gpu: str, price: float
+) -> None:
+    r = parse_request(CAT, text)
+    assert (r.gpu, r.price_per_gpu_hour, r.budget_usd) == (gpu, price, None)
+
+
+def test_a_price_for_an_unknown_gpu_is_refused() -> None:
+    with pytest.raises(NotFoundError, match="h900"):
+        parse_request(CAT, "train a 70B model on 2T tokens at $2 per H900 GPU-hour")
+
+
+def test_a_price_for_another_gpu_than_the_one_named_contradicts() -> None:
+    with pytest.raises(RequestError, match="two gpus"):
+        parse_request(CAT, "train 70B on 2T tokens on 512 H100 GPUs at $2 per H800 GPU-hour")
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("fine-tune llama 3.1 8b on A100 40GB with LoRA on 1B tokens", "a100-40gb"),
+        ("512 A100 80GB GPUs training", "a100-80gb"),
+        ("we have 2,048 H800s: how long to train deepseek v3 on 14.8T tokens", "h800"),
+        ("serve llama 3.1 70b on H20 at 500 tokens/s", "h20"),
+        ("serve llama 3.1 70b on GH200 at 500 tokens/s", "gh200"),
+        ("serve llama 3.1 8b on L40S at 500 tokens/s", "l40s"),
+    ],
+)
+def test_gpu_variants_customers_name_are_catalog_entries(text: str, gpu: str) -> None:
+    assert parse_request(CAT, text).gpu == gpu
+
+
+def test_the_h800_count_is_read_with_its_gpu() -> None:
+    r = parse_request(CAT, "we have 2,048 H800s: how long to train deepseek v3 on 14.8T tokens")
+    assert (r.gpus, r.gpu, r.model) == (2048, "h800", "deepseek-v3")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("512 H100 96GB GPUs training", "h100 96gb"),
+        ("train 70b on 1T tokens on A100 with 64 GB", "a100 with 64 gb"),
+    ],
+)
+def test_a_memory_size_the_entry_lacks_is_another_part_refused(text: str, name: str) -> None:
+    with pytest.raises(NotFoundError, match=name):
+        parse_request(CAT, text)
