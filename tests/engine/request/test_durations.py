@@ -34,6 +34,11 @@ CAT = load_catalog()
         ("in 60 days", 60.0),
         ("an hour", 1 / 24),
         ("a couple of weeks", 14.0),
+        ("in a fortnight", 14.0),
+        ("in half a year", 365.2425 / 2),
+        ("within 48 hours", 2.0),
+        ("in 2.5 days", 2.5),
+        ("in six weeks", 42.0),
     ],
 )
 def test_a_span_in_any_unit_reads_as_days(text: str, days: float) -> None:

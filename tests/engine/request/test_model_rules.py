@@ -72,6 +72,16 @@ def test_a_price_for_a_named_gpu_prices_that_gpu_not_a_budget(
     assert (r.gpu, r.price_per_gpu_hour, r.budget_usd) == (gpu, price, None)
 
 
+def test_a_price_per_gpu_per_hour_is_a_gpu_hour_price() -> None:
+    r = parse_request(CAT, "train llama 3.1 70b on 1T tokens on H100 at $2.49 per GPU per hour")
+    assert (r.price_per_gpu_hour, r.budget_usd, r.not_understood) == (2.49, None, [])
+
+
+def test_an_hourly_price_of_nothing_named_is_refused_not_a_budget() -> None:
+    with pytest.raises(RequestError, match="does not say what the hour is of"):
+        parse_request(CAT, "512 H100s at $2.49/hr training llama 3.1 70b on 1T tokens")
+
+
 def test_a_price_for_an_unknown_gpu_is_refused() -> None:
     with pytest.raises(NotFoundError, match="h900"):
         parse_request(CAT, "train a 70B model on 2T tokens at $2 per H900 GPU-hour")

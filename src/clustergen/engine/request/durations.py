@@ -24,11 +24,11 @@ DAYS_PER = {
     "month": 365.2425 / 12,
     "year": 365.2425,
 }
-_LONG_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|mos?|years?|yrs?"
+_LONG_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
 #: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"
 _UNIT = r"(" + _LONG_UNIT + r"|h|d|w)(?![\w/])"
 _WORD_NUMBER = (
-    r"(?:a\s+couple\s+of|a\s+few|a|an|one|several|few|couple\s+of|"
+    r"(?:half\s+an?|a\s+half|a\s+couple\s+of|a\s+few|a|an|one|several|few|couple\s+of|"
     r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?|"
     r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|a\s+hundred|one\s+hundred)"
@@ -48,6 +48,8 @@ def _unit_days(unit: str) -> float:
     for prefix, name in (("mi", "minute"), ("mo", "month"), ("h", "hour"), ("d", "day")):
         if unit.startswith(prefix):
             return DAYS_PER[name]
+    if unit.startswith("f"):
+        return 2 * DAYS_PER["week"]
     return DAYS_PER["week" if unit.startswith("w") else "year"]
 
 
@@ -60,6 +62,8 @@ def word_number(words: str) -> float:
         return 1.0
     if flat in {"a couple of", "couple of"}:
         return 2.0
+    if flat in {"half a", "half an", "a half"}:
+        return 0.5
     from number_parser import parse_number  # type: ignore[import-untyped]  # lazily: words only
 
     value = parse_number(flat.replace("-", " "))

@@ -48,6 +48,13 @@ def _price(field: str, what: str) -> Read:
     return read
 
 
+def _hour_of_what(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r} does not say what the hour is of",
+        hint="say '$2.49 per GPU-hour' or '$39 per node-hour'",
+    )
+
+
 def _budget(m: re.Match[str]) -> list[Reading]:
     usd = _usd(m)
     return [Reading("budget_usd", usd, f"budget ${usd:,.0f}")]
@@ -110,6 +117,12 @@ MONEY_RULES: tuple[Rule, ...] = (
         _PRICE + _PER + r"(?:node|server|system|instance|box)[- /]?(?:hours?|hrs?|h)\b",
         _price("price_per_node_hour", "node-hour"),
     ),
+    _rule(
+        "price_gpu_per_hour",
+        _PRICE + _PER + r"gpus?\s*(?:/|per|an?|each)\s*(?:hours?|hrs?|h)\b",
+        _price("price_per_gpu_hour", "GPU-hour"),
+    ),
+    _rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what),
     _rule("budget", _USD, _budget),
 )
 
