@@ -74,18 +74,31 @@ def november(monkeypatch: pytest.MonkeyPatch) -> None:
         ("by 2027-01-15", 51.0),
         ("before dec 25", 30.0),
         ("no later than june 2027", 188.0),
+        ("by q2 2027", 127.0),  # the quarter's first day
+        ("by the end of q1", 126.0),
+        ("by end of year", 36.0),
+        ("by the end of 2027", 401.0),
     ],
 )
 def test_a_deadline_counts_days_from_today(text: str, days: float) -> None:
-    (reading,) = read("deadline", text)
-    assert (reading.field, reading.value) == ("training_days", days)
+    r = parse_request(CAT, f"train a 70B model on 2T tokens {text}")
+    assert r.not_understood == []
+    assert r.training_days == days
 
 
 @pytest.mark.usefixtures("november")
-@pytest.mark.parametrize("text", ["by 2026-01-01", "by march 2025", "by november 25"])
+def test_a_month_deadline_reads_alone() -> None:
+    (reading,) = read("deadline", "by march")
+    assert (reading.field, reading.value) == ("training_days", 96.0)
+
+
+@pytest.mark.usefixtures("november")
+@pytest.mark.parametrize(
+    "text", ["by 2026-01-01", "by march 2025", "by november 25", "by q1 2026", "by end of 2025"]
+)
 def test_a_deadline_not_after_today_is_refused(text: str) -> None:
     with pytest.raises(RequestError, match="not after today"):
-        read("deadline", text)
+        parse_request(CAT, f"train a 70B model on 2T tokens {text}")
 
 
 @pytest.mark.usefixtures("november")

@@ -77,6 +77,20 @@ def test_a_price_per_gpu_per_hour_is_a_gpu_hour_price() -> None:
     assert (r.price_per_gpu_hour, r.budget_usd, r.not_understood) == (2.49, None, [])
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("train llama 3.1 70b on 1T tokens on H100 at $2.5 per hour per GPU", "gpu", 2.5),
+        ("$39 per node per hour, 16 DGX H100 training llama 3.1 70b on 1T tokens", "node", 39.0),
+        ("16 DGX H100 at $39/server-hour training llama 3.1 70b on 1T tokens", "node", 39.0),
+    ],
+)
+def test_hourly_prices_name_what_they_price(text: str, field: str, value: float) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, f"price_per_{field}_hour") == value
+    assert r.budget_usd is None
+
+
 def test_an_hourly_price_of_nothing_named_is_refused_not_a_budget() -> None:
     with pytest.raises(RequestError, match="does not say what the hour is of"):
         parse_request(CAT, "512 H100s at $2.49/hr training llama 3.1 70b on 1T tokens")
@@ -107,6 +121,26 @@ def test_gpu_variants_customers_name_are_catalog_entries(text: str, gpu: str) ->
     assert parse_request(CAT, text).gpu == gpu
 
 
+@pytest.mark.parametrize(
+    ("text", "gpus", "gpu"),
+    [
+        ("512 H100 PCIe GPUs training", 512, "h100-pcie"),
+        ("2k H100s training, 5 MW", 2000, "h100-sxm"),
+    ],
+)
+def test_a_variant_the_catalog_has_is_read(text: str, gpus: int, gpu: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.gpus, r.gpu) == (gpus, gpu)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["DPO on llama 3.1 8b with 1B tokens in 2 days", "instruction-tune llama 3.1 8b on 1B tokens"],
+)
+def test_other_fine_tuning_words_say_fine_tuning(text: str) -> None:
+    assert parse_request(CAT, text).workload == "fine-tuning"
+
+
 def test_the_h800_count_is_read_with_its_gpu() -> None:
     r = parse_request(CAT, "we have 2,048 H800s: how long to train deepseek v3 on 14.8T tokens")
     assert (r.gpus, r.gpu, r.model) == (2048, "h800", "deepseek-v3")
@@ -117,6 +151,8 @@ def test_the_h800_count_is_read_with_its_gpu() -> None:
     [
         ("512 H100 96GB GPUs training", "h100 96gb"),
         ("train 70b on 1T tokens on A100 with 64 GB", "a100 with 64 gb"),
+        ("512 A100 PCIe GPUs training", "a100 pcie"),
+        ("serve llama 3.1 70b on H200 NVL at 1000 tokens/s", "h200 nvl"),
     ],
 )
 def test_a_memory_size_the_entry_lacks_is_another_part_refused(text: str, name: str) -> None:

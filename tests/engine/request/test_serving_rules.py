@@ -33,6 +33,9 @@ def _fields(text: str) -> dict[str, object]:
         ("inputs average 3k tokens, responses up to 500 tokens", 3000, 500),
         ("input length 1024, output length 128", 1024, 128),
         ("prompt size roughly 4,000 tokens", 4000, None),
+        ("ISL=8192, OSL=1024", 8192, 1024),
+        ("1000 in/1000 out", 1000, 1000),
+        ("generating about 256 tokens", None, 256),
     ],
 )
 def test_request_lengths_read_as_written(phrase: str, isl: int | None, osl: int | None) -> None:
@@ -52,6 +55,11 @@ def test_request_lengths_read_as_written(phrase: str, isl: int | None, osl: int 
         ("50 tokens/s per user", {"tpot_ms": 20.0}),
         ("each user gets 40 tokens per second", {"tpot_ms": 25.0}),
         ("20 tok/s per stream", {"tpot_ms": 50.0}),
+        ("TTFT ≤ 300 ms", {"ttft_ms": 300.0}),
+        ("first token in under 1 second", {"ttft_ms": 1000.0}),
+        ("under 200 ms to first token", {"ttft_ms": 200.0}),
+        ("ITL p95 < 30 ms", {"tpot_ms": 30.0, "latency_percentile": 95.0}),
+        ("at least 30 tokens/s per user", {"tpot_ms": 1000 / 30}),
         ("interactive chat", {"interactive": True}),
         ("offline batch inference", {"interactive": False}),
     ],

@@ -104,6 +104,11 @@ def _deadline(m: re.Match[str]) -> list[Reading]:
             raise RequestError(f"{phrase!r} is not a date", hint="write it as YYYY-MM-DD") from None
     else:
         when = _month_date(m.group(3), m.group(4), m.group(5), end_of, now)
+    return _until(phrase, when)
+
+
+def _until(phrase: str, when: dt.date) -> list[Reading]:
+    now = today()
     days = (when - now).days
     if days <= 0:
         raise RequestError(
@@ -111,6 +116,27 @@ def _deadline(m: re.Match[str]) -> list[Reading]:
             hint="give a future date or a duration, e.g. 'in 60 days'",
         )
     return [Reading("training_days", float(days), f"{days} days (to {when.isoformat()})")]
+
+
+def _quarter(m: re.Match[str]) -> list[Reading]:
+    """'by Q2 2027': its first day (the safe side); 'by the end of Q2': its last."""
+    now = today()
+    quarter = int(m.group(2))
+    year = int(m.group(3)) if m.group(3) else now.year
+    first_month = 3 * quarter - 2
+    if not m.group(3) and first_month + 2 < now.month:
+        year += 1
+    if m.group(1):
+        last = first_month + 2
+        when = dt.date(year, last, calendar.monthrange(year, last)[1])
+    else:
+        when = dt.date(year, first_month, 1)
+    return _until(m.group(0).strip(), when)
+
+
+def _year_end(m: re.Match[str]) -> list[Reading]:
+    year = int(m.group(1)) if m.group(1) else today().year
+    return _until(m.group(0).strip(), dt.date(year, 12, 31))
 
 
 def _month_date(
@@ -140,6 +166,18 @@ DURATION_RULES: tuple[Rule, ...] = (
         r"(?:(\d{4}-\d{2}-\d{2})|(" + _MONTH_WORD + r")\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?"
         r"(?:,?\s+(\d{4}))?)\b",
         _deadline,
+    ),
+    _rule(
+        "deadline_quarter",
+        r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
+        r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
+        _quarter,
+    ),
+    _rule(
+        "deadline_year_end",
+        r"\b(?:by|before|until)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:year|(\d{4}))|"
+        r"year[- ]end|eoy)\b",
+        _year_end,
     ),
     _rule(
         "days",

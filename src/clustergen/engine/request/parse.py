@@ -167,22 +167,30 @@ def _with_priced_gpu(
     return [*named, found[0]], [*spans, span]
 
 
-#: a memory size written right after a GPU's name ("A100 40GB", "H100 with 96 GB")
-_MEMORY = re.compile(r"\s*(?:with\s+|-)?(\d+)\s*gb\b")
+#: a memory size or form factor written right after a GPU's name ("A100 40GB", "H100 with
+#: 96 GB", "A100 PCIe", "H200 NVL")
+_VARIANT = re.compile(r"\s*(?:with\s+|-)?(?:(\d+)\s*gb\b|(pcie|nvl|sxm\d?)\b)")
 
 
-def _refuse_other_memory(
+def _refuse_other_variant(
     catalog: Catalog, low: str, named: list[tuple[str, str]], spans: list[tuple[int, int]]
 ) -> None:
-    """A GPU named with a memory size its catalog entry lacks ("H100 96GB" when the catalog
-    has the 80 GB part) is another part: refused, never sized as the part the name matched."""
-    for (kind, eid), (_s, e) in zip(named, spans, strict=True):
-        m = _MEMORY.match(low, e)
+    """A GPU named with a memory size or form factor its catalog entry lacks ("H100 96GB" when
+    the catalog has the 80 GB part, "A100 PCIe" when it has the SXM one) is another part:
+    refused, never sized as the part the name matched."""
+    for (kind, eid), (start, end) in zip(named, spans, strict=True):
+        m = _VARIANT.match(low, end)
         if kind != "gpu" or not m:
             continue
         gpu = catalog.gpu(eid)
-        if gpu.memory_gb is not None and int(m.group(1)) != round(gpu.memory_gb):
-            phrase = low[_s : m.end()].strip()
+        other_memory = m.group(1) and gpu.memory_gb and int(m.group(1)) != round(gpu.memory_gb)
+        form = m.group(2)
+        other_form = form and (
+            (form == "pcie") != (gpu.form_factor == "pcie")
+            or (form == "nvl" and "nvl" not in " ".join(gpu.names()))
+        )
+        if other_memory or other_form:
+            phrase = low[start : m.end()].strip()
             raise NotFoundError("GPU", phrase, catalog.closest("gpus", phrase))
 
 
@@ -208,7 +216,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
         _read_rule(r, rule)
     named, spans = _find_platform(catalog, r.low, r.used)
     named, spans = _with_priced_gpu(catalog, r, named, spans)
-    _refuse_other_memory(catalog, r.low, named, spans)
+    _refuse_other_variant(catalog, r.low, named, spans)
     _read_platforms(r, named, spans)
     for rule in RULES[len(MONEY_RULES) :]:
         _read_rule(r, rule)
@@ -259,14 +267,14 @@ def _read_bare_count(
     for (s, _e), (kind, eid) in zip(spans, named, strict=True):
         if kind == "model":
             continue
-        bare = re.search(r"(?<![\w.])(-?)(\d[\d,]*)\s*(?:x\s*)?$", r.low[:s])
+        bare = re.search(r"(?<![\w.])(-?)(\d[\d,]*(?:\.\d+)?)(k)?\s*(?:x\s*)?$", r.low[:s])
         if not bare:
             continue
         if bare.group(1) and (bare.start() == 0 or not r.low[bare.start() - 1].isalnum()):
             raise RequestError(
                 f"{bare.group(0).strip()!r} is negative", hint="give a positive count"
             )
-        n = int(_num(bare.group(2)))
+        n = round(_num(bare.group(2)) * (1000 if bare.group(3) else 1))
         if kind == "system":
             r.fields["nodes"] = n
             note = f"{bare.group(0).strip()!r} -> {n} {eid} nodes"

@@ -206,7 +206,8 @@ RULES: tuple[Rule, ...] = (
     _rule("w_train", r"\b(?:pre-?)?train(?:ing|s)?\b", _member("workload", "training", "workload")),
     _rule(
         "w_ft",
-        r"\bfine[- ]?tun(?:e|ing)\b|\bsft\b|\blora\b",
+        r"\bfine[- ]?tun(?:e|ed|ing)\b|\bsft\b|\bfinetun(?:e|ed|ing)\b"
+        r"|\binstruction[- ]tun(?:e|ed|ing)\b|\bdpo\b|\brlhf\b",
         _member("workload", "fine-tuning", "workload"),
     ),
     _rule(

@@ -34,7 +34,7 @@ _PCT = r"(?:\bp(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st|nd|rd)?[- ]?perce
 _NOT_RATE = r"(?!\s*(?:tokens?\s*)?(?:/|per\b))"
 #: words between a latency's name and its limit
 _LINK = (
-    r"(?:\s*(?:of|under|below|within|<=?|<|at|most|less|than|:|=|max|maximum|limit|is|"
+    r"(?:\s*(?:of|under|below|within|in|<=?|<|≤|at|most|less|than|:|=|max|maximum|limit|is|"
     + _PCT
     + r"))*\s*"
 )
@@ -187,6 +187,15 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"|\b" + _INPUT + _ABOUT + r"(?<![\w.])" + _LEN + r"(?:\s*tokens?)?\b"
         r"|(?<![\w.])" + _LEN + r"[- ]tokens?\s+(?:inputs?|prompts?|queries)\b",
         _one_length("isl_tokens", "input tokens"),
+    ),
+    _rule(
+        "osl_verb",
+        r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|writ(?:e|es|ing)|return(?:s|ing)?)\s+"
+        r"(?:about\s+|around\s+|~\s*|up\s+to\s+|roughly\s+)?(?<![\w.])"
+        + _LEN
+        + r"\s*(?:output\s+)?tokens?\b"
+        + _NOT_RATE,
+        _one_length("osl_tokens", "output tokens"),
     ),
     _rule(
         "osl",

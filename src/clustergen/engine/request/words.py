@@ -140,6 +140,8 @@ FILLER = frozenset(
         "expert",
         "moe",
         "typically",
+        "least",
+        "next",
         "speed",
         "output",
         "input",

@@ -114,12 +114,15 @@ MONEY_RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "price_node_hour",
-        _PRICE + _PER + r"(?:node|server|system|instance|box)[- /]?(?:hours?|hrs?|h)\b",
+        _PRICE + _PER + r"(?:(?:node|server|system|instance|box)[- /]?(?:hours?|hrs?|h)\b|"
+        r"(?:node|server|system|instance|box)\s*" + _PER + r"(?:hours?|hrs?|h)\b|"
+        r"(?:hours?|hrs?|h)\s*" + _PER + r"(?:node|server|system|instance|box)\b)",
         _price("price_per_node_hour", "node-hour"),
     ),
     _rule(
         "price_gpu_per_hour",
-        _PRICE + _PER + r"gpus?\s*(?:/|per|an?|each)\s*(?:hours?|hrs?|h)\b",
+        _PRICE + _PER + r"(?:gpus?\s*(?:/|per|an?|each)\s*(?:hours?|hrs?|h)\b"
+        r"|(?:hours?|hrs?|h)\s*(?:/|per|for\s+each|each|a)\s*gpus?\b)",
         _price("price_per_gpu_hour", "GPU-hour"),
     ),
     _rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what),
