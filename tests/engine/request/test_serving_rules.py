@@ -100,3 +100,34 @@ def test_a_slash_without_a_k_is_not_a_shape(text: str) -> None:
 def test_a_percentile_outside_50_to_100_is_refused() -> None:
     with pytest.raises(RequestError, match="not a latency percentile"):
         parse_request(CAT, "serve 70b at 1000 tokens/s, TTFT p10 200 ms")
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        ("serve llama 3.1 70b at 100 requests/s with answers of 500 tokens", 50_000.0),
+        ("serve llama 3.1 70b at 50 QPS, 2k input, 300 output tokens", 15_000.0),
+        ("serve llama 3.1 70b to 1,000 concurrent users at 30 tokens/s each", 30_000.0),
+    ],
+)
+def test_a_load_in_requests_or_users_becomes_a_token_rate(text: str, rate: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.output_tokens_per_s == pytest.approx(rate)
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [
+        ("serve llama 3.1 70b at 100 requests per second", "output tokens per request"),
+        ("serve llama 3.1 70b to 1000 concurrent users", "speed each user gets"),
+    ],
+)
+def test_a_load_without_what_converts_it_is_refused(text: str, missing: str) -> None:
+    with pytest.raises(RequestError, match=missing):
+        parse_request(CAT, text)
+
+
+def test_a_load_and_a_token_rate_that_disagree_are_refused() -> None:
+    with pytest.raises(RequestError, match="makes 50,000 output tokens/s"):
+        parse_request(CAT, "serve llama 3.1 70b at 100 req/s, 500 output tokens, 60000 tokens/s")

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from clustergen.engine.request.durations import DURATION_RULES
+from clustergen.engine.request.load import LOAD_RULES
 from clustergen.engine.request.model_rules import MODEL_RULES
 from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
 from clustergen.engine.request.serving_rules import LATENCY_RULES, SERVING_RULES
@@ -152,6 +153,7 @@ RULES: tuple[Rule, ...] = (
         r"\bobject\s*(?:store|storage)\b|\bs3\b",
         _member("dataset_layout", "object-store", "dataset layout"),
     ),
+    *LOAD_RULES,  # requests/s and concurrent users: turned into a token rate after reading
     *SERVING_RULES,  # a rate per user before the total rate
     *WORKLOAD_RULES,
     *LATENCY_RULES,

@@ -95,7 +95,7 @@ def _latency(field: str, name: str):  # type: ignore[no-untyped-def]
 
 
 def _per_user(m: re.Match[str]) -> list[Reading]:
-    rate = _num(m.group(1) or m.group(2))
+    rate = _num(m.group(1) or m.group(2) or m.group(3))
     if rate <= 0:
         raise RequestError(f"{m.group(0).strip()!r} is not a speed", hint="give tokens/s per user")
     return [
@@ -118,7 +118,8 @@ SERVING_RULES: tuple[Rule, ...] = (
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*"
         r"(?:/|per|for\s+each|for\s+every|each|every|a)\s*" + _WHO + r"\b"
         r"|\b(?:per|each|every)\s+" + _WHO + r"\s*(?:gets?|sees?|at|of|with|:|needs?|wants?)?\s*"
-        r"(?:at\s+least\s+)?(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")",
+        r"(?:at\s+least\s+)?(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")"
+        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*each\b",
         _per_user,
     ),
 )
