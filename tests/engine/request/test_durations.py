@@ -47,7 +47,9 @@ def test_a_span_in_any_unit_reads_as_days(text: str, days: float) -> None:
     assert reading.value == pytest.approx(days)
 
 
-@pytest.mark.parametrize("text", ["and then", "ad serving", "8 h100s", "a hundred gpus"])
+@pytest.mark.parametrize(
+    "text", ["and then", "ad serving", "8 h100s", "a hundred gpus", "8 hours per day", "12h/day"]
+)
 def test_words_that_only_look_like_a_span_are_not_one(text: str) -> None:
     assert not [m for r in durations.DURATION_RULES for m in r.pattern.finditer(text)]
 

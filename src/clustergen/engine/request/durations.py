@@ -26,7 +26,15 @@ DAYS_PER = {
 }
 _LONG_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
 #: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"
-_UNIT = r"(" + _LONG_UNIT + r"|h|d|w)(?![\w/])"
+_UNIT = (
+    r"("
+    + _LONG_UNIT
+    + r"|h|d|w)(?![\w/])"
+    + (
+        # "8 hours per day" is a duty cycle, not a run length: left unread, so it is reported
+        r"(?!\s*(?:/|per|a|an|each|every)\s*(?:day|week|month|year|night)\b)"
+    )
+)
 _WORD_NUMBER = (
     r"(?:half\s+an?|a\s+half|a\s+couple\s+of|a\s+few|a|an|one|several|few|couple\s+of|"
     r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?|"
