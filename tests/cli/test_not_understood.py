@@ -55,3 +55,11 @@ def test_serving_percentile_is_a_warning_until_modelled(cli: Cli) -> None:
     )
     assert code == 0
     assert out.splitlines()[0].startswith("warning: latency limits read at p99")
+
+
+def test_estimate_json_warns_of_what_is_not_met(cli: Cli) -> None:
+    code, out, _ = cli("estimate", "--json", "train llama 3.1 405b on 1T tokens on 8 L40S GPUs")
+    assert code == 0
+    data = json.loads(out)
+    assert not data["feasible"]
+    assert any(w.startswith("not met: ") for w in data["warnings"])

@@ -61,7 +61,7 @@ def estimate(
     from clustergen.catalog import load_catalog
     from clustergen.cli.design_cmd import load_request
     from clustergen.cli.workload_view import first_lines, refuse_unread
-    from clustergen.engine.sizing.workload import estimate_request
+    from clustergen.engine.sizing.workload import estimate_request, estimate_workload
     from clustergen.engine.sizing.workload_inputs import unmodelled_warnings
 
     cat = load_catalog(catalog)
@@ -74,7 +74,9 @@ def estimate(
     req = load_request(cat, text, None, overrides)
     refuse_unread(req, strict)
     result, assumed = estimate_request(cat, req)
-    warnings = unmodelled_warnings(req, result.kind)
+    found = estimate_workload(cat, req)  # memoised: the same estimate, with what it does not meet
+    unmet = [f"not met: {u}" for u in found[2]] if found else []
+    warnings = unmet + unmodelled_warnings(req, result.kind)
     if json:
         print_json(
             result.model_dump(mode="json")
