@@ -35,6 +35,8 @@ CAT = load_catalog()
         ("an hour", 1 / 24),
         ("a couple of weeks", 14.0),
         ("in a fortnight", 14.0),
+        ("one and a half days", 1.5),
+        ("in 2 and a half weeks", 17.5),
         ("in half a year", 365.2425 / 2),
         ("within 48 hours", 2.0),
         ("in 2.5 days", 2.5),

@@ -41,6 +41,7 @@ _WORD_NUMBER = (
     r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|a\s+hundred|one\s+hundred)"
 )
+_AND_A_HALF = r"(?:\s+and\s+a\s+half)?"
 _VAGUE = frozenset({"a few", "few", "several"})
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name} | {
     name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
@@ -64,6 +65,8 @@ def _unit_days(unit: str) -> float:
 def word_number(words: str) -> float:
     """A count written in digits or words ("2", "two", "a", "twenty-one")."""
     flat = " ".join(words.split())
+    if flat.endswith(" and a half"):  # "one and a half", "2 and a half"
+        return word_number(flat.removesuffix(" and a half")) + 0.5
     if flat[0].isdigit():
         return _num(flat)
     if flat in {"a", "an", "one"}:
@@ -189,10 +192,13 @@ DURATION_RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "days",
-        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*-?\s*"
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?"
+        + _AND_A_HALF
+        + r")\s*-?\s*"
         + _UNIT
         + r"|\b("
         + _WORD_NUMBER
+        + _AND_A_HALF
         + r")[- ]+("
         + _LONG_UNIT
         + r")\b",
