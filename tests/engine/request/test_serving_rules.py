@@ -36,6 +36,7 @@ def _fields(text: str) -> dict[str, object]:
         ("ISL=8192, OSL=1024", 8192, 1024),
         ("1000 in/1000 out", 1000, 1000),
         ("generating about 256 tokens", None, 256),
+        ("input sequence length 2048, output sequence length 256", 2048, 256),
     ],
 )
 def test_request_lengths_read_as_written(phrase: str, isl: int | None, osl: int | None) -> None:

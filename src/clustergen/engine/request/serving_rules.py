@@ -21,9 +21,13 @@ _ABOUT = (
     r"average|averaging|avg\.?|on\s+average|mean|median|up\s+to|under|max(?:imum)?|length|"
     r"lengths|size|tokens?))*\s*"
 )
-_INPUT = r"(?:inputs?|prompts?|isl|input\s+(?:length|size)|prompt\s+(?:length|size)|queries)"
+_INPUT = (
+    r"(?:input\s+sequence\s+length|inputs?|prompts?|isl|input\s+(?:length|size)|"
+    r"prompt\s+(?:length|size)|queries)"
+)
 _OUTPUT = (
-    r"(?:outputs?|answers?|responses?|completions?|generations?|replies|osl|"
+    r"(?:output\s+sequence\s+length|outputs?|answers?|responses?|completions?|generations?|"
+    r"replies|osl|"
     r"output\s+(?:length|size)|answer\s+length|response\s+length)"
 )
 _SECONDS = r"(ms|milliseconds?|s|secs?|seconds?)\b"

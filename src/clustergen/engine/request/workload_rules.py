@@ -140,7 +140,8 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     _rule("precision", r"\b(bf16|fp16|fp8|fp4|nvfp4|mxfp4|mxfp8)\b", _precision),
     _rule(
         "sequence",
-        r"\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
+        # not "input sequence length" (a serving request's prompt length)
+        r"(?<!input )(?<!output )\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
         r"|(?<![\w.])" + _LEN + r"[- ]token\s+(?:sequences?|context)\b",
         _sequence,
     ),

@@ -137,6 +137,13 @@ def unmodelled_warnings(request: DesignRequest, kind: WorkloadKind) -> list[str]
             f"training method {request.training_method}: recorded, but the estimate is of "
             "full training (its FLOPs and memory), an upper bound for adapter training"
         )
+    if kind == "inference" and request.sequence_tokens:
+        out.append(
+            f"sequence length {request.sequence_tokens:,} is a training figure and does not "
+            "size serving: give input and output tokens per request"
+        )
+    if kind == "inference" and request.training_method:
+        out.append(f"training method {request.training_method} does not apply to serving")
     if kind == "inference" and request.latency_percentile is not None:
         pct = f"p{request.latency_percentile:g}"
         out.append(
