@@ -158,3 +158,29 @@ def test_the_h800_count_is_read_with_its_gpu() -> None:
 def test_a_memory_size_the_entry_lacks_is_another_part_refused(text: str, name: str) -> None:
     with pytest.raises(NotFoundError, match=name):
         parse_request(CAT, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("serve llama 3.1 8b on L4 at 100 tokens/s", "l4"),
+        ("serve llama 3.1 8b on 8 L4s at 100 tokens/s", "l4"),
+        ("train llama 3.1 8b on 1T tokens using MI250X", "mi250x"),
+        ("on V100 train 8b on 1B tokens", "v100"),
+    ],
+)
+def test_a_gpu_the_catalog_lacks_is_refused_never_replaced(text: str, name: str) -> None:
+    with pytest.raises(NotFoundError, match=f"unknown GPU '{name}'"):
+        parse_request(CAT, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "72 GPUs on NVL72 racks",
+        "serve 70b on gb200 nvl72 at 1000 tokens/s",
+        "train 8b on 1b tokens on a100",
+    ],
+)
+def test_catalog_name_words_are_not_unknown_gpus(text: str) -> None:
+    parse_request(CAT, text)

@@ -328,6 +328,40 @@ def _refuse_unknown_product(catalog: Catalog, r: _Reading) -> None:
         if g == 3 or m.group(2).startswith(("gpu", "accel")):
             raise NotFoundError("GPU", word, catalog.closest("gpus", word))
         raise NotFoundError("platform", word, catalog.closest("systems", word))
+    _refuse_unknown_named_gpu(catalog, r)
+
+
+#: a GPU model's name after "on", "with", "using" ("on L4", "using MI250X", "with 4090s"):
+#: a few letters, then digits
+_NAMED_GPU = re.compile(
+    r"\b(?:on|with|using|across|of)\s+(?:nvidia\s+|amd\s+|intel\s+)?"
+    r"((?:[a-z]{1,4})?\d{1,4}[a-z]{0,3}?)s?(?![\w.+-])"
+)
+
+
+def _name_words(catalog: Catalog) -> frozenset[str]:
+    """Every word of every catalog GPU, system and model name ("nvl72", "hgx", "b200")."""
+
+    def build() -> frozenset[str]:
+        words: set[str] = set()
+        for stem, model in (("gpus", Gpu), ("systems", System), ("models", LanguageModel)):
+            for e in catalog.all(stem, model):
+                for name in (e.id, e.name, *e.aliases):
+                    words.update(re.findall(r"[a-z0-9.+]+", name.lower()))
+        return frozenset(words)
+
+    return catalog.memo(("name-words",), build)
+
+
+def _refuse_unknown_named_gpu(catalog: Catalog, r: _Reading) -> None:
+    """A GPU named without a count that the catalog lacks ("serve 8B on L4") is refused with the
+    closest entries: sizing the default GPU instead would answer another question."""
+    known = _name_words(catalog)
+    for m in _NAMED_GPU.finditer(r.low):
+        word = m.group(1)
+        if any(r.used[m.start(1) : m.end(1)]) or word[0].isdigit() or word in known:
+            continue
+        raise NotFoundError("GPU", word, catalog.closest("gpus", word))
 
 
 def _resolve_members(r: _Reading) -> None:
