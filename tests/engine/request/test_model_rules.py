@@ -115,6 +115,7 @@ def test_a_price_for_another_gpu_than_the_one_named_contradicts() -> None:
         ("serve llama 3.1 70b on H20 at 500 tokens/s", "h20"),
         ("serve llama 3.1 70b on GH200 at 500 tokens/s", "gh200"),
         ("serve llama 3.1 8b on L40S at 500 tokens/s", "l40s"),
+        ("serve llama 3.1 8b on L4 at 100 tokens/s", "l4"),
     ],
 )
 def test_gpu_variants_customers_name_are_catalog_entries(text: str, gpu: str) -> None:
@@ -163,8 +164,8 @@ def test_a_memory_size_the_entry_lacks_is_another_part_refused(text: str, name: 
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        ("serve llama 3.1 8b on L4 at 100 tokens/s", "l4"),
-        ("serve llama 3.1 8b on 8 L4s at 100 tokens/s", "l4"),
+        ("serve llama 3.1 8b on T4 at 100 tokens/s", "t4"),
+        ("serve llama 3.1 8b on 8 T4s at 100 tokens/s", "t4"),
         ("train llama 3.1 8b on 1T tokens using MI250X", "mi250x"),
         ("on V100 train 8b on 1B tokens", "v100"),
     ],

@@ -20,6 +20,8 @@ from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
 from clustergen.engine.request.workload_rules import MONEY_RULES
 from clustergen.errors import NotFoundError, RequestError
 
+#: a two-character GPU name ("L4", "T4")
+_SHORT_GPU = re.compile(r"^[a-z]\d$")
 #: a bare size ("70B"): read by the model-size rule, then matched to the catalog's alias for it
 _BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
 #: a count of things named by a product-like word ("2048 H800 GPUs", "16 XE9680 servers"): the
@@ -42,7 +44,8 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
             if s.gpus_per_node:
                 names += [(n, "system", s.id) for n in s.names() if len(n) >= 3]
         for g in catalog.all("gpus", Gpu):
-            names += [(n, "gpu", g.id) for n in g.names() if len(n) >= 3]
+            # two characters only as a letter and a digit ("L4"): short names stay out otherwise
+            names += [(n, "gpu", g.id) for n in g.names() if len(n) >= 3 or _SHORT_GPU.match(n)]
         for m in catalog.all("models", LanguageModel):
             names += [
                 (n, "model", m.id) for n in m.names() if len(n) >= 3 and not _BARE_SIZE.match(n)
