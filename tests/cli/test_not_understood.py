@@ -3,6 +3,7 @@ refuses it (issue 24)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 
@@ -63,3 +64,11 @@ def test_estimate_json_warns_of_what_is_not_met(cli: Cli) -> None:
     data = json.loads(out)
     assert not data["feasible"]
     assert any(w.startswith("not met: ") for w in data["warnings"])
+
+
+def test_a_deadline_is_shown_with_the_date_it_was_counted_from(cli: Cli) -> None:
+    year = dt.date.today().year + 1
+    code, out, _ = cli("estimate", f"train llama 3.1 8b on 100B tokens by the end of {year}")
+    assert code == 0
+    assert out.splitlines()[0].startswith(f"read 'by the end of {year}' -> deadline {year}-12-31")
+    assert " days from " in out.splitlines()[0]

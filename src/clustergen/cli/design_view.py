@@ -30,8 +30,9 @@ def summary(d: Design) -> None:
     from clustergen.engine.report.words import verdict
 
     p, c = d.platform, d.compute
-    if d.request.not_understood:
-        say(f"not understood: {', '.join(d.request.not_understood)} (ignored; --strict refuses)")
+    from clustergen.cli.workload_view import first_lines
+
+    first_lines(d.request, [])
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))

@@ -89,7 +89,7 @@ def estimate(
         return
     from clustergen.cli.workload_view import print_workload
 
-    first_lines(req.not_understood, warnings)
+    first_lines(req, warnings)
     print_workload(result)
     for a in assumed:
         say(f"assumed {a.field} = {a.value}: {a.reason}")

@@ -18,10 +18,16 @@ def refuse_unread(request: DesignRequest, strict: bool) -> None:
         )
 
 
-def first_lines(not_understood: list[str], warnings: list[str]) -> None:
-    """What was not understood and what is not modelled, before any figure."""
-    if not_understood:
-        say(f"not understood: {', '.join(not_understood)} (ignored; --strict refuses)")
+def first_lines(request: DesignRequest, warnings: list[str]) -> None:
+    """What was not understood, how a deadline was counted, and what is not modelled, before
+    any figure."""
+    from clustergen.engine.request.durations import DEADLINE_NOTE
+
+    if request.not_understood:
+        say(f"not understood: {', '.join(request.not_understood)} (ignored; --strict refuses)")
+    for note in request.understood:
+        if f"-> {DEADLINE_NOTE} " in note:
+            say(f"read {note}")
     for w in warnings:
         say(f"warning: {w}")
 

@@ -48,6 +48,11 @@ _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name
 }
 
 
+#: how a deadline's reading begins in `understood`: the terminal repeats these, since the day
+#: count depends on today's date
+DEADLINE_NOTE = "deadline"
+
+
 def today() -> dt.date:
     """Today's date: deadlines are counted from it (tests replace it)."""
     return dt.date.today()
@@ -126,7 +131,8 @@ def _until(phrase: str, when: dt.date) -> list[Reading]:
             f"{phrase!r} is {when.isoformat()}, not after today ({now.isoformat()})",
             hint="give a future date or a duration, e.g. 'in 60 days'",
         )
-    return [Reading("training_days", float(days), f"{days} days (to {when.isoformat()})")]
+    note = f"{DEADLINE_NOTE} {when.isoformat()}, {days} days from {now.isoformat()}"
+    return [Reading("training_days", float(days), note)]
 
 
 def _quarter(m: re.Match[str]) -> list[Reading]:
