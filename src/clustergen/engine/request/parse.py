@@ -343,14 +343,18 @@ _NAMED_GPU = re.compile(
 
 
 def _name_words(catalog: Catalog) -> frozenset[str]:
-    """Every word of every catalog GPU, system and model name ("nvl72", "hgx", "b200")."""
+    """Every word of every catalog entry's names ("nvl72", "hgx", "b200", "sn5610", "cx7")."""
 
     def build() -> frozenset[str]:
         words: set[str] = set()
-        for stem, model in (("gpus", Gpu), ("systems", System), ("models", LanguageModel)):
-            for e in catalog.all(stem, model):
-                for name in (e.id, e.name, *e.aliases):
-                    words.update(re.findall(r"[a-z0-9.+]+", name.lower()))
+        for rows in catalog.entries.values():
+            for e in rows.values():
+                for name in (
+                    getattr(e, "id", ""),
+                    getattr(e, "name", ""),
+                    *getattr(e, "aliases", []),
+                ):
+                    words.update(re.findall(r"[a-z0-9.+]+", str(name).lower()))
         return frozenset(words)
 
     return catalog.memo(("name-words",), build)
