@@ -181,6 +181,8 @@ def test_a_gpu_the_catalog_lacks_is_refused_never_replaced(text: str, name: str)
         "72 GPUs on NVL72 racks",
         "serve 70b on gb200 nvl72 at 1000 tokens/s",
         "train 8b on 1b tokens on a100",
+        "512 GPUs training with SN5610 switches",
+        "512 GPUs training with CX7 NICs",
     ],
 )
 def test_catalog_name_words_are_not_unknown_gpus(text: str) -> None:
