@@ -75,7 +75,7 @@ _COUNTS = {
     "gpus", "nodes", "su_nodes", "planes", "pue", "oversubscription", "metadata_servers",
     "workers_per_gpu", "prefetch_depth", "storage_targets", "gpus_per_node", "drives_per_node",
     "prefixes", "checkpoint_budget_fraction", "quota", "tiers", "fallback_tiers",
-    "latency_percentile",
+    "latency_percentile",  # a rank (p99 -> 99), no unit
 }  # fmt: skip
 
 

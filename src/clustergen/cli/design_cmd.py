@@ -10,7 +10,7 @@ import typer
 
 from clustergen.cli.design_view import summary
 from clustergen.cli.field_opts import Given
-from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.options import CatalogOpt, JsonOpt, StrictOpt
 from clustergen.cli.output import print_json, stdout, warn
 from clustergen.cli.request_opts import (
     request_fields,
@@ -124,6 +124,7 @@ def design(
     trace: _TraceOpt = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    strict: StrictOpt = False,
     *,
     given: Given,
 ) -> None:
@@ -141,6 +142,9 @@ def design(
     _check_outputs(trace, out, plots, force)
     cat = load_catalog(catalog)
     req = load_request(cat, text, request, fields)
+    from clustergen.cli.workload_view import refuse_unread
+
+    refuse_unread(req, strict)
     d = _make(cat, req, offline=offline, llm=llm, model=model, trace=trace)
     written = _write(d, out, plots, force)
     if json:

@@ -31,6 +31,9 @@ def summary(d: Design) -> None:
     from clustergen.engine.report.words import verdict
 
     p, c = d.platform, d.compute
+    from clustergen.cli.workload_view import first_lines
+
+    first_lines(d.request, [])
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))
@@ -259,7 +262,5 @@ def _footnotes(d: Design) -> None:
 
     for a in d.assumptions:
         say(f"assumed {field_words(a.field)} = {value_words(a.value)}: {a.reason}")
-    if d.request.not_understood:
-        say(f"not understood: {', '.join(d.request.not_understood)}")
     for w in d.warnings:
         say(f"warning: {w}", err=True)

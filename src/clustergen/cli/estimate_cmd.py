@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from clustergen.cli.field_opts import Given
-from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.options import CatalogOpt, JsonOpt, StrictOpt
 from clustergen.cli.output import print_json, say
 from clustergen.cli.request_opts import ESTIMATE_FLAGS, request_fields, request_options
 from clustergen.errors import InfeasibleDesignError, RequestError
@@ -21,13 +21,19 @@ def estimate(
     ] = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
+    strict: StrictOpt = False,
     *,
     given: Given,
 ) -> None:
     """Estimate a workload: GPUs and days to train, replicas and latency to serve, cost of a budget."""
     from clustergen.catalog import load_catalog
     from clustergen.cli.design_cmd import load_request
-    from clustergen.engine.sizing.workload import estimate_request
+    from clustergen.cli.workload_view import first_lines, refuse_unread
+    from clustergen.engine.sizing.workload import (
+        estimate_request,
+        estimate_workload,
+        unmodelled_warnings,
+    )
 
     if text is None and not given.fields:
         raise RequestError(
@@ -36,12 +42,24 @@ def estimate(
     overrides = request_fields(given)
     cat = load_catalog(catalog)
     req = load_request(cat, text, None, overrides)
+    refuse_unread(req, strict)
     result, assumed = estimate_request(cat, req)
+    found = estimate_workload(cat, req)  # memoised: the same estimate, with what it does not meet
+    unmet = [f"not met: {u}" for u in found[2]] if found else []
+    warnings = unmet + unmodelled_warnings(req, result.kind)
     if json:
-        print_json(result)
+        print_json(
+            result.model_dump(mode="json")
+            | {
+                "not_understood": req.not_understood,
+                "assumptions": [a.model_dump(mode="json") for a in assumed],
+                "warnings": warnings,
+            }
+        )
     else:
         from clustergen.cli.workload_view import print_workload
 
+        first_lines(req, warnings)
         print_workload(result)
         for a in assumed:
             say(f"assumed {a.field} = {a.value}: {a.reason}")

@@ -10,6 +10,12 @@ import typer
 from clustergen.errors import RequestError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print strict JSON (errors too).")]
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict", help="Refuse (exit 2) when any word of the request was not understood."
+    ),
+]
 CatalogOpt = Annotated[
     Path | None,
     typer.Option(

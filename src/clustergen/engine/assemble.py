@@ -49,6 +49,7 @@ from clustergen.engine.sizing.racks import (
     server_rack_units,
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
+from clustergen.engine.sizing.workload import unmodelled_warnings
 from clustergen.engine.solve.cap_reserve import OverCap, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
 from clustergen.errors import InfeasibleDesignError
@@ -239,6 +240,8 @@ def build_once(
     notes.warnings = _check_warnings(checks) + notes.warnings
     if ns.compute is not None:
         notes.warnings += [n for n in ns.compute.notes if "not attached" in n][:1]
+    if inputs.estimate is not None:
+        notes.warnings += unmodelled_warnings(inputs.request, inputs.estimate.kind)
     bom = build_bom(catalog, system, compute, fabrics, srv.section, racks, storage)
     return Design(
         mode=mode,

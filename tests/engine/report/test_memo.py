@@ -130,3 +130,10 @@ def test_a_section_the_memo_has_no_words_for_is_still_shown(design: Design) -> N
     text = memo.render_memo(d)
     assert "### Appliances" in text
     assert "two storage appliances" in text
+
+
+def test_the_executive_summary_says_what_was_not_understood() -> None:
+    cat = load_catalog()
+    request = merge_request(cat, "512 GPUs training, 5 MW, zorp", {})
+    d = assemble_design(cat, request, DesignChoices(platform="dgx-h100"))
+    assert "**Not understood in the request (ignored):** `zorp`." in memo.executive_summary(d)

@@ -108,7 +108,7 @@ def test_power_caps(
         ("512 GPUs training", {"workload": "training"}),
         ("512 GPUs pre-training", {"workload": "training"}),
         ("512 GPUs fine-tuning", {"workload": "fine-tuning"}),
-        ("512 GPUs finetune with LoRA", {"workload": "fine-tuning"}),
+        ("512 GPUs finetune with LoRA", {"workload": "fine-tuning", "training_method": "lora"}),
         ("512 GPUs inference", {"workload": "inference"}),
         ("512 GPUs serving", {"workload": "inference"}),
         ("512 GPUs mixed", {"workload": "mixed"}),
@@ -190,10 +190,12 @@ def test_unknown_words_are_reported(cat: Catalog, text: str, unknown: list[str])
 @pytest.mark.parametrize(
     ("text", "kind", "name", "closest"),
     [
-        ("train DeepSeek-V3 on 14.8T tokens with 2048 H800 GPUs", "GPU", "h800", "h100-sxm"),
+        ("train DeepSeek-V3 on 14.8T tokens with 2048 H900 GPUs", "GPU", "h900", "h100-sxm"),
+        ("we have 2,048 H900s: how long to train DeepSeek-V3", "GPU", "h900", "h100-sxm"),
         ("1024 MI355X accelerators", "GPU", "mi355x", None),
-        ("16 XE9680 servers training", "platform", "xe9680", "dgx-h100"),
-        ("16x XE9680 servers", "platform", "xe9680", "dgx-h100"),
+        # the closest by spelling: an 8-GPU HGX server, as the XE9680 is
+        ("16 XE9680 servers training", "platform", "xe9680", "hgx-h800"),
+        ("16x XE9680 servers", "platform", "xe9680", "hgx-h800"),
     ],
 )
 def test_a_count_of_an_unknown_product_is_refused_not_dropped(

@@ -35,6 +35,7 @@ Tier = Literal["good", "better", "best"]
 
 Objective = Literal["most-gpus"]
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
+TrainingMethod = Literal["full", "lora", "qlora", "continued-pretraining"]
 
 
 #: fields that record how a request's text was read, not what it asks for: no flag, file or
@@ -109,6 +110,19 @@ class DesignRequest(BaseModel):
     model_params_b: float | None = Field(
         default=None, ge=TINY, le=100_000, description="model size in billions of parameters"
     )
+    active_params_b: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=100_000,
+        description="billions of parameters active per token (mixture of experts), e.g. 37",
+    )
+    training_method: TrainingMethod | None = Field(
+        default=None,
+        description=(
+            "how the weights are trained: full (every weight), lora (low-rank adapters), qlora "
+            "(adapters on 4-bit base weights) or continued-pretraining"
+        ),
+    )
     training_tokens_t: float | None = Field(
         default=None, ge=TINY, le=10_000, description="training tokens in trillions"
     )
@@ -131,15 +145,19 @@ class DesignRequest(BaseModel):
     ttft_ms: float | None = Field(
         default=None, ge=TINY, le=1e7, description="time-to-first-token limit"
     )
+    tpot_ms: float | None = Field(
+        default=None, ge=TINY, le=1e6, description="time-per-output-token limit"
+    )
     latency_percentile: float | None = Field(
         default=None,
         ge=50,
-        le=99.99,
-        description="percentile the latency limits and figures are stated at, e.g. 99 for p99; "
+        lt=100,
+        description="percentile the latency limits and figures are stated at (p99 -> 99); "
         "None: the mean",
     )
-    tpot_ms: float | None = Field(
-        default=None, ge=TINY, le=1e6, description="time-per-output-token limit"
+    interactive: bool | None = Field(
+        default=None,
+        description="people wait on each reply (chat); False: offline batch serving",
     )
     budget_usd: float | None = Field(default=None, ge=TINY, le=1e13, description="spend limit, USD")
     price_per_gpu_hour: float | None = Field(
@@ -209,6 +227,8 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
         "language model", flag="workload-model", flag_unit="e.g. 'Llama 3.1 405B' or 70B"
     ),
     "model_params_b": FieldWords("model size", unit="billion parameters"),
+    "active_params_b": FieldWords("active parameter count", unit="billion parameters"),
+    "training_method": FieldWords("training method"),
     "training_tokens_t": FieldWords(
         "token count", unit="trillion tokens", flag="tokens", flag_unit="e.g. 15T or 500B"
     ),
@@ -219,8 +239,9 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "isl_tokens": FieldWords("input length", unit="tokens"),
     "osl_tokens": FieldWords("output length", unit="tokens"),
     "ttft_ms": FieldWords("TTFT limit", unit="ms", flag="ttft-ms"),
-    "latency_percentile": FieldWords("latency percentile", flag="latency-percentile"),
     "tpot_ms": FieldWords("TPOT limit", unit="ms", flag="tpot-ms"),
+    "latency_percentile": FieldWords("latency percentile", flag="latency-percentile"),
+    "interactive": FieldWords("interactivity"),
     "budget_usd": FieldWords("budget", unit="USD"),
     "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
     "price_per_node_hour": FieldWords("price per node-hour", unit="USD"),

@@ -138,6 +138,10 @@ def executive_summary(d: Design) -> list[str]:
     ]
     if v.failing:
         out.append("Needs attention: " + "; ".join(v.failing) + ".")
+    if d.request.not_understood:
+        # code spans: a backtick in a word (a --request file may set any) cannot close one
+        words = ", ".join(f"`{w.replace(chr(96), chr(39))}`" for w in d.request.not_understood)
+        out += ["", f"**Not understood in the request (ignored):** {words}."]
     out += ["", *key_figures(d)]
     if v.unknowns:
         out += ["", "What is not known yet (left out of the totals, not counted as zero):"]

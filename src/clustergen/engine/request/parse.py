@@ -14,11 +14,15 @@ from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.cache import cached
 from clustergen.engine.model.request import MAX_REQUEST_CHARS, DesignRequest, sizes_workload
-from clustergen.engine.request.rules import RULES, Reading, _num
+from clustergen.engine.request.load import to_tokens
+from clustergen.engine.request.rules import RULES, Reading, Rule, _num
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
+from clustergen.engine.request.workload_rules import MONEY_RULES
 from clustergen.errors import NotFoundError, RequestError
 
+#: a two-character GPU name ("L4", "T4")
+_SHORT_GPU = re.compile(r"^[a-z]\d$")
 #: a bare size ("70B"): read by the model-size rule, then matched to the catalog's alias for it
 _BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
 #: a count of things named by a product-like word ("2048 H800 GPUs", "16 XE9680 servers"): the
@@ -26,6 +30,8 @@ _BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
 _COUNTED_PRODUCT = re.compile(
     r"(?<![\w.])\d[\d,]*\s*(?:x(?=\s)\s*)?([a-z0-9.+-]*[a-z][a-z0-9.+-]*)\s+"
     r"(gpus?|accelerators?|nodes?|servers?|systems?)\b"
+    # "2,048 H900s": a count right before a letter-led model word holding a digit
+    r"|(?<![\w.$])\d[\d,]*(?:\s+|\s*x\s*)([a-z][a-z.+-]*\d[a-z0-9.+-]*?)s?(?![\w.+-])"
 )
 
 
@@ -39,7 +45,8 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
             if s.gpus_per_node:
                 names += [(n, "system", s.id) for n in s.names() if len(n) >= 3]
         for g in catalog.all("gpus", Gpu):
-            names += [(n, "gpu", g.id) for n in g.names() if len(n) >= 3]
+            # two characters only as a letter and a digit ("L4"): short names stay out otherwise
+            names += [(n, "gpu", g.id) for n in g.names() if len(n) >= 3 or _SHORT_GPU.match(n)]
         for m in catalog.all("models", LanguageModel):
             names += [
                 (n, "model", m.id) for n in m.names() if len(n) >= 3 and not _BARE_SIZE.match(n)
@@ -50,13 +57,18 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
 
 
 def _find_platform(
-    catalog: Catalog, text: str
+    catalog: Catalog, text: str, used: list[bool] | None = None
 ) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
-    """Catalog GPUs and systems named in the text, with the character spans they used."""
+    """Catalog GPUs and systems named in the text (outside the `used` characters), with the
+    character spans they used."""
     found: list[tuple[str, str]] = []
     spans: list[tuple[int, int]] = []
     # Candidate phrases: 1 to 4 consecutive words, normalised as catalog names are.
-    words = list(re.finditer(r"[a-z0-9][a-z0-9.+-]*", text))
+    words = [
+        w
+        for w in re.finditer(r"[a-z0-9][a-z0-9.+-]*", text)
+        if used is None or not any(used[w.start() : w.end()])
+    ]
     table = {n: (k, i) for n, k, i in _platform_names(catalog)}
     i = 0
     while i < len(words):
@@ -132,6 +144,61 @@ class _Reading:
         ]
 
 
+def _read_rule(r: _Reading, rule: Rule) -> None:
+    """Every free match of the rule; a match over words already read is retried one character
+    on, so "1024, output length 128" still finds "output length 128" after "1024" was taken."""
+    pos = 0
+    while m := rule.pattern.search(r.low, pos):
+        if not r.free(m):
+            pos = m.start() + 1
+            continue
+        for reading in rule.read(m):
+            r.apply(m, reading)
+        pos = max(m.end(), m.start() + 1)
+
+
+def _with_priced_gpu(
+    catalog: Catalog, r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
+) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
+    """The GPU a price is quoted for ("$2 per H800 GPU-hour") is the GPU sized, as if named."""
+    priced = r.fields.pop("price_names_gpu", None)
+    if priced is None:
+        return named, spans
+    where = r.low.find(str(priced))
+    span = (where, where + len(str(priced)))
+    found, _ = _find_platform(catalog, str(priced))
+    if len(found) != 1 or found[0][0] == "model":
+        raise NotFoundError("GPU", str(priced), catalog.closest("gpus", str(priced)))
+    return [*named, found[0]], [*spans, span]
+
+
+#: a memory size or form factor written right after a GPU's name ("A100 40GB", "H100 with
+#: 96 GB", "A100 PCIe", "H200 NVL")
+_VARIANT = re.compile(r"\s*(?:with\s+|-)?(?:(\d+)\s*gb\b|(pcie|nvl|sxm\d?)\b)")
+
+
+def _refuse_other_variant(
+    catalog: Catalog, low: str, named: list[tuple[str, str]], spans: list[tuple[int, int]]
+) -> None:
+    """A GPU named with a memory size or form factor its catalog entry lacks ("H100 96GB" when
+    the catalog has the 80 GB part, "A100 PCIe" when it has the SXM one) is another part:
+    refused, never sized as the part the name matched."""
+    for (kind, eid), (start, end) in zip(named, spans, strict=True):
+        m = _VARIANT.match(low, end)
+        if kind != "gpu" or not m:
+            continue
+        gpu = catalog.gpu(eid)
+        other_memory = m.group(1) and gpu.memory_gb and int(m.group(1)) != round(gpu.memory_gb)
+        form = m.group(2)
+        other_form = form and (
+            (form == "pcie") != (gpu.form_factor == "pcie")
+            or (form == "nvl" and "nvl" not in " ".join(gpu.names()))
+        )
+        if other_memory or other_form:
+            phrase = low[start : m.end()].strip()
+            raise NotFoundError("GPU", phrase, catalog.closest("gpus", phrase))
+
+
 def _quoted(text: str, limit: int = 120) -> str:
     """The request as an error quotes it: one line, cut short."""
     flat = " ".join(text.split())
@@ -150,13 +217,15 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             hint="say what you need in a paragraph; put structured fields in a --request file",
         )
     r = _Reading(text)
-    named, spans = _find_platform(catalog, r.low)
+    for rule in RULES[: len(MONEY_RULES)]:  # "$2 per H800 GPU-hour" holds a GPU's name
+        _read_rule(r, rule)
+    named, spans = _find_platform(catalog, r.low, r.used)
+    named, spans = _with_priced_gpu(catalog, r, named, spans)
+    _refuse_other_variant(catalog, r.low, named, spans)
     _read_platforms(r, named, spans)
-    for rule in RULES:
-        for m in rule.pattern.finditer(r.low):
-            if r.free(m):
-                for reading in rule.read(m):
-                    r.apply(m, reading)
+    for rule in RULES[len(MONEY_RULES) :]:
+        _read_rule(r, rule)
+    to_tokens(r.fields, r.phrases)
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_bare_count(r, named, spans)
     _resolve_members(r)
@@ -204,14 +273,14 @@ def _read_bare_count(
     for (s, _e), (kind, eid) in zip(spans, named, strict=True):
         if kind == "model":
             continue
-        bare = re.search(r"(?<![\w.])(-?)(\d[\d,]*)\s*(?:x\s*)?$", r.low[:s])
+        bare = re.search(r"(?<![\w.])(-?)(\d[\d,]*(?:\.\d+)?)(k)?\s*(?:x\s*)?$", r.low[:s])
         if not bare:
             continue
         if bare.group(1) and (bare.start() == 0 or not r.low[bare.start() - 1].isalnum()):
             raise RequestError(
                 f"{bare.group(0).strip()!r} is negative", hint="give a positive count"
             )
-        n = int(_num(bare.group(2)))
+        n = round(_num(bare.group(2)) * (1000 if bare.group(3) else 1))
         if kind == "system":
             r.fields["nodes"] = n
             note = f"{bare.group(0).strip()!r} -> {n} {eid} nodes"
@@ -256,12 +325,51 @@ def _refuse_unknown_product(catalog: Catalog, r: _Reading) -> None:
     """A count of GPUs or servers of a model the catalog lacks ("2048 H800 GPUs"): refuse it with
     the closest catalog entries rather than drop the count and size some other platform."""
     for m in _COUNTED_PRODUCT.finditer(r.low):
-        word = m.group(1)
-        if any(r.used[m.start(1) : m.end(1)]) or not any(c.isdigit() for c in word):
+        g = 1 if m.group(1) else 3
+        word = m.group(g)
+        if any(r.used[m.start(g) : m.end(g)]) or not any(c.isdigit() for c in word):
             continue
-        if m.group(2).startswith(("gpu", "accel")):
+        if g == 3 or m.group(2).startswith(("gpu", "accel")):
             raise NotFoundError("GPU", word, catalog.closest("gpus", word))
         raise NotFoundError("platform", word, catalog.closest("systems", word))
+    _refuse_unknown_named_gpu(catalog, r)
+
+
+#: a GPU model's name after "on", "with", "using" ("on L4", "using MI250X", "with 4090s"):
+#: a few letters, then digits
+_NAMED_GPU = re.compile(
+    r"\b(?:on|with|using|across|of)\s+(?:nvidia\s+|amd\s+|intel\s+)?"
+    r"((?:[a-z]{1,4})?\d{1,4}[a-z]{0,3}?)s?(?![\w.+-])"
+)
+
+
+def _name_words(catalog: Catalog) -> frozenset[str]:
+    """Every word of every catalog entry's names ("nvl72", "hgx", "b200", "sn5610", "cx7")."""
+
+    def build() -> frozenset[str]:
+        words: set[str] = set()
+        for rows in catalog.entries.values():
+            for e in rows.values():
+                for name in (
+                    getattr(e, "id", ""),
+                    getattr(e, "name", ""),
+                    *getattr(e, "aliases", []),
+                ):
+                    words.update(re.findall(r"[a-z0-9.+]+", str(name).lower()))
+        return frozenset(words)
+
+    return cached(catalog, ("name-words",), build)
+
+
+def _refuse_unknown_named_gpu(catalog: Catalog, r: _Reading) -> None:
+    """A GPU named without a count that the catalog lacks ("serve 8B on L4") is refused with the
+    closest entries: sizing the default GPU instead would answer another question."""
+    known = _name_words(catalog)
+    for m in _NAMED_GPU.finditer(r.low):
+        word = m.group(1)
+        if any(r.used[m.start(1) : m.end(1)]) or word[0].isdigit() or word in known:
+            continue
+        raise NotFoundError("GPU", word, catalog.closest("gpus", word))
 
 
 def _resolve_members(r: _Reading) -> None:

@@ -11,7 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from clustergen.engine.request.durations import DURATION_RULES
+from clustergen.engine.request.load import LOAD_RULES
+from clustergen.engine.request.model_rules import MODEL_RULES
 from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.engine.request.serving_rules import LATENCY_RULES, SERVING_RULES
 from clustergen.engine.request.workload_rules import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
 from clustergen.errors import RequestError
 
@@ -149,7 +153,12 @@ RULES: tuple[Rule, ...] = (
         r"\bobject\s*(?:store|storage)\b|\bs3\b",
         _member("dataset_layout", "object-store", "dataset layout"),
     ),
+    *LOAD_RULES,  # requests/s and concurrent users: turned into a token rate after reading
+    *SERVING_RULES,  # a rate per user before the total rate
     *WORKLOAD_RULES,
+    *LATENCY_RULES,
+    *DURATION_RULES,
+    *MODEL_RULES,  # "37B active" before model sizes
     _rule(
         "tokens",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*tokens?\b",
@@ -199,7 +208,8 @@ RULES: tuple[Rule, ...] = (
     _rule("w_train", r"\b(?:pre-?)?train(?:ing|s)?\b", _member("workload", "training", "workload")),
     _rule(
         "w_ft",
-        r"\bfine[- ]?tun(?:e|ing)\b|\bsft\b|\blora\b",
+        r"\bfine[- ]?tun(?:e|ed|ing)\b|\bsft\b|\bfinetun(?:e|ed|ing)\b"
+        r"|\binstruction[- ]tun(?:e|ed|ing)\b|\bdpo\b|\brlhf\b",
         _member("workload", "fine-tuning", "workload"),
     ),
     _rule(

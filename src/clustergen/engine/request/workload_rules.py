@@ -26,10 +26,6 @@ _SCALE = {
     "billion": 1e9,
 }
 _PER = r"\s*(?:/|per|an?|each)\s*"
-_SECONDS = r"(ms|milliseconds?|s|secs?|seconds?)\b"
-_LINK = (
-    r"(?:\s*(?:of|under|below|within|<=?|<|at|most|less|than|:|=|max|maximum|limit|is|p\d+))*\s*"
-)
 
 
 def _usd(m: re.Match[str]) -> float:
@@ -44,9 +40,19 @@ Read = Callable[[re.Match[str]], list[Reading]]
 def _price(field: str, what: str) -> Read:
     def read(m: re.Match[str]) -> list[Reading]:
         usd = _num(m.group(1) or m.group(2))
-        return [Reading(field, usd, f"${usd:g} per {what}")]
+        named = (m.group(3) if m.re.groups >= 3 else None) or ""
+        out = [Reading(field, usd, f"${usd:g} per {named + ' ' if named else ''}{what}")]
+        # "$2 per H800 GPU-hour" prices that GPU: its name is resolved against the catalog
+        return out + ([Reading("price_names_gpu", named, "", "set")] if named else [])
 
     return read
+
+
+def _hour_of_what(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r} does not say what the hour is of",
+        hint="say '$2.49 per GPU-hour' or '$39 per node-hour'",
+    )
 
 
 def _budget(m: re.Match[str]) -> list[Reading]:
@@ -54,53 +60,9 @@ def _budget(m: re.Match[str]) -> list[Reading]:
     return [Reading("budget_usd", usd, f"budget ${usd:,.0f}")]
 
 
-def _seconds(value: str, unit: str) -> float:
-    return float(value) * (1.0 if unit.startswith("m") else 1e3)
-
-
-def _latency(field: str, name: str) -> Read:
-    def read(m: re.Match[str]) -> list[Reading]:
-        ms = _seconds(m.group(1) or m.group(3), m.group(2) or m.group(4))
-        return [Reading(field, ms, f"{name} {ms:g} ms")]
-
-    return read
-
-
-def _per_user(m: re.Match[str]) -> list[Reading]:
-    rate = _num(m.group(1))
-    if rate <= 0:
-        raise RequestError(f"{m.group(0).strip()!r} is not a speed", hint="give tokens/s per user")
-    return [Reading("tpot_ms", 1e3 / rate, f"TPOT {1e3 / rate:g} ms ({rate:g} tokens/s per user)")]
-
-
 def _target(m: re.Match[str]) -> list[Reading]:
     rate = _num(m.group(1)) * {None: 1.0, "k": 1e3, "m": 1e6}[m.group(2)]
     return [Reading("output_tokens_per_s", rate, f"serving {rate:,.0f} output tokens/s")]
-
-
-def _length(text: str, k: str | None) -> int:
-    return round(_num(text) * (1e3 if k else 1.0))
-
-
-def _shape(m: re.Match[str]) -> list[Reading]:
-    isl, osl = _length(m.group(1), m.group(2)), _length(m.group(3), m.group(4))
-    return [
-        Reading("isl_tokens", isl, f"{isl} input tokens"),
-        Reading("osl_tokens", osl, f"{osl} output tokens"),
-    ]
-
-
-def _one_length(field: str, name: str) -> Read:
-    def read(m: re.Match[str]) -> list[Reading]:
-        n = _length(m.group(1) or m.group(3), m.group(2) or m.group(4))
-        return [Reading(field, n, f"{n} {name}")]
-
-    return read
-
-
-def _days(m: re.Match[str]) -> list[Reading]:
-    days = float(m.group(1)) * {"d": 1.0, "w": 7.0, "m": 30.4}[m.group(2)[0]]
-    return [Reading("training_days", days, f"{days:g} days")]
 
 
 def _precision(m: re.Match[str]) -> list[Reading]:
@@ -113,8 +75,9 @@ def _bare_tokens(m: re.Match[str]) -> list[Reading]:
     count = _num(m.group(1))
     if count < 1e6:
         raise RequestError(
-            f"{m.group(0).strip()!r} is too few tokens to train on",
-            hint="give the unit: e.g. '15T tokens' (trillions) or '500B tokens' (billions)",
+            f"{m.group(0).strip()!r} is too few tokens to train on, and says neither input nor output",
+            hint="give the unit to train on, e.g. '15T tokens', or say which length it is, e.g. "
+            "'2,000 input tokens' or 'answers of 500 tokens'",
         )
     return [Reading("training_tokens_t", count / 1e12, "training tokens")]
 
@@ -127,7 +90,8 @@ def _data_size(m: re.Match[str]) -> list[Reading]:
 
 
 def _sequence(m: re.Match[str]) -> list[Reading]:
-    n = _length(m.group(1) or m.group(3), m.group(2) or m.group(4))
+    value, k = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    n = round(_num(value) * (1e3 if k else 1.0))
     return [Reading("sequence_tokens", n, f"sequence {n} tokens")]
 
 
@@ -137,87 +101,47 @@ _USD = (
 )
 _PRICE = r"(?:\$\s*" + _AMOUNT + r"|(?<![\w.])" + _AMOUNT + r"\s*(?:usd|dollars?))"
 _LEN = r"(\d[\d,]*)\s*(k)?"
+#: a GPU's name inside a price ("H800", "A100 40GB"): a word with a digit, a memory size after
+_GPU_NAME = r"[a-z][a-z0-9.+]*\d[a-z0-9.+]*(?:[- ](?!gpu)[a-z0-9.+]+)*?(?:\s+\d+\s*gb)?"
 
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
     _rule(
         "price_gpu_hour",
-        _PRICE + _PER + r"gpu[- /]?(?:hours?|hrs?|h)\b",
+        _PRICE + _PER + r"(?:(" + _GPU_NAME + r")[- ]+(?:gpus?[- /]?)?|gpus?[- /]?)"
+        r"(?:hours?|hrs?|h)\b",
         _price("price_per_gpu_hour", "GPU-hour"),
     ),
     _rule(
         "price_node_hour",
-        _PRICE + _PER + r"(?:node|server|system|instance|box)[- /]?(?:hours?|hrs?|h)\b",
+        _PRICE + _PER + r"(?:(?:node|server|system|instance|box)[- /]?(?:hours?|hrs?|h)\b|"
+        r"(?:node|server|system|instance|box)\s*" + _PER + r"(?:hours?|hrs?|h)\b|"
+        r"(?:hours?|hrs?|h)\s*" + _PER + r"(?:node|server|system|instance|box)\b)",
         _price("price_per_node_hour", "node-hour"),
     ),
+    _rule(
+        "price_gpu_per_hour",
+        _PRICE + _PER + r"(?:gpus?\s*(?:/|per|an?|each)\s*(?:hours?|hrs?|h)\b"
+        r"|(?:hours?|hrs?|h)\s*(?:/|per|for\s+each|each|a)\s*gpus?\b)",
+        _price("price_per_gpu_hour", "GPU-hour"),
+    ),
+    _rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what),
     _rule("budget", _USD, _budget),
 )
 
 #: read before token counts and model sizes
 WORKLOAD_RULES: tuple[Rule, ...] = (
     _rule(
-        "per_user",
-        r"(?<![\w.])" + _AMOUNT + r"\s*(?:output\s+)?(?:tokens?|tok)\s*(?:/|per)\s*"
-        r"s(?:ec(?:ond)?)?\s*(?:/|per|for\s+each|each)\s*user\b",
-        _per_user,
-    ),
-    _rule(
         "serving_target",
         r"(?<![\w.])" + _AMOUNT + r"\s*([km])?\s*(?:output\s+|generated\s+)?(?:tokens?|tok)"
         r"\s*(?:/|per)\s*(?:s|sec|second)\b",
         _target,
     ),
-    _rule(
-        "ttft",
-        r"\b(?:ttft|time[- ]to[- ]first[- ]token)\b"
-        + _LINK
-        + r"(\d+(?:\.\d+)?)\s*"
-        + _SECONDS
-        + r"|(?<![\w.])(\d+(?:\.\d+)?)\s*"
-        + _SECONDS
-        + r"\s*(?:ttft|time[- ]to[- ]first[- ]token)\b",
-        _latency("ttft_ms", "TTFT"),
-    ),
-    _rule(
-        "tpot",
-        r"\b(?:tpot|itl|inter[- ]token[- ]latency|time[- ]per[- ]output[- ]token)\b"
-        + _LINK
-        + r"(\d+(?:\.\d+)?)\s*"
-        + _SECONDS
-        + r"|(?<![\w.])(\d+(?:\.\d+)?)\s*"
-        + _SECONDS
-        + r"\s*(?:tpot|itl|inter[- ]token[- ]latency)\b",
-        _latency("tpot_ms", "TPOT"),
-    ),
-    _rule(
-        "shape",
-        r"\bisl\s*/\s*osl\s*(?:of|=|:)?\s*" + _LEN + r"\s*/\s*" + _LEN + r"\b",
-        _shape,
-    ),
-    _rule(
-        "isl",
-        r"(?<![\w.])" + _LEN + r"\s*(?:input|prompt|context)\s*tokens?\b"
-        r"|\b(?:isl|input length|prompts? of|inputs? of)\s*(?:of|=|:)?\s*"
-        + _LEN
-        + r"(?:\s*tokens?)?\b",
-        _one_length("isl_tokens", "input tokens"),
-    ),
-    _rule(
-        "osl",
-        r"(?<![\w.])" + _LEN + r"\s*(?:output|completion|generated)\s*tokens?\b(?!\s*(?:/|per))"
-        r"|\b(?:osl|output length|(?:outputs?|answers?|responses?|completions?) of)\s*"
-        r"(?:of|=|:)?\s*" + _LEN + r"(?:\s*tokens?)?\b",
-        _one_length("osl_tokens", "output tokens"),
-    ),
-    _rule(
-        "days",
-        r"(?<![\w.])(\d+(?:\.\d+)?)[- ]?(days?|weeks?|months?)\b",
-        _days,
-    ),
     _rule("precision", r"\b(bf16|fp16|fp8|fp4|nvfp4|mxfp4|mxfp8)\b", _precision),
     _rule(
         "sequence",
-        r"\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
+        # not "input sequence length" (a serving request's prompt length)
+        r"(?<!input )(?<!output )\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
         r"|(?<![\w.])" + _LEN + r"[- ]token\s+(?:sequences?|context)\b",
         _sequence,
     ),

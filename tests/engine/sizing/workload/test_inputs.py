@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.engine.sizing.workload.inputs import resolve_workload, unmodelled_warnings
+from clustergen.errors import RequestError
 
 CAT = load_catalog()
 
@@ -39,3 +42,50 @@ def test_a_model_with_no_published_format_takes_the_planning_default() -> None:
 def test_fine_tuning_and_serving_keep_their_own_defaults() -> None:
     tune = DesignRequest(model="deepseek-v3", gpu="h100-sxm", workload="fine-tuning", gpus=64)
     assert resolve_workload(CAT, tune).precision == "bf16"
+
+
+def test_the_reading_fields_reach_the_estimator_inputs() -> None:
+    w = resolve_workload(
+        CAT,
+        DesignRequest(
+            model="llama-3.1-70b",
+            output_tokens_per_s=1000,
+            latency_percentile=99,
+            interactive=True,
+            training_method=None,
+        ),
+    )
+    assert w.percentile == 0.99  # p99, as the estimator reads it (0-1)
+    t = resolve_workload(CAT, _training("llama-3.1-8b", "h100-sxm", training_method="lora"))
+    assert t.method == "lora"
+
+
+def test_a_bare_moe_size_is_estimated_on_its_active_parameters() -> None:
+    w = resolve_workload(
+        CAT, DesignRequest(model_params_b=671, active_params_b=37, training_tokens_t=1, gpus=64)
+    )
+    assert (w.arch.params, w.arch.active) == (671e9, 37e9)
+    assert "37B active" in w.label
+
+
+def test_an_active_size_the_named_model_lacks_is_refused() -> None:
+    with pytest.raises(RequestError, match="has 37B active"):
+        resolve_workload(CAT, _training("deepseek-v3", "h100-sxm", active_params_b=70))
+
+
+def test_what_does_not_apply_to_the_workload_is_a_warning() -> None:
+    # methods and percentiles are modelled by the estimator: no warning
+    lora = DesignRequest(model="llama-3.1-8b", training_tokens_t=1, training_method="lora")
+    assert unmodelled_warnings(lora, "fine-tuning") == []
+    serve = DesignRequest(
+        model="llama-3.1-70b",
+        output_tokens_per_s=1000,
+        latency_percentile=99,
+        sequence_tokens=4096,
+        training_method="lora",
+    )
+    said = " ".join(unmodelled_warnings(serve, "inference"))
+    assert "p99" not in said
+    assert "training figure" in said
+    assert "does not apply to serving" in said
+    assert unmodelled_warnings(DesignRequest(model="llama-3.1-8b"), "training") == []

@@ -15,6 +15,7 @@ from clustergen.engine.sizing.workload.inference import anchor
 from clustergen.engine.sizing.workload.inputs import (
     WorkloadInputs,
     resolve_workload,
+    unmodelled_warnings,
     wants_estimate,
 )
 from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
@@ -31,6 +32,7 @@ __all__ = [
     "resolve_workload",
     "tokens_per_s_per_gpu",
     "training_rate",
+    "unmodelled_warnings",
     "wants_estimate",
     "workload_gpus",
 ]

@@ -107,11 +107,43 @@ def resolve_model(catalog: Catalog, request: DesignRequest) -> tuple[Arch, str, 
                     source=model.source,
                 )
             )
+    _check_active(model, request.active_params_b)
     arch = arch_of(model, size)
+    if model is None and size and request.active_params_b:  # a bare MoE size: "671B, 37B active"
+        arch = Arch(params=size * 1e9, active=request.active_params_b * 1e9)
+        label = f"{size:g}B MoE, {request.active_params_b:g}B active (no catalog architecture)"
+        return arch, label, assumed
     if arch is None:  # pragma: no cover - callers check wants_estimate first
         raise RequestError("no model to size", hint="name a model or its size, e.g. 70B")
     label = model.name if model else f"{size:g}B dense (no catalog architecture)"
     return arch, label, assumed
+
+
+def _check_active(model: LanguageModel | None, active_b: float | None) -> None:
+    """A stated active size must be the named model's (within 10%)."""
+    if model is None or not active_b:
+        return
+    if abs(active_b - model.active_params_b) > 0.1 * model.active_params_b:
+        raise RequestError(
+            f"the request says {active_b:g}B active, and {model.name} has "
+            f"{model.active_params_b:g}B active per token",
+            hint="drop the active size or name the model it belongs to",
+        )
+
+
+def unmodelled_warnings(request: DesignRequest, kind: WorkloadKind) -> list[str]:
+    """What the request says that does not apply to the workload it sizes, each as one line:
+    said, never silently ignored. (Methods, percentiles and interactivity are modelled: the
+    estimate carries them.)"""
+    out: list[str] = []
+    if kind == "inference" and request.sequence_tokens:
+        out.append(
+            f"sequence length {request.sequence_tokens:,} is a training figure and does not "
+            "size serving: give input and output tokens per request"
+        )
+    if kind == "inference" and request.training_method:
+        out.append(f"training method {request.training_method} does not apply to serving")
+    return out
 
 
 def resolve_gpu(

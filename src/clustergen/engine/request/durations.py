@@ -1,0 +1,213 @@
+"""How long a run may take, in the words people use: "in 60 days", "two weeks", "a month",
+"in 12 hours", "in 1 year", "90 minutes", and deadlines ("by March", "by 2027-03-15") counted
+from today's date. Vague spans ("a few weeks") are refused, never guessed.
+
+Word numbers ("two", "twenty-one") are read by number-parser, imported only when a duration is
+written in words: digits never pay for it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+
+from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.errors import RequestError
+
+#: days in one of each unit (a month is a twelfth of a Gregorian year)
+DAYS_PER = {
+    "minute": 1 / 1440,
+    "hour": 1 / 24,
+    "day": 1.0,
+    "week": 7.0,
+    "month": 365.2425 / 12,
+    "year": 365.2425,
+}
+_LONG_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
+#: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"
+_UNIT = (
+    r"("
+    + _LONG_UNIT
+    + r"|h|d|w)(?![\w/])"
+    + (
+        # "8 hours per day" is a duty cycle, not a run length: left unread, so it is reported
+        r"(?!\s*(?:/|per|a|an|each|every)\s*(?:day|week|month|year|night)\b)"
+    )
+)
+_WORD_NUMBER = (
+    r"(?:half\s+an?|a\s+half|a\s+couple\s+of|a\s+few|a|an|one|several|few|couple\s+of|"
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?|"
+    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|a\s+hundred|one\s+hundred)"
+)
+_AND_A_HALF = r"(?:\s+and\s+a\s+half)?"
+_VAGUE = frozenset({"a few", "few", "several"})
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name} | {
+    name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
+}
+
+
+#: how a deadline's reading begins in `understood`: the terminal repeats these, since the day
+#: count depends on today's date
+DEADLINE_NOTE = "deadline"
+
+
+def today() -> dt.date:
+    """Today's date: deadlines are counted from it (tests replace it)."""
+    return dt.date.today()
+
+
+def _unit_days(unit: str) -> float:
+    for prefix, name in (("mi", "minute"), ("mo", "month"), ("h", "hour"), ("d", "day")):
+        if unit.startswith(prefix):
+            return DAYS_PER[name]
+    if unit.startswith("f"):
+        return 2 * DAYS_PER["week"]
+    return DAYS_PER["week" if unit.startswith("w") else "year"]
+
+
+def word_number(words: str) -> float:
+    """A count written in digits or words ("2", "two", "a", "twenty-one")."""
+    flat = " ".join(words.split())
+    if flat.endswith(" and a half"):  # "one and a half", "2 and a half"
+        return word_number(flat.removesuffix(" and a half")) + 0.5
+    if flat[0].isdigit():
+        return _num(flat)
+    if flat in {"a", "an", "one"}:
+        return 1.0
+    if flat in {"a couple of", "couple of"}:
+        return 2.0
+    if flat in {"half a", "half an", "a half"}:
+        return 0.5
+    from number_parser import parse_number  # type: ignore[import-untyped]  # lazily: words only
+
+    value = parse_number(flat.replace("-", " "))
+    if value is None:
+        raise RequestError(f"{words!r} is not a number I can read", hint="write it in digits")
+    return float(value)
+
+
+def _span(m: re.Match[str]) -> list[Reading]:
+    count, unit = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    phrase = m.group(0).strip()
+    if " ".join(count.split()) in _VAGUE:
+        raise RequestError(
+            f"{phrase!r} is not a length of time I can size for",
+            hint="give a number, e.g. 'in 3 weeks' or 'in 20 days'",
+        )
+    days = word_number(count) * _unit_days(unit)
+    if days <= 0:
+        raise RequestError(f"{phrase!r} is no time at all", hint="give a duration, e.g. 30 days")
+    return [Reading("training_days", days, f"{_say_days(days)}")]
+
+
+def _say_days(days: float) -> str:
+    if days < 1:
+        hours = days * 24
+        return f"{hours:.3g} hour{'' if hours == 1 else 's'} ({days:.3g} days)"
+    return f"{days:.4g} days"
+
+
+def _deadline(m: re.Match[str]) -> list[Reading]:
+    phrase = m.group(0).strip()
+    now = today()
+    end_of = bool(m.group(1))
+    if m.group(2):  # an ISO date
+        try:
+            when = dt.date.fromisoformat(m.group(2))
+        except ValueError:
+            raise RequestError(f"{phrase!r} is not a date", hint="write it as YYYY-MM-DD") from None
+    else:
+        when = _month_date(m.group(3), m.group(4), m.group(5), end_of, now)
+    return _until(phrase, when)
+
+
+def _until(phrase: str, when: dt.date) -> list[Reading]:
+    now = today()
+    days = (when - now).days
+    if days <= 0:
+        raise RequestError(
+            f"{phrase!r} is {when.isoformat()}, not after today ({now.isoformat()})",
+            hint="give a future date or a duration, e.g. 'in 60 days'",
+        )
+    note = f"{DEADLINE_NOTE} {when.isoformat()}, {days} days from {now.isoformat()}"
+    return [Reading("training_days", float(days), note)]
+
+
+def _quarter(m: re.Match[str]) -> list[Reading]:
+    """'by Q2 2027': its first day (the safe side); 'by the end of Q2': its last."""
+    now = today()
+    quarter = int(m.group(2))
+    year = int(m.group(3)) if m.group(3) else now.year
+    first_month = 3 * quarter - 2
+    if not m.group(3) and first_month + 2 < now.month:
+        year += 1
+    if m.group(1):
+        last = first_month + 2
+        when = dt.date(year, last, calendar.monthrange(year, last)[1])
+    else:
+        when = dt.date(year, first_month, 1)
+    return _until(m.group(0).strip(), when)
+
+
+def _year_end(m: re.Match[str]) -> list[Reading]:
+    year = int(m.group(1)) if m.group(1) else today().year
+    return _until(m.group(0).strip(), dt.date(year, 12, 31))
+
+
+def _month_date(
+    month_word: str, day_word: str | None, year_word: str | None, end_of: bool, now: dt.date
+) -> dt.date:
+    month = _MONTHS[month_word]
+    year = int(year_word) if year_word else now.year
+    if not year_word and month < now.month:
+        year += 1  # "by March" in November is next March
+    if day_word:
+        day = int(day_word)
+        if not 1 <= day <= calendar.monthrange(year, month)[1]:
+            raise RequestError(f"{month_word} {day} is not a date", hint="check the day")
+    else:
+        # "by March" is read as its first day (the safe side); "by the end of March" its last
+        day = calendar.monthrange(year, month)[1] if end_of else 1
+    return dt.date(year, month, day)
+
+
+_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+#: read before token counts and model sizes ("12h" is not a size)
+DURATION_RULES: tuple[Rule, ...] = (
+    _rule(
+        "deadline",
+        r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
+        r"(?:(\d{4}-\d{2}-\d{2})|(" + _MONTH_WORD + r")\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?"
+        r"(?:,?\s+(\d{4}))?)\b",
+        _deadline,
+    ),
+    _rule(
+        "deadline_quarter",
+        r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
+        r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
+        _quarter,
+    ),
+    _rule(
+        "deadline_year_end",
+        r"\b(?:by|before|until)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:year|(\d{4}))|"
+        r"year[- ]end|eoy)\b",
+        _year_end,
+    ),
+    _rule(
+        "days",
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?"
+        + _AND_A_HALF
+        + r")\s*-?\s*"
+        + _UNIT
+        + r"|\b("
+        + _WORD_NUMBER
+        + _AND_A_HALF
+        + r")[- ]+("
+        + _LONG_UNIT
+        + r")\b",
+        _span,
+    ),
+)

@@ -1,0 +1,100 @@
+"""The phrases that say what kind of model and run: mixture-of-experts sizes ("671B total, 37B
+active", "235B-A22B") and the training method ("LoRA", "QLoRA", "full fine-tune", "continued
+pre-training")."""
+
+from __future__ import annotations
+
+import re
+
+from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.errors import RequestError
+
+_SIZE = r"(?<![\w.$])(\d+(?:\.\d+)?)\s*([bt])"
+_PARAMS = r"(?:[- ]?param(?:eter)?s?)?"
+_ACTIVE = r"(?:active|activated)(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?"
+
+
+def _billions(value: str, unit: str) -> float:
+    return _num(value) * (1e3 if unit == "t" else 1.0)
+
+
+def _sizes(total: float, active: float, phrase: str) -> list[Reading]:
+    if active > total:
+        raise RequestError(
+            f"{phrase!r} has more active than total parameters",
+            hint="write the total first, e.g. '671B total, 37B active'",
+        )
+    return [
+        Reading("model_params_b", total, f"model size {total:g}B total"),
+        Reading("active_params_b", active, f"{active:g}B active per token (MoE)"),
+    ]
+
+
+def _total_and_active(m: re.Match[str]) -> list[Reading]:
+    # either form of the pattern: groups 1-4 or 5-8 hold total and active
+    g = m.groups()
+    total, total_unit, active, active_unit = g[0:4] if g[0] else g[4:8]
+    return _sizes(_billions(total, total_unit), _billions(active, active_unit), m.group(0).strip())
+
+
+def _active(m: re.Match[str]) -> list[Reading]:
+    value, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    active = _billions(value, unit)
+    return [Reading("active_params_b", active, f"{active:g}B active per token (MoE)")]
+
+
+def _method(value: str, note: str, workload: str):  # type: ignore[no-untyped-def]
+    def read(m: re.Match[str]) -> list[Reading]:
+        return [
+            Reading("training_method", value, f"method {note}"),
+            Reading("workload", workload, "workload", "member"),
+        ]
+
+    return read
+
+
+#: read before model sizes, so "37B active" is not a second model
+MODEL_RULES: tuple[Rule, ...] = (
+    _rule(
+        "moe_sizes",
+        _SIZE + _PARAMS + r"(?:\s*total)?" + _PARAMS + r"(?:\s*moe)?"
+        r"\s*(?:,|/|with|and|\(|;|-|\s)+\s*(?:a)?"
+        + r"(\d+(?:\.\d+)?)\s*([bt])"
+        + _PARAMS
+        + r"\s*"
+        + _ACTIVE
+        + r"\)?"
+        # Qwen's naming: "235B-A22B"
+        + r"|"
+        + _SIZE
+        + r"-a(\d+(?:\.\d+)?)([bt])\b",
+        _total_and_active,
+    ),
+    _rule(
+        "active_params",
+        _SIZE + _PARAMS + r"\s*" + _ACTIVE + r"\b"
+        r"|\b" + _ACTIVE + r"\s*(?:of|:|=|is|are)?\s*" + _SIZE + r"\b",
+        _active,
+    ),
+    _rule(
+        "method_qlora",
+        r"\bq-?lora\b",
+        _method("qlora", "QLoRA (4-bit base weights, low-rank adapters)", "fine-tuning"),
+    ),
+    _rule(
+        "method_lora",
+        r"\blora\b|\bpeft\b|\b(?:low[- ]rank\s+)?adapters?\b",
+        _method("lora", "LoRA (low-rank adapters)", "fine-tuning"),
+    ),
+    _rule(
+        "method_full",
+        r"\bfull(?:[- ]param(?:eter)?s?)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|ft|sft)\b"
+        r"|\bfull[- ]weights?\s+fine[- ]?tun(?:e|ing)\b",
+        _method("full", "full fine-tune (every weight trained)", "fine-tuning"),
+    ),
+    _rule(
+        "method_cpt",
+        r"\bcontinu(?:ed|al|ous)[- ]?(?:pre[- ]?)?train(?:ing|ed)?\b|\bcpt\b",
+        _method("continued-pretraining", "continued pre-training", "training"),
+    ),
+)

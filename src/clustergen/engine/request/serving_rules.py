@@ -1,0 +1,233 @@
+"""The phrases of a serving request: request shape (prompt and answer lengths), latency limits
+with their percentile, speed per user, and whether people wait on the replies.
+
+Lengths are read in the forms people write: "8k input", "prompts of about 9,400 tokens", "500
+output tokens", "answers ~300 tokens", "9,400-token prompts", "8k/1k", "8k in / 1k out".
+Latency: "TTFT 500 ms", "p99 TTFT 500ms", "30 ms per token", "50 tokens/s per user".
+"""
+
+from __future__ import annotations
+
+import re
+
+from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.errors import RequestError
+
+#: a length: "9,400", "8k", "1.5k"
+_LEN = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?"
+#: words between a noun and its length: "prompts of about 9,400", "answers ~300", "inputs are 2k"
+_ABOUT = (
+    r"(?:\s*(?:of|are|is|=|:|~|≈|at|about|around|roughly|approximately|approx\.?|typically|"
+    r"average|averaging|avg\.?|on\s+average|mean|median|up\s+to|under|max(?:imum)?|length|"
+    r"lengths|size|tokens?))*\s*"
+)
+_INPUT = (
+    r"(?:input\s+sequence\s+length|inputs?|prompts?|isl|input\s+(?:length|size)|"
+    r"prompt\s+(?:length|size)|queries)"
+)
+_OUTPUT = (
+    r"(?:output\s+sequence\s+length|outputs?|answers?|responses?|completions?|generations?|"
+    r"replies|osl|"
+    r"output\s+(?:length|size)|answer\s+length|response\s+length)"
+)
+_SECONDS = r"(ms|milliseconds?|s|secs?|seconds?)\b"
+#: the limit inside a latency phrase: the first number with a unit of time
+_LIMIT = re.compile(r"(\d+(?:\.\d+)?)\s*" + _SECONDS)
+_PCT = r"(?:\bp(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st|nd|rd)?[- ]?percentile\b)"
+#: not a rate: "500 output tokens" is a length, "500 output tokens/s" a target
+_NOT_RATE = r"(?!\s*(?:tokens?\s*)?(?:/|per\b))"
+#: words between a latency's name and its limit
+_LINK = (
+    r"(?:\s*(?:of|under|below|within|in|<=?|<|≤|at|most|less|than|:|=|max|maximum|limit|is|"
+    + _PCT
+    + r"))*\s*"
+)
+
+
+def _length(value: str, k: str | None, phrase: str) -> int:
+    n = round(_num(value) * (1e3 if k else 1.0))
+    if n < 1:
+        raise RequestError(f"{phrase!r} is no tokens", hint="give a length, e.g. 1000 tokens")
+    return n
+
+
+def _one_length(field: str, name: str):  # type: ignore[no-untyped-def]
+    def read(m: re.Match[str]) -> list[Reading]:
+        value = next(g for g in m.groups()[0::2] if g)
+        k = next((g for g in m.groups()[1::2] if g), None)
+        n = _length(value, k, m.group(0).strip())
+        return [Reading(field, n, f"{n:,} {name}")]
+
+    return read
+
+
+def _shape(m: re.Match[str]) -> list[Reading]:
+    """An input/output pair, from either form of the shape pattern."""
+    phrase = m.group(0).strip()
+    groups = m.groups()
+    start = next(i for i in (0, 4, 8) if groups[i])
+    a, ak, b, bk = groups[start : start + 4]
+    isl, osl = _length(a, ak, phrase), _length(b, bk, phrase)
+    return [
+        Reading("isl_tokens", isl, f"{isl:,} input tokens"),
+        Reading("osl_tokens", osl, f"{osl:,} output tokens"),
+    ]
+
+
+def _percentile(m: re.Match[str]) -> Reading | None:
+    """The percentile a latency phrase names ("p99", "99th percentile"), if it names one."""
+    found = re.search(_PCT, m.group(0))
+    if not found:
+        return None
+    pct = float(found.group(1) or found.group(2))
+    if not 50 <= pct < 100:
+        raise RequestError(
+            f"{found.group(0)!r} is not a latency percentile", hint="use p50, p90, p95 or p99"
+        )
+    return Reading("latency_percentile", pct, f"latency at p{pct:g}")
+
+
+def _latency(field: str, name: str):  # type: ignore[no-untyped-def]
+    def read(m: re.Match[str]) -> list[Reading]:
+        limit = _LIMIT.search(m.group(0))
+        assert limit is not None  # the patterns hold one
+        ms = float(limit.group(1)) * (1.0 if limit.group(2).startswith("m") else 1e3)
+        pct = _percentile(m)
+        return [Reading(field, ms, f"{name} {ms:g} ms")] + ([pct] if pct else [])
+
+    return read
+
+
+def _per_user(m: re.Match[str]) -> list[Reading]:
+    rate = _num(m.group(1) or m.group(2) or m.group(3))
+    if rate <= 0:
+        raise RequestError(f"{m.group(0).strip()!r} is not a speed", hint="give tokens/s per user")
+    return [
+        Reading("tpot_ms", 1e3 / rate, f"TPOT {1e3 / rate:.3g} ms ({rate:g} tokens/s per user)")
+    ]
+
+
+def _lone_percentile(m: re.Match[str]) -> list[Reading]:
+    pct = _percentile(m)
+    return [pct] if pct else []
+
+
+_RATE = r"(?:tokens?|tok|t)\s*(?:/|per)\s*(?:s|sec|second)\b|tps\b|tokens?\s+a\s+second\b"
+_WHO = r"(?:users?|streams?|requests?|sessions?|sequences?|queries|query|conversations?|clients?)"
+
+#: read before the aggregate serving target (a rate per user is not the total)
+SERVING_RULES: tuple[Rule, ...] = (
+    _rule(
+        "per_user",
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*"
+        r"(?:/|per|for\s+each|for\s+every|each|every|a)\s*" + _WHO + r"\b"
+        r"|\b(?:per|each|every)\s+" + _WHO + r"\s*(?:gets?|sees?|at|of|with|:|needs?|wants?)?\s*"
+        r"(?:at\s+least\s+)?(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")"
+        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*each\b",
+        _per_user,
+    ),
+)
+
+#: read right after the aggregate serving target
+LATENCY_RULES: tuple[Rule, ...] = (
+    _rule(
+        "ttft",
+        r"(?:"
+        + _PCT
+        + r"\s*)?\b(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?:\s+latency)?)"
+        r"\b"
+        + _LINK
+        + r"(\d+(?:\.\d+)?)\s*"
+        + _SECONDS
+        + r"|(?<![\w.])(\d+(?:\.\d+)?)\s*"
+        + _SECONDS
+        + r"\s*(?:"
+        + _PCT
+        + r"\s*)?(?:ttft|time[- ]to[- ]first[- ]token|to\s+first\s+token)\b",
+        _latency("ttft_ms", "TTFT"),
+    ),
+    _rule(
+        "tpot",
+        r"(?:"
+        + _PCT
+        + r"\s*)?\b(?:tpot|itl|inter[- ]token[- ]latency|time[- ]per[- ]output[- ]token"
+        r"|token[- ]to[- ]token(?:\s+latency)?)\b"
+        + _LINK
+        + r"(\d+(?:\.\d+)?)\s*"
+        + _SECONDS
+        + r"|(?<![\w.])(\d+(?:\.\d+)?)\s*"
+        + _SECONDS
+        + r"\s*(?:"
+        + _PCT
+        + r"\s*)?"
+        r"(?:tpot|itl|inter[- ]token[- ]latency|(?:/|per|a|each|every|between)\s*(?:output\s+)?"
+        r"(?:tokens?|tok)\b(?!\s*(?:/|per)))",
+        _latency("tpot_ms", "TPOT"),
+    ),
+    _rule(
+        "shape",
+        r"\b(?:isl\s*/\s*osl|in\s*/\s*out|input\s*/\s*output)\s*(?:of|=|:)?\s*"
+        + _LEN
+        + r"\s*/\s*"
+        + _LEN
+        + r"\b"
+        # "8k/1k" alone: at least one side carries its k, so "24/7" or a date is not a shape
+        + r"|(?<![\w./$])(?=\d[\d,.]*\s*k\b|\d[\d,.]*\s*k?\s*/\s*\d[\d,.]*\s*k\b)"
+        + _LEN
+        + r"\s*/\s*"
+        + _LEN
+        + r"\b(?!\s*[/:])"
+        # "8k in / 1k out", "8k input, 1k output tokens"
+        + r"|(?<![\w.])"
+        + _LEN
+        + r"(?:\s*tokens?)?\s*in(?:put)?\s*(?:/|,|and|\+)?\s*"
+        + _LEN
+        + r"(?:\s*tokens?)?\s*out(?:put)?\b(?:\s*tokens?)?",
+        _shape,
+    ),
+    _rule(
+        "isl",
+        r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:input|prompt)s?\b(?:\s*tokens?)?"
+        r"(?:\s+length)?"
+        r"|\b" + _INPUT + _ABOUT + r"(?<![\w.])" + _LEN + r"(?:\s*tokens?)?\b"
+        r"|(?<![\w.])" + _LEN + r"[- ]tokens?\s+(?:inputs?|prompts?|queries)\b",
+        _one_length("isl_tokens", "input tokens"),
+    ),
+    _rule(
+        "osl_verb",
+        r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|writ(?:e|es|ing)|return(?:s|ing)?)\s+"
+        r"(?:about\s+|around\s+|~\s*|up\s+to\s+|roughly\s+)?(?<![\w.])"
+        + _LEN
+        + r"\s*(?:output\s+)?tokens?\b"
+        + _NOT_RATE,
+        _one_length("osl_tokens", "output tokens"),
+    ),
+    _rule(
+        "osl",
+        r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:output|completion|generated|answer|"
+        r"response)s?\b(?:\s*tokens?)?"
+        + _NOT_RATE
+        + r"|\b"
+        + _OUTPUT
+        + _ABOUT
+        + r"(?<![\w.])"
+        + _LEN
+        + r"(?:\s*tokens?)?\b"
+        + _NOT_RATE
+        + r"|(?<![\w.])"
+        + _LEN
+        + r"[- ]tokens?\s+(?:outputs?|answers?|responses?|completions?)\b",
+        _one_length("osl_tokens", "output tokens"),
+    ),
+    _rule("percentile", _PCT, _lone_percentile),
+    _rule(
+        "interactive",
+        r"\binteractive(?:ly)?\b|\bchat(?:bots?)?\b|\breal[- ]?time\b|\blive\s+users?\b",
+        lambda m: [Reading("interactive", True, "interactive serving")],
+    ),
+    _rule(
+        "offline",
+        r"\boffline\b|\bbatch\s+(?:inference|serving|jobs?|processing)\b",
+        lambda m: [Reading("interactive", False, "offline (batch) serving")],
+    ),
+)

@@ -1,0 +1,127 @@
+"""Durations in any unit, in digits or words, and deadlines counted from today (issues 24, 26)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.request import durations, parse_request
+from clustergen.errors import RequestError
+from support.rules import read
+
+CAT = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("in two weeks", 14.0),
+        ("within 2 weeks", 14.0),
+        ("a month", 365.2425 / 12),
+        ("in one month", 365.2425 / 12),
+        ("in 12 hours", 0.5),
+        ("12h", 0.5),
+        ("in 36 hrs", 1.5),
+        ("in 1 year", 365.2425),
+        ("in a year", 365.2425),
+        ("over 18 months", 18 * 365.2425 / 12),
+        ("twenty-one days", 21.0),
+        ("a 3-week run", 21.0),
+        ("90 minutes", 90 / 1440),
+        ("90d", 90.0),
+        ("in 60 days", 60.0),
+        ("an hour", 1 / 24),
+        ("a couple of weeks", 14.0),
+        ("in a fortnight", 14.0),
+        ("one and a half days", 1.5),
+        ("in 2 and a half weeks", 17.5),
+        ("in half a year", 365.2425 / 2),
+        ("within 48 hours", 2.0),
+        ("in 2.5 days", 2.5),
+        ("in six weeks", 42.0),
+    ],
+)
+def test_a_span_in_any_unit_reads_as_days(text: str, days: float) -> None:
+    (reading,) = read("days", text)
+    assert reading.field == "training_days"
+    assert reading.value == pytest.approx(days)
+
+
+@pytest.mark.parametrize(
+    "text", ["and then", "ad serving", "8 h100s", "a hundred gpus", "8 hours per day", "12h/day"]
+)
+def test_words_that_only_look_like_a_span_are_not_one(text: str) -> None:
+    assert not [m for r in durations.DURATION_RULES for m in r.pattern.finditer(text)]
+
+
+@pytest.mark.parametrize("text", ["in a few weeks", "several months", "a few days"])
+def test_a_vague_span_is_refused(text: str) -> None:
+    with pytest.raises(RequestError, match="not a length of time"):
+        read("days", text)
+
+
+@pytest.fixture
+def november(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(durations, "today", lambda: dt.date(2026, 11, 25))
+
+
+@pytest.mark.usefixtures("november")
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("by march", 96.0),  # next March, its first day (the safe side)
+        ("by the end of march", 126.0),
+        ("by march 15", 110.0),
+        ("by march 15th, 2027", 110.0),
+        ("by 2027-01-15", 51.0),
+        ("before dec 25", 30.0),
+        ("no later than june 2027", 188.0),
+        ("by q2 2027", 127.0),  # the quarter's first day
+        ("by the end of q1", 126.0),
+        ("by end of year", 36.0),
+        ("by the end of 2027", 401.0),
+    ],
+)
+def test_a_deadline_counts_days_from_today(text: str, days: float) -> None:
+    r = parse_request(CAT, f"train a 70B model on 2T tokens {text}")
+    assert r.not_understood == []
+    assert r.training_days == days
+
+
+@pytest.mark.usefixtures("november")
+def test_a_month_deadline_reads_alone() -> None:
+    (reading,) = read("deadline", "by march")
+    assert (reading.field, reading.value) == ("training_days", 96.0)
+
+
+@pytest.mark.usefixtures("november")
+@pytest.mark.parametrize(
+    "text", ["by 2026-01-01", "by march 2025", "by november 25", "by q1 2026", "by end of 2025"]
+)
+def test_a_deadline_not_after_today_is_refused(text: str) -> None:
+    with pytest.raises(RequestError, match="not after today"):
+        parse_request(CAT, f"train a 70B model on 2T tokens {text}")
+
+
+@pytest.mark.usefixtures("november")
+def test_a_deadline_reads_whole_in_a_request() -> None:
+    r = parse_request(CAT, "train a 70B model on 2T tokens by March")
+    assert r.training_days == 96.0
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("train a 70B model on 2T tokens in two weeks", 14.0),
+        ("train a 70B model on 2T tokens in 12 hours", 0.5),
+        ("train a 70B model on 2T tokens in 1 year", 365.2425),
+        ("fine-tune llama 3.1 8b on 1B tokens in a day", 1.0),
+    ],
+)
+def test_a_request_with_a_duration_is_sized_for_it(text: str, days: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.training_days == pytest.approx(days)
+    assert r.not_understood == []

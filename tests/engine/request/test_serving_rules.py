@@ -1,0 +1,134 @@
+"""Serving phrases as customers write them: lengths, latency with its percentile, per-user
+speed, interactivity (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.request import parse_request
+from clustergen.errors import RequestError
+
+CAT = load_catalog()
+
+
+def _fields(text: str) -> dict[str, object]:
+    r = parse_request(CAT, text)
+    assert r.not_understood == [], r.not_understood
+    return r.model_dump(exclude_none=True, exclude={"text", "understood", "not_understood"})
+
+
+@pytest.mark.parametrize(
+    ("phrase", "isl", "osl"),
+    [
+        ("8k input", 8000, None),
+        ("8k input tokens", 8000, None),
+        ("prompts of about 9,400 tokens and answers of about 650 tokens", 9400, 650),
+        ("500 output tokens", None, 500),
+        ("answers ~300 tokens", None, 300),
+        ("8k/1k", 8000, 1000),
+        ("isl/osl 2k/256", 2000, 256),
+        ("8k in / 1k out", 8000, 1000),
+        ("2,000-token prompts and 400-token answers", 2000, 400),
+        ("inputs average 3k tokens, responses up to 500 tokens", 3000, 500),
+        ("input length 1024, output length 128", 1024, 128),
+        ("prompt size roughly 4,000 tokens", 4000, None),
+        ("ISL=8192, OSL=1024", 8192, 1024),
+        ("1000 in/1000 out", 1000, 1000),
+        ("generating about 256 tokens", None, 256),
+        ("input sequence length 2048, output sequence length 256", 2048, 256),
+    ],
+)
+def test_request_lengths_read_as_written(phrase: str, isl: int | None, osl: int | None) -> None:
+    f = _fields(f"serve llama 3.1 70b at 2000 tokens/s, {phrase}")
+    assert (f.get("isl_tokens"), f.get("osl_tokens")) == (isl, osl)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("p99 TTFT 500ms", {"ttft_ms": 500.0, "latency_percentile": 99.0}),
+        ("TTFT p95 under 1.5 s", {"ttft_ms": 1500.0, "latency_percentile": 95.0}),
+        ("99th percentile time to first token below 2 seconds", {"ttft_ms": 2000.0}),
+        ("30 ms per token", {"tpot_ms": 30.0}),
+        ("25ms/token", {"tpot_ms": 25.0}),
+        ("40 ms between tokens", {"tpot_ms": 40.0}),
+        ("50 tokens/s per user", {"tpot_ms": 20.0}),
+        ("each user gets 40 tokens per second", {"tpot_ms": 25.0}),
+        ("20 tok/s per stream", {"tpot_ms": 50.0}),
+        ("TTFT ≤ 300 ms", {"ttft_ms": 300.0}),
+        ("first token in under 1 second", {"ttft_ms": 1000.0}),
+        ("under 200 ms to first token", {"ttft_ms": 200.0}),
+        ("ITL p95 < 30 ms", {"tpot_ms": 30.0, "latency_percentile": 95.0}),
+        ("at least 30 tokens/s per user", {"tpot_ms": 1000 / 30}),
+        ("interactive chat", {"interactive": True}),
+        ("offline batch inference", {"interactive": False}),
+    ],
+)
+def test_latency_phrases_read_with_their_percentile(
+    phrase: str, expected: dict[str, object]
+) -> None:
+    f = _fields(f"serve llama 3.1 70b at 5000 tokens per second, {phrase}")
+    assert f["output_tokens_per_s"] == 5000.0  # a per-user rate is never the total
+    for field, value in expected.items():
+        assert f[field] == pytest.approx(value)
+
+
+def test_the_issue_s_serving_request_drops_nothing() -> None:
+    f = _fields("serve llama 3.1 70b at 5000 tokens per second, p99 TTFT 500ms, 8k input")
+    assert f == {
+        "workload": "inference",
+        "model": "llama-3.1-70b",
+        "output_tokens_per_s": 5000.0,
+        "isl_tokens": 8000,
+        "ttft_ms": 500.0,
+        "latency_percentile": 99.0,
+    }
+
+
+@pytest.mark.parametrize("text", ["serve 70b at 1000 tokens/s, each request is 2,000 tokens"])
+def test_a_bare_token_count_in_serving_says_which_lengths_it_could_be(text: str) -> None:
+    with pytest.raises(RequestError, match="neither input nor output"):
+        parse_request(CAT, text)
+
+
+@pytest.mark.parametrize("text", ["24/7 serving of 70b at 1000 tokens/s", "serve 70b 1/2 the time"])
+def test_a_slash_without_a_k_is_not_a_shape(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.isl_tokens, r.osl_tokens) == (None, None)
+
+
+def test_a_percentile_outside_50_to_100_is_refused() -> None:
+    with pytest.raises(RequestError, match="not a latency percentile"):
+        parse_request(CAT, "serve 70b at 1000 tokens/s, TTFT p10 200 ms")
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        ("serve llama 3.1 70b at 100 requests/s with answers of 500 tokens", 50_000.0),
+        ("serve llama 3.1 70b at 50 QPS, 2k input, 300 output tokens", 15_000.0),
+        ("serve llama 3.1 70b to 1,000 concurrent users at 30 tokens/s each", 30_000.0),
+    ],
+)
+def test_a_load_in_requests_or_users_becomes_a_token_rate(text: str, rate: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.output_tokens_per_s == pytest.approx(rate)
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [
+        ("serve llama 3.1 70b at 100 requests per second", "output tokens per request"),
+        ("serve llama 3.1 70b to 1000 concurrent users", "speed each user gets"),
+    ],
+)
+def test_a_load_without_what_converts_it_is_refused(text: str, missing: str) -> None:
+    with pytest.raises(RequestError, match=missing):
+        parse_request(CAT, text)
+
+
+def test_a_load_and_a_token_rate_that_disagree_are_refused() -> None:
+    with pytest.raises(RequestError, match="makes 50,000 output tokens/s"):
+        parse_request(CAT, "serve llama 3.1 70b at 100 req/s, 500 output tokens, 60000 tokens/s")
