@@ -7,6 +7,7 @@ the suite (and a crash is never counted as a pass).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -210,5 +211,7 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        # a read-only file system refuses even removing a file that is not there
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise OutputError(f"cannot write {path}: {exc.strerror}") from None
