@@ -152,6 +152,9 @@ class ChatClient:
                 "no NVIDIA_API_KEY set",
                 hint="export NVIDIA_API_KEY or put it in .env, or run with --offline",
             )
+        # Never in clear text to another host unless the user allowed it (the CLI announced the
+        # route already; this holds for every caller).
+        settings.check_key_route()
         # Whatever the server answers may echo the key back: every error text passes `redact`
         # (and so does a password written into the base URL).
         remember(key)

@@ -36,6 +36,7 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.model.run import AgentRun
 from clustergen.engine.request import DesignRequest
 from clustergen.errors import AgentError
+from clustergen.redact import redact_known_model
 from clustergen.tools import Registry, ToolCallError, ToolContext, default_registry
 from clustergen.tools.builtin import SubmitArgs
 
@@ -362,7 +363,8 @@ class Agent:
             retries=list(s.retries),
         )
         self.trace.event("finish", run=run.model_dump(mode="json"))
-        return design.model_copy(update={"agent": run})
+        # the memo is the model's text: an echoed key (in any form) leaves the run masked
+        return redact_known_model(design.model_copy(update={"agent": run}))
 
 
 def _assistant_message(reply: ChatReply) -> dict[str, Any]:

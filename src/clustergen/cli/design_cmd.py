@@ -9,11 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from clustergen.cli.design_view import summary
-from clustergen.cli.options import CatalogOpt, JsonOpt, parse_ratio, parse_technology
+from clustergen.cli.options import (
+    CatalogOpt,
+    InsecureHttpOpt,
+    JsonOpt,
+    parse_ratio,
+    parse_technology,
+)
 from clustergen.cli.output import (
+    announce_key_route,
     print_json,
     stdout,
-    warn,
 )
 from clustergen.cli.workload_opts import (
     BudgetOpt,
@@ -163,6 +169,7 @@ def design(
     llm: _LlmOpt = False,
     model: _AgentModelOpt = None,
     trace: _TraceOpt = None,
+    allow_insecure_http: InsecureHttpOpt = False,
     workload_model: ModelOpt = None,
     params_b: ParamsOpt = None,
     tokens: TokensOpt = None,
@@ -205,7 +212,18 @@ def design(
     if text is None and request is None and all(v is None for v in overrides.values()):
         raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
     req = load_request(cat, text, request, overrides)
-    d = _make(cat, req, offline=offline, llm=llm, model=model, trace=trace)
+    d = _make(
+        cat,
+        req,
+        offline=offline,
+        llm=llm,
+        model=model,
+        trace=trace,
+        allow_insecure_http=allow_insecure_http,
+    )
+    from clustergen.redact import redact_known_model
+
+    d = redact_known_model(d)  # what a model wrote may echo the key: no view or file shows it
     written = _write(d, out, plots, force)
     if json:
         print_json(d)
@@ -254,13 +272,14 @@ def _make(
     llm: bool,
     model: str | None,
     trace: Path | None,
+    allow_insecure_http: bool = False,
 ) -> Design:
     """The design from the planner, or from the agent when a model is configured (or --llm)."""
     settings = None
     if not offline and (llm or _may_have_model()):
         from clustergen.agent.settings import load_settings
 
-        settings = load_settings(model=model)
+        settings = load_settings(model=model, allow_insecure_http=allow_insecure_http)
     if settings is None or (not settings.configured() and not llm):
         from clustergen.engine.search.planner import plan_design
 
@@ -268,9 +287,7 @@ def _make(
     # openai and httpx load only when a model will be asked.
     from clustergen.agent.modes import design as agent_design
 
-    exposed = settings.plain_http_warning()
-    if exposed:
-        warn(exposed)
+    announce_key_route(settings)
     return agent_design(
         cat, req, mode="llm" if llm else "auto", settings=settings, trace_path=trace
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
@@ -16,6 +16,26 @@ from clustergen.units import watts
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+
+    from clustergen.agent.settings import AgentSettings
+
+
+class _RedactedStream:
+    """The process's stdout or stderr (whichever it is at the time of each write: tests swap
+    them), with every remembered secret masked in what is written: no terminal view can print the
+    key, whatever it shows."""
+
+    def __init__(self, *, stderr: bool) -> None:
+        self._stderr = stderr
+
+    def _stream(self) -> Any:
+        return sys.stderr if self._stderr else sys.stdout
+
+    def write(self, text: str) -> int:
+        return int(self._stream().write(redact_known(text)) or 0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream(), name)
 
 
 class _LazyConsole:
@@ -29,7 +49,11 @@ class _LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(stderr=self._stderr, soft_wrap=True)
+            self._console = Console(
+                stderr=self._stderr,
+                soft_wrap=True,
+                file=cast("IO[str]", _RedactedStream(stderr=self._stderr)),
+            )
         return getattr(self._console, name)
 
 
@@ -129,6 +153,17 @@ def warn(text: str) -> None:
     """One warning line on stderr (stdout stays clean for --json)."""
     sys.stderr.write(f"warning: {redact(text)}\n")
     sys.stderr.flush()
+
+
+def announce_key_route(settings: AgentSettings) -> None:
+    """Before a key is sent: refuse plain http to another host unless allowed, and say on
+    stderr, in one line, where the key goes when that is not hosted NIM or the endpoint came from
+    a .env file the user did not name."""
+    settings.check_key_route()
+    notice = settings.key_notice()
+    if notice:
+        sys.stderr.write(f"notice: {redact(notice)}\n")
+        sys.stderr.flush()
 
 
 fmt_w = watts  # the same words in the terminal as in the memo

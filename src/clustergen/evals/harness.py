@@ -26,7 +26,7 @@ from clustergen.errors import ClustergenError, OutputError, RequestError
 from clustergen.evals.cases import EvalCase
 from clustergen.evals.runners import CaseRun, Runner, RunStats
 from clustergen.evals.scoring import CRASH, CaseResult, score_case
-from clustergen.redact import redact
+from clustergen.redact import redact, redact_known
 
 MAX_CONCURRENCY = 64
 
@@ -192,7 +192,9 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a file so a reader sees the old content or the new, never half of it."""
+    """Write a file so a reader sees the old content or the new, never half of it, with every
+    remembered secret masked (a case's run holds what the model wrote, which may echo the key)."""
+    text = redact_known(text)
     path = Path(path)
     if not path.parent.is_dir():
         raise OutputError(f"directory {path.parent} does not exist")
