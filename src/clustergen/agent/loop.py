@@ -20,7 +20,13 @@ from pydantic import ValidationError
 
 from clustergen import __version__
 from clustergen.agent import prompts
-from clustergen.agent.client import ChatClient, ChatReply, ToolCall, ToolsUnsupported
+from clustergen.agent.client import (
+    MAX_TOOL_CALLS_PER_REPLY,
+    ChatClient,
+    ChatReply,
+    ToolCall,
+    ToolsUnsupported,
+)
 from clustergen.agent.protocol import (
     alternating,
     calls_in_content,
@@ -92,6 +98,8 @@ class Agent:
         """Design for `request`. Raises AgentError when the model cannot produce a valid design
         within the limits, ClustergenError subclasses for the engine's refusals."""
         started = time.monotonic()
+        # the deadline holds inside each reply too: the client reads no byte past it
+        self.client.run_deadline = started + self.settings.run_limit_s()
         ctx = ToolContext(self.catalog, request=request)
         judge = Judge(self.catalog, request, self.settings.grounding_rounds, self.trace)
         st = _State(messages=self._opening(request))
@@ -110,9 +118,15 @@ class Agent:
             if not calls:
                 self._no_call(st, reply)
                 continue
+            if len(calls) > MAX_TOOL_CALLS_PER_REPLY:  # calls written in the text count too
+                raise AgentError(
+                    f"the model endpoint sent a malformed reply ({len(calls):,} tool calls in one "
+                    f"reply; at most {MAX_TOOL_CALLS_PER_REPLY} are taken)"
+                )
             st.idle = 0
             results: list[tuple[ToolCall, str]] = []
             for call in calls:
+                self._deadline(started)  # a reply's calls run inside the run's time too
                 st.tool_calls += 1
                 if call.name == SUBMIT:
                     done, content = self._submit(judge, st, call)
@@ -159,7 +173,10 @@ class Agent:
         used = self.client.stats.prompt_tokens + self.client.stats.completion_tokens
         if used >= s.max_tokens:
             raise AgentError(f"the run used {used} tokens, over the limit of {s.max_tokens}")
-        wall = s.run_limit_s()
+        self._deadline(started)
+
+    def _deadline(self, started: float) -> None:
+        wall = self.settings.run_limit_s()
         if time.monotonic() - started >= wall:
             raise AgentError(
                 f"the run took longer than its {wall:g} s limit", hint="raise CLUSTERGEN_WALL_S"
@@ -384,14 +401,14 @@ def _assistant_message(reply: ChatReply) -> dict[str, Any]:
 def _loads(text: str) -> Any:
     try:
         return json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return text
 
 
 def _canonical(arguments: str) -> str:
     try:
         return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
-    except (json.JSONDecodeError, TypeError):
+    except (json.JSONDecodeError, TypeError, RecursionError):
         return str(arguments)
 
 

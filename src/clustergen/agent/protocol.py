@@ -64,7 +64,7 @@ def _call(name: str, args: dict[str, Any] | str, turn: int, index: int) -> ToolC
 def _loads(text: str) -> Any:
     try:
         return json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return text
 
 
