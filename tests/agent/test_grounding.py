@@ -165,3 +165,14 @@ def test_a_number_in_an_unknown_unit_is_flagged_in_the_memo(g: Grounder) -> None
     assert flag_unmatched(memo, checked) == (
         "512 GPUs reach 40 PB/s [unverified] and serve 512k [unverified] GPUs for $1 [unverified]."
     )
+
+
+def test_a_count_of_a_noun_matches_only_counts_of_that_noun() -> None:
+    g = Grounder.from_data(
+        design={"compute": {"gpus": 1024, "nodes": 128}, "fabric": {"ports": 512}}
+    )
+    [gpus] = g.check("512 GPUs")
+    assert not gpus.matched  # 512 is a port count here, not a GPU count
+    assert g.check("1,024 GPUs in 128 nodes")[1].matched_path == "design.compute.nodes"
+    assert g.check("512 ports")[0].matched_path == "design.fabric.ports"  # no noun rule: any
+    assert g.check("128 servers")[0].matched_path == "design.compute.nodes"

@@ -60,6 +60,17 @@ _UNITS: dict[str, tuple[str, float]] = {
 _SUFFIXES = {"k": 1e3, "K": 1e3, "M": 1e6}
 #: Endings that leave a count a count: ordinals ("4th rail") and a plural.
 _ORDINALS = {"st", "nd", "rd", "th", "s"}  # and a plural ("the 1990s", "100s")
+#: Count nouns and the field names a count of them may match: "512 GPUs" is a number of GPUs,
+#: matched against GPU counts only, never against another figure that happens to be 512.
+_COUNT_NOUNS: dict[str, tuple[str, ...]] = {
+    "gpu": ("gpu",),
+    "node": ("node", "server", "system"),
+    "server": ("node", "server", "system"),
+    "system": ("node", "server", "system"),
+    "rack": ("rack",),
+    "switch": ("switch", "switches", "spine", "leaf", "core"),
+}
+_NEXT_WORD = re.compile(r"[ \u00a0]+([A-Za-z]+)")
 #: Currency signs the design has figures for (prices and costs are in US dollars).
 _CURRENCIES = {"$": "usd", "US$": "usd"}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -202,9 +213,11 @@ class Grounder:
         """The path of a figure this number matches, or None."""
         found = next(iter(self._written(written)), None)
         tol = found.tolerance if found is not None else _tolerance(str(value))
-        return self._match(value, unit, tol)
+        return self._match(value, unit, tol, found.counts if found is not None else None)
 
-    def _match(self, value: float, unit: str | None, tol: float) -> str | None:
+    def _match(
+        self, value: float, unit: str | None, tol: float, counts: tuple[str, ...] | None = None
+    ) -> str | None:
         if unit == "?":
             return None  # a unit the checker cannot read: never taken as matching
         if unit == ":1":  # an oversubscription ratio
@@ -216,6 +229,8 @@ class Grounder:
         else:
             family, scale = _UNITS[unit]
         for path, ref in _candidates(family, self.figures):
+            if counts is not None and not any(stem in _key(path) for stem in counts):
+                continue
             if abs(value - ref / scale) <= tol:
                 return path
         return None
@@ -223,7 +238,7 @@ class Grounder:
     def check(self, text: str) -> list[GroundedNumber]:
         out = []
         for w in self._written(text):
-            path = self._match(w.value, w.unit, w.tolerance)
+            path = self._match(w.value, w.unit, w.tolerance, w.counts)
             out.append(
                 GroundedNumber(
                     text=w.text,
@@ -245,6 +260,8 @@ class _Written:
     value: float
     unit: str | None
     tolerance: float
+    #: field-name stems a count may match ("512 GPUs": fields about GPUs); None: any figure
+    counts: tuple[str, ...] | None = None
 
 
 def _read(m: re.Match[str]) -> _Written | None:
@@ -279,7 +296,19 @@ def _read(m: re.Match[str]) -> _Written | None:
     # covers 7,500..8,500 (8,192 tokens)
     whole = bool(exponent) and value >= 1
     tol = _tolerance(f"{value:.0f}") if whole else _tolerance(mantissa) * times
-    return _Written(m.group(0).strip(), value, unit, tol)
+    return _Written(m.group(0).strip(), value, unit, tol, _counted(m, unit))
+
+
+def _counted(m: re.Match[str], unit: str | None) -> tuple[str, ...] | None:
+    """The stems of the fields a bare count may match, from the noun right after it."""
+    if unit is not None and unit not in _SUFFIXES:
+        return None
+    word = _NEXT_WORD.match(m.string, m.end())
+    if word is None:
+        return None
+    noun = word.group(1).lower()
+    noun = noun[:-2] if noun.endswith("es") and noun[:-2] in _COUNT_NOUNS else noun.rstrip("s")
+    return _COUNT_NOUNS.get(noun)
 
 
 def flag_unmatched(text: str, checked: list[GroundedNumber]) -> str:
