@@ -29,6 +29,13 @@ from tenacity import (
 )
 from tenacity.stop import stop_base
 
+from clustergen.agent.reply import (
+    MAX_CONTENT_CHARS,
+    ChatReply,
+    Malformed,
+    count,
+    tool_calls,
+)
 from clustergen.agent.settings import AgentSettings
 from clustergen.agent.wire import MAX_REPLY_BYTES, ReplyLimitError, guard_client
 from clustergen.errors import AgentError, ConfigError
@@ -37,26 +44,6 @@ from clustergen.redact import redact, remember
 
 class ToolsUnsupported(Exception):
     """The endpoint answered 400 to a request with `tools`: fall back to the JSON protocol."""
-
-
-@dataclass
-class ToolCall:
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass
-class ChatReply:
-    """One model turn, SDK-free."""
-
-    content: str | None
-    tool_calls: list[ToolCall]
-    finish_reason: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    latency_s: float
-    attempts: int
 
 
 @dataclass
@@ -339,24 +326,24 @@ class ChatClient:
         try:
             choices = getattr(completion, "choices", None)
             if not choices or not isinstance(choices, list):
-                raise _Malformed("no choices")
+                raise Malformed("no choices")
             choice = choices[0]
             msg = getattr(choice, "message", None)
             if msg is None:
-                raise _Malformed("a null message")
+                raise Malformed("a null message")
             content = getattr(msg, "content", None)
             if content is not None and not isinstance(content, str):
-                raise _Malformed(f"message content of type {type(content).__name__}")
+                raise Malformed(f"message content of type {type(content).__name__}")
             if content is not None and len(content) > MAX_CONTENT_CHARS:
-                raise _Malformed(
+                raise Malformed(
                     f"{len(content):,} characters of text; at most {MAX_CONTENT_CHARS:,} are read"
                 )
-            calls = _tool_calls(getattr(msg, "tool_calls", None))
+            calls = tool_calls(getattr(msg, "tool_calls", None))
             usage = getattr(completion, "usage", None)
-            prompt = _count(getattr(usage, "prompt_tokens", 0))
-            done = _count(getattr(usage, "completion_tokens", 0))
+            prompt = count(getattr(usage, "prompt_tokens", 0))
+            done = count(getattr(usage, "completion_tokens", 0))
             finish = getattr(choice, "finish_reason", None)
-        except _Malformed as exc:
+        except Malformed as exc:
             raise AgentError(f"the model endpoint sent a malformed reply ({exc})") from None
         s = self.stats
         s.calls += 1
@@ -375,58 +362,12 @@ class ChatClient:
         )
 
 
-#: Tool calls one reply may hold. Models call a handful at a time; thousands in one reply are an
-#: endpoint gone wrong (or hostile), and each would cost a tool run and a trace line.
-MAX_TOOL_CALLS_PER_REPLY = 64
-#: Characters of text one reply may hold (calls written in the text are searched for in it): a
-#: reply of 4,096 tokens is about 16,000; a self-hosted server without a token cap writes more.
-MAX_CONTENT_CHARS = 256_000
-
-
-class _Malformed(Exception):
-    """What is wrong with a reply that is not a chat completion."""
-
-
-def _tool_calls(raw: Any) -> list[ToolCall]:
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        raise _Malformed(f"tool_calls of type {type(raw).__name__}")
-    if len(raw) > MAX_TOOL_CALLS_PER_REPLY:
-        raise _Malformed(
-            f"{len(raw):,} tool calls in one reply; at most {MAX_TOOL_CALLS_PER_REPLY} are taken"
-        )
-    calls = []
-    for i, c in enumerate(raw):
-        fn = getattr(c, "function", None)
-        if fn is None:
-            continue
-        name = getattr(fn, "name", None)
-        if not isinstance(name, str) or not name:
-            raise _Malformed(f"tool call {i + 1} has {'no' if name is None else 'a non-text'} name")
-        call_id = getattr(c, "id", None)
-        calls.append(
-            ToolCall(
-                id=call_id if isinstance(call_id, str) and call_id else f"call_{i}",
-                name=name,
-                # some servers send the arguments as an object, not a JSON string
-                arguments=_as_json(getattr(fn, "arguments", None)),
-            )
-        )
-    return calls
-
-
 def _limit_error(broken: ReplyLimitError) -> AgentError:
     return AgentError(
         f"the model endpoint's reply broke a limit: {broken}",
         hint="a reply must arrive whole within CLUSTERGEN_TIMEOUT_S and the run within "
         f"CLUSTERGEN_WALL_S, in at most {MAX_REPLY_BYTES >> 20} MiB",
     )
-
-
-def _count(value: Any) -> int:
-    """A token count as the server reported it; anything not a sane count is 0."""
-    return value if isinstance(value, int) and 0 <= value < 1 << 40 else 0
 
 
 class _PastDeadline(stop_base):
@@ -450,15 +391,6 @@ def _cause(exc: BaseException) -> str:
     inner = exc.__cause__ or exc.__context__
     text = str(inner or exc).strip() or type(inner or exc).__name__
     return " ".join(text.split())[:120]
-
-
-def _as_json(arguments: Any) -> str:
-    if arguments is None or isinstance(arguments, str):
-        return arguments or ""
-    try:
-        return json.dumps(arguments)
-    except (TypeError, ValueError, RecursionError):
-        raise _Malformed("tool call arguments that are not JSON") from None
 
 
 class _Refused(Exception):

@@ -20,19 +20,14 @@ from pydantic import ValidationError
 
 from clustergen import __version__
 from clustergen.agent import prompts
-from clustergen.agent.client import (
-    MAX_TOOL_CALLS_PER_REPLY,
-    ChatClient,
-    ChatReply,
-    ToolCall,
-    ToolsUnsupported,
-)
+from clustergen.agent.client import ChatClient, ToolsUnsupported
 from clustergen.agent.protocol import (
     alternating,
     calls_in_content,
     result_message,
     to_json_protocol,
 )
+from clustergen.agent.reply import MAX_TOOL_CALLS_PER_REPLY, ChatReply, ToolCall
 from clustergen.agent.settings import AgentSettings
 from clustergen.agent.submission import Judge, Rejected, Ungrounded, user_fields
 from clustergen.agent.toolset import MORE_TOOLS, Toolset

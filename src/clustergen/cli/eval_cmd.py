@@ -238,16 +238,20 @@ def eval_cmd(
     )
     if report is not None:
         write_atomic(report, to_markdown(result))
-    if json:
-        print_json(result)
-    else:
-        _fields_table(result)
-        _cases_table(result)
-        _summary(result)
-        if report is not None:
-            stdout.print(f"wrote {report}", markup=False)
+    _show(result, report, json)
     if not result.passed:
         raise typer.Exit(1)
+
+
+def _show(result: EvalReport, report: Path | None, json: bool) -> None:
+    if json:
+        print_json(result)
+        return
+    _fields_table(result)
+    _cases_table(result)
+    _summary(result)
+    if report is not None:
+        stdout.print(f"wrote {report}", markup=False)
 
 
 def register(app: typer.Typer) -> None:
