@@ -125,7 +125,7 @@ def test_a_trickled_reply_ends_at_the_deadline_not_at_its_last_byte(
     server = serve(_trickle)
     code, out, err, took = _run(capsys, "design", REQ, "--llm")
     assert code == 4, err
-    assert took < 6
+    assert took < 30  # the trickle alone would take 100+ s
     assert server.requests == 1  # never retried
     assert err.splitlines()[-1].startswith(
         "Error: the model endpoint's reply broke a limit: the reply was still arriving at its "
@@ -143,7 +143,7 @@ def test_a_trickled_reply_in_the_default_mode_gives_the_planners_design(
     serve(_trickle)
     code, out, err, took = _run(capsys, "design", REQ, "--json")
     assert code == 0, err
-    assert took < 6
+    assert took < 30  # the trickle alone would take 100+ s
     d = json.loads(out)
     assert d["mode"] == "offline"
     assert "reply broke a limit" in d["warnings"][0]
@@ -191,7 +191,7 @@ def test_a_reply_too_large_on_the_wire_or_inflated_is_one_line(
     assert err.splitlines()[-1].startswith(
         f"Error: the model endpoint's reply broke a limit: {says}"
     )
-    assert took < 10
+    assert took < 30
 
 
 def test_inflate_never_holds_more_than_the_cap() -> None:
@@ -291,7 +291,7 @@ def test_a_malformed_reply_is_one_line_and_the_planner_answers_by_default(
     d = json.loads(out)
     assert d["mode"] == "offline"
     assert f"malformed reply ({says})" in d["warnings"][0]
-    assert took < 10
+    assert took < 30
     assert trace.stat().st_size < 1 << 20
 
 
@@ -331,7 +331,7 @@ def test_json_nested_past_any_parser_is_one_line(
     assert code == 4, err
     assert "Traceback" not in err
     assert err.splitlines()[-1].startswith("Error: ")
-    assert took < 20
+    assert took < 30
 
 
 def test_the_trace_stops_at_its_cap_with_one_line_saying_so(tmp_path: Path) -> None:
