@@ -107,3 +107,72 @@ def test_a_field_of_another_family_is_no_candidate() -> None:
     figures = [Figure("design.power.it_total_w", 7.0), Figure("design.x.gpus", 512.0)]
     assert list(_candidates("gb_per_s", figures)) == []
     assert [p for p, _ in _candidates("plain", figures)] == [f.path for f in figures]
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("40 PB/s", "PB/s"),  # a unit it knows, of a figure the design does not have
+        ("40PB/s", "PB/s"),
+        ("512k GPUs", None),  # 512,000, not 512
+        ("1e6 GPUs", None),  # a million, not 1
+        ("$1", "$"),  # a price, not a count
+        ("$4.3M", "$"),  # no cost figure of that size either
+        ("5 ZB/s", "?"),  # units it does not know are never taken as matching
+        ("3 EiB", "?"),
+        ("40 kWh", "?"),
+        ("10 PFLOPS", "?"),
+        ("€512", "?"),
+        ("512GPUs", "?"),
+        ("1e999 GPUs", "?"),
+    ],
+)
+def test_a_unit_or_suffix_is_read_or_the_number_is_flagged(
+    g: Grounder, text: str, unit: str | None
+) -> None:
+    [n] = g.check(text)
+    assert not n.matched, n
+    assert n.unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "path"),
+    [
+        ("5.12e2 GPUs", 512.0, "design.compute.gpus"),
+        ("3.6k GPUs", 3600.0, "design.compute.max_gpus_under_cap"),
+        ("0.08 TB/s", 0.08, "design.storage.read_gb_per_s"),
+        ("1.2 PB", 1.2, "design.storage.capacity_tb"),
+        ("$2.5M", 2.5e6, "design.cost.capex_usd"),
+        ("US$2.5M", 2.5e6, "design.cost.capex_usd"),
+        ("$2.10 per GPU-hour", 2.1, "design.cost.price_per_gpu_hour_usd"),
+    ],
+)
+def test_suffixes_scientific_notation_and_dollars_are_read(
+    text: str, value: float, path: str
+) -> None:
+    g = Grounder.from_data(
+        design={**DESIGN, "cost": {"capex_usd": 2_480_000.0, "price_per_gpu_hour_usd": 2.1}}
+    )
+    [n] = g.check(text)
+    assert n.value == pytest.approx(value)
+    assert n.matched_path == path
+
+
+def test_a_number_in_an_unknown_unit_is_flagged_in_the_memo(g: Grounder) -> None:
+    memo = "512 GPUs reach 40 PB/s and serve 512k GPUs for $1."
+    checked = g.check(memo)
+    assert [n.matched for n in checked] == [True, False, False, False]
+    assert flag_unmatched(memo, checked) == (
+        "512 GPUs reach 40 PB/s [unverified] and serve 512k [unverified] GPUs for $1 [unverified]."
+    )
+
+
+def test_a_count_of_a_noun_matches_only_counts_of_that_noun() -> None:
+    g = Grounder.from_data(
+        design={"compute": {"gpus": 1024, "nodes": 128}, "fabric": {"ports": 512}}
+    )
+    [gpus] = g.check("512 GPUs")
+    assert not gpus.matched  # 512 is a port count here, not a GPU count
+    assert g.check("1,024 GPUs in 128 nodes")[1].matched_path == "design.compute.nodes"
+    assert g.check("512 ports")[0].matched_path == "design.fabric.ports"  # no noun rule: any
+    assert g.check("128 servers")[0].matched_path == "design.compute.nodes"

@@ -407,14 +407,14 @@ def test_trace_has_the_conversation_and_never_the_key(
     assert {"model_request", "model_reply", "tool_call", "tool_result", "submit"} <= set(events)
     assert KEY not in text
     assert "[REDACTED]" in text
-    # the design itself carries the model's memo, so the key it echoed must be flagged not hidden:
-    # it is not a number, so it survives in the memo; the run's outputs still never hold settings.
-    assert KEY not in d.model_dump_json(exclude={"memo"})
+    # the design carries the model's memo, with the key it echoed masked like everywhere else
+    assert KEY not in d.model_dump_json()
+    assert "debug [REDACTED]" in (d.memo or "")
 
 
 def test_unmocked_request_fails_the_run(catalog: Catalog, sleeps: Sleeps) -> None:
     """A request that escapes the mock never reaches a network: respx raises, failing the test."""
-    s = AgentSettings(NVIDIA_API_KEY=KEY, CLUSTERGEN_BASE_URL="http://elsewhere.test/v1")
+    s = AgentSettings(NVIDIA_API_KEY=KEY, CLUSTERGEN_BASE_URL="https://elsewhere.test/v1")
     with respx.mock(assert_all_mocked=True, assert_all_called=False) as r:
         r.post(CHAT).mock(side_effect=scripted)
         c = ChatClient(s, http_client=httpx.Client(), sleep=sleeps)

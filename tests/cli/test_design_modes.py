@@ -97,7 +97,10 @@ def test_failed_agent_with_llm_is_an_error(cli: Cli) -> None:
     assert code == 4
     assert out == ""
     assert "HTTP 503" in err
-    assert err.count("\n") == 1
+    # the route of the key announced, then the one error line
+    notice, error = err.splitlines()
+    assert notice.startswith("notice: NVIDIA_API_KEY will be sent to nim.test, not ")
+    assert error.startswith("Error: ")
     assert "Traceback" not in err
 
 

@@ -105,19 +105,26 @@ def test_gpu_spec_refusal_carries_no_key(cli: Cli) -> None:
     _no_key_anywhere(out, err)
 
 
-def test_design_warns_on_stderr_before_sending_a_key_over_http(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("allowed", ["flag", "environment"])
+def test_design_warns_on_stderr_before_sending_a_key_over_http_it_was_allowed(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, allowed: str
 ) -> None:
     monkeypatch.setenv("NVIDIA_API_KEY", KEY)
     monkeypatch.setenv("CLUSTERGEN_BASE_URL", "http://nim.example.com/v1")
     monkeypatch.setenv("CLUSTERGEN_MAX_ATTEMPTS", "1")
+    flags = ["--allow-insecure-http"] if allowed == "flag" else []
+    if allowed == "environment":
+        monkeypatch.setenv("CLUSTERGEN_ALLOW_INSECURE_HTTP", "1")
     with respx.mock(assert_all_mocked=True) as r:
-        r.post("http://nim.example.com/v1/chat/completions").mock(
+        route = r.post("http://nim.example.com/v1/chat/completions").mock(
             return_value=httpx.Response(503, json={"error": "down"})
         )
-        code, out, err = cli("design", REQ, "--json")
+        code, out, err = cli("design", REQ, "--json", *flags)
     assert code == 0
-    assert err.startswith("warning: NVIDIA_API_KEY will be sent in clear text over plain http")
+    assert route.called
+    assert err.startswith(
+        "notice: NVIDIA_API_KEY will be sent in clear text over plain http to nim.example.com"
+    )
     _no_key_anywhere(out, err)
 
 

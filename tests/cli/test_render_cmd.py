@@ -38,3 +38,71 @@ def test_render_of_a_file_that_is_not_a_design(cli, tmp_path: Path) -> None:  # 
     assert err.startswith("Error: ")
     assert "is not a clustergen design" in err
     assert "Traceback" not in err
+
+
+def _agent_bundle(cli, tmp_path: Path, monkeypatch) -> Path:  # type: ignore[no-untyped-def]
+    import respx
+
+    from support.nim_wire import BASE, CHAT, KEY, scripted
+
+    monkeypatch.setenv("NVIDIA_API_KEY", KEY)
+    monkeypatch.setenv("CLUSTERGEN_BASE_URL", BASE)
+    bundle = tmp_path / "agent"
+    with respx.mock(assert_all_mocked=True) as r:
+        r.post(CHAT).mock(side_effect=scripted)
+        code, _, err = cli("design", "512 GPUs training, 5 MW", "--llm", "--out", str(bundle))
+    assert code == 0, err
+    return bundle
+
+
+def test_render_after_an_edited_request_rechecks_the_models_memo(
+    cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    bundle = _agent_bundle(cli, tmp_path, monkeypatch)
+    data = json.loads((bundle / "design.json").read_text())
+    assert data["grounding"]["unmatched"] == []
+    assert "512" in data["memo"]
+    data["request"]["gpus"] = 1024
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    code, out, err = cli("render", str(edited), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    assert "the model's memo was written for other inputs; its numbers were checked again" in out
+    after = json.loads((tmp_path / "b" / "design.json").read_text())
+    assert after["compute"]["gpus"] == 1024
+    assert "512" in after["grounding"]["unmatched"]
+    assert "512 [unverified]" in after["memo"]
+    assert any("checked again" in w for w in after["warnings"])
+    memo_md = (tmp_path / "b" / "memo.md").read_text()
+    notes = memo_md.split("Architect's notes (model-written, numbers checked)")[1]
+    assert "512 \\[unverified\\]" in notes  # the memo escapes Markdown; it renders as [unverified]
+    # --json says so too
+    code, out, _ = cli("render", str(edited), "--out", str(tmp_path / "c"), "--json")
+    assert code == 0
+    assert "no longer match" in json.loads(out)["memo_rechecked"]
+
+
+def test_render_of_an_untouched_agent_bundle_keeps_its_memo_byte_for_byte(
+    cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    bundle = _agent_bundle(cli, tmp_path, monkeypatch)
+    code, out, err = cli("render", str(bundle / "design.json"), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    assert "checked again" not in out
+    for name in ("design.json", "memo.md"):
+        assert (bundle / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_render_rechecks_a_memo_whose_numbers_were_edited_by_hand(
+    cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    bundle = _agent_bundle(cli, tmp_path, monkeypatch)
+    data = json.loads((bundle / "design.json").read_text())
+    data["memo"] += "\n\nThe cluster needs 9.7 MW and 40 PB/s."
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    code, _out, err = cli("render", str(edited), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    after = json.loads((tmp_path / "b" / "design.json").read_text())
+    assert after["grounding"]["unmatched"] == ["9.7 MW", "40 PB/s"]
+    assert "9.7 MW [unverified] and 40 PB/s [unverified]." in after["memo"]

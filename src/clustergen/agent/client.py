@@ -29,33 +29,21 @@ from tenacity import (
 )
 from tenacity.stop import stop_base
 
+from clustergen.agent.reply import (
+    MAX_CONTENT_CHARS,
+    ChatReply,
+    Malformed,
+    count,
+    tool_calls,
+)
 from clustergen.agent.settings import AgentSettings
+from clustergen.agent.wire import MAX_REPLY_BYTES, ReplyLimitError, guard_client
 from clustergen.errors import AgentError, ConfigError
 from clustergen.redact import redact, remember
 
 
 class ToolsUnsupported(Exception):
     """The endpoint answered 400 to a request with `tools`: fall back to the JSON protocol."""
-
-
-@dataclass
-class ToolCall:
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass
-class ChatReply:
-    """One model turn, SDK-free."""
-
-    content: str | None
-    tool_calls: list[ToolCall]
-    finish_reason: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    latency_s: float
-    attempts: int
 
 
 @dataclass
@@ -70,7 +58,21 @@ class CallStats:
     retries: list[str] = field(default_factory=list)
 
 
+def _limit_broken(exc: BaseException) -> ReplyLimitError | None:
+    """The reply limit `exc` stands for (the SDK wraps what the transport raised), if any."""
+    seen: set[int] = set()
+    inner: BaseException | None = exc
+    while inner is not None and id(inner) not in seen:
+        if isinstance(inner, ReplyLimitError):
+            return inner
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    return None
+
+
 def _retryable(exc: BaseException) -> bool:
+    if _limit_broken(exc) is not None:
+        return False  # a reply too slow or too large would be so again
     if isinstance(exc, openai.RateLimitError | openai.APITimeoutError | openai.APIConnectionError):
         return True
     if isinstance(exc, openai.APIStatusError):
@@ -152,6 +154,9 @@ class ChatClient:
                 "no NVIDIA_API_KEY set",
                 hint="export NVIDIA_API_KEY or put it in .env, or run with --offline",
             )
+        # Never in clear text to another host unless the user allowed it (the CLI announced the
+        # route already; this holds for every caller).
+        settings.check_key_route()
         # Whatever the server answers may echo the key back: every error text passes `redact`
         # (and so does a password written into the base URL).
         remember(key)
@@ -159,8 +164,13 @@ class ChatClient:
         self.settings = settings
         self.sleep = sleep
         timeout = settings.request_timeout_s()
-        self._http = http_client or httpx.Client(
-            timeout=httpx.Timeout(timeout, connect=min(10.0, timeout))
+        #: time.monotonic() by which the whole run must end (the agent sets it); every reply is
+        #: read within it and within `timeout` of its request, however the bytes trickle in.
+        self.run_deadline: float | None = None
+        self._http = guard_client(
+            http_client or httpx.Client(timeout=httpx.Timeout(timeout, connect=min(10.0, timeout))),
+            lambda: self.run_deadline,
+            timeout,
         )
         self._sdk = openai.OpenAI(
             # A self-hosted endpoint without auth still gets a bearer token: the SDK requires one,
@@ -232,6 +242,7 @@ class ChatClient:
                 stop_after_attempt(self.settings.max_attempts),
                 stop_after_delay(self.settings.retry_budget_s),
                 _SleptOver(self.settings.retry_budget_s),
+                _PastDeadline(lambda: self.run_deadline),
             ),
             sleep=self.sleep,
             reraise=True,
@@ -239,6 +250,12 @@ class ChatClient:
         )
         try:
             completion = retrying(self._sdk.chat.completions.create, **kwargs)
+        except ReplyLimitError as exc:
+            raise _limit_error(exc) from None
+        except RecursionError:
+            raise AgentError(
+                "the model endpoint sent a malformed reply (JSON nested too deeply)"
+            ) from None
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
             # 400 from NIM and vLLM, 422 from servers that validate the body with a schema
             # without a `tools` field.
@@ -268,6 +285,9 @@ class ChatClient:
                 f"{retrying.statistics.get('attempt_number', 1)} attempt(s)"
             ) from None
         except (openai.APIError, json.JSONDecodeError) as exc:
+            broken = _limit_broken(exc)
+            if broken is not None:
+                raise _limit_error(broken) from None
             raise self._unreachable(
                 exc, int(retrying.statistics.get("attempt_number", 1))
             ) from None
@@ -299,23 +319,32 @@ class ChatClient:
         )
 
     def _reply(self, completion: Any, latency: float, attempts: int) -> ChatReply:
-        if not getattr(completion, "choices", None):
-            raise AgentError("the model endpoint returned no choices")
-        choice = completion.choices[0]
-        msg = choice.message
-        calls = [
-            ToolCall(
-                id=c.id or f"call_{i}",
-                name=c.function.name,
-                # some servers send the arguments as an object, not a JSON string
-                arguments=_as_json(c.function.arguments),
-            )
-            for i, c in enumerate(msg.tool_calls or [])
-            if getattr(c, "function", None) is not None
-        ]
-        usage = completion.usage
-        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
-        done = int(getattr(usage, "completion_tokens", 0) or 0)
+        """The SDK's completion as a ChatReply. The SDK builds it without validation, so any
+        field may be missing, null or of another type: each is checked, and a reply that is not
+        a chat completion is one AgentError naming what was wrong (the default mode then gives
+        the planner's design), never an AttributeError."""
+        try:
+            choices = getattr(completion, "choices", None)
+            if not choices or not isinstance(choices, list):
+                raise Malformed("no choices")
+            choice = choices[0]
+            msg = getattr(choice, "message", None)
+            if msg is None:
+                raise Malformed("a null message")
+            content = getattr(msg, "content", None)
+            if content is not None and not isinstance(content, str):
+                raise Malformed(f"message content of type {type(content).__name__}")
+            if content is not None and len(content) > MAX_CONTENT_CHARS:
+                raise Malformed(
+                    f"{len(content):,} characters of text; at most {MAX_CONTENT_CHARS:,} are read"
+                )
+            calls = tool_calls(getattr(msg, "tool_calls", None))
+            usage = getattr(completion, "usage", None)
+            prompt = count(getattr(usage, "prompt_tokens", 0))
+            done = count(getattr(usage, "completion_tokens", 0))
+            finish = getattr(choice, "finish_reason", None)
+        except Malformed as exc:
+            raise AgentError(f"the model endpoint sent a malformed reply ({exc})") from None
         s = self.stats
         s.calls += 1
         s.attempts += attempts
@@ -323,14 +352,33 @@ class ChatClient:
         s.completion_tokens += done
         s.latency_s += latency
         return ChatReply(
-            content=msg.content,
+            content=content,
             tool_calls=calls,
-            finish_reason=choice.finish_reason,
+            finish_reason=finish if isinstance(finish, str) else None,
             prompt_tokens=prompt,
             completion_tokens=done,
             latency_s=latency,
             attempts=attempts,
         )
+
+
+def _limit_error(broken: ReplyLimitError) -> AgentError:
+    return AgentError(
+        f"the model endpoint's reply broke a limit: {broken}",
+        hint="a reply must arrive whole within CLUSTERGEN_TIMEOUT_S and the run within "
+        f"CLUSTERGEN_WALL_S, in at most {MAX_REPLY_BYTES >> 20} MiB",
+    )
+
+
+class _PastDeadline(stop_base):
+    """Stop retrying once the run's deadline has passed."""
+
+    def __init__(self, deadline: Callable[[], float | None]) -> None:
+        self.deadline = deadline
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        end = self.deadline()
+        return end is not None and time.monotonic() + retry_state.upcoming_sleep >= end
 
 
 def _ignore(kind: str, **data: Any) -> None:
@@ -343,12 +391,6 @@ def _cause(exc: BaseException) -> str:
     inner = exc.__cause__ or exc.__context__
     text = str(inner or exc).strip() or type(inner or exc).__name__
     return " ".join(text.split())[:120]
-
-
-def _as_json(arguments: Any) -> str:
-    if arguments is None or isinstance(arguments, str):
-        return arguments or ""
-    return json.dumps(arguments)
 
 
 class _Refused(Exception):

@@ -15,6 +15,7 @@ from clustergen.agent.settings import AgentSettings
 from clustergen.catalog.models import normalise_name
 from clustergen.engine.calculators.specs import GpuSpec
 from clustergen.errors import AgentError
+from clustergen.redact import redact_known_model
 
 # Plausible ranges: an answer outside them is dropped (null), not shown.
 _BOUNDS: dict[str, tuple[float, float]] = {
@@ -84,21 +85,23 @@ def ask_gpu_spec(name: str, client: ChatClient, settings: AgentSettings) -> GpuS
     unknown = [k for k in _BOUNDS if values.get(k) is None]
     if unknown:
         notes.append(f"the model did not give: {', '.join(unknown)}")
-    return GpuSpec(
-        gpu=name,
-        id=f"unverified-{normalise_name(name) or 'gpu'}",
-        name=values.get("name") or name,
-        vendor=values.get("vendor") or "unknown",
-        memory_gb=values["memory_gb"],
-        memory_type=values.get("memory_type"),
-        memory_bandwidth_gb_per_s=values["memory_bandwidth_gb_per_s"],
-        bf16_dense_tflops=values["bf16_dense_tflops"],
-        fp8_dense_tflops=values["fp8_dense_tflops"],
-        fp4_dense_tflops=values["fp4_dense_tflops"],
-        tdp_w=values["tdp_w"],
-        form_factor=values.get("form_factor") or "unknown",
-        source=f"answer of model {settings.model} at {settings.base_url}",
-        as_of=dt.date.today().isoformat(),
-        provenance="model-provided, unverified",
-        notes=notes,
+    return redact_known_model(
+        GpuSpec(
+            gpu=name,
+            id=f"unverified-{normalise_name(name) or 'gpu'}",
+            name=values.get("name") or name,
+            vendor=values.get("vendor") or "unknown",
+            memory_gb=values["memory_gb"],
+            memory_type=values.get("memory_type"),
+            memory_bandwidth_gb_per_s=values["memory_bandwidth_gb_per_s"],
+            bf16_dense_tflops=values["bf16_dense_tflops"],
+            fp8_dense_tflops=values["fp8_dense_tflops"],
+            fp4_dense_tflops=values["fp4_dense_tflops"],
+            tdp_w=values["tdp_w"],
+            form_factor=values.get("form_factor") or "unknown",
+            source=f"answer of model {settings.model} at {settings.base_url}",
+            as_of=dt.date.today().isoformat(),
+            provenance="model-provided, unverified",
+            notes=notes,
+        )
     )

@@ -53,6 +53,8 @@ def _json_values(text: str) -> list[Any]:
         except json.JSONDecodeError:
             i = start + 1
             continue
+        except RecursionError:  # nested past any answer: nothing after it is read
+            return values
         if isinstance(value, dict) or (
             isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
         ):

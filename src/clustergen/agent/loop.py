@@ -18,13 +18,14 @@ from typing import Any
 
 from clustergen import __version__
 from clustergen.agent import prompts
-from clustergen.agent.client import ChatClient, ChatReply, ToolCall, ToolsUnsupported
+from clustergen.agent.client import ChatClient, ToolsUnsupported
 from clustergen.agent.protocol import (
     alternating,
     calls_in_content,
     result_message,
     to_json_protocol,
 )
+from clustergen.agent.reply import MAX_TOOL_CALLS_PER_REPLY, ChatReply, ToolCall
 from clustergen.agent.settings import AgentSettings
 from clustergen.agent.submission import Judge, Rejected, Ungrounded, user_fields
 from clustergen.agent.toolset import MORE_TOOLS, Toolset
@@ -34,6 +35,7 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.model.run import AgentRun
 from clustergen.engine.request import DesignRequest
 from clustergen.errors import AgentError
+from clustergen.redact import redact_known_model
 from clustergen.tools import Registry, ToolCallError, ToolContext, default_registry
 from clustergen.tools.builtin import SubmitArgs
 
@@ -89,6 +91,8 @@ class Agent:
         """Design for `request`. Raises AgentError when the model cannot produce a valid design
         within the limits, ClustergenError subclasses for the engine's refusals."""
         started = time.monotonic()
+        # the deadline holds inside each reply too: the client reads no byte past it
+        self.client.run_deadline = started + self.settings.run_limit_s()
         ctx = ToolContext(self.catalog, request=request)
         judge = Judge(self.catalog, request, self.settings.grounding_rounds, self.trace)
         st = _State(messages=self._opening(request))
@@ -107,9 +111,15 @@ class Agent:
             if not calls:
                 self._no_call(st, reply)
                 continue
+            if len(calls) > MAX_TOOL_CALLS_PER_REPLY:  # calls written in the text count too
+                raise AgentError(
+                    f"the model endpoint sent a malformed reply ({len(calls):,} tool calls in one "
+                    f"reply; at most {MAX_TOOL_CALLS_PER_REPLY} are taken)"
+                )
             st.idle = 0
             results: list[tuple[ToolCall, str]] = []
             for call in calls:
+                self._deadline(started)  # a reply's calls run inside the run's time too
                 st.tool_calls += 1
                 if call.name == SUBMIT:
                     done, content = self._submit(judge, st, call)
@@ -156,7 +166,10 @@ class Agent:
         used = self.client.stats.prompt_tokens + self.client.stats.completion_tokens
         if used >= s.max_tokens:
             raise AgentError(f"the run used {used} tokens, over the limit of {s.max_tokens}")
-        wall = s.run_limit_s()
+        self._deadline(started)
+
+    def _deadline(self, started: float) -> None:
+        wall = self.settings.run_limit_s()
         if time.monotonic() - started >= wall:
             raise AgentError(
                 f"the run took longer than its {wall:g} s limit", hint="raise CLUSTERGEN_WALL_S"
@@ -360,7 +373,8 @@ class Agent:
             retries=list(s.retries),
         )
         self.trace.event("finish", run=run.model_dump(mode="json"))
-        return design.model_copy(update={"agent": run})
+        # the memo is the model's text: an echoed key (in any form) leaves the run masked
+        return redact_known_model(design.model_copy(update={"agent": run}))
 
 
 def _assistant_message(reply: ChatReply) -> dict[str, Any]:
@@ -380,12 +394,12 @@ def _assistant_message(reply: ChatReply) -> dict[str, Any]:
 def _loads(text: str) -> Any:
     try:
         return json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return text
 
 
 def _canonical(arguments: str) -> str:
     try:
         return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
-    except (json.JSONDecodeError, TypeError):
+    except (json.JSONDecodeError, TypeError, RecursionError):
         return str(arguments)

@@ -15,8 +15,8 @@ from typing import Any
 import yaml
 
 from clustergen.agent import prompts
-from clustergen.agent.client import ToolCall
 from clustergen.agent.jsontext import json_objects
+from clustergen.agent.reply import ToolCall
 
 RESULT_MARK = "TOOL RESULT "
 #: llama.cpp's chatml-function-calling format writes calls as `functions.<name>:` then the arguments.
@@ -64,7 +64,7 @@ def _call(name: str, args: dict[str, Any] | str, turn: int, index: int) -> ToolC
 def _loads(text: str) -> Any:
     try:
         return json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return text
 
 

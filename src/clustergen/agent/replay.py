@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from clustergen.agent.wire import read_bounded
 from clustergen.errors import ConfigError
 from clustergen.redact import redact
 from clustergen.untrusted import DataError, load_json, read_regular
@@ -45,9 +46,12 @@ class RecordingTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = self.inner.handle_request(request)
-        response.read()
+        response.request = request
+        # within the reply limits (size, inflated size, deadline) the chat client's guard sets:
+        # this transport reads the body before the guard sees it
+        content = read_bounded(response)
         # A server may echo the request's credentials in its body: none reaches the recording.
-        text = redact(response.content.decode("utf-8", "replace"), _credentials(request))
+        text = redact(content.decode("utf-8", "replace"), _credentials(request))
         try:
             reply: Any = json.loads(text)
         except json.JSONDecodeError:
@@ -61,7 +65,7 @@ class RecordingTransport(httpx.BaseTransport):
         )
         return httpx.Response(
             response.status_code,
-            content=response.content,
+            content=content,
             headers={"content-type": response.headers.get("content-type", "application/json")},
         )
 

@@ -6,7 +6,7 @@ import os
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from clustergen.errors import ConfigError
@@ -75,6 +75,29 @@ class AgentSettings(BaseSettings):
         "higher); default 4096 hosted, 1024 self-hosted",
     )
 
+    #: Where base_url came from: "default", "environment", "flag", or ".env" (a file in the
+    #: working directory the user did not name on the command line); set by load_settings.
+    _base_url_origin: str = PrivateAttr(default="")
+    #: A key may travel over plain http to a host other than loopback: only with
+    #: --allow-insecure-http or CLUSTERGEN_ALLOW_INSECURE_HTTP=1 in the process environment
+    #: (never from .env, which is what the allowance guards against).
+    _allow_insecure_http: bool = PrivateAttr(default=False)
+
+    @field_validator("api_key")
+    @classmethod
+    def _header_safe(cls, value: SecretStr | None) -> SecretStr | None:
+        """A key goes in an HTTP header: printable ASCII without spaces, or it is refused here
+        in one line (a pasted typographic quote used to crash every mode deep in the HTTP
+        library). The message says where and what, never the key."""
+        if value is None:
+            return None
+        problem = header_problem(value.get_secret_value().strip())
+        if problem:
+            raise ValueError(
+                f"{problem}; a key is printable ASCII with no spaces: paste it again as plain text"
+            )
+        return value
+
     def key(self) -> str | None:
         """The key, or None when unset or blank."""
         if self.api_key is None:
@@ -87,18 +110,57 @@ class AgentSettings(BaseSettings):
         take no key at all."""
         return self.base_url.rstrip("/") != DEFAULT_BASE_URL
 
-    def plain_http_warning(self) -> str | None:
-        """A warning when the key would travel in clear text: plain http to a host other than
-        loopback (a local server on 127.0.0.1 is fine; anything else can be read on the way)."""
+    def allowing_insecure_http(self, allow: bool = True) -> AgentSettings:
+        """These settings with a key allowed (or not) over plain http to another host."""
+        copy = self.model_copy()
+        copy._allow_insecure_http = allow
+        return copy
+
+    def insecure_http(self) -> bool:
+        """Whether the key would travel in clear text: plain http to a host other than loopback
+        (a local server on 127.0.0.1 is fine; anything else can be read on the way)."""
+        if self.key() is None:
+            return False
+        url = urlsplit(self.base_url)
+        return url.scheme.lower() == "http" and not _is_loopback(url.hostname or "")
+
+    def check_key_route(self) -> None:
+        """Refuse to send the key in clear text unless the user allowed it explicitly."""
+        if self.insecure_http() and not self._allow_insecure_http:
+            host = urlsplit(self.base_url).hostname
+            raise ConfigError(
+                f"refusing to send NVIDIA_API_KEY in clear text over plain http to {host} "
+                f"(CLUSTERGEN_BASE_URL {self._origin_words()})",
+                hint="use an https:// URL, unset the key for a server that needs none, or pass "
+                "--allow-insecure-http (or export CLUSTERGEN_ALLOW_INSECURE_HTTP=1) if you mean it",
+            )
+
+    def key_notice(self) -> str | None:
+        """One line announcing where the key goes, when it goes anywhere but hosted NIM or the
+        endpoint came from a .env file the user did not name; None when no key is sent or it goes
+        where it always does."""
         if self.key() is None:
             return None
-        url = urlsplit(self.base_url)
-        if url.scheme.lower() != "http" or _is_loopback(url.hostname or ""):
+        host = urlsplit(self.base_url).hostname or self.base_url
+        default_host = urlsplit(DEFAULT_BASE_URL).hostname
+        from_dotenv = self._base_url_origin == ".env"
+        if host == default_host and not from_dotenv and not self.insecure_http():
             return None
+        clear = " in clear text over plain http" if self.insecure_http() else ""
         return (
-            f"NVIDIA_API_KEY will be sent in clear text over plain http to {url.hostname}; "
-            "use an https:// CLUSTERGEN_BASE_URL, or unset the key for a server that needs none"
+            f"NVIDIA_API_KEY will be sent{clear} to {host}, not {default_host} "
+            f"(CLUSTERGEN_BASE_URL {self._origin_words()}); --offline sends nothing"
+            if host != default_host
+            else f"NVIDIA_API_KEY will be sent{clear} to {host} "
+            f"(CLUSTERGEN_BASE_URL {self._origin_words()})"
         )
+
+    def _origin_words(self) -> str:
+        return {
+            ".env": f"from {os.path.abspath('.env')}",
+            "environment": "from the environment",
+            "flag": "from the command line",
+        }.get(self._base_url_origin, "as set")
 
     def request_timeout_s(self) -> float:
         """Seconds to wait for one reply (the whole reply: it is not streamed)."""
@@ -134,7 +196,9 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def load_settings(model: str | None = None, base_url: str | None = None) -> AgentSettings:
+def load_settings(
+    model: str | None = None, base_url: str | None = None, *, allow_insecure_http: bool = False
+) -> AgentSettings:
     """Settings from the environment and .env, with command-line overrides."""
     if os.path.lexists(".env"):
         # pydantic-settings would block on a FIFO and read a device without end
@@ -147,6 +211,40 @@ def load_settings(model: str | None = None, base_url: str | None = None) -> Agen
     except ValidationError as exc:
         err = exc.errors()[0]
         name = str(err["loc"][0]) if err["loc"] else "setting"
+        if name == "NVIDIA_API_KEY":  # no "NAME: value" shape, which redaction would mask
+            msg = str(err["msg"]).removeprefix("Value error, ")
+            raise ConfigError(f"{name} {msg}") from None
         raise ConfigError(f"setting {name}: {err['msg']}") from None
     update = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v}
-    return settings.model_copy(update=update) if update else settings
+    settings = settings.model_copy(update=update) if update else settings
+    settings._base_url_origin = _origin(settings, base_url)
+    settings._allow_insecure_http = allow_insecure_http or os.environ.get(
+        "CLUSTERGEN_ALLOW_INSECURE_HTTP", ""
+    ).strip().lower() in {"1", "true", "yes"}
+    return settings
+
+
+def _origin(settings: AgentSettings, flag: str | None) -> str:
+    if flag:
+        return "flag"
+    if os.environ.get("CLUSTERGEN_BASE_URL", "").strip():
+        return "environment"
+    return ".env" if settings.base_url != DEFAULT_BASE_URL else "default"
+
+
+def header_problem(key: str) -> str | None:
+    """What makes `key` unfit for an HTTP header (position and character, never the key), or
+    None when it is printable ASCII without whitespace."""
+    for i, ch in enumerate(key, 1):
+        if not 0x21 <= ord(ch) <= 0x7E:
+            what = {"\r": "a carriage return", "\n": "a line feed", "\t": "a tab", " ": "a space"}
+            named = what.get(ch) or f"U+{ord(ch):04X}{_char_name(ch)}"
+            return f"has {named} at character {i}"
+    return None
+
+
+def _char_name(ch: str) -> str:
+    import unicodedata
+
+    name = unicodedata.name(ch, "").lower()
+    return f" ({name})" if name else ""

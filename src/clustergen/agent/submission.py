@@ -172,19 +172,61 @@ class Judge:
         )
 
     def _grounder(self, design: Design) -> Grounder:
-        """Figures a memo's numbers may match: the design and the catalog facts of its parts."""
-        parts: dict[str, Any] = {"design": design.model_dump(mode="json")}
-        cat = self.catalog
-        parts["gpu"] = cat.gpu(design.platform.gpu).model_dump(mode="json")
-        parts["system"] = cat.system(design.platform.system).model_dump(mode="json")
-        cf = design.fabrics.compute
-        switches = {cf.leaf_switch, cf.spine_switch} if cf is not None else set()
-        if design.fabrics.storage is not None:
-            switches.add(design.fabrics.storage.leaf_switch)
-        parts["switches"] = [
-            cat.switch(s).model_dump(mode="json") for s in sorted(x for x in switches if x)
-        ]
-        return Grounder.from_data(**parts)
+        return design_grounder(self.catalog, design)
+
+
+def design_grounder(cat: Catalog, design: Design) -> Grounder:
+    """Figures a memo's numbers may match: the design and the catalog facts of its parts."""
+    parts: dict[str, Any] = {"design": design.model_dump(mode="json")}
+    parts["gpu"] = cat.gpu(design.platform.gpu).model_dump(mode="json")
+    parts["system"] = cat.system(design.platform.system).model_dump(mode="json")
+    cf = design.fabrics.compute
+    switches = {cf.leaf_switch, cf.spine_switch} if cf is not None else set()
+    if design.fabrics.storage is not None:
+        switches.add(design.fabrics.storage.leaf_switch)
+    parts["switches"] = [
+        cat.switch(s).model_dump(mode="json") for s in sorted(x for x in switches if x)
+    ]
+    return Grounder.from_data(**parts)
+
+
+_FLAG = " [unverified]"
+
+
+def recheck_memo(cat: Catalog, design: Design) -> tuple[Design, str | None]:
+    """`design` with its model-written memo checked again against its own figures (`render`
+    after an edit: the memo was checked against the design as it was when the model wrote it).
+    Numbers that no longer match are marked [unverified] and listed in `warnings` and the
+    grounding report; returns the design and one line saying what changed, or None when the memo
+    still matches as it did (or there is none)."""
+    if not design.memo:
+        return design, None
+    memo = design.memo.replace(_FLAG, "")
+    checked = design_grounder(cat, design).check(memo)
+    unmatched = [n.text for n in checked if not n.matched]
+    before = design.grounding.unmatched if design.grounding is not None else None
+    if before is not None and sorted(before) == sorted(unmatched):
+        return design, None
+    rounds = design.grounding.rounds if design.grounding is not None else 0
+    report = GroundingReport(
+        numbers=len(checked),
+        matched=len(checked) - len(unmatched),
+        unmatched=unmatched,
+        rounds=rounds,
+        checked=checked,
+    )
+    line = (
+        "the model's memo was written for other inputs; its numbers were checked again against "
+        f"this design: {len(unmatched)} of {len(checked)} no longer match"
+        + (f" and are marked [unverified] ({', '.join(unmatched)})" if unmatched else "")
+    )
+    return design.model_copy(
+        update={
+            "memo": flag_unmatched(memo, checked),
+            "grounding": report,
+            "warnings": [*design.warnings, line],
+        }
+    ), line
 
 
 def _ungrounded_message(summary: DesignSummary, unmatched: list[str]) -> str:

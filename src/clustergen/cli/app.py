@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import errno
+import os
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -137,5 +140,32 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
         sys.exit(130)
+    except OSError as exc:
+        if not _stream_failed(exc):
+            raise
+        _output_lost(exc)
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+#: errors of a standard stream that cannot take the output: a full disk (`> /dev/full`), a closed
+#: pipe (`| head`), an I/O error, a quota
+_STREAM_ERRNOS = {errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG}
+
+
+def _stream_failed(exc: OSError) -> bool:
+    """Whether `exc` came from writing stdout or stderr (a file clustergen writes itself turns its
+    own OSError into an OutputError naming the file, so what is left here is a stream)."""
+    return isinstance(exc, BrokenPipeError) or exc.errno in _STREAM_ERRNOS
+
+
+def _output_lost(exc: OSError) -> NoReturn:
+    """One line on stderr (if it still takes one) and exit 2; stdout is pointed at /dev/null so
+    the interpreter's final flush of what is left cannot fail again with a traceback."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"Error: cannot write the output: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    sys.exit(2)

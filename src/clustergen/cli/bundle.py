@@ -78,14 +78,47 @@ def write_bundle(files: Mapping[str, str | bytes], out: Path, force: bool) -> li
     names = [_safe_name(n) for n in files]
     if len(set(names)) != len(names):
         raise ValueError("a bundle names the same file twice")
-    _clean_stale(Path(os.path.abspath(out)))
-    target = _target(out, force)
     data = {name: _bytes(content) for name, content in files.items()}
-    if target.new:
-        _write_new(target.out, data)
-    else:
-        _replace(target, data)
+    with _writer_lock(Path(os.path.abspath(out))):
+        _clean_stale(Path(os.path.abspath(out)))
+        target = _target(out, force)
+        if target.new:
+            _write_new(target.out, data)
+        else:
+            _replace(target, data)
     return [target.out / n for n in files]
+
+
+@contextlib.contextmanager
+def _writer_lock(out: Path) -> Iterator[None]:
+    """One writer at a time in an existing DIR: two `--force` runs replacing the same bundle
+    would otherwise interleave their renames and leave files of both. The lock is flock(2) on DIR
+    itself (no lock file to leave behind, released by the kernel when a run dies, even by kill -9);
+    the second writer is refused at once rather than made to wait. A new DIR needs none: it is
+    renamed into place whole, and a second writer's rename then fails."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no flock; one writer is the user's care
+        yield
+        return
+    try:
+        fd = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        yield  # missing (a new DIR) or not a directory: _target says which, in one line
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(
+                f"another clustergen run is writing {out} right now; nothing was written",
+                hint="wait for it to finish, or give another --out",
+            ) from None
+        except OSError:
+            pass  # a file system without locks (some network mounts): write unlocked
+        yield
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------- what DIR is
@@ -261,6 +294,11 @@ def _write_new(out: Path, data: dict[str, bytes]) -> None:
             _remove_written(out, [*data, MANIFEST])
         else:
             shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+            raise OutputError(
+                f"cannot write {out}: another run created it meanwhile; nothing was written",
+                hint="run again with --force to replace it, or give another --out",
+            ) from None
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
         raise

@@ -10,8 +10,8 @@ import typer
 
 from clustergen.cli.design_view import summary
 from clustergen.cli.field_opts import Given
-from clustergen.cli.options import CatalogOpt, JsonOpt, StrictOpt
-from clustergen.cli.output import print_json, stdout, warn
+from clustergen.cli.options import CatalogOpt, InsecureHttpOpt, JsonOpt, StrictOpt
+from clustergen.cli.output import announce_key_route, print_json, stdout
 from clustergen.cli.request_opts import (
     request_fields,
     request_options,
@@ -122,6 +122,7 @@ def design(
     llm: _LlmOpt = False,
     model: _AgentModelOpt = None,
     trace: _TraceOpt = None,
+    allow_insecure_http: InsecureHttpOpt = False,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
     strict: StrictOpt = False,
@@ -145,7 +146,15 @@ def design(
     from clustergen.cli.workload_view import refuse_unread
 
     refuse_unread(req, strict)
-    d = _make(cat, req, offline=offline, llm=llm, model=model, trace=trace)
+    d = _make(
+        cat,
+        req,
+        offline=offline,
+        llm=llm,
+        model=model,
+        trace=trace,
+        allow_insecure_http=allow_insecure_http,
+    )
     written = _write(d, out, plots, force)
     if json:
         print_json(d)
@@ -194,13 +203,14 @@ def _make(
     llm: bool,
     model: str | None,
     trace: Path | None,
+    allow_insecure_http: bool = False,
 ) -> Design:
     """The design from the planner, or from the agent when a model is configured (or --llm)."""
     settings = None
     if not offline and (llm or _may_have_model()):
         from clustergen.agent.settings import load_settings
 
-        settings = load_settings(model=model)
+        settings = load_settings(model=model, allow_insecure_http=allow_insecure_http)
     if settings is None or (not settings.configured() and not llm):
         from clustergen.engine.search.planner import plan_design
 
@@ -208,9 +218,7 @@ def _make(
     # openai and httpx load only when a model will be asked.
     from clustergen.agent.modes import design as agent_design
 
-    exposed = settings.plain_http_warning()
-    if exposed:
-        warn(exposed)
+    announce_key_route(settings)
     return agent_design(
         cat, req, mode="llm" if llm else "auto", settings=settings, trace_path=trace
     )

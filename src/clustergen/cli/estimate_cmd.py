@@ -46,7 +46,7 @@ def estimate(
     result, assumed = estimate_request(cat, req)
     found = estimate_workload(cat, req)  # memoised: the same estimate, with what it does not meet
     unmet = [f"not met: {u}" for u in found[2]] if found else []
-    warnings = unmet + unmodelled_warnings(req, result.kind)
+    warnings = [*result.warnings, *unmet, *unmodelled_warnings(req, result.kind)]
     if json:
         print_json(
             result.model_dump(mode="json")

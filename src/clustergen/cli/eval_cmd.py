@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.options import CatalogOpt, InsecureHttpOpt, JsonOpt
 from clustergen.cli.output import print_json, stderr, stdout
 from clustergen.safe_text import terminal
 
@@ -128,7 +128,13 @@ def _progress(total: int) -> Callable[[CaseResult], None]:
     return show
 
 
-def _before_work(mode: Mode, model: str | None, report: Path | None, record: Path | None) -> None:
+def _before_work(
+    mode: Mode,
+    model: str | None,
+    report: Path | None,
+    record: Path | None,
+    allow_insecure_http: bool = False,
+) -> None:
     """Refuse outputs that cannot be written, and warn of a key about to travel in clear text,
     before any case runs."""
     from clustergen.cli.userfiles import check_output_dir, check_output_file
@@ -139,11 +145,9 @@ def _before_work(mode: Mode, model: str | None, report: Path | None, record: Pat
         check_output_dir(record, "--record", "report.json")
     if mode is Mode.llm:
         from clustergen.agent.settings import load_settings
-        from clustergen.cli.output import warn
+        from clustergen.cli.output import announce_key_route
 
-        exposed = load_settings(model=model).plain_http_warning()
-        if exposed:
-            warn(exposed)
+        announce_key_route(load_settings(model=model, allow_insecure_http=allow_insecure_http))
 
 
 def eval_cmd(
@@ -202,6 +206,7 @@ def eval_cmd(
             "--cases", file_okay=False, help="Case suites to run instead of the built-in evals/."
         ),
     ] = None,
+    allow_insecure_http: InsecureHttpOpt = False,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -212,12 +217,13 @@ def eval_cmd(
     from clustergen.evals.modes import make_runner
     from clustergen.evals.report import to_markdown
 
-    _before_work(mode, model, report, record)
+    _before_work(mode, model, report, record, allow_insecure_http)
     cases = load_cases(cases_dir, suites=suite or (), case_ids=case or ())
     runner = make_runner(
         mode.value,
         RunnerOptions(
             model=model,
+            allow_insecure_http=allow_insecure_http,
             record_dir=record,
             catalog_dir=catalog,
             concurrency=concurrency,
@@ -236,16 +242,20 @@ def eval_cmd(
     )
     if report is not None:
         write_atomic(report, to_markdown(result))
-    if json:
-        print_json(result)
-    else:
-        _fields_table(result)
-        _cases_table(result)
-        _summary(result)
-        if report is not None:
-            stdout.print(f"wrote {report}", markup=False)
+    _show(result, report, json)
     if not result.passed:
         raise typer.Exit(1)
+
+
+def _show(result: EvalReport, report: Path | None, json: bool) -> None:
+    if json:
+        print_json(result)
+        return
+    _fields_table(result)
+    _cases_table(result)
+    _summary(result)
+    if report is not None:
+        stdout.print(f"wrote {report}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -24,6 +24,13 @@ CatalogOpt = Annotated[
         help="A catalog directory layered over the built-in one (add SKUs, override values, prices).",
     ),
 ]
+InsecureHttpOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-insecure-http",
+        help="Send the key over plain http to a host other than loopback (refused otherwise).",
+    ),
+]
 
 # The compute-fabric options `fabric` and `power` both take.
 PlatformOpt = Annotated[

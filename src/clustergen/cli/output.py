@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
@@ -22,6 +22,26 @@ from clustergen.units import watts
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+
+    from clustergen.agent.settings import AgentSettings
+
+
+class _RedactedStream:
+    """The process's stdout or stderr (whichever it is at the time of each write: tests swap
+    them), with every remembered secret masked in what is written: no terminal view can print the
+    key, whatever it shows."""
+
+    def __init__(self, *, stderr: bool) -> None:
+        self._stderr = stderr
+
+    def _stream(self) -> Any:
+        return sys.stderr if self._stderr else sys.stdout
+
+    def write(self, text: str) -> int:
+        return int(self._stream().write(redact_known(text)) or 0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream(), name)
 
 
 class _LazyConsole:
@@ -58,7 +78,14 @@ def _safe_console(*, stderr: bool) -> Console:
                 text = terminal(seg.text) if has_controls(seg.text) else redact_known(seg.text)
                 yield seg if text == seg.text else Segment(text, seg.style)
 
-    return SafeConsole(stderr=stderr, soft_wrap=True, markup=False, emoji=False)
+    # written through the redacting stream: a wrapped table cell cannot show a key split in two
+    return SafeConsole(
+        stderr=stderr,
+        soft_wrap=True,
+        markup=False,
+        emoji=False,
+        file=cast("IO[str]", _RedactedStream(stderr=stderr)),
+    )
 
 
 stdout = _LazyConsole(stderr=False)
@@ -164,6 +191,17 @@ def warn(text: str) -> None:
     """One warning line on stderr (stdout stays clean for --json)."""
     sys.stderr.write(f"warning: {terminal(text)}\n")
     sys.stderr.flush()
+
+
+def announce_key_route(settings: AgentSettings) -> None:
+    """Before a key is sent: refuse plain http to another host unless allowed, and say on
+    stderr, in one line, where the key goes when that is not hosted NIM or the endpoint came from
+    a .env file the user did not name."""
+    settings.check_key_route()
+    notice = settings.key_notice()
+    if notice:
+        sys.stderr.write(f"notice: {terminal(notice)}\n")
+        sys.stderr.flush()
 
 
 fmt_w = watts  # the same words in the terminal as in the memo

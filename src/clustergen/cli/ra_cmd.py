@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from clustergen.cli.options import CatalogOpt, JsonOpt
+from clustergen.cli.options import CatalogOpt, InsecureHttpOpt, JsonOpt
 from clustergen.cli.output import kv_table, print_json, stdout, table
 
 app = typer.Typer(help="NVIDIA Enterprise RA patterns (C-G-N-B).", no_args_is_help=True)
@@ -26,6 +26,7 @@ def gpu_spec(
     offline: Annotated[
         bool, typer.Option("--offline", help="Never ask the model, even with a key.")
     ] = False,
+    allow_insecure_http: InsecureHttpOpt = False,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -43,21 +44,22 @@ def gpu_spec(
     try:
         result = lookup(load_catalog(catalog), gpu)
     except NotFoundError:
-        settings = None if offline else load_settings()
+        settings = None if offline else load_settings(allow_insecure_http=allow_insecure_http)
         if settings is None or (not settings.configured() and not llm):
             raise
         from clustergen.agent.client import ChatClient
         from clustergen.agent.gpu_spec import ask_gpu_spec
-        from clustergen.cli.output import warn
+        from clustergen.cli.output import announce_key_route
 
-        exposed = settings.plain_http_warning()
-        if exposed:
-            warn(exposed)
+        announce_key_route(settings)
         client = ChatClient(settings)
         try:
             result = ask_gpu_spec(gpu, client, settings)
         finally:
             client.close()
+    from clustergen.redact import redact_known_model
+
+    result = redact_known_model(result)  # the model's answer may echo the key
     if json:
         print_json(result)
         return

@@ -44,8 +44,17 @@ def render(
             f"{design_file} is not a clustergen design: {where}: {err['msg']}",
             hint="render reads the design.json that clustergen design --out writes",
         ) from None
-    result = rebuild(load_catalog(catalog), edited)
-    files = bundle_files(result.design)
+    cat = load_catalog(catalog)
+    result = rebuild(cat, edited)
+    design, rechecked = result.design, None
+    if design.memo:
+        # The model's memo was checked against the design it was written for: after an edit
+        # (of the inputs, or of the memo itself) its numbers are checked again against this one,
+        # so "numbers checked" never vouches for figures the design no longer has.
+        from clustergen.agent.submission import recheck_memo
+
+        design, rechecked = recheck_memo(cat, design)
+    files = bundle_files(design)
     written = write_bundle(files, out, force)
     if json:
         print_json(
@@ -54,6 +63,7 @@ def render(
                 "files": [p.name for p in written],
                 "inputs_edited": result.inputs_edited,
                 "changes": result.changes,
+                "memo_rechecked": rechecked,
             }
         )
         return
@@ -66,6 +76,8 @@ def render(
         )
     else:
         stdout.print("the edit changed no figure", markup=False)
+    if rechecked:
+        stdout.print(rechecked, markup=False)
     stdout.print(f"wrote {out}: {', '.join(files)}", markup=False)
 
 

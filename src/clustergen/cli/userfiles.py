@@ -14,8 +14,10 @@ line, never replaced or written half.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +81,7 @@ def check_output_file(path: Path, what: str) -> None:
     if mode is not None and not stat.S_ISREG(mode):
         raise OutputError(f"cannot write {what} {path}: it is {file_kind(mode)}, not a file")
     _parent_is_a_directory(path, what)
+    _can_create_in(path.absolute().parent, what, path)
 
 
 def check_output_dir(path: Path, what: str, marker: str) -> None:
@@ -89,6 +92,7 @@ def check_output_dir(path: Path, what: str, marker: str) -> None:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         _parent_is_a_directory(path, what)
+        _can_create_in(path.absolute().parent, what, path)
         return
     except OSError as exc:
         raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
@@ -104,6 +108,20 @@ def check_output_dir(path: Path, what: str, marker: str) -> None:
             f"cannot write {what} {path}: it is not empty and holds no earlier {marker}",
             hint="give a new or empty directory",
         )
+    _can_create_in(path, what, path)
+
+
+def _can_create_in(directory: Path, what: str, path: Path) -> None:
+    """Fail before any work unless a file can be created in `directory`: a read-only file system
+    or a directory without write permission would otherwise fail only after all the work. A real
+    file is made and removed: permission bits say nothing of a read-only mount (nor for root)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".clustergen-probe-", dir=directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def _parent_is_a_directory(path: Path, what: str) -> None:

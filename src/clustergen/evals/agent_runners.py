@@ -168,7 +168,7 @@ def _recorder(
 
 def llm_runner(options: RunnerOptions) -> Runner:
     """A live model through the agent loop."""
-    settings = load_settings(model=options.model)
+    settings = load_settings(model=options.model, allow_insecure_http=options.allow_insecure_http)
     if not settings.configured():
         raise ConfigError(
             "--mode llm needs NVIDIA_API_KEY (or CLUSTERGEN_BASE_URL for a self-hosted endpoint)",
@@ -180,12 +180,13 @@ def llm_runner(options: RunnerOptions) -> Runner:
 
 
 def _offline_settings(model: str) -> AgentSettings:
+    # the transport answers: the http URL is never dialled, so the placeholder key goes nowhere
     return AgentSettings(
         NVIDIA_API_KEY="offline-no-key",
         CLUSTERGEN_BASE_URL=_NO_ENDPOINT,
         CLUSTERGEN_MODEL=model,
         CLUSTERGEN_MAX_ATTEMPTS=1,
-    )
+    ).allowing_insecure_http()
 
 
 def scripted_runner(options: RunnerOptions) -> Runner:

@@ -7,6 +7,7 @@ the suite (and a crash is never counted as a pass).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -25,7 +26,7 @@ from clustergen.errors import ClustergenError, OutputError, RequestError
 from clustergen.evals.cases import EvalCase
 from clustergen.evals.runners import CaseRun, Runner, RunStats
 from clustergen.evals.scoring import CRASH, CaseResult, score_case
-from clustergen.redact import redact
+from clustergen.redact import redact, redact_known
 
 MAX_CONCURRENCY = 64
 
@@ -191,7 +192,9 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a file so a reader sees the old content or the new, never half of it."""
+    """Write a file so a reader sees the old content or the new, never half of it, with every
+    remembered secret masked (a case's run holds what the model wrote, which may echo the key)."""
+    text = redact_known(text)
     path = Path(path)
     if not path.parent.is_dir():
         raise OutputError(f"directory {path.parent} does not exist")
@@ -210,5 +213,7 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        # a read-only file system refuses even removing a file that is not there
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise OutputError(f"cannot write {path}: {exc.strerror}") from None

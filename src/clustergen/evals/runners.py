@@ -78,6 +78,8 @@ class RunnerOptions:
     concurrency: int = 1
     requests_per_minute: float | None = None
     replay_dir: Path | None = None
+    #: the key may go over plain http to a host other than loopback (--allow-insecure-http)
+    allow_insecure_http: bool = False
 
 
 RunnerFactory = Callable[[RunnerOptions], Runner]

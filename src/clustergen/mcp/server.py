@@ -26,6 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
 from clustergen.errors import RequestError
+from clustergen.mcp.sessions import MAX_SESSIONS, SESSION_IDLE_S, evict_idlest_at_limit
 from clustergen.tools.registry import Registry, Tool, ToolContext, ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -171,11 +172,16 @@ def url_of(sock: socket.socket, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
-async def serve_http(server: Server[Any], sock: socket.socket) -> None:
-    """Serve streamable HTTP on an already-bound loopback socket until interrupted."""
-    import uvicorn
-
-    host = sock.getsockname()[0]
+def http_app(
+    server: Server[Any],
+    host: str,
+    *,
+    max_sessions: int = MAX_SESSIONS,
+    session_idle_s: float = SESSION_IDLE_S,
+) -> Any:
+    """The streamable HTTP app for `server` on loopback `host`: Host and Origin checked, and
+    sessions bounded (at most `max_sessions`, the idlest closed to admit a new one) and expired
+    after `session_idle_s` without a request (clustergen.mcp.sessions)."""
     shown = f"[{host}]" if ":" in host else host
     # Host/Origin checks refuse a page on another site reaching this port by DNS rebinding.
     security = TransportSecuritySettings(
@@ -188,6 +194,20 @@ async def serve_http(server: Server[Any], sock: socket.socket) -> None:
             "http://[::1]:*",
         ],
     )
-    app = server.streamable_http_app(host=host, transport_security=security)
+    app = server.streamable_http_app(
+        host=host,
+        transport_security=security,
+        max_sessions=max_sessions,
+        session_idle_timeout=session_idle_s,
+    )
+    evict_idlest_at_limit(server.session_manager)
+    return app
+
+
+async def serve_http(server: Server[Any], sock: socket.socket) -> None:
+    """Serve streamable HTTP on an already-bound loopback socket until interrupted."""
+    import uvicorn
+
+    app = http_app(server, sock.getsockname()[0])
     config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
     await uvicorn.Server(config).serve(sockets=[sock])

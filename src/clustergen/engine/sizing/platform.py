@@ -106,6 +106,8 @@ def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
     if cap_w <= 0:
         raise RequestError(f"a power cap must be positive, got {cap_w:g} W")
     check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W)
+    if pue is not None:  # checked whenever given: a PUE is carried into the result either way
+        check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
     if basis == "it":
         return cap_w
     if pue is None or pue < 1.0:

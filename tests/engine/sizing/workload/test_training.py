@@ -107,3 +107,17 @@ def test_over_budget_is_not_met() -> None:
     )
     assert not est.feasible
     assert "budget" in unmet[0]
+
+
+def test_a_long_deadline_still_gets_the_gpus_that_hold_the_model() -> None:
+    """A year for 100B tokens of an 8B model would need one GPU by time alone, but full training
+    state (weights, gradients, Adam moments) does not fit one 80 GB GPU: the plan takes the
+    fewest GPUs that hold it, and meets the deadline sooner."""
+    est, unmet = estimate_training(
+        CAT,
+        _w(model="llama-3.1-8b", training_tokens_t=0.1, training_days=400, gpu="h100-sxm"),
+    )
+    assert unmet == []
+    assert est.feasible
+    assert est.gpus_required is not None and 1 < est.gpus_required <= 8
+    assert est.days is not None and est.days < 400

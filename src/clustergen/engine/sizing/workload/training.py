@@ -184,6 +184,24 @@ def _min_copy(catalog: Catalog, w: WorkloadInputs) -> int:
     return lay.model_parallel if lay else 1
 
 
+def _fewest_that_hold(catalog: Catalog, w: WorkloadInputs, at_least: int) -> int | None:
+    """The fewest GPUs, from `at_least`, that hold the model in some parallel layout (sharded
+    optimizer state needs enough of them); None when not even a very large count does."""
+    high = max(1, at_least)
+    while _layout(catalog, w, high) is None:
+        if high >= 1 << 16:
+            return None
+        high *= 2
+    low = max(1, high // 2)
+    while low < high:  # the smallest count in (high/2, high] with a layout
+        mid = (low + high) // 2
+        if _layout(catalog, w, mid) is None:
+            low = mid + 1
+        else:
+            high = mid
+    return high
+
+
 def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
     """GPUs and days from what the request fixes: tokens with days or GPUs, or a budget."""
     notes: list[str] = []
@@ -195,6 +213,10 @@ def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
             if gpus is None:
                 notes.append(f"no GPU count trains {w.tokens:.3g} tokens in {days:g} days")
                 return _Plan(None, None, None, notes, False)
+        if w.gpus is None and _layout(catalog, w, gpus) is None:
+            # the time asks for fewer GPUs than hold the model's training state: take the fewest
+            # that do (more GPUs only shorten the run)
+            gpus = _fewest_that_hold(catalog, w, gpus) or gpus
         estimate_days = days_for(catalog, w, rate, w.tokens, gpus)
         if days is not None and not w.days_assumed and estimate_days > days * 1.0001:
             notes.append(f"{gpus:,} GPUs take {estimate_days:,.1f} days, over the {days:g} asked")
