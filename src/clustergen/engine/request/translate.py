@@ -42,6 +42,8 @@ def _request_error(
         return RequestError(
             f"{phrases[name]!r} does not work as the {NAMES.get(name, name)}: {msg}",
             hint="check the number and its unit",
+            field=name,
+            value=err.get("input"),
         )
     got = f", got {err.get('input')!r}" if name in fields else ""
     if err["type"] == "extra_forbidden":
@@ -49,8 +51,10 @@ def _request_error(
         return RequestError(
             f"unknown field {name!r}" + (f"; did you mean {near[0]!r}?" if near else ""),
             hint=f"the fields are: {', '.join(model.model_fields)}",
+            field=name,
         )
-    return RequestError(f"{name}: {msg}{got}")
+    value = err.get("input") if name in fields else None
+    return RequestError(f"{name}: {msg}{got}", field=name, value=value)
 
 
 def build(model: type[M], **fields: Any) -> M:

@@ -86,7 +86,7 @@ def node_power(system: System, basis: NodePowerBasis = "max") -> NodePower:
         f"system {system.id} has no known power (no max_power_w and incomplete power_terms)",
         entry=system.id,
         field="max_power_w",
-        hint="add max_power_w or power_terms for it in a layered catalog (--catalog DIR)",
+        hint="add max_power_w or power_terms for it in a layered catalog",
     )
 
 
@@ -97,13 +97,19 @@ def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
     and the power-first solve can never disagree about what a facility cap allows.
     """
     if cap_w <= 0:
-        raise RequestError(f"a power cap must be positive, got {cap_w:g} W")
+        raise RequestError(
+            f"a power cap must be positive, got {cap_w:g} W", field="power_cap_w", value=cap_w
+        )
     check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W)
     if basis == "it":
         return cap_w
     if pue is None or pue < 1.0:
         raise RequestError(
-            "a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3"
+            "a facility power cap needs a pue of at least 1.0",
+            hint="give pue, e.g. 1.3",
+            field="pue",
+            value=pue,
+            limit=MIN_PUE,
         )
     return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
 

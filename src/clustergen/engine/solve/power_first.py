@@ -146,7 +146,12 @@ def solve_power_first(
     step, offset = 1, 0
     if whole_su:
         if probe.full_su_nodes is None:
-            raise RequestError(f"{system.id}'s fabric has no scalable unit", hint="drop --whole-su")
+            raise RequestError(
+                f"{system.id}'s fabric has no scalable unit to build whole",
+                hint="drop whole_su, or pick a platform whose architecture has scalable units",
+                field="whole_su",
+                value=True,
+            )
         step = probe.full_su_nodes
         if probe.plan.fabric_manager_links:
             offset = 1  # the SuperPOD RA gives one node slot to the UFM
