@@ -29,7 +29,7 @@ from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_input
 from clustergen.engine.sizing.platform import estimate_of, gpu_system, node_power
 from clustergen.engine.sizing.workload import workload_gpus
 from clustergen.engine.solve.power_first import most_under_cap
-from clustergen.errors import ClustergenError
+from clustergen.errors import ClustergenError, InfeasibleDesignError
 from clustergen.units import ceil_div
 
 RANKING = (
@@ -153,9 +153,15 @@ def _size(
     needed, unmet = workload_gpus(catalog, request, system)  # each platform sized for itself
     if request.gpus or request.nodes or needed:
         nodes = request.nodes or ceil_div(request.gpus or needed or 1, system.gpus_per_node)
+    elif it_cap is None:
+        # no count, no cap and no GPUs the workload can use here: nothing sizes this platform
+        # (an unknown cap is never read as a cap of zero)
+        raise InfeasibleDesignError(
+            unmet or f"nothing sizes {system.id}: no count, cap or workload"
+        )
     else:
         choices = FabricChoices(technology=technology, oversubscription=oversub)
-        nodes = most_under_cap(catalog, system.id, it_cap or 0.0, choices=choices).nodes
+        nodes = most_under_cap(catalog, system.id, it_cap, choices=choices).nodes
     f = _fabric(catalog, system, nodes, technology, oversub)
     return _Sized(nodes=nodes, it_w=nodes * npow.node_w + f.fabric_w, fabric=f, unmet=unmet)
 

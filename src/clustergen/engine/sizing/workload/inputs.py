@@ -15,7 +15,7 @@ from clustergen.engine.model.request import WORKLOAD_TARGETS, DesignRequest
 from clustergen.engine.model.workload import WorkloadKind
 from clustergen.engine.sizing.workload.budget import Price, price_for
 from clustergen.engine.sizing.workload.llm import Arch, arch_of
-from clustergen.errors import RequestError
+from clustergen.errors import CatalogGapError, RequestError
 
 #: request fields that ask for serving rather than training
 _SERVING_FIELDS = ("output_tokens_per_s", "ttft_ms", "tpot_ms", "isl_tokens", "osl_tokens")
@@ -138,6 +138,11 @@ def nvlink_domain(catalog: Catalog, gpu: Gpu, system: System | None) -> int:
     return max(sizes, default=8)
 
 
+def dense_field(precision: str) -> str:
+    """The GPU field holding the dense peak at `precision` (FP16 runs at the BF16 rate)."""
+    return "bf16_dense_tflops" if precision in ("bf16", "fp16") else f"{precision}_dense_tflops"
+
+
 def resolve_precision(
     catalog: Catalog,
     request: DesignRequest,
@@ -153,9 +158,11 @@ def resolve_precision(
             request.precision, getattr(gpu, f"{request.precision}_dense_tflops", None)
         )
         if not peak:
-            raise RequestError(
+            raise CatalogGapError(
                 f"{gpu.name} has no published dense {request.precision.upper()} throughput",
-                hint="use bf16, or a GPU that has that precision",
+                entry=gpu.id,
+                field=dense_field(request.precision),
+                hint="use bf16, a GPU that has that precision, or add it in a layered catalog",
             )
         return request.precision, []
     trained = model.training_precision if model is not None and kind == "training" else None

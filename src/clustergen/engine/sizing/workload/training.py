@@ -21,10 +21,10 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
-from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant
+from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, dense_field
 from clustergen.engine.sizing.workload.layout import Layout, smallest_layout
 from clustergen.engine.sizing.workload.published import training_row
-from clustergen.errors import RequestError
+from clustergen.errors import CatalogGapError
 
 #: error bands (+/- %) the calibration tests hold the method to (tests/engine/sizing/
 #: test_calibration.py); small models are one-sided: real runs took 1.5-2.5x the GPU-hours
@@ -49,9 +49,11 @@ def peak_flops(gpu: Gpu, precision: str) -> float:
         "fp4": gpu.fp4_dense_tflops,
     }[precision]
     if not tflops:
-        raise RequestError(
+        raise CatalogGapError(
             f"{gpu.name} has no published dense {precision.upper()} throughput in the catalog",
-            hint="choose another precision or GPU",
+            entry=gpu.id,
+            field=dense_field(precision),
+            hint="choose another precision or GPU, or add the figure in a layered catalog",
         )
     return tflops * 1e12
 
