@@ -68,7 +68,7 @@ def node_power(system: System, basis: NodePowerBasis = "max") -> NodePower:
             basis="max",
             node_w=system.max_power_w,
             terms_w=terms,
-            source=system.field_sources.get("max_power_w", system.source),
+            source=system.source_of("max_power_w"),
         )
     if total:
         return NodePower(
@@ -123,8 +123,7 @@ _FIELD_WORDS = {
 
 def estimate_of(entry: Entry, field: str) -> str | None:
     """'<name>: <what>' (e.g. "NVIDIA Quantum-X800 Q3400-RA: typical power") when the entry
-    labels that value an estimate in its field_sources; the basis is in the entry's sources."""
-    text = entry.field_sources.get(field, "")
-    if not text.lstrip().lower().startswith("estimate"):
+    labels that value an estimate (a field source of kind estimate, with its basis)."""
+    if not entry.estimated(field):
         return None
     return f"{entry.name}: {_FIELD_WORDS.get(field, field.replace('_', ' '))}"

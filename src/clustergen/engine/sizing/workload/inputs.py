@@ -168,7 +168,7 @@ def resolve_precision(
     trained = model.training_precision if model is not None and kind == "training" else None
     if model is not None and trained and getattr(gpu, f"{trained}_dense_tflops", None):
         reason = f"precision not given: {model.name} was pre-trained in {trained.upper()}"
-        source = model.field_sources.get("training_precision", model.source)
+        source = model.source_of("training_precision")
         return trained, [Assumed(field="precision", value=trained, reason=reason, source=source)]
     name = "training-precision" if kind != "inference" else "inference-precision"
     a = catalog.assumption(name)
