@@ -30,6 +30,14 @@ def gpu_system(catalog: Catalog, platform: str) -> System:
         system = min(systems, key=lambda s: (s.kind != "dgx", -s.gpus_per_node, s.id))
     if system.gpus_per_node == 0:
         raise RequestError(f"{system.id} is a {system.kind}, not a GPU platform")
+    if not system.gpu:
+        # a GPU platform whose GPU the catalog does not name: the catalog's gap, not the user's
+        raise CatalogGapError(
+            f"system {system.id} names no GPU in the catalog",
+            entry=system.id,
+            field="gpu",
+            hint="add its gpu (an id in gpus.yaml) in a layered catalog, or pick another system",
+        )
     return system
 
 
