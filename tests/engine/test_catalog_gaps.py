@@ -110,10 +110,7 @@ def _nullable(model: BaseModel, prefix: str = "") -> list[str]:
 #: why a null at a field path is not yet said, for the cases below
 _WHY = {
     "compute.nic": "the NIC's BOM line is left out, with no placeholder line",
-    "storage": "the system's storage ports are left out of (or guessed in) the switch counts",
-    "inband": "the system's in-band ports are left out of the switch counts",
     "cage_gbps": "the optic look-up silently picks another part",
-    "rack_units": "an unknown switch height is counted as 1U in the network racks",
     "media": "the optic look-up silently picks another part",
     "total_gbps": "the optic look-up silently picks another part",
 }
@@ -122,15 +119,15 @@ _WHY = {
 #: and its id must then go from here)
 KNOWN = set(
     """
-    dgx-h100-bcm-head-node-storage dgx-h100-ddn-ai400x2t-storage dgx-h100-dgx-h100-compute.nic
+    dgx-h100-dgx-h100-compute.nic
     dgx-h100-mma1z00-ns400-media dgx-h100-mma1z00-ns400-total_gbps dgx-h100-mma4z00-ns-media
-    dgx-h100-mma4z00-ns-total_gbps dgx-h100-qm9700-cage_gbps gb200-bcm-head-node-inband
-    gb200-ddn-ai400x2t-storage gb200-gb200-nvl72-compute.nic gb200-gb200-nvl72-storage
+    dgx-h100-mma4z00-ns-total_gbps dgx-h100-qm9700-cage_gbps
+    gb200-gb200-nvl72-compute.nic
     gb200-mma1z00-ns400-media gb200-mma1z00-ns400-total_gbps gb200-mma4z00-ns-media
     gb200-mma4z00-ns-total_gbps gb200-qm9700-cage_gbps gb200-sn5600-cage_gbps
-    readme-bcm-head-node-inband readme-ddn-ai400x2t-storage readme-hgx-b200-compute.nic
+    readme-hgx-b200-compute.nic
     readme-mma1z00-ns400-media readme-mma1z00-ns400-total_gbps readme-mma4z00-ns-media
-    readme-mma4z00-ns-total_gbps readme-sn5610-cage_gbps readme-sn5610-rack_units
+    readme-mma4z00-ns-total_gbps readme-sn5610-cage_gbps
     """.split()  # noqa: SIM905 - a block of ids reads better than a list literal
 )
 
