@@ -26,13 +26,17 @@ def test_request_error_keeps_field_value_and_limit() -> None:
 
 def test_an_edge_words_the_field_as_its_own_name() -> None:
     err = RequestError("nodes must be at least 1, got 0 nodes", field="nodes", value=0)
-    # the error's own field, once; the same English word later in the line stays a word
+    # the error's own field where it opens the line; the same English word later stays a word
     assert err.one_line(_flag) == "--nodes must be at least 1, got 0 nodes"
+    err = RequestError("x is a server, not a GPU nodes list", field="nodes")
+    assert err.one_line(_flag) == "x is a server, not a GPU nodes list (--nodes)"
 
 
 def test_a_field_missing_from_the_words_is_added_in_brackets() -> None:
     err = RequestError("a facility cap needs a PUE", hint="e.g. 1.3", field="pue")
     assert err.one_line(_flag) == "a facility cap needs a PUE (--pue); e.g. 1.3"
+    err = RequestError("a facility cap needs a PUE", hint="give `pue`, e.g. 1.3", field="pue")
+    assert err.one_line(_flag) == "a facility cap needs a PUE; give --pue, e.g. 1.3"
 
 
 def test_other_fields_in_backticks_are_worded_too() -> None:

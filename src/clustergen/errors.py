@@ -52,9 +52,11 @@ class ClustergenError(Exception):
     def _worded(
         self, text: str, hint: str | None, name: Callable[[str], str | None]
     ) -> tuple[str, str | None]:
-        """`text` and `hint` with request fields in an edge's words: the error's own `field`
-        where it first stands as a word (else named in brackets), and any field written in
-        backticks (`price_per_gpu_hour`) that the edge has a name for."""
+        """`text` and `hint` with request fields in an edge's words: any field written in
+        backticks (`price_per_gpu_hour`) that the edge has a name for, and the error's own
+        `field` where it opens the message ("nodes must be at least 1"); else the own field is
+        named in brackets. A field's name used as a plain word elsewhere ("not a GPU platform")
+        is prose and stays."""
         field = getattr(self, "field", None)
         edge = name(field) if isinstance(field, str) else None
 
@@ -63,11 +65,10 @@ class ClustergenError(Exception):
 
         text, hint = _QUOTED_FIELD.sub(swap, text), hint and _QUOTED_FIELD.sub(swap, hint)
         if edge and field is not None:
-            own = re.compile(rf"(?<![\w-]){re.escape(field)}(?![\w-])")
-            in_text, in_hint = bool(own.search(text)), bool(hint and own.search(hint))
-            text = own.sub(edge, text, count=1)
-            hint = hint and own.sub(edge, hint, count=1)
-            if not (in_text or in_hint) and edge not in text and edge not in (hint or ""):
+            opening = re.match(rf"{re.escape(field)}(?![\w-])", text)
+            if opening:
+                text = edge + text[opening.end() :]
+            elif edge not in text and edge not in (hint or ""):
                 text = f"{text} ({edge})"
         return text, hint
 

@@ -59,9 +59,11 @@ def check_number(
     ge: float | None = None,
     gt: float | None = None,
     le: float | None = None,
+    field: str | None = None,
 ) -> float:
     """`value` if it is a finite number within the bounds, else one RequestError naming `name`,
-    the value and the range: for the engine functions callers give bare numbers to."""
+    the value and the range: for the engine functions callers give bare numbers to. The error's
+    `field` is `field`, else `name` when that is a field's name (`nodes`, not "the power cap")."""
     ok = _finite(value)
     ok = ok and (ge is None or value >= ge) and (gt is None or value > gt)
     ok = ok and (le is None or value <= le)
@@ -73,7 +75,7 @@ def check_number(
     rule = " and ".join(p for p in (low, high) if p)
     raise RequestError(
         f"{name} must be a finite number {rule}; got {value!r}".replace("  ", " "),
-        field=name,
+        field=field or (name if name.isidentifier() else None),
         value=value,
         limit=rule or "finite",
     )

@@ -44,7 +44,7 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     """Platforms the request allows: the one it names, systems with its GPU, or every platform
     with a published reference architecture that fits the cooling and rack limits."""
     if request.platform:
-        return [catalog.system(request.platform)]
+        return [gpu_system(catalog, request.platform)]
     if request.gpu:
         systems = [
             s for s in catalog.all("systems", System) if s.gpu == request.gpu and s.gpus_per_node

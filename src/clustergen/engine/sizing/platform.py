@@ -29,7 +29,9 @@ def gpu_system(catalog: Catalog, platform: str) -> System:
         # DGX first (it has a reference architecture), then the densest node
         system = min(systems, key=lambda s: (s.kind != "dgx", -s.gpus_per_node, s.id))
     if system.gpus_per_node == 0:
-        raise RequestError(f"{system.id} is a {system.kind}, not a GPU platform")
+        raise RequestError(
+            f"{system.id} is a {system.kind}, not a GPU platform", field="platform", value=system.id
+        )
     if not system.gpu:
         # a GPU platform whose GPU the catalog does not name: the catalog's gap, not the user's
         raise CatalogGapError(
@@ -108,18 +110,18 @@ def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
         raise RequestError(
             f"a power cap must be positive, got {cap_w:g} W", field="power_cap_w", value=cap_w
         )
-    check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W)
+    check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W, field="power_cap_w")
     if basis == "it":
         return cap_w
     if pue is None or pue < 1.0:
         raise RequestError(
-            "a facility power cap needs a pue of at least 1.0",
-            hint="give pue, e.g. 1.3",
+            "a facility power cap needs a PUE of at least 1.0",
+            hint="give `pue`, e.g. 1.3",
             field="pue",
             value=pue,
             limit=MIN_PUE,
         )
-    return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
+    return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE, field="pue")
 
 
 _FIELD_WORDS = {

@@ -37,7 +37,9 @@ def max_nodes_under_cap(
     guarantee it. `step`/`offset` restrict the answer to whole scalable units.
     """
     if cap_w <= 0:
-        raise RequestError(f"power cap must be positive, got {cap_w:g} W")
+        raise RequestError(
+            f"power cap must be positive, got {cap_w:g} W", field="power_cap_w", value=cap_w
+        )
     if step < 1 or offset < 0 or offset >= step:
         raise RequestError("invalid scalable-unit step for the power solve")
 
@@ -148,7 +150,7 @@ def solve_power_first(
         if probe.full_su_nodes is None:
             raise RequestError(
                 f"{system.id}'s fabric has no scalable unit to build whole",
-                hint="drop whole_su, or pick a platform whose architecture has scalable units",
+                hint="drop `whole_su`, or pick a platform whose architecture has scalable units",
                 field="whole_su",
                 value=True,
             )

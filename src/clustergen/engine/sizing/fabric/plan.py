@@ -225,7 +225,7 @@ def _broken_out(system: System, ports: int, speed: float, wanted: float) -> tupl
     if wanted > speed:
         raise RequestError(
             f"{system.id} compute ports run at {speed:g} Gb/s; {wanted:g} Gb/s is faster",
-            hint=f"use port_speed_gbps {speed:g} or lower",
+            hint=f"use `port_speed_gbps` {speed:g} or lower",
             field="port_speed_gbps",
             value=wanted,
             limit=speed,
@@ -259,7 +259,12 @@ def _leaf_switch(
         reason = "NVIDIA Enterprise RA default: Spectrum-X Ethernet"
         assumed.append(Assumed(field="switch", value=leaf.id, reason=reason, source=leaf.source))
     if technology is not None and leaf.technology != technology:
-        raise RequestError(f"switch {leaf.id} is {leaf.technology}, not {technology}")
+        raise RequestError(
+            f"switch {leaf.id} is {leaf.technology}, not {technology}",
+            field="switch",
+            value=leaf.id,
+            limit=technology,
+        )
     return leaf
 
 

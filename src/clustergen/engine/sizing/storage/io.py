@@ -73,7 +73,7 @@ def _check(w: IoWorkload) -> None:
     if w.layout == "object-store" and w.system != "object-store":
         raise RequestError(
             f"layout 'object-store' needs system 'object-store', got system {w.system!r}",
-            hint="use system object-store, or layout one-file-per-sample / shards",
+            hint="use `system` object-store, or `layout` one-file-per-sample / shards",
             field="system",
             value=w.system,
             limit="object-store",

@@ -50,9 +50,16 @@ def storage_targets(
     31/63/127 nodes) counts the whole SUs.
     """
     if nodes < 1:
-        raise RequestError(f"nodes must be at least 1, got {nodes}")
+        raise RequestError(
+            f"nodes must be at least 1, got {nodes}", field="nodes", value=nodes, limit=1
+        )
     if su_nodes is not None and su_nodes < 1:
-        raise RequestError(f"su_nodes must be at least 1, got {su_nodes}")
+        raise RequestError(
+            f"su_nodes must be at least 1, got {su_nodes}",
+            field="su_nodes",
+            value=su_nodes,
+            limit=1,
+        )
     check_number("nodes", nodes, ge=1, le=MAX_NODES)
     if su_nodes is not None:
         # any SU size is harmless here: one past Table 6's own is counted in Table 6 SUs
