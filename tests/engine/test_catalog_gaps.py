@@ -109,7 +109,6 @@ def _nullable(model: BaseModel, prefix: str = "") -> list[str]:
 
 #: why a null at a field path is not yet said, for the cases below
 _WHY = {
-    "compute.nic": "the NIC's BOM line is left out, with no placeholder line",
     "cage_gbps": "the optic look-up silently picks another part",
     "media": "the optic look-up silently picks another part",
     "total_gbps": "the optic look-up silently picks another part",
@@ -119,13 +118,10 @@ _WHY = {
 #: and its id must then go from here)
 KNOWN = set(
     """
-    dgx-h100-dgx-h100-compute.nic
     dgx-h100-mma1z00-ns400-media dgx-h100-mma1z00-ns400-total_gbps dgx-h100-mma4z00-ns-media
     dgx-h100-mma4z00-ns-total_gbps dgx-h100-qm9700-cage_gbps
-    gb200-gb200-nvl72-compute.nic
     gb200-mma1z00-ns400-media gb200-mma1z00-ns400-total_gbps gb200-mma4z00-ns-media
     gb200-mma4z00-ns-total_gbps gb200-qm9700-cage_gbps gb200-sn5600-cage_gbps
-    readme-hgx-b200-compute.nic
     readme-mma1z00-ns400-media readme-mma1z00-ns400-total_gbps readme-mma4z00-ns-media
     readme-mma4z00-ns-total_gbps readme-sn5610-cage_gbps
     """.split()  # noqa: SIM905 - a block of ids reads better than a list literal
