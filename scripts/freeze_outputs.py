@@ -220,10 +220,13 @@ def _catalog_masks() -> tuple[str, dict[str, str]]:
 
 
 def _collect_prose(data: Any, texts: dict[str, str], key: str = "") -> None:
-    if isinstance(data, dict):
+    if isinstance(data, dict) and key == "field_sources":
+        # field_sources maps a field name to its kind and its source or basis: both are prose
+        for v in data.values():
+            texts.update({t: _PROSE for t in (v.get("source"), v.get("basis")) if t})
+    elif isinstance(data, dict):
         for k, v in data.items():
-            # field_sources maps a field name to its source
-            _collect_prose(v, texts, "source" if key == "field_sources" else k)
+            _collect_prose(v, texts, k)
     elif isinstance(data, list):
         for v in data:
             _collect_prose(v, texts, key)

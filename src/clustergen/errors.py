@@ -18,6 +18,9 @@ traceback.
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Callable
 from typing import Any
 
 
@@ -36,12 +39,38 @@ class ClustergenError(Exception):
         self.hint = hint
         self.details = details
 
-    def one_line(self) -> str:
-        """The message and hint on one line, as the CLI prints it."""
-        text = self.message.rstrip(".")
-        if self.hint:
-            return f"{text}; {self.hint}"
+    def one_line(self, name: Callable[[str], str | None] | None = None) -> str:
+        """The message and hint on one line. `name` words a request field for an edge (the CLI
+        gives a field's flag); without it, fields keep their request names."""
+        text, hint = self.message.rstrip("."), self.hint
+        if name is not None and isinstance(self, RequestError):
+            text, hint = self._worded(text, hint, name)
+        if hint:
+            return f"{text}; {hint}"
         return text
+
+    def _worded(
+        self, text: str, hint: str | None, name: Callable[[str], str | None]
+    ) -> tuple[str, str | None]:
+        """`text` and `hint` with request fields in an edge's words: any field written in
+        backticks (`price_per_gpu_hour`) that the edge has a name for, and the error's own
+        `field` where it opens the message ("nodes must be at least 1"); else the own field is
+        named in brackets. A field's name used as a plain word elsewhere ("not a GPU platform")
+        is prose and stays."""
+        field = getattr(self, "field", None)
+        edge = name(field) if isinstance(field, str) else None
+
+        def swap(m: re.Match[str]) -> str:
+            return name(m.group(1)) or m.group(0)
+
+        text, hint = _QUOTED_FIELD.sub(swap, text), hint and _QUOTED_FIELD.sub(swap, hint)
+        if edge and field is not None:
+            opening = re.match(rf"{re.escape(field)}(?![\w-])", text)
+            if opening:
+                text = edge + text[opening.end() :]
+            elif edge not in text and edge not in (hint or ""):
+                text = f"{text} ({edge})"
+        return text, hint
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready error object."""
@@ -51,6 +80,21 @@ class ClustergenError(Exception):
         if self.details:
             out["error"]["details"] = self.details
         return out
+
+
+#: a request field named in backticks in an error's words
+_QUOTED_FIELD = re.compile(r"`([a-z][a-z0-9_]*)`")
+
+
+def _jsonable(value: Any) -> Any:
+    """`value` as JSON can hold it: a number that is not finite, or an object, as its repr."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return repr(value)
 
 
 class CatalogError(ClustergenError):
@@ -85,10 +129,33 @@ class CatalogGapError(CatalogError):
 
 
 class RequestError(ClustergenError):
-    """The user's request or arguments cannot be used as given."""
+    """The user's request or arguments cannot be used as given.
+
+    `field` names the request field at fault (a request name such as `nodes` or `pue`, never a
+    CLI flag: each edge words it, as `one_line(name)` does), `value` is what was given and
+    `limit` what would have been accepted; all three go to JSON in `details`.
+    """
 
     code = "request_error"
     exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        field: str | None = None,
+        value: Any = None,
+        limit: Any = None,
+        **details: Any,
+    ) -> None:
+        given = {"field": field, "value": _jsonable(value), "limit": _jsonable(limit)}
+        super().__init__(
+            message, hint=hint, **{k: v for k, v in given.items() if v is not None}, **details
+        )
+        self.field = field
+        self.value = value
+        self.limit = limit
 
 
 class InfeasibleDesignError(ClustergenError):

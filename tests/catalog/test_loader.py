@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from clustergen.catalog import validate_catalog
 
 
@@ -37,3 +39,68 @@ def test_a_new_entry_with_its_own_names_loads(tmp_path: Path) -> None:
     catalog, problems = validate_catalog(tmp_path)
     assert catalog is not None, problems
     assert catalog.switch("myleaf64").id == "my-leaf"
+
+
+_SWITCH = (
+    "- id: my-leaf\n"
+    "  name: My leaf\n"
+    "  vendor: Example\n"
+    "  technology: infiniband\n"
+    "  ports: 64\n"
+    "  port_speed_gbps: 400\n"
+    "  max_power_w: 900\n"
+    "  source: test\n"
+    "  as_of: 2026-01\n"
+    "  field_sources:\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("field_source", "rule"),
+    [
+        ("    max_power_w: {kind: estimate, source: a guess}\n", "kind estimate needs a basis"),
+        ("    max_power_w: {kind: derived}\n", "kind derived needs a basis"),
+        (
+            "    max_power_w: {kind: literature, basis: a reading}\n",
+            "kind literature needs a source",
+        ),
+        ("    max_power_w: {kind: rumour, source: a forum}\n", "'datasheet', 'literature'"),
+    ],
+)
+def test_a_field_source_must_fit_its_kind(tmp_path: Path, field_source: str, rule: str) -> None:
+    (tmp_path / "switches.yaml").write_text(_SWITCH + field_source, encoding="utf-8")
+    catalog, problems = validate_catalog(tmp_path)
+    assert catalog is None
+    assert [(p.file, p.entry) for p in problems] == [("switches.yaml", "my-leaf")]
+    assert problems[0].field.startswith("field_sources.max_power_w")
+    assert rule in problems[0].message
+
+
+def test_an_estimate_with_its_basis_is_labelled_and_a_plain_string_is_a_citation(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "switches.yaml").write_text(
+        _SWITCH + "    max_power_w: {kind: estimate, basis: half the bigger switch}\n"
+        "    ports: the vendor's datasheet, page 2\n",
+        encoding="utf-8",
+    )
+    catalog, problems = validate_catalog(tmp_path)
+    assert catalog is not None, problems
+    leaf = catalog.switch("my-leaf")
+    assert leaf.estimated("max_power_w")
+    assert not leaf.estimated("ports")
+    assert leaf.field_sources["ports"].kind == "datasheet"
+    assert leaf.source_of("max_power_w") == "half the bigger switch"
+    assert leaf.source_of("port_speed_gbps") == "test"
+
+
+def test_the_built_in_estimates_all_state_their_basis() -> None:
+    catalog, problems = validate_catalog(None)
+    assert catalog is not None, problems
+    kinds = {
+        fs.kind
+        for rows in catalog.entries.values()
+        for e in rows.values()
+        for fs in e.field_sources.values()
+    }
+    assert kinds == {"datasheet", "literature", "estimate", "derived"}

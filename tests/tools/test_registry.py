@@ -387,3 +387,14 @@ def test_a_tool_declares_who_is_offered_it() -> None:
     assert reg.for_mcp().names() == ["echo", "later"]
     assert reg.tools["echo"].display_title() == "Echo"
     assert reg.tools["later"].display_title() == "Later"
+
+
+def test_a_request_error_names_the_argument_path_of_its_field() -> None:
+    # a model has no CLI flags: the error points at the argument it should change
+    reg, cat = default_registry(), load_catalog()
+    args = {"requirements": {"gpus": 64, "platform": "bcm-head-node"}}
+    outcome = reg.call(ToolContext(cat), "compare_alternatives", args)
+    assert not outcome.ok
+    assert outcome.error == (
+        "bcm-head-node is a management-server, not a GPU platform (requirements.platform)"
+    )

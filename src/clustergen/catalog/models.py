@@ -52,6 +52,41 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
+#: what kind of evidence a value is (mlsysim's ProvenanceKind): a vendor's published document
+#: (datasheet, manual, reference architecture), a paper or a secondary reading of one, a figure
+#: estimated from something else, or one worked out by arithmetic from cited figures
+ProvenanceKind = Literal["datasheet", "literature", "estimate", "derived"]
+
+
+class FieldSource(Strict):
+    """Where one field's value came from, and what kind of evidence it is.
+
+    A cited value (datasheet, literature) names its `source`; an estimate or a derivation states
+    its `basis` (what it rests on), never left for the reader to guess. In YAML a plain string is
+    a datasheet citation: `max_power_w: "DGX H100 User Guide, Specifications"`.
+    """
+
+    kind: ProvenanceKind
+    source: str | None = Field(default=None, min_length=3)
+    basis: str | None = Field(default=None, min_length=3)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_citation(cls, v: object) -> object:
+        return {"kind": "datasheet", "source": v} if isinstance(v, str) else v
+
+    @model_validator(mode="after")
+    def _evidence_fits_kind(self) -> FieldSource:
+        if self.kind in ("estimate", "derived") and not self.basis:
+            raise ValueError(f"kind {self.kind} needs a basis: what the value rests on")
+        if self.kind in ("datasheet", "literature") and not self.source:
+            raise ValueError(f"kind {self.kind} needs a source: document and section, or URL")
+        return self
+
+    def __str__(self) -> str:
+        return " ".join(t for t in (self.source, self.basis) if t)
+
+
 class Entry(Strict):
     """Fields every catalog entry carries."""
 
@@ -65,8 +100,9 @@ class Entry(Strict):
     )
     source: str = Field(min_length=3, description="document and section, or URL")
     as_of: AsOf
-    field_sources: dict[str, str] = Field(
-        default_factory=dict, description="field -> source, for values from another document"
+    field_sources: dict[str, FieldSource] = Field(
+        default_factory=dict,
+        description="field -> its source and kind, for values not from the entry's own source",
     )
     placeholder: bool = Field(
         default=False, description="true when values are assumptions, not published facts"
@@ -86,6 +122,16 @@ class Entry(Strict):
         if self.price_usd is not None and not self.price_source:
             raise ValueError("price_usd needs price_source (quote, list price page, date)")
         return self
+
+    def source_of(self, field: str) -> str:
+        """Where `field`'s value came from: its own source (or basis), else the entry's."""
+        own = self.field_sources.get(field)
+        return str(own) if own is not None else self.source
+
+    def estimated(self, field: str) -> bool:
+        """True when the catalog labels `field`'s value an estimate."""
+        own = self.field_sources.get(field)
+        return own is not None and own.kind == "estimate"
 
     def names(self) -> list[str]:
         """Every name this entry answers to, normalised."""

@@ -205,15 +205,15 @@ def size(
 
     from clustergen.cli.userfiles import load_user_json
     from clustergen.engine.calculators.seedconfig import SeedConfig, size_seed_config
+    from clustergen.engine.request.translate import input_error
 
     raw = load_user_json(config, "--config")
     try:
         cfg = SeedConfig.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RequestError(
-            f"--config {config}: {where}: {first['msg']}",
+        raise input_error(
+            exc,
+            where=f"--config {config}",
             hint="see the seed memo's example_5mw_config.json for the format",
         ) from None
     r = size_seed_config(cfg)

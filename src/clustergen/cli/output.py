@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
-from clustergen.errors import ClustergenError
+from clustergen.errors import ClustergenError, RequestError
 from clustergen.redact import redact_data, redact_known
 from clustergen.safe_text import has_controls, json_text, terminal
 from clustergen.units import watts
@@ -172,18 +172,105 @@ def say(text: str, *, err: bool = False) -> None:
     console.print(terminal(text), markup=False, highlight=False, soft_wrap=False)
 
 
+#: request field -> the CLI flag that sets it: the one place the CLI words an engine error's
+#: field (the engine names request fields, never flags). Fields whose flag is the field with
+#: dashes (`nodes` -> `--nodes`) are not listed.
+_FLAG_OF = {
+    "power_cap_w": "--cap-mw",
+    "power_cap_basis": "--facility",
+    "rack_power_kw": "--rack-kw",
+    "model_params_b": "--params-b",
+    "training_tokens_t": "--tokens",
+    "training_days": "--days",
+    "sequence_tokens": "--seq",
+    "output_tokens_per_s": "--tokens-per-s",
+    "isl_tokens": "--isl",
+    "osl_tokens": "--osl",
+    "port_speed_gbps": "--port-speed",
+    "dataset_layout": "--layout",
+    "tier": "--tier",
+}
+
+#: fields a CLI flag of the same name (with dashes) sets
+_SAME_NAME = frozenset(
+    [
+        "gpus",
+        "nodes",
+        "pue",
+        "workload",
+        "gpu",
+        "platform",
+        "fabric",
+        "oversubscription",
+        "storage_tier",
+        "model",
+        "precision",
+        "ttft_ms",
+        "tpot_ms",
+        "budget_usd",
+        "price_per_gpu_hour",
+        "price_per_node_hour",
+        "sample_mb",
+        "checkpoint_gb",
+        "su_nodes",
+        "switch",
+        "technology",
+        "whole_su",
+        "planes",
+        "layout",
+        "system",
+        "write_gb_per_s",
+        "shard_mb",
+        "samples_per_s",
+        "workers",
+        "prefetch_depth",
+        "metadata_servers",
+        "mds_ops_per_s",
+        "ingest_mb_per_s",
+        "read_gb_per_s",
+        "checkpoint_interval_s",
+        "drives_per_node",
+        "network_gb_per_s",
+        "gpus_per_node",
+        "target_gb_per_s",
+        "catalog",
+        "request",
+    ]
+)
+
+
+def flag_of(field: str) -> str | None:
+    """The CLI option for a field: a request field's declared flag (else `--set field=...`),
+    or another command's own option, or None when no option sets it."""
+    from clustergen.engine.model.request import REQUEST_FIELDS
+
+    if field in REQUEST_FIELDS:
+        from clustergen.cli.request_opts import cli_spelling
+
+        return cli_spelling(field)
+    if field in _FLAG_OF:
+        return _FLAG_OF[field]
+    return "--" + field.replace("_", "-") if field in _SAME_NAME else None
+
+
 def report_error(err: ClustergenError, as_json: bool) -> None:
-    """One line on stderr, or a JSON error object on stdout with --json."""
+    """One line on stderr, or a JSON error object on stdout with --json; a request field the
+    error names is worded as its flag (JSON keeps the field and adds the flag)."""
     if as_json:
-        print_json(redact_data(err.to_dict()))
+        out = err.to_dict()
+        field = getattr(err, "field", None) if isinstance(err, RequestError) else None
+        flag = flag_of(field) if isinstance(field, str) else None
+        if flag:
+            out["error"]["details"]["flag"] = flag
+        print_json(redact_data(out))
     else:
         # plain text needs no rich console: a failing command stays cheap
-        line = err.one_line()
+        line = err.one_line(flag_of)
         field = err.details.get("field")
-        if isinstance(field, str):  # the engine names a request field; the command line, its option
-            from clustergen.cli.request_opts import cli_spelling
-
-            line += f" ({cli_spelling(field)})"
+        if not isinstance(err, RequestError) and isinstance(field, str):
+            # another kind of error may still name a request field to set (--fit)
+            flag = flag_of(field)
+            line += f" ({flag})" if flag else ""
         sys.stderr.write(f"Error: {terminal(line)}\n")
 
 

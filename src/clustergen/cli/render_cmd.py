@@ -9,7 +9,6 @@ import typer
 
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, stdout
-from clustergen.errors import RequestError
 
 
 def render(
@@ -32,17 +31,18 @@ def render(
     from clustergen.cli.userfiles import read_user_text
     from clustergen.engine.model.design import Design
     from clustergen.engine.report.bundle import bundle_files
+    from clustergen.engine.request.translate import input_error
     from clustergen.engine.search.rebuild import listed, rebuild
 
     text = read_user_text(design_file, "design file")
     try:
         edited = Design.model_validate_json(text)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "the top level"
-        raise RequestError(
-            f"{design_file} is not a clustergen design: {where}: {err['msg']}",
+        raise input_error(
+            exc,
+            where=f"{design_file} is not a clustergen design",
             hint="render reads the design.json that clustergen design --out writes",
+            locate=lambda loc: ".".join(str(p) for p in loc) or "the top level",
         ) from None
     cat = load_catalog(catalog)
     result = rebuild(cat, edited)

@@ -357,7 +357,9 @@ class Registry:
         except ToolCallError as exc:
             return ToolOutcome(tool=name, ok=False, error=exc.message, kind=exc.kind)
         except ClustergenError as exc:
-            return ToolOutcome(tool=name, ok=False, error=exc.one_line(), kind=type(exc).__name__)
+            # a request field in the error is worded as the path to it in this tool's arguments
+            error = exc.one_line(lambda field: argument_path(self.tools[name].args, field))
+            return ToolOutcome(tool=name, ok=False, error=error, kind=type(exc).__name__)
         except Exception as exc:  # a bug, not a refusal: reported as one, never raised
             return ToolOutcome(
                 tool=name,
@@ -410,3 +412,14 @@ class ToolCallError(Exception):
         super().__init__(message)
         self.message = message
         self.kind = kind
+
+
+def argument_path(args: type[BaseModel], field: str) -> str | None:
+    """Where a request field sits in a tool's arguments (`requirements.pue`), or None."""
+    if field in args.model_fields:
+        return field
+    for name, info in args.model_fields.items():
+        inner = info.annotation
+        if isinstance(inner, type) and issubclass(inner, BaseModel) and field in inner.model_fields:
+            return f"{name}.{field}"
+    return None

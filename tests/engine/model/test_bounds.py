@@ -15,10 +15,11 @@ from clustergen.errors import RequestError
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 0, 10**400, 1e300])
 def test_check_number_refuses_what_is_not_finite_or_in_range(value: float) -> None:
     with pytest.raises(RequestError) as err:
-        check_number("--nodes", value, ge=1, le=MAX_NODES)
+        check_number("nodes", value, ge=1, le=MAX_NODES)
     assert err.value.one_line().startswith(
-        "--nodes must be a finite number at least 1 and at most 1,000,000; got "
+        "nodes must be a finite number at least 1 and at most 1,000,000; got "
     )
+    assert (err.value.field, err.value.limit) == ("nodes", "at least 1 and at most 1,000,000")
 
 
 def test_check_number_passes_what_is_in_range() -> None:

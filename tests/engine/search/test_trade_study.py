@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from clustergen.catalog import load_catalog
-from clustergen.engine.request import merge_request
+from clustergen.engine.request import merge_request, parse_request
 from clustergen.engine.search.trade_study import candidate_platforms, trade_study
 
 
@@ -86,3 +88,22 @@ def test_a_row_whose_power_is_unknown_is_not_ranked_as_if_cheaper(tmp_path: Path
     )
     first_partial = study.rows.index(partial[0])
     assert not any(r.eligible for r in study.rows[first_partial:])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "train a 70B model on 15T tokens in 60 days",
+        "serve Llama 3.1 405B at 20,000 output tokens/s with TTFT under 2 s",
+    ],
+)
+def test_a_platform_is_never_dropped_as_the_users_mistake_for_the_catalogs_gap(text: str) -> None:
+    # a request error would fail the whole request; a platform the request cannot be built on is
+    # infeasible, and a fact the catalog lacks is a catalog gap (the RTX PRO 6000's BF16 figure)
+
+    catalog = load_catalog()
+    study = trade_study(catalog, parse_request(catalog, text))
+    kinds = {d.kind for d in study.dropped}
+    assert kinds <= {"catalog_gap", "infeasible"}, [d.why_not for d in study.dropped]
+    gaps = [d for d in study.dropped if d.kind == "catalog_gap"]
+    assert all("in the catalog" in d.why_not for d in gaps)

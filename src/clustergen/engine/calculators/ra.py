@@ -50,8 +50,10 @@ def recommend(catalog: Catalog, gpus: int, workload: str) -> RaResult:
     """Pick the pattern whose node range holds the GPU count, that fits the workload, and whose
     per-GPU bandwidth is the lowest that meets the workload's need (more costs, not helps)."""
     if gpus < 1:
-        raise RequestError(f"--gpus must be a positive count, got {gpus}")
-    check_number("--gpus", gpus, ge=1, le=MAX_GPUS)
+        raise RequestError(
+            f"gpus must be a positive count, got {gpus}", field="gpus", value=gpus, limit=1
+        )
+    check_number("gpus", gpus, ge=1, le=MAX_GPUS)
     if workload not in WORKLOADS:
         raise RequestError(
             f"unknown workload {workload!r}", hint=f"use one of {', '.join(WORKLOADS)}"

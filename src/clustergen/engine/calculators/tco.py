@@ -24,7 +24,7 @@ def cost_of_ownership(
         raise RequestError(
             f"a cost of ownership needs a term > 0 years and a load share in (0, 1]; got "
             f"{years:g} years, load {load_share:g}",
-            hint="e.g. --years 5 --load-share 0.8",
+            hint="e.g. a term of 5 years at a load share of 0.8",
         )
     totals = design.bom_totals
     missing: list[str] = []

@@ -59,11 +59,12 @@ def check_number(
     ge: float | None = None,
     gt: float | None = None,
     le: float | None = None,
+    field: str | None = None,
 ) -> float:
     """`value` if it is a finite number within the bounds, else one RequestError naming `name`,
-    the value and the range: for the engine functions callers give bare numbers to."""
-    # an int of any size is finite (math.isfinite would overflow converting it to a float)
-    ok = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+    the value and the range: for the engine functions callers give bare numbers to. The error's
+    `field` is `field`, else `name` when that is a field's name (`nodes`, not "the power cap")."""
+    ok = _finite(value)
     ok = ok and (ge is None or value >= ge) and (gt is None or value > gt)
     ok = ok and (le is None or value <= le)
     if ok:
@@ -72,7 +73,17 @@ def check_number(
     low = f"above {_shown(gt)}" if gt is not None else low
     high = f"at most {_shown(le)}" if le is not None else ""
     rule = " and ".join(p for p in (low, high) if p)
-    raise RequestError(f"{name} must be a finite number {rule}; got {value!r}".replace("  ", " "))
+    raise RequestError(
+        f"{name} must be a finite number {rule}; got {value!r}".replace("  ", " "),
+        field=field or (name if name.isidentifier() else None),
+        value=value,
+        limit=rule or "finite",
+    )
+
+
+def _finite(value: object) -> bool:
+    # an int of any size is finite (math.isfinite would overflow converting it to a float)
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
 
 
 def _shown(x: float) -> str:

@@ -1,5 +1,5 @@
-"""The files of a design's bundle (`design --out DIR`), by name: what `--out` writes and what
-`render` re-writes from an edited design.json."""
+"""The files of a design's bundle, by name: what a design's output folder holds and what `render`
+re-writes from an edited design.json."""
 
 from __future__ import annotations
 

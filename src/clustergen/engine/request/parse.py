@@ -214,7 +214,10 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     if len(text) > MAX_REQUEST_CHARS:
         raise RequestError(
             f"the request is {len(text):,} characters, over the limit of {MAX_REQUEST_CHARS:,}",
-            hint="say what you need in a paragraph; put structured fields in a --request file",
+            hint="say what you need in a paragraph; put structured fields in a request file",
+            field="text",
+            value=len(text),
+            limit=MAX_REQUEST_CHARS,
         )
     r = _Reading(text)
     for rule in RULES[: len(MONEY_RULES)]:  # "$2 per H800 GPU-hour" holds a GPU's name

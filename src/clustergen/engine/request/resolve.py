@@ -26,8 +26,8 @@ def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any])
     if not any(base.get(k) for k in ("gpus", "nodes", "power_cap_w")) and not sizes_workload(base):
         raise RequestError(
             "nothing to size: no GPU count, node count, power cap or workload",
-            hint='say e.g. "512 GPUs training, 5 MW", or pass --gpus / --cap-mw, or a model '
-            "with --tokens and --days (or --tokens-per-s)",
+            hint='say e.g. "512 GPUs training, 5 MW", or give `gpus` / `power_cap_w`, or a model '
+            "with `training_tokens_t` and `training_days` (or `output_tokens_per_s`)",
         )
     return resolve_fields(catalog, base)
 

@@ -6,7 +6,7 @@ through `validated`, so a bad value reads the same everywhere.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -43,6 +43,8 @@ def _request_error(
         return RequestError(
             f"{phrases[name]!r} does not work as the {NAMES.get(name, name)}: {msg}",
             hint=None if err["type"] == "literal_error" else "check the number and its unit",
+            field=name,
+            value=err.get("input"),
         )
     got = f", got {err.get('input')!r}" if name in fields else ""
     if err["type"] == "extra_forbidden":
@@ -50,11 +52,37 @@ def _request_error(
         return RequestError(
             f"unknown field {name!r}" + (f"; did you mean {near[0]!r}?" if near else ""),
             hint=f"the fields are: {', '.join(model.model_fields)}",
+            field=name,
         )
-    return RequestError(f"{name}: {msg}{got}")
+    value = err.get("input") if name in fields else None
+    return RequestError(f"{name}: {msg}{got}", field=name, value=value)
 
 
 def build(model: type[M], **fields: Any) -> M:
     """`validated(model, fields)`, spelt with keywords for callers that hold loose arguments
     (command options, test fixtures)."""
     return validated(model, fields)
+
+
+def input_error(
+    exc: ValidationError,
+    *,
+    where: str,
+    hint: str | None = None,
+    locate: Callable[[tuple[int | str, ...]], str] | None = None,
+) -> RequestError:
+    """A `ValidationError` of a caller's file or structured input (a design.json, an inventory,
+    a seed config) as one RequestError line: `where` names the input, `locate` words the place
+    in it (default: the dotted path), then what was wrong and the value given. The path is kept
+    in `details` as `path`; it is not a request field, so no edge words it as a flag."""
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    place = locate(loc) if locate else ".".join(str(p) for p in loc)
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    value = err.get("input")
+    scalar = not isinstance(value, dict | list)
+    if err["type"] not in {"missing", "model_type", "value_error"} and scalar:
+        msg += f", got {value!r}"
+    head = f"{where}: {place}" if place else where
+    path = ".".join(str(p) for p in loc)
+    return RequestError(f"{head}: {msg}", hint=hint, **({"path": path} if path else {}))

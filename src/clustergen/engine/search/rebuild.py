@@ -132,6 +132,6 @@ def rebuild(catalog: Catalog, edited: Design) -> Rebuilt:
             "design.json was edited in figures the engine derives, not in its request or "
             f"choices: {listed(found)}",
             hint="edit `request` or `choices` instead (the engine rebuilds every figure from "
-            "them), or start again from clustergen design --out",
+            "them), or start again from a new design bundle",
         )
     return Rebuilt(design=design, inputs_edited=inputs_edited, changes=found)

@@ -70,7 +70,7 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     """Platforms the request allows: the one it names, systems with its GPU, or every platform
     with a published reference architecture that fits the cooling and rack limits."""
     if request.platform:
-        return [catalog.system(request.platform)]
+        return [gpu_system(catalog, request.platform)]
     if request.gpu:
         systems = [
             s for s in catalog.all("systems", System) if s.gpu == request.gpu and s.gpus_per_node
@@ -271,6 +271,8 @@ def run_study(
         try:
             w = weigh(catalog, request, common, c)
         except ClustergenError as exc:
+            if any(d.platform == c.system.id and d.why_not == exc.one_line() for d in dropped):
+                continue  # the same refusal on another fabric of the platform: said once
             dropped.append(_dropped(c, exc))
             if isinstance(exc, RequestError):
                 request_errors.append(exc)

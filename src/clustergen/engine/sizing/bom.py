@@ -102,6 +102,11 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
                 None,
             )
         )
+    elif system.compute and system.compute.ports:
+        # the ports are known but not the card behind them: a line to settle, never left out
+        n = compute.nodes * (system.compute.nics or system.compute.ports)
+        what = f"compute-fabric NIC of the {system.name} (model not in the catalog; its power is in the node's)"
+        out.append(line("nic", n, what, None, None, source=system.source))
     return out
 
 

@@ -7,7 +7,8 @@ from clustergen.engine.model.compute import PowerFirstResult
 from clustergen.engine.model.design import ComputeSection
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import whole_nodes
-from clustergen.errors import RequestError
+from clustergen.engine.sizing.workload import workload_gpus
+from clustergen.errors import InfeasibleDesignError, RequestError
 
 
 def compute_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Notes) -> int:
@@ -34,6 +35,9 @@ def compute_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Not
             )
         )
         return cap_solve.nodes
+    if inputs.estimate is not None:  # a workload this platform cannot meet: its own reason
+        why = workload_gpus(inputs.catalog, request, system)[1] or "no GPU count meets it"
+        raise InfeasibleDesignError(f"{system.id} cannot size the workload: {why}")
     raise RequestError("nothing to size: give GPUs, nodes or a power cap")  # pragma: no cover
 
 

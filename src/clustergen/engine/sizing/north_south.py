@@ -24,6 +24,7 @@ from clustergen.engine.sizing.fabric import choose_cabling_for, size_setup, size
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers
 from clustergen.engine.sizing.storage import StoragePlan
+from clustergen.errors import CatalogGapError
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,16 @@ def _node_ports(inputs: Inputs, spec: FabricSpec) -> tuple[int, float]:
     ports = (
         spec.ports_per_node if spec.ports_per_node is not None else (group.ports if group else 0)
     )
-    speed = spec.port_speed_gbps or (group.port_speed_gbps if group else 0.0)
-    return ports, speed
+    speed = spec.port_speed_gbps or (group.port_speed_gbps if group else None)
+    if ports and speed is None:
+        raise CatalogGapError(
+            f"system {system.id} has no storage ports in the catalog, and its architecture's "
+            "storage fabric gives no port speed",
+            entry=system.id,
+            field="storage",
+            hint="add its storage port group in a layered catalog",
+        )
+    return ports, speed or 0.0
 
 
 def _server_ports(srv: Servers, converged: bool) -> int:
@@ -79,8 +88,16 @@ def _server_ports(srv: Servers, converged: bool) -> int:
     mgmt = srv.management_server
     if mgmt is None:
         return 0
+    field = "inband" if converged else "storage"
     group = mgmt.inband if converged else mgmt.storage
-    return (group.ports if group else 0) * srv.section.management_servers
+    if group is None:
+        raise CatalogGapError(
+            f"management server {mgmt.id} has no {field} ports in the catalog",
+            entry=mgmt.id,
+            field=field,
+            hint=f"add its {field} port group in a layered catalog",
+        )
+    return group.ports * srv.section.management_servers
 
 
 def _collapse(

@@ -30,7 +30,17 @@ def gpu_system(catalog: Catalog, platform: str) -> System:
         # DGX first (it has a reference architecture), then the densest node
         system = min(systems, key=lambda s: (s.kind != "dgx", -s.gpus_per_node, s.id))
     if system.gpus_per_node == 0:
-        raise RequestError(f"{system.id} is a {system.kind}, not a GPU platform")
+        raise RequestError(
+            f"{system.id} is a {system.kind}, not a GPU platform", field="platform", value=system.id
+        )
+    if not system.gpu:
+        # a GPU platform whose GPU the catalog does not name: the catalog's gap, not the user's
+        raise CatalogGapError(
+            f"system {system.id} names no GPU in the catalog",
+            entry=system.id,
+            field="gpu",
+            hint="add its gpu (an id in gpus.yaml) in a layered catalog, or pick another system",
+        )
     return system
 
 
@@ -75,7 +85,7 @@ def node_power(system: System, basis: NodePowerBasis = "max") -> NodePower:
             basis="max",
             node_w=system.max_power_w,
             terms_w=terms,
-            source=system.field_sources.get("max_power_w", system.source),
+            source=system.source_of("max_power_w"),
         )
     if total:
         return NodePower(
@@ -93,7 +103,7 @@ def node_power(system: System, basis: NodePowerBasis = "max") -> NodePower:
         f"system {system.id} has no known power (no max_power_w and incomplete power_terms)",
         entry=system.id,
         field="max_power_w",
-        hint="add max_power_w or power_terms for it in a layered catalog (--catalog DIR)",
+        hint="add max_power_w or power_terms for it in a layered catalog",
     )
 
 
@@ -104,17 +114,23 @@ def it_cap_w(cap_w: float, basis: CapBasis, pue: float | None) -> float:
     and the power-first solve can never disagree about what a facility cap allows.
     """
     if cap_w <= 0:
-        raise RequestError(f"a power cap must be positive, got {cap_w:g} W")
-    check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W)
+        raise RequestError(
+            f"a power cap must be positive, got {cap_w:g} W", field="power_cap_w", value=cap_w
+        )
+    check_number("the power cap in W", cap_w, ge=1, le=MAX_POWER_W, field="power_cap_w")
     if pue is not None:  # checked whenever given: a PUE is carried into the result either way
-        check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
+        check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE, field="pue")
     if basis == "it":
         return cap_w
     if pue is None or pue < 1.0:
         raise RequestError(
-            "a facility power cap needs a PUE of at least 1.0", hint="pass --pue 1.3"
+            "a facility power cap needs a PUE of at least 1.0",
+            hint="give `pue`, e.g. 1.3",
+            field="pue",
+            value=pue,
+            limit=MIN_PUE,
         )
-    return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE)
+    return cap_w / check_number("PUE", pue, ge=MIN_PUE, le=MAX_PUE, field="pue")
 
 
 _FIELD_WORDS = {
@@ -126,8 +142,7 @@ _FIELD_WORDS = {
 
 def estimate_of(entry: Entry, field: str) -> str | None:
     """'<name>: <what>' (e.g. "NVIDIA Quantum-X800 Q3400-RA: typical power") when the entry
-    labels that value an estimate in its field_sources; the basis is in the entry's sources."""
-    text = entry.field_sources.get(field, "")
-    if not text.lstrip().lower().startswith("estimate"):
+    labels that value an estimate (a field source of kind estimate, with its basis)."""
+    if not entry.estimated(field):
         return None
     return f"{entry.name}: {_FIELD_WORDS.get(field, field.replace('_', ' '))}"

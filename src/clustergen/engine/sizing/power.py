@@ -2,7 +2,7 @@
 
 An unknown is never counted as zero: every term whose catalog figure is missing is named in
 `unknown`, the total is then a lower bound (`complete` False) and no headroom is stated. Terms
-resting on a labelled estimate (a catalog `field_sources` entry that begins "estimate") are named
+resting on a labelled estimate (a catalog `field_sources` entry of kind `estimate`) are named
 in `estimated`, so a reader sees which watts are published and which are bounds.
 """
 

@@ -98,11 +98,20 @@ def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
     )
 
 
-def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int]:
-    """(rack units of every switch, of the leaves among them): each switch at its catalog height,
-    1U where unknown. In-rack switches of rack-scale systems (NVL72 OOB) sit in the compute racks
+def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, list[str]]:
+    """(rack units of every switch, of the leaves among them, the switches of unknown height):
+    each switch at its catalog height, 1U where unknown (so the count is a lower bound, and the
+    basis says so). In-rack switches of rack-scale systems (NVL72 OOB) sit in the compute racks
     and are left out."""
     total = leaves = 0
+    unknown: set[str] = set()
+
+    def height(sid: str) -> int:
+        units = catalog.switch(sid).rack_units
+        if units is None:
+            unknown.add(sid)
+        return units or 1
+
     for f in (fabrics.compute, fabrics.storage):
         if f is None:
             continue
@@ -112,16 +121,16 @@ def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int]:
             (f.core_switch, f.core_switches, False),
         ):
             if sid and n:
-                u = n * (catalog.switch(sid).rack_units or 1)
+                u = n * height(sid)
                 total += u
                 leaves += u if is_leaf else 0
     for net in (fabrics.inband, fabrics.oob):
         if net is None:
             continue
-        unit = catalog.switch(net.switch).rack_units or 1
+        unit = height(net.switch)
         total += (net.total_switches - net.in_rack_switches) * unit
         leaves += (net.leaf_switches - net.in_rack_switches) * unit
-    return total, leaves
+    return total, leaves, sorted(unknown)
 
 
 def racks_section(
@@ -134,7 +143,7 @@ def racks_section(
     """Compute racks, network racks (the RA's SU layout where it has one) and PDUs. Network racks
     hold every switch at its height, the servers and the storage appliances (`server_units`)."""
     arch, cf = inputs.architecture, fabrics.compute
-    switch_ru, leaf_ru = _switch_units(inputs.catalog, fabrics)
+    switch_ru, leaf_ru, unknown = _switch_units(inputs.catalog, fabrics)
     if follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes:
         # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores,
         # servers and storage in central management racks.
@@ -151,6 +160,11 @@ def racks_section(
         basis = (
             "network racks: switches (at their catalog height), servers and storage over 36 "
             "usable U per rack"
+        )
+    if unknown:
+        basis += (
+            f"; height of {', '.join(unknown)} not in the catalog, counted at 1U: "
+            f"at least {network_racks} network rack(s)"
         )
     net_pdus = float(inputs.catalog.assumption("network-rack-pdus").value)
     rack = rack_type_for(inputs.catalog, plan)

@@ -37,7 +37,9 @@ def max_nodes_under_cap(
     guarantee it. `step`/`offset` restrict the answer to whole scalable units.
     """
     if cap_w <= 0:
-        raise RequestError(f"power cap must be positive, got {cap_w:g} W")
+        raise RequestError(
+            f"power cap must be positive, got {cap_w:g} W", field="power_cap_w", value=cap_w
+        )
     if step < 1 or offset < 0 or offset >= step:
         raise RequestError("invalid scalable-unit step for the power solve")
 
@@ -146,7 +148,12 @@ def solve_power_first(
     step, offset = 1, 0
     if whole_su:
         if probe.full_su_nodes is None:
-            raise RequestError(f"{system.id}'s fabric has no scalable unit", hint="drop --whole-su")
+            raise RequestError(
+                f"{system.id}'s fabric has no scalable unit to build whole",
+                hint="drop `whole_su`, or pick a platform whose architecture has scalable units",
+                field="whole_su",
+                value=True,
+            )
         step = probe.full_su_nodes
         if probe.plan.fabric_manager_links:
             offset = 1  # the SuperPOD RA gives one node slot to the UFM

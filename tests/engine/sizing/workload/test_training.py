@@ -119,5 +119,7 @@ def test_a_long_deadline_still_gets_the_gpus_that_hold_the_model() -> None:
     )
     assert unmet == []
     assert est.feasible
-    assert est.gpus_required is not None and 1 < est.gpus_required <= 8
-    assert est.days is not None and est.days < 400
+    assert est.gpus_required is not None
+    assert 1 < est.gpus_required <= 8
+    assert est.days is not None
+    assert est.days < 400

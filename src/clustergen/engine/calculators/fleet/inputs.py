@@ -13,6 +13,7 @@ from pydantic import (
     model_validator,
 )
 
+from clustergen.engine.request.translate import input_error
 from clustergen.errors import RequestError
 from clustergen.untrusted import DataError
 from clustergen.untrusted.yaml_loader import load_yaml
@@ -209,29 +210,16 @@ def parse_inventory(text: str, where: str = "inventory") -> Inventory:
     try:
         return Inventory.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise RequestError(f"{where}: {_where(data, err['loc'])}{_message(err)}") from None
+        raise input_error(exc, where=where, locate=lambda loc: _where(data, loc)) from None
 
 
 def _where(data: dict[str, Any], loc: tuple[int | str, ...]) -> str:
-    """'node 'x' (#3), field gpus: ' for an error inside the nodes list."""
+    """'node 'x' (#3), field gpus' for an error inside the nodes list, else the dotted path."""
     if len(loc) >= 2 and loc[0] == "nodes" and isinstance(loc[1], int):
         nodes = data.get("nodes") or []
         row = nodes[loc[1]] if loc[1] < len(nodes) else None
         name = row.get("name") if isinstance(row, dict) else None
         label = f"node {name!r} (#{loc[1] + 1})" if name else f"node #{loc[1] + 1}"
         rest = ".".join(str(p) for p in loc[2:])
-        return f"{label}, field {rest}: " if rest else f"{label}: "
-    path = ".".join(str(p) for p in loc)
-    return f"{path}: " if path else ""
-
-
-def _message(err: Any) -> str:
-    msg = str(err["msg"])
-    msg = msg.removeprefix("Value error, ")
-    value = err.get("input")
-    if err["type"] not in {"missing", "model_type", "value_error"} and not isinstance(
-        value, dict | list
-    ):
-        msg += f", got {value!r}"
-    return msg
+        return f"{label}, field {rest}" if rest else label
+    return ".".join(str(p) for p in loc)

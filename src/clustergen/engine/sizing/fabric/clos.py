@@ -32,7 +32,10 @@ def radix_of(switch: Switch, speed_gbps: float, role: str) -> int:
         speeds = sorted({switch.port_speed_gbps, *(b.speed_gbps for b in switch.breakouts)})
         raise RequestError(
             f"{role} switch {switch.id} has no {speed_gbps:g} Gb/s ports",
-            hint=f"it offers {', '.join(f'{s:g}' for s in speeds)} Gb/s; pass --port-speed",
+            hint=f"it offers {', '.join(f'{s:g}' for s in speeds)} Gb/s; set `port_speed_gbps`",
+            field="port_speed_gbps",
+            value=speed_gbps,
+            limit=speeds,
         )
     return radix
 

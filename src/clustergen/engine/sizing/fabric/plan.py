@@ -25,7 +25,7 @@ def compute_ports(system: System) -> tuple[int, float, int]:
             f"system {system.id} has no compute-fabric ports in the catalog",
             entry=system.id,
             field="compute",
-            hint="add its compute ports in a layered catalog (--catalog DIR), or pick another system",
+            hint="add its compute ports in a layered catalog, or pick another system",
         )
     c = system.compute
     return c.ports, c.port_speed_gbps, c.ports_per_cage
@@ -43,7 +43,7 @@ def default_switch(catalog: Catalog, technology: Technology, speed_gbps: float) 
     if not candidates:
         raise RequestError(
             f"no {technology} switch in the catalog runs {speed_gbps:g} Gb/s ports",
-            hint="name one with --switch, or add one to a layered catalog",
+            hint="name one with `switch`, or add one to a layered catalog",
         )
     return max(candidates, key=lambda s: (s.radix_at(speed_gbps) or 0, -(s.typical_power_w or 0)))
 
@@ -183,7 +183,8 @@ def resolve_fabric(
         ra
         and ra.compute_fabric.plane_split
         and planes == (ra.compute_fabric.planes or 1)
-        and speed == native_speed  # ports already broken out with --port-speed are not split again
+        and speed
+        == native_speed  # ports already broken out to a slower port_speed_gbps are not split again
     )
     layout = ra.compute_fabric if ra else None
     plan = FabricPlan(
@@ -221,11 +222,14 @@ def resolve_fabric(
 
 
 def _broken_out(system: System, ports: int, speed: float, wanted: float) -> tuple[int, float]:
-    """Node ports broken out to a slower speed (--port-speed)."""
+    """Node ports broken out to a slower speed (the request's `port_speed_gbps`)."""
     if wanted > speed:
         raise RequestError(
             f"{system.id} compute ports run at {speed:g} Gb/s; {wanted:g} Gb/s is faster",
-            hint=f"use --port-speed {speed:g} or lower",
+            hint=f"use `port_speed_gbps` {speed:g} or lower",
+            field="port_speed_gbps",
+            value=wanted,
+            limit=speed,
         )
     return int(ports * (speed // wanted)), wanted
 
@@ -256,7 +260,12 @@ def _leaf_switch(
         reason = "NVIDIA Enterprise RA default: Spectrum-X Ethernet"
         assumed.append(Assumed(field="switch", value=leaf.id, reason=reason, source=leaf.source))
     if technology is not None and leaf.technology != technology:
-        raise RequestError(f"switch {leaf.id} is {leaf.technology}, not {technology}")
+        raise RequestError(
+            f"switch {leaf.id} is {leaf.technology}, not {technology}",
+            field="switch",
+            value=leaf.id,
+            limit=technology,
+        )
     return leaf
 
 
@@ -416,8 +425,10 @@ def platform_fabric(
 ) -> PlatformFabric:
     """Size the compute fabric of `nodes` nodes of a platform."""
     if nodes < 1:
-        raise RequestError(f"--nodes must be at least 1, got {nodes}")
-    check_number("--nodes", nodes, ge=1, le=MAX_NODES)
+        raise RequestError(
+            f"nodes must be at least 1, got {nodes}", field="nodes", value=nodes, limit=1
+        )
+    check_number("nodes", nodes, ge=1, le=MAX_NODES)
     system = gpu_system(catalog, platform)
     setup = platform_setup(catalog, system, nodes, choices or FabricChoices())
     fabric = size_setup(catalog, setup)

@@ -73,7 +73,10 @@ def _check(w: IoWorkload) -> None:
     if w.layout == "object-store" and w.system != "object-store":
         raise RequestError(
             f"layout 'object-store' needs system 'object-store', got system {w.system!r}",
-            hint="use --system object-store, or layout one-file-per-sample / shards",
+            hint="use `system` object-store, or `layout` one-file-per-sample / shards",
+            field="system",
+            value=w.system,
+            limit="object-store",
         )
     if w.ingest_mb_per_s_per_gpu is None and (
         w.samples_per_s_per_gpu is None or w.sample_mb is None

@@ -19,6 +19,7 @@ from clustergen.engine.model.storage import DesignIo, StorageTargets
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.storage.io import analyze_storage
 from clustergen.engine.sizing.storage.targets import design_io, storage_targets
+from clustergen.errors import CatalogGapError
 from clustergen.units import ceil_div
 
 #: the system whose node Table 6 counts
@@ -63,7 +64,14 @@ def _appliances(appliance: System, io: DesignIo) -> StorageAppliances:
     fs = io.file_system
     count = fs.storage_targets or 1
     group = appliance.storage
-    ports = (group.ports if group else 1) * count
+    if group is None:
+        raise CatalogGapError(
+            f"storage appliance {appliance.id} has no storage ports in the catalog",
+            entry=appliance.id,
+            field="storage",
+            hint="add its storage port group in a layered catalog",
+        )
+    ports = group.ports * count
     return StorageAppliances(
         appliance=appliance.id,
         name=appliance.name,
@@ -71,7 +79,7 @@ def _appliances(appliance: System, io: DesignIo) -> StorageAppliances:
         read_gb_per_s=fs.read_gb_per_s,
         write_gb_per_s=fs.write_gb_per_s,
         ports=ports,
-        port_speed_gbps=group.port_speed_gbps if group else 0.0,
+        port_speed_gbps=group.port_speed_gbps,
         power_w=None if appliance.max_power_w is None else appliance.max_power_w * count,
         rack_units=None if appliance.rack_units is None else appliance.rack_units * count,
         basis=fs.basis,

@@ -33,7 +33,7 @@ from clustergen.engine.model.storage import (
     StorageTargets,
     System,
 )
-from clustergen.errors import CatalogError, NotFoundError, RequestError
+from clustergen.errors import CatalogError, CatalogGapError, NotFoundError, RequestError
 
 #: the architecture whose RA publishes Table 6; its SU size is the table's unit
 _TABLE6_ARCHITECTURE = "dgx-superpod-h100"
@@ -50,9 +50,16 @@ def storage_targets(
     31/63/127 nodes) counts the whole SUs.
     """
     if nodes < 1:
-        raise RequestError(f"nodes must be at least 1, got {nodes}")
+        raise RequestError(
+            f"nodes must be at least 1, got {nodes}", field="nodes", value=nodes, limit=1
+        )
     if su_nodes is not None and su_nodes < 1:
-        raise RequestError(f"su_nodes must be at least 1, got {su_nodes}")
+        raise RequestError(
+            f"su_nodes must be at least 1, got {su_nodes}",
+            field="su_nodes",
+            value=su_nodes,
+            limit=1,
+        )
     check_number("nodes", nodes, ge=1, le=MAX_NODES)
     if su_nodes is not None:
         # any SU size is harmless here: one past Table 6's own is counted in Table 6 SUs
@@ -379,7 +386,12 @@ def _size_file_system(
     if system == "parallel-fs":
         t = catalog.get("storage_models", StorageModel, "lustre-ost-4x-nvme", "storage model")
         if not t.read_gb_per_s:
-            raise RequestError(f"storage target {t.id} has no read bandwidth in the catalog")
+            raise CatalogGapError(
+                f"storage target {t.id} has no read bandwidth in the catalog",
+                entry=t.id,
+                field="read_gb_per_s",
+                hint="add its read_gb_per_s in a layered catalog",
+            )
         targets = math.ceil(read_gb_per_s / (t.read_gb_per_s * efficiency) - 1e-9)
         return FileSystem(
             system=system,
@@ -414,7 +426,12 @@ def _appliance_file_system(
     """A parallel file system of storage appliances: enough of them to deliver the read target at
     the pattern's efficiency and to absorb the write target, at least one."""
     if not appliance.read_gb_per_s:
-        raise RequestError(f"storage appliance {appliance.id} has no read bandwidth in the catalog")
+        raise CatalogGapError(
+            f"storage appliance {appliance.id} has no read bandwidth in the catalog",
+            entry=appliance.id,
+            field="read_gb_per_s",
+            hint="add its read_gb_per_s in a layered catalog, or pick another appliance",
+        )
     p = catalog.get("storage_models", StorageModel, f"pattern-{pattern}", "storage model")
     efficiency = p.efficiency or 1.0
     by_read = math.ceil(read_gb_per_s / (appliance.read_gb_per_s * efficiency) - 1e-9)

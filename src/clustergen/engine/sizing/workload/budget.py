@@ -1,8 +1,8 @@
 """Budget: the price of a GPU-hour, the cost of a plan, and the most a budget buys.
 
 Prices are volatile and never built in: a price comes from the request ("at $2.50 per GPU-hour",
-`--price-per-gpu-hour`, a node-hour price divided by the node's GPUs) or from a user's catalog
-layer (`hourly_prices.yaml` under `--catalog DIR`; `examples/prices/` ships labelled examples). A
+`price_per_gpu_hour`, a node-hour price divided by the node's GPUs) or from a user's catalog
+layer (`hourly_prices.yaml` in a layered catalog; `examples/prices/` ships labelled examples). A
 budget with no price is refused, never priced by a silent default.
 """
 
@@ -64,7 +64,8 @@ def _gpus_per_node(catalog: Catalog, gpu: Gpu, system: System | None) -> int:
     if not sizes:
         raise RequestError(
             f"a node-hour price needs a node: no system in the catalog carries {gpu.id}",
-            hint="give a price per GPU-hour instead (--price-per-gpu-hour)",
+            hint="give `price_per_gpu_hour` instead",
+            field="price_per_node_hour",
         )
     return min(sizes)
 
@@ -74,8 +75,9 @@ def no_price_error(gpu: str | None) -> RequestError:
     where = f" for {gpu}" if gpu else " (none in the request or the catalog)"
     return RequestError(
         f"a budget needs a price per GPU-hour and none is known{where}",
-        hint="say 'at $2.50 per GPU-hour', pass --price-per-gpu-hour, or layer a price catalog "
-        "(--catalog examples/prices holds labelled example prices)",
+        hint="say 'at $2.50 per GPU-hour', give `price_per_gpu_hour`, or layer a price catalog "
+        "(examples/prices holds labelled example prices)",
+        field="price_per_gpu_hour",
     )
 
 

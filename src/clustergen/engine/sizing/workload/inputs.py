@@ -15,7 +15,7 @@ from clustergen.engine.model.request import WORKLOAD_TARGETS, DesignRequest
 from clustergen.engine.model.workload import WorkloadKind
 from clustergen.engine.sizing.workload.budget import Price, price_for
 from clustergen.engine.sizing.workload.llm import Arch, arch_of
-from clustergen.errors import RequestError
+from clustergen.errors import CatalogGapError, RequestError
 
 #: request fields that ask for serving rather than training
 _SERVING_FIELDS = ("output_tokens_per_s", "ttft_ms", "tpot_ms", "isl_tokens", "osl_tokens")
@@ -176,6 +176,11 @@ def nvlink_domain(catalog: Catalog, gpu: Gpu, system: System | None) -> int:
     return max(sizes, default=8)
 
 
+def dense_field(precision: str) -> str:
+    """The GPU field holding the dense peak at `precision` (FP16 runs at the BF16 rate)."""
+    return "bf16_dense_tflops" if precision in ("bf16", "fp16") else f"{precision}_dense_tflops"
+
+
 def resolve_precision(
     catalog: Catalog,
     request: DesignRequest,
@@ -191,15 +196,17 @@ def resolve_precision(
             request.precision, getattr(gpu, f"{request.precision}_dense_tflops", None)
         )
         if not peak:
-            raise RequestError(
+            raise CatalogGapError(
                 f"{gpu.name} has no published dense {request.precision.upper()} throughput",
-                hint="use bf16, or a GPU that has that precision",
+                entry=gpu.id,
+                field=dense_field(request.precision),
+                hint="use bf16, a GPU that has that precision, or add it in a layered catalog",
             )
         return request.precision, []
     trained = model.training_precision if model is not None and kind == "training" else None
     if model is not None and trained and getattr(gpu, f"{trained}_dense_tflops", None):
         reason = f"precision not given: {model.name} was pre-trained in {trained.upper()}"
-        source = model.field_sources.get("training_precision", model.source)
+        source = model.source_of("training_precision")
         return trained, [Assumed(field="precision", value=trained, reason=reason, source=source)]
     name = "training-precision" if kind != "inference" else "inference-precision"
     a = catalog.assumption(name)
@@ -234,7 +241,7 @@ def resolve_shape(
         m = arch.model
         sequence = m.training_sequence_tokens or 0
         reason = f"training sequence not given: {m.name} was pre-trained at {sequence:,} tokens"
-        source = m.field_sources.get("training_sequence_tokens", m.source)
+        source = m.source_of("training_sequence_tokens")
         assumed.append(
             Assumed(field="sequence-tokens", value=f"{sequence}", reason=reason, source=source)
         )

@@ -21,11 +21,11 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
-from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant
+from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, dense_field
 from clustergen.engine.sizing.workload.layout import Layout, smallest_layout
 from clustergen.engine.sizing.workload.method import check_method, training_flops_per_token
 from clustergen.engine.sizing.workload.published import training_row
-from clustergen.errors import RequestError
+from clustergen.errors import CatalogGapError
 from clustergen.units import duration
 
 #: error bands (+/- %) the calibration tests hold the method to (tests/engine/sizing/
@@ -51,9 +51,11 @@ def peak_flops(gpu: Gpu, precision: str) -> float:
         "fp4": gpu.fp4_dense_tflops,
     }[precision]
     if not tflops:
-        raise RequestError(
+        raise CatalogGapError(
             f"{gpu.name} has no published dense {precision.upper()} throughput in the catalog",
-            hint="choose another precision or GPU",
+            entry=gpu.id,
+            field=dense_field(precision),
+            hint="choose another precision or GPU, or add the figure in a layered catalog",
         )
     return tflops * 1e12
 
