@@ -10,9 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from ipaddress import ip_address
@@ -38,6 +36,7 @@ from mcp.types import (
 from clustergen.catalog import load_catalog
 from clustergen.tools import ToolContext, default_registry
 from support.loopback import loopback_only
+from support.mcp_http import MAX_DESIGN_TEXT_CHARS, MAX_LISTING_CHARS, HttpServer
 
 # ---------------------------------------------------------------- the session
 
@@ -194,40 +193,6 @@ def lab_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-class HttpServer:
-    """`clustergen mcp --http 0` in a subprocess; `url` waits for the line naming its port."""
-
-    def __init__(self, log: Path) -> None:
-        self.log = log
-        with log.open("wb") as errlog:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "clustergen", "mcp", "--http", "0"],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=errlog,
-            )
-        self._url = ""
-
-    @property
-    def url(self) -> str:
-        deadline = time.monotonic() + 30
-        while not self._url:
-            text = self.log.read_text()
-            self._url = next((w for w in text.split() if w.startswith("http://")), "")
-            if not self._url and (self.process.poll() is not None or time.monotonic() > deadline):
-                pytest.fail(f"the MCP HTTP server did not start: {text}")
-            time.sleep(0.05)
-        return self._url
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 @pytest.fixture(scope="module")
 def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     server = HttpServer(tmp_path_factory.mktemp("mcp-http") / "stderr.log")
@@ -289,10 +254,6 @@ def session(request: pytest.FixtureRequest) -> Session:
 # ---------------------------------------------------------------- the tests
 
 
-#: the most a `tools/list` answer may take (many clients send every schema on every turn)
-MAX_LISTING_CHARS = 30_000
-#: the most a design call's text may take; the whole design is one resource read away
-MAX_DESIGN_TEXT_CHARS = 6_000
 OWN_TOOLS = ["explain_figure", "more_tools", "call_tool"]
 
 

@@ -46,7 +46,7 @@ class _Prompt:
                 f"prompt {self.name} takes {', '.join(n for n, _, _ in self.arguments)}, "
                 f"not {', '.join(unknown)}"
             )
-        values = {n: arguments.get(n) or "" for n, _, _ in self.arguments}
+        values = {n: arguments.get(n) or "not given" for n, _, _ in self.arguments}
         text = self.template.format(**values) + "\n\n" + _RULE
         return types.GetPromptResult(
             description=self.description,
@@ -65,7 +65,8 @@ PROMPTS = {
                 ("request", "the customer's request in plain words", True),
                 ("customer", "who the proposal is for", False),
             ),
-            "Prepare a GPU-cluster proposal for {customer} from this request: {request}\n\n"
+            "Prepare a GPU-cluster proposal from this request: {request}\n(customer: {customer})"
+            "\n\n"
             "Call design_cluster with the request (add fields such as power_cap_w or platform "
             "only where the request states them). Read the brief, then read the design's "
             "memo.md, bom.csv (or bom.xlsx), topology.mmd, power.png and racks.png resources. "
