@@ -49,7 +49,8 @@ MAX_IDLE_REPLIES = 3
 #: Native calls of tools that do not exist, before any real one, that mark a server whose tool
 #: parser produces garbage names.
 MAX_UNKNOWN_NATIVE = 2
-#: Replies a model has to make its first valid tool call (a known tool, arguments that parse):
+#: Replies a model has to make its first valid tool call (a known tool, arguments that parse, not
+#: `more_tools`, which waits until then):
 #: one too small to call tools (SmolLM2 135M) is recognised here, in minutes on a CPU server, not
 #: at the turn limit. One reply more, never more than FIRST_CALL_LAST_CHANCE, when the second
 #: reply tries a different call than the invalid first (the model learns from the error) or when
@@ -129,6 +130,8 @@ class Agent:
                     if done is not None:
                         self._tool_results(st, [*results, (call, content)])
                         return self._finish(done, st, started)
+                elif call.name == MORE_TOOLS and not st.valid_calls:
+                    content = self._not_yet(st)
                 elif call.name == MORE_TOOLS:
                     content = self.toolset.unlock(with_schemas=st.protocol == "json")
                     self.trace.event("more_tools", offered=self.toolset.names())
@@ -256,10 +259,24 @@ class Agent:
                 st, "user", prompts.render("nudge" if st.protocol == "tools" else "json_nudge")
             )
 
+    def _not_yet(self, st: _State) -> str:
+        """`more_tools` before any valid call: the extended set stays back (on a CPU server its
+        schemas cost minutes a request) until the model has shown it can call a core tool."""
+        self.trace.event("more_tools_deferred", turn=st.turns)
+        first = ", ".join(n for n in self.toolset.core if n != SUBMIT)
+        return json.dumps(
+            {
+                "note": f"call {first} first (step 1); more tools are offered after it",
+                "later": self.toolset.extended,
+            },
+            separators=(",", ":"),
+        )
+
     def _valid(self, call: ToolCall) -> bool:
-        """A call of a tool this run offers, with arguments its model accepts."""
+        """A call of a tool this run offers, with arguments its model accepts (`more_tools`
+        does not count: it does no part of the job)."""
         if call.name == MORE_TOOLS:
-            return True
+            return False
         try:
             self.toolset.registry.parse_args(call.name, call.arguments)
         except ToolCallError:
@@ -293,6 +310,8 @@ class Agent:
             text = " ".join(html.unescape(reply.content or "").split())[:120]
             said = f"its last reply: {text!r}" if text else "its last reply was empty"
         what = "the same invalid tool call" if repeated else "no valid tool call"
+        if calls and all(c.name == MORE_TOOLS for c in calls):
+            what = "only more_tools, no tool that does the job,"
         raise AgentError(
             f"{self.settings.model} at {self.settings.base_url} cannot do the job: {what} in "
             f"its first {n} replies ({said}); it may not support tool calling",
