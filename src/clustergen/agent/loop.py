@@ -315,7 +315,7 @@ class Agent:
         raise AgentError(
             f"{self.settings.model} at {self.settings.base_url} cannot do the job: {what} in "
             f"its first {n} replies ({said}); it may not support tool calling",
-            hint="use a model that calls tools (README: local models), or --offline",
+            hint="use a model that calls tools (README: Self-hosted servers), or --offline",
         )
 
     def _watch_native_calls(self, st: _State, calls: list[ToolCall], *, native: bool) -> None:

@@ -29,7 +29,7 @@ def mcp(
         bool,
         typer.Option(
             "--all-tools",
-            help="List every tool (about 90 kB of schemas) instead of the first few and "
+            help="List every tool (about 60 kB of schemas) instead of the first few and "
             "more_tools.",
         ),
     ] = False,
