@@ -23,6 +23,8 @@ KINDS = {
     "switches": "switch",
     "models": "language model",
 }
+#: what an error calls one entry of a kind
+_ONE = {"gpus": "GPU", "systems": "system", "switches": "switch", "models": "model"}
 
 
 def _entries(catalog: Catalog, kind: str) -> list[Entry]:
@@ -71,7 +73,7 @@ def read(catalog: Catalog, uri: str) -> str | None:
     if kind not in KINDS:
         raise RequestError(f"no catalog kind {kind!r}; the kinds are: {', '.join(KINDS)}")
     if entry_id:
-        entry = catalog.get(kind, Entry, entry_id, KINDS[kind].split(" ")[0])
+        entry = catalog.get(kind, Entry, entry_id, _ONE[kind])
         return entry.model_dump_json(indent=1, exclude_none=True)
     index = [
         {"id": e.id, "name": e.name, "source": e.source, "as_of": e.as_of, "placeholder": True}
