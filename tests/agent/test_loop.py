@@ -270,14 +270,14 @@ def test_model_that_never_submits_stops_at_the_turn_limit(
     assert route.call_count == settings.max_turns
 
 
-def test_model_that_only_writes_prose_stops_within_six_requests(
+def test_model_that_only_writes_prose_stops_within_two_requests(
     router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
 ) -> None:
     chat = completion({"role": "assistant", "content": "64 nodes should do."}, "stop")
     route = router.post(CHAT).mock(return_value=httpx.Response(200, json=chat))
-    with pytest.raises(AgentError, match="without calling a tool") as err:
+    with pytest.raises(AgentError, match="cannot do the job: no valid tool call") as err:
         Agent(catalog, client, settings).run(_request(catalog))
-    assert route.call_count <= 6
+    assert route.call_count == 2
     assert "64 nodes should do." in err.value.one_line()  # what the model said instead
     assert "may not support tool calling" in err.value.one_line()
     # the first prose reply was taken as a server that drops `tools`: the rest went as JSON
@@ -566,3 +566,43 @@ def test_arguments_sent_as_an_object_are_read(
     sent = body(route.calls[1].request)["messages"]
     assert isinstance(sent[-2]["tool_calls"][0]["function"]["arguments"], str)
     assert json.loads(sent[-1]["content"])["id"] == "h100-sxm"
+
+
+def test_the_same_invalid_call_twice_ends_the_run(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    """A model that cannot fill a schema repeats its mistake: two replies, not the turn limit."""
+    bad = tool_call("compare_alternatives", '{"requirements": "512 GPUs"}')
+    route = router.post(CHAT).mock(return_value=httpx.Response(200, json=bad))
+    with pytest.raises(AgentError, match="cannot do the job: the same invalid tool call") as err:
+        Agent(catalog, client, settings).run(_request(catalog))
+    assert route.call_count == 2
+    assert "compare_alternatives" in err.value.one_line()
+
+
+def test_a_model_correcting_its_first_call_gets_a_third_reply_and_no_more(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    names = iter(["nope", "still_nope", "never", "again"])
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=tool_call(next(names), "{}"))
+
+    route = router.post(CHAT).mock(side_effect=reply)
+    with pytest.raises(AgentError, match="no valid tool call in its first 3 replies"):
+        Agent(catalog, client, settings).run(_request(catalog))
+    assert route.call_count == 3
+
+
+def test_a_valid_first_call_lifts_the_rule(
+    router: respx.MockRouter, client: ChatClient, settings: AgentSettings, catalog: Catalog
+) -> None:
+    """After one valid call, prose and mistakes get the usual patience (idle limit, repairs)."""
+    first = httpx.Response(200, json=tool_call("lookup_gpu", '{"name": "H100"}'))
+    prose = httpx.Response(
+        200, json=completion({"role": "assistant", "content": "Thinking."}, "stop")
+    )
+    route = router.post(CHAT).mock(side_effect=[first, prose, prose, prose])
+    with pytest.raises(AgentError, match="3 times in a row without calling a tool"):
+        Agent(catalog, client, settings).run(_request(catalog))
+    assert route.call_count == 4

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.tools import ToolContext, default_registry
+from support.mcp_http import MAX_DESIGN_TEXT_CHARS, MAX_LISTING_CHARS, HttpServer
 
 #: The Inspector versions tried: the last of the 1.x line and the current one.
 VERSIONS = ("1.0.3", "2.12.0")
@@ -41,12 +43,14 @@ def inspector(version: str) -> Path:
     return binary
 
 
-def cli(version: str, tmp_path: Path, *args: str) -> tuple[int, str, str]:
-    """One Inspector CLI call against `clustergen mcp` over stdio."""
+def cli(version: str, tmp_path: Path, *args: str, url: str | None = None) -> tuple[int, str, str]:
+    """One Inspector CLI call against `clustergen mcp` over stdio, or the server at `url` over
+    streamable HTTP."""
     home = tmp_path / "home"  # the Inspector keeps state in ~; not the user's
     home.mkdir(exist_ok=True)
+    target = [url, "--transport", "http"] if url else [sys.executable, "-m", "clustergen", "mcp"]
     proc = subprocess.run(
-        [str(inspector(version)), "--cli", sys.executable, "-m", "clustergen", "mcp", *args],
+        [str(inspector(version)), "--cli", *target, *args],
         capture_output=True,
         text=True,
         env={**os.environ, "HOME": str(home)},
@@ -85,32 +89,52 @@ def test_refusals_show_as_their_message(version: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_object_arguments_and_results_pass_the_clients_checks(version: str, tmp_path: Path) -> None:
-    """Object parameters typed inline arrive as objects; results match their output schemas."""
+    """A tool behind more_tools, reached through call_tool (a client calls only listed tools):
+    its object arguments arrive as objects."""
+    arguments = {
+        "requirements": {"gpus": 256, "workload": "training"},
+        "choices": {"platform": "dgx-h100"},
+    }
     code, out, err = cli(
         version,
         tmp_path,
         "--method",
         "tools/call",
         "--tool-name",
-        "build_design",
+        "call_tool",
         "--tool-arg",
-        'requirements={"gpus": 256, "workload": "training"}',
-        'choices={"platform": "dgx-h100"}',
+        "name=build_design",
+        f"arguments={json.dumps(arguments)}",
     )
     assert code == 0, err
     result = _json(out)
-    assert not result.get("isError")
-    assert result["structuredContent"]["gpus"] == 256
+    assert not result.get("isError"), result
+    assert json.loads(result["content"][0]["text"])["gpus"] == 256
 
 
-def test_the_one_shot_design_and_the_listing(tmp_path: Path) -> None:
-    version = VERSIONS[-1]
-    code, out, err = cli(version, tmp_path, "--method", "tools/list", "--strict")
-    assert code == 0, err  # --strict: no tool-schema portability problem of error severity
-    tools = {t["name"]: t for t in _json(out)["tools"]}
+@pytest.fixture(scope="module")
+def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = HttpServer(tmp_path_factory.mktemp("inspector-http") / "stderr.log")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_listing_design_and_resources_over_http(
+    version: str, tmp_path: Path, http_url: str
+) -> None:
+    """What an outside agent pays and gets: a listing under 30 kB, a design call whose text is a
+    brief under 6 kB with the overrides applied, and every file of the bundle read back."""
+    code, out, err = cli(version, tmp_path, "--method", "tools/list", url=http_url)
+    assert code == 0, err
+    listing = _json(out)
+    assert len(json.dumps(listing, separators=(",", ":"))) <= MAX_LISTING_CHARS
+    tools = {t["name"]: t for t in listing["tools"]}
+    assert {"design_cluster", "more_tools", "call_tool"} <= set(tools)
     assert "submit_design" not in tools
     assert all(t.get("title") for t in tools.values())
-    assert tools["build_design"]["inputSchema"]["properties"]["requirements"]["type"] == "object"
     code, out, err = cli(
         version,
         tmp_path,
@@ -119,10 +143,49 @@ def test_the_one_shot_design_and_the_listing(tmp_path: Path) -> None:
         "--tool-name",
         "design_cluster",
         "--tool-arg",
-        "text=256 GPUs training, 3 MW",
+        "text=256 GPUs training",
+        "power_cap_w=3000000",
+        "platform=dgx-h100",
+        url=http_url,
     )
     assert code == 0, err
-    bundle = _json(out)["structuredContent"]
-    assert bundle["design"]["compute"]["gpus"] == 256
-    assert bundle["memo_md"].startswith("# ")
-    assert bundle["bom_csv"].splitlines()[0].startswith("category")
+    result = _json(out)
+    assert not result.get("isError"), result
+    text = result["content"][0]["text"]
+    assert len(text) <= MAX_DESIGN_TEXT_CHARS
+    brief = result["structuredContent"]
+    assert brief["summary"]["gpus"] == 256
+    assert brief["summary"]["platform"] == "dgx-h100"  # the override won
+    assert brief["summary"]["cap_w"] == 3e6
+    links = [c for c in result["content"] if c["type"] == "resource_link"]
+    assert {c["name"] for c in links} == set(brief["files"])
+    for link in links:
+        code, out, err = cli(
+            version, tmp_path, "--method", "resources/read", "--uri", link["uri"], url=http_url
+        )
+        assert code == 0, err
+        (got,) = _json(out)["contents"]
+        assert got["uri"] == link["uri"]
+        assert got.get("text") or got.get("blob"), link["name"]
+    memo = next(c for c in links if c["name"] == "memo.md")
+    code, out, err = cli(
+        version, tmp_path, "--method", "resources/read", "--uri", memo["uri"], url=http_url
+    )
+    assert _json(out)["contents"][0]["text"].startswith("# ")
+
+
+def test_the_listing_passes_strict_checks(tmp_path: Path) -> None:
+    code, out, err = cli(VERSIONS[-1], tmp_path, "--method", "tools/list", "--strict")
+    assert code == 0, err  # --strict: no tool-schema portability problem of error severity
+    code, out, err = cli(
+        VERSIONS[-1],
+        tmp_path,
+        "--method",
+        "prompts/get",
+        "--prompt-name",
+        "power_capped_trade_study",
+        "--prompt-args",
+        "power_cap_mw=5",
+    )
+    assert code == 0, err
+    assert "5 MW power cap" in _json(out)["messages"][0]["content"]["text"]

@@ -7,11 +7,10 @@ initialize handshake most MCP clients use; the HTTP server negotiates the newest
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from ipaddress import ip_address
@@ -21,13 +20,23 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult, Tool
+from mcp.types import (
+    BlobResourceContents,
+    CallToolResult,
+    GetPromptResult,
+    ListResourcesResult,
+    ReadResourceResult,
+    ResourceLink,
+    TextResourceContents,
+    Tool,
+)
 
 from clustergen.catalog import load_catalog
 from clustergen.tools import ToolContext, default_registry
 from support.loopback import loopback_only
+from support.mcp_http import MAX_DESIGN_TEXT_CHARS, MAX_LISTING_CHARS, HttpServer
 
 # ---------------------------------------------------------------- the session
 
@@ -83,7 +92,9 @@ BAD_CALLS: dict[str, tuple[str, dict[str, Any] | None]] = {
     "unknown tool": ("design_everything", {}),
     "wrong type": ("lookup_gpu", {"name": 3}),
     "out of range": ("size_fabric", {"platform": "dgx-h100", "nodes": 0}),
-    "missing field": ("build_design", {"requirements": _REQUIREMENTS}),
+    "missing field": ("power_first", {"platform": "dgx-h100"}),
+    "misspelt field": ("build_design", {"requirements": {"power_cap_mw": 5}}),
+    "misspelt override": ("design_cluster", {"text": "512 GPUs", "power_cap_mw": 5}),
     "no arguments": ("recommend_ra", None),
     "extra field": ("lookup_switch", {"name": "QM9700", "vendor": "NVIDIA"}),
     "engine refusal": ("lookup_gpu", {"name": "Z9000"}),
@@ -106,20 +117,44 @@ LAB_GPU = """\
 """
 
 
+#: Calls of the server's own tools (discovery, explanation), by label.
+OWN_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "more": ("more_tools", {}),
+    "more one": ("more_tools", {"name": "size_fabric"}),
+    "call through": ("call_tool", {"name": "size_fabric", "arguments": VALID_CALLS["size_fabric"]}),
+}
+#: Resources read whatever the session made.
+CATALOG_READS = ("clustergen://catalog/gpus", "clustergen://catalog/systems/dgx-h100")
+
+
 @dataclass
 class Session:
     protocol: str
     tools: list[Tool]
+    listing_chars: int = 0
     results: dict[str, CallToolResult] = field(default_factory=dict)
     errors: dict[str, CallToolResult] = field(default_factory=dict)
     extra: dict[str, CallToolResult] = field(default_factory=dict)
+    own: dict[str, CallToolResult] = field(default_factory=dict)
+    reads: dict[str, ReadResourceResult] = field(default_factory=dict)
+    read_errors: dict[str, str] = field(default_factory=dict)
+    resources: ListResourcesResult | None = None
+    prompts: dict[str, GetPromptResult] = field(default_factory=dict)
     left_behind: list[str] = field(default_factory=list)
     catalog: Path | None = None
 
 
+def _links(result: CallToolResult) -> list[ResourceLink]:
+    return [c for c in result.content if isinstance(c, ResourceLink)]
+
+
 async def drive(client: Client, extra: dict[str, tuple[str, dict[str, Any]]]) -> Session:
     listed = await client.list_tools()
-    session = Session(protocol=client.protocol_version, tools=listed.tools)
+    session = Session(
+        protocol=client.protocol_version,
+        tools=listed.tools,
+        listing_chars=len(listed.model_dump_json(by_alias=True, exclude_none=True)),
+    )
     for name, arguments in VALID_CALLS.items():
         # The SDK client checks structured content against each tool's output schema here.
         session.results[name] = await client.call_tool(name, arguments)
@@ -127,6 +162,27 @@ async def drive(client: Client, extra: dict[str, tuple[str, dict[str, Any]]]) ->
         session.errors[label] = await client.call_tool(name, arguments)
     for label, (name, arguments) in extra.items():
         session.extra[label] = await client.call_tool(name, arguments)
+    design_id = session.results["design_cluster"].structured_content["id"]  # type: ignore[index]
+    own = {
+        **OWN_CALLS,
+        "explain": ("explain_figure", {"design": design_id, "figure": "power.it_total_w"}),
+        "explain typo": ("explain_figure", {"design": design_id, "figure": "power.it_totl_w"}),
+    }
+    for label, (name, arguments) in own.items():
+        session.own[label] = await client.call_tool(name, arguments)
+    uris = [str(link.uri) for link in _links(session.results["design_cluster"])]
+    for uri in [*uris, *CATALOG_READS]:
+        session.reads[uri] = await client.read_resource(uri)
+    for uri in ("clustergen://design/000000000000/memo.md", "clustergen://catalog/gpus/z9000"):
+        try:
+            await client.read_resource(uri)
+        except MCPError as exc:
+            session.read_errors[uri] = exc.message
+    session.resources = await client.list_resources()
+    prompts = await client.list_prompts()
+    for prompt in prompts.prompts:
+        required = {a.name: "512 GPUs training, 5 MW" for a in prompt.arguments or [] if a.required}
+        session.prompts[prompt.name] = await client.get_prompt(prompt.name, required)
     return session
 
 
@@ -135,40 +191,6 @@ def lab_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("lab-catalog")
     (d / "gpus.yaml").write_text(LAB_GPU, encoding="utf-8")
     return d
-
-
-class HttpServer:
-    """`clustergen mcp --http 0` in a subprocess; `url` waits for the line naming its port."""
-
-    def __init__(self, log: Path) -> None:
-        self.log = log
-        with log.open("wb") as errlog:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "clustergen", "mcp", "--http", "0"],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=errlog,
-            )
-        self._url = ""
-
-    @property
-    def url(self) -> str:
-        deadline = time.monotonic() + 30
-        while not self._url:
-            text = self.log.read_text()
-            self._url = next((w for w in text.split() if w.startswith("http://")), "")
-            if not self._url and (self.process.poll() is not None or time.monotonic() > deadline):
-                pytest.fail(f"the MCP HTTP server did not start: {text}")
-            time.sleep(0.05)
-        return self._url
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -232,33 +254,69 @@ def session(request: pytest.FixtureRequest) -> Session:
 # ---------------------------------------------------------------- the tests
 
 
-def test_lists_exactly_the_registry_tools_with_their_schemas(session: Session) -> None:
-    from clustergen.mcp.server import result_schema
+OWN_TOOLS = ["explain_figure", "more_tools", "call_tool"]
+
+
+def test_lists_the_first_tools_and_the_way_to_the_rest(session: Session) -> None:
+    from clustergen.mcp.toolset import result_schema
 
     registry = default_registry().for_mcp()
-    assert [t.name for t in session.tools] == registry.names()
+    first = registry.mcp_first()
+    assert [t.name for t in session.tools] == [*first, *OWN_TOOLS]
+    assert {"design_cluster", "estimate_training", "lookup_gpu", "lookup_system"} <= set(first)
     assert "submit_design" not in registry.names()  # the design agent's own, not for others
-    assert "design_cluster" in registry.names()
     for listed in session.tools:
+        assert listed.annotations is not None
+        assert listed.annotations.read_only_hint is True
+        assert listed.annotations.destructive_hint is False
+        assert listed.description
+        assert len(listed.description) < 500
+        if listed.name in OWN_TOOLS:
+            continue
         tool = registry.tools[listed.name]
         assert listed.title == tool.title
         assert listed.description == tool.description
         assert listed.input_schema == tool.parameters_schema()
         assert listed.output_schema == result_schema(tool)
-        assert listed.annotations is not None
-        assert listed.annotations.read_only_hint is True
-        assert listed.annotations.destructive_hint is False
+
+
+def test_the_listing_fits_an_agents_context(session: Session) -> None:
+    assert session.listing_chars <= MAX_LISTING_CHARS
+    design = next(t for t in session.tools if t.name == "design_cluster")
+    assert design.output_schema is not None  # the brief: small, and what a program reads
+    assert len(json.dumps(design.output_schema)) < 8000
+
+
+def test_more_tools_names_the_rest_and_call_tool_reaches_them(session: Session) -> None:
+    registry = default_registry().for_mcp()
+    listed = {t.name for t in session.tools}
+    rows = json.loads(session.own["more"].content[0].text)["tools"]
+    assert {r["name"] for r in rows} == set(registry.names()) - listed
+    one = json.loads(session.own["more one"].content[0].text)
+    assert one["input_schema"] == registry.tools["size_fabric"].parameters_schema()
+    through = session.own["call through"]
+    assert not through.is_error
+    assert json.loads(through.content[0].text) == json.loads(
+        session.results["size_fabric"].content[0].text
+    )
 
 
 def test_every_tool_answers_with_its_result_model(session: Session) -> None:
+    from clustergen.mcp.toolset import result_schema
+
     registry = default_registry().for_mcp()
     assert set(session.results) == set(registry.names())
     for name, result in session.results.items():
         text = result.content[0].text if result.content else ""
         assert not result.is_error, f"{name}: {text}"
-        # Structured content is the result model, and the text block is the same JSON.
-        registry.tools[name].result.model_validate(result.structured_content)
-        assert json.loads(text) == result.structured_content
+        if name == "design_cluster":
+            continue
+        registry.tools[name].result.model_validate(json.loads(text))
+        # Structured content only where the tool has an output schema: no payload twice.
+        if result_schema(registry.tools[name]):
+            assert json.loads(text) == result.structured_content
+        else:
+            assert result.structured_content is None, name
 
 
 def test_results_equal_the_registry_called_in_process(session: Session, lab_catalog: Path) -> None:
@@ -267,7 +325,7 @@ def test_results_equal_the_registry_called_in_process(session: Session, lab_cata
     registry = default_registry()
     for name in ("size_fabric", "power_first", "analyze_storage", "plan_fleet"):
         expected = registry.call(ctx, name, VALID_CALLS[name])
-        assert session.results[name].structured_content == expected.result, name
+        assert json.loads(session.results[name].content[0].text) == expected.result, name
 
 
 def test_errors_carry_the_registry_message(session: Session) -> None:
@@ -292,7 +350,14 @@ def test_error_messages_say_what_was_wrong(stdio: Session) -> None:
     assert "lookup_gpu" in text("unknown tool")  # lists the tools there are
     assert text("wrong type").startswith("bad arguments for lookup_gpu: name:")
     assert "nodes: Input should be greater than or equal to 1" in text("out of range")
-    assert "choices: Field required" in text("missing field")
+    assert "power_cap_w: Field required" in text("missing field")
+    assert (
+        "requirements.power_cap_mw: Extra inputs are not permitted; did you mean power_cap_w"
+        in (text("misspelt field"))
+    )
+    assert "power_cap_mw: Extra inputs are not permitted; did you mean power_cap_w" in text(
+        "misspelt override"
+    )
     assert "gpus: Field required" in text("no arguments")
     assert "vendor: Extra inputs are not permitted" in text("extra field")
     assert text("engine refusal").startswith("unknown GPU 'Z9000'; closest matches:")
@@ -300,21 +365,117 @@ def test_error_messages_say_what_was_wrong(stdio: Session) -> None:
     assert "over the" in text("infeasible design")
     assert text("unreadable request").startswith("nothing to size in 'hello there'")
     assert "requirements: Input should be a valid dictionary" in text("object as text")
+    typo = stdio.own["explain typo"]
+    assert typo.is_error
+    assert "no 'it_totl_w' in power; did you mean it_total_w" in typo.content[0].text
 
 
-def test_the_one_shot_design_has_its_memo_and_bom(session: Session) -> None:
+def test_the_one_shot_design_reads_as_a_brief(session: Session) -> None:
+    result = session.results["design_cluster"]
+    brief = result.structured_content
+    assert brief is not None
+    text = result.content[0].text
+    assert len(text) <= MAX_DESIGN_TEXT_CHARS
+    s = brief["summary"]
+    assert s["gpus"] == 256
+    assert brief["verdict"] == "PASS"
+    # The brief says the verdict, the platform, the GPUs, IT and facility power, what was assumed.
+    assert "**Checks: PASS.**" in text
+    assert s["platform_name"] in text
+    assert "256 / 32" in text
+    assert "IT power" in text
+    assert "Facility power" in text
+    assert "## Assumed" in text
+    assert brief["assumed"][0].split(" = ")[0] in text
+    # Nothing is sent twice in full: no design JSON, no memo in the result.
+    whole = result.model_dump_json(by_alias=True, exclude_none=True)
+    assert '"bom"' not in whole
+    assert "## Bill of materials" not in whole
+    assert len(whole) < 12_000
+
+
+def _cells(xlsx: bytes) -> list[list[Any]]:
+    import io
+
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(xlsx), read_only=True)
+    return [[c for row in sheet.iter_rows(values_only=True) for c in row] for sheet in book]
+
+
+def test_the_whole_bundle_is_one_read_away(session: Session) -> None:
     from clustergen.engine.report.bundle import bundle_files
     from clustergen.engine.request import parse_request
     from clustergen.engine.search.planner import plan_design
 
-    out = session.results["design_cluster"].structured_content
-    assert out is not None
-    assert out["design"]["compute"]["gpus"] == 256
-    assert all(c["passed"] for c in out["design"]["checks"] if c["severity"] == "error")
+    result = session.results["design_cluster"]
+    links = {link.name: str(link.uri) for link in _links(result)}
     cat = load_catalog(session.catalog)
     files = bundle_files(plan_design(cat, parse_request(cat, "256 GPUs training, 3 MW")))
-    assert out["memo_md"] == files["memo.md"]
-    assert out["bom_csv"] == files["bom.csv"]
+    assert set(links) == set(files)
+    assert result.structured_content is not None
+    assert result.structured_content["files"] == links
+    for name, uri in links.items():
+        assert uri in result.content[0].text  # the text names every file too
+        (got,) = session.reads[uri].contents
+        if isinstance(files[name], bytes):
+            assert isinstance(got, BlobResourceContents), name
+            data = base64.b64decode(got.blob)
+            if name.endswith(".xlsx"):  # a zip stamps the time it was written: compare cells
+                assert _cells(data) == _cells(files[name])  # type: ignore[arg-type]
+            else:
+                assert data == files[name], name
+        else:
+            assert isinstance(got, TextResourceContents), name
+            assert got.text == files[name], name
+    listed = {str(r.uri) for r in session.resources.resources} if session.resources else set()
+    assert set(links.values()) <= listed
+
+
+def test_the_catalog_is_served_with_its_sources(session: Session) -> None:
+    index = json.loads(session.reads["clustergen://catalog/gpus"].contents[0].text)  # type: ignore[union-attr]
+    h100 = next(e for e in index if e["id"] == "h100-sxm")
+    assert h100["source"]
+    assert h100["as_of"]
+    entry = json.loads(
+        session.reads["clustergen://catalog/systems/dgx-h100"].contents[0].text  # type: ignore[union-attr]
+    )
+    assert entry["id"] == "dgx-h100"
+    assert entry["source"]
+    assert session.resources is not None
+    listed = {str(r.uri) for r in session.resources.resources}
+    assert {
+        f"clustergen://catalog/{k}" for k in ("gpus", "systems", "switches", "models")
+    } <= listed
+    missing = session.read_errors["clustergen://design/000000000000/memo.md"]
+    assert missing.startswith("no design '000000000000' in this server")
+    assert session.read_errors["clustergen://catalog/gpus/z9000"].startswith("unknown GPU 'z9000'")
+
+
+def test_explain_figure_reads_the_design(session: Session) -> None:
+    result = session.own["explain"]
+    assert not result.is_error, result.content
+    out = json.loads(result.content[0].text)
+    assert (
+        out["value"]
+        == session.results["design_cluster"].structured_content["summary"][  # type: ignore[index]
+            "it_total_w"
+        ]
+    )
+    assert out["recorded_beside_it"]  # the power section says what its totals rest on
+    assert out["whole_design"].endswith("/design.json")
+
+
+def test_prompts_for_the_common_jobs(session: Session) -> None:
+    assert set(session.prompts) == {
+        "customer_proposal",
+        "power_capped_trade_study",
+        "workload_sizing",
+    }
+    for prompt in session.prompts.values():
+        text = prompt.messages[0].content.text  # type: ignore[union-attr]
+        assert "512 GPUs training, 5 MW" in text
+        assert "never from memory" in text
 
 
 def test_catalog_layering_reaches_the_tools(stdio: Session) -> None:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from clustergen.catalog import load_catalog
+from clustergen.engine.report.bundle import bundle_files
 from clustergen.tools import ToolContext, default_registry
 
 LAYER = {
@@ -29,8 +30,10 @@ def test_design_cluster_from_a_hostile_layer_returns_inert_text(tmp_path: Path) 
         (tmp_path / name).write_text(text, encoding="utf-8")
     ctx = ToolContext(catalog=load_catalog(tmp_path))
     text = "512 GPUs training, 5 MW on HGX B200"  # the layer poisons hgx-b200: build on it
-    bundle = default_registry().run(ctx, "design_cluster", {"text": text})
-    data = bundle.model_dump()
+    design = default_registry().run(ctx, "design_cluster", {"text": text})
+    # what MCP serves as the design's bom.csv and memo.md resources
+    files = bundle_files(design)
+    data = {"bom_csv": files["bom.csv"], "memo_md": files["memo.md"]}
     fields = [f for row in csv.reader(io.StringIO(data["bom_csv"])) for f in row]
     assert any("HYPERLINK" in f for f in fields)  # the hostile source reached the CSV
     assert not [f for f in fields if f.lstrip().startswith(("=", "+", "-", "@", "\t", "\r"))]

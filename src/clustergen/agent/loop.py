@@ -49,6 +49,14 @@ MAX_IDLE_REPLIES = 3
 #: Native calls of tools that do not exist, before any real one, that mark a server whose tool
 #: parser produces garbage names.
 MAX_UNKNOWN_NATIVE = 2
+#: Replies a model has to make its first valid tool call (a known tool, arguments that parse, not
+#: `more_tools`, which waits until then):
+#: one too small to call tools (SmolLM2 135M) is recognised here, in minutes on a CPU server, not
+#: at the turn limit. One reply more, never more than FIRST_CALL_LAST_CHANCE, when the second
+#: reply tries a different call than the invalid first (the model learns from the error) or when
+#: the agent changed protocols after it (the server, not the model, may have been at fault).
+FIRST_CALL_REPLIES = 2
+FIRST_CALL_LAST_CHANCE = 3
 
 
 @dataclass
@@ -63,6 +71,8 @@ class _State:
     native: int = 0  # tool calls the endpoint returned natively (known tools)
     unknown_native: int = 0  # native calls of unknown tools before any known one
     previous: list[str] = field(default_factory=list)  # the last turn's calls
+    valid_calls: int = 0  # calls of a known tool whose arguments parsed
+    misses: list[str] = field(default_factory=list)  # replies before the first valid call
 
 
 class Agent:
@@ -107,9 +117,11 @@ class Agent:
             self._limits(st, started)
             reply = self._ask(st)
             native = bool(reply.tool_calls)
+            asked_in = st.protocol
             calls = self._take_calls(st, reply)
             if not calls:
                 self._no_call(st, reply)
+                self._first_calls(st, reply, calls, switched=st.protocol != asked_in)
                 continue
             if len(calls) > MAX_TOOL_CALLS_PER_REPLY:  # calls written in the text count too
                 raise AgentError(
@@ -126,6 +138,8 @@ class Agent:
                     if done is not None:
                         self._tool_results(st, [*results, (call, content)])
                         return self._finish(done, st, started)
+                elif call.name == MORE_TOOLS and not st.valid_calls:
+                    content = self._not_yet(st)
                 elif call.name == MORE_TOOLS:
                     content = self.toolset.unlock(with_schemas=st.protocol == "json")
                     self.trace.event("more_tools", offered=self.toolset.names())
@@ -134,6 +148,7 @@ class Agent:
                 results.append((call, content))
             self._tool_results(st, results)
             self._watch_native_calls(st, calls, native=native)
+            self._first_calls(st, reply, calls, switched=st.protocol != asked_in)
 
     def _opening(self, request: DesignRequest) -> list[dict[str, Any]]:
         parsed = {**user_fields(request), "not_understood": request.not_understood}
@@ -231,7 +246,7 @@ class Agent:
         server that may have dropped the tools; else ask again."""
         st.idle += 1
         cut = reply.finish_reason == "length"
-        if st.idle >= MAX_IDLE_REPLIES:
+        if st.idle >= MAX_IDLE_REPLIES and st.valid_calls:  # before any: see _first_calls
             said = " ".join(html.unescape(reply.content or "").split())[:120]
             raise AgentError(
                 f"the model answered {st.idle} times in a row without calling a tool "
@@ -254,6 +269,65 @@ class Agent:
             self._say(
                 st, "user", prompts.render("nudge" if st.protocol == "tools" else "json_nudge")
             )
+
+    def _not_yet(self, st: _State) -> str:
+        """`more_tools` before any valid call: the extended set stays back (on a CPU server its
+        schemas cost minutes a request) until the model has shown it can call a core tool."""
+        self.trace.event("more_tools_deferred", turn=st.turns)
+        first = ", ".join(n for n in self.toolset.core if n != SUBMIT)
+        return json.dumps(
+            {
+                "note": f"call {first} first (step 1); more tools are offered after it",
+                "later": self.toolset.extended,
+            },
+            separators=(",", ":"),
+        )
+
+    def _valid(self, call: ToolCall) -> bool:
+        """A call of a tool this run offers, with arguments its model accepts (`more_tools`
+        does not count: it does no part of the job)."""
+        if call.name == MORE_TOOLS:
+            return False
+        try:
+            self.toolset.registry.parse_args(call.name, call.arguments)
+        except ToolCallError:
+            return False
+        return True
+
+    def _first_calls(
+        self, st: _State, reply: ChatReply, calls: list[ToolCall], *, switched: bool
+    ) -> None:
+        """Stop a model that cannot do the job: no valid tool call in its first replies, or the
+        same invalid one again (see FIRST_CALL_REPLIES). `switched`: this reply made the agent
+        change protocols."""
+        if st.valid_calls:
+            return
+        if any(self._valid(c) for c in calls):
+            st.valid_calls += 1
+            return
+        st.misses.append(
+            ";".join(sorted(f"{c.name}:{_canonical(c.arguments)}" for c in calls)) or "no call"
+        )
+        n = len(st.misses)
+        repeated = n >= 2 and st.misses[-1] == st.misses[-2] != "no call"
+        learning = "no call" not in st.misses and len(set(st.misses)) == n
+        if not repeated and (
+            n < FIRST_CALL_REPLIES or ((learning or switched) and n < FIRST_CALL_LAST_CHANCE)
+        ):
+            return
+        if calls:
+            said = f"its last call: {calls[0].name}({calls[0].arguments[:80]})"
+        else:
+            text = " ".join(html.unescape(reply.content or "").split())[:120]
+            said = f"its last reply: {text!r}" if text else "its last reply was empty"
+        what = "the same invalid tool call" if repeated else "no valid tool call"
+        if calls and all(c.name == MORE_TOOLS for c in calls):
+            what = "only more_tools, no tool that does the job,"
+        raise AgentError(
+            f"{self.settings.model} at {self.settings.base_url} cannot do the job: {what} in "
+            f"its first {n} replies ({said}); it may not support tool calling",
+            hint="use a model that calls tools (README: Self-hosted servers), or --offline",
+        )
 
     def _watch_native_calls(self, st: _State, calls: list[ToolCall], *, native: bool) -> None:
         """Signs that native tool calling is broken on this server, after a turn's calls: tool

@@ -25,6 +25,14 @@ def mcp(
         str,
         typer.Option("--host", help="Loopback address for --http; other hosts are refused."),
     ] = "127.0.0.1",
+    all_tools: Annotated[
+        bool,
+        typer.Option(
+            "--all-tools",
+            help="List every tool (about 60 kB of schemas) instead of the first few and "
+            "more_tools.",
+        ),
+    ] = False,
     catalog: CatalogOpt = None,
 ) -> None:
     """Serve clustergen's read-only tools over MCP (stdio, or HTTP on loopback with --http)."""
@@ -36,7 +44,7 @@ def mcp(
     from clustergen.tools import default_registry
 
     cat = load_catalog(catalog)
-    server = build_server(cat, default_registry())
+    server = build_server(cat, default_registry(), list_all=all_tools)
     if http is None:
         anyio.run(serve_stdio, server)
         return

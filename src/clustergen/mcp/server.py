@@ -8,104 +8,104 @@ connection, so the server is safe to hand to any agent.
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
-from collections.abc import Mapping
 from ipaddress import ip_address
 from typing import Any
 
 import anyio
 import anyio.to_thread
-from mcp import types
+from mcp import MCPError, types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import INVALID_PARAMS
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
-from clustergen.errors import RequestError
+from clustergen.errors import ClustergenError, RequestError
+from clustergen.mcp import catalog as catalog_resources
+from clustergen.mcp.designs import DesignStore, contents, links, parse_uri
+from clustergen.mcp.prompts import PROMPTS
+from clustergen.mcp.prompts import get as get_prompt_result
 from clustergen.mcp.sessions import MAX_SESSIONS, SESSION_IDLE_S, evict_idlest_at_limit
-from clustergen.tools.registry import Registry, Tool, ToolContext, ToolOutcome
+from clustergen.mcp.toolset import McpToolset
+from clustergen.tools.registry import Registry, ToolContext
 
 log = logging.getLogger(__name__)
 
-#: Every tool is a pure function of the catalog and its arguments.
-READ_ONLY = types.ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-
 INSTRUCTIONS = (
     "clustergen sizes GPU clusters from sourced catalogs and rules. design_cluster turns a request "
-    "in plain words ('512 GPUs training, 5 MW') into a validated design with its memo and bill of "
-    "materials in one call. To work step by step: look facts up (lookup_gpu, lookup_system, "
-    "lookup_switch, list_platforms), size parts (size_fabric, power_first, storage_targets, "
-    "analyze_storage, plan_fleet), compare platforms (compare_alternatives) and build a checked "
-    "design (build_design, validate_design). Every tool is read-only. A refused call is an error "
-    "result whose text says why and what would work."
+    "('512 GPUs training, 5 MW', and/or fields such as power_cap_w, platform) into a validated "
+    "design: a short brief, and the design, memo, BOM (CSV, XLSX), topology and pictures as "
+    "resources to read. estimate_training/estimate_inference/estimate_budget size a workload; "
+    "lookup_gpu/lookup_system give catalog facts with sources; explain_figure says where a "
+    "design's figure comes from; more_tools and call_tool reach the rest (fabric, power-first, "
+    "storage, trade study, sensitivity, designs from choices, fleet). Resources: the catalog "
+    "(clustergen://catalog/gpus, systems, switches, models). Every tool is read-only. A refused "
+    "call is an error result whose text says why and what would work."
 )
 
 
-def result_schema(tool: Tool[Any, Any]) -> dict[str, Any]:
-    """The JSON Schema of what a call returns: the result model as it is serialised."""
-    schema: dict[str, Any] = tool.result.model_json_schema(mode="serialization")
-    schema.pop("title", None)
-    return schema
-
-
-def mcp_tool(tool: Tool[Any, Any]) -> types.Tool:
-    """One registry tool as MCP lists it."""
-    return types.Tool(
-        name=tool.name,
-        title=tool.display_title(),
-        description=tool.description,
-        input_schema=tool.parameters_schema(),
-        output_schema=result_schema(tool),
-        annotations=READ_ONLY,
-    )
-
-
-def call_result(outcome: ToolOutcome) -> types.CallToolResult:
-    """A registry outcome as an MCP result: the result model as structured content (and as JSON
-    text for clients that read only text), or the registry's one-line message with isError.
-
-    An error carries no structured content: clients check structured content against the tool's
-    output schema, which describes a result, so an error object there would hide the message
-    behind "does not match the output schema" (the TypeScript SDK most clients share does)."""
-    if outcome.ok:
-        return types.CallToolResult(
-            content=[types.TextContent(text=json.dumps(outcome.result, allow_nan=False))],
-            structured_content=outcome.result,
-        )
-    return types.CallToolResult(
-        content=[types.TextContent(text=outcome.error or "tool failed")], is_error=True
-    )
-
-
-def build_server(catalog: Catalog, registry: Registry) -> Server[Any]:
-    """A low-level MCP server that lists and calls the tools of `registry` served over MCP (not
-    the design agent's own `submit_design`) over `catalog`."""
-    registry = registry.for_mcp()
-    tools = [mcp_tool(t) for t in registry.tools.values()]
-    input_schemas: Mapping[str, dict[str, Any]] = {t.name: t.input_schema for t in tools}
+def build_server(catalog: Catalog, registry: Registry, *, list_all: bool = False) -> Server[Any]:
+    """A low-level MCP server over `catalog`: the tools of `registry` served over MCP (the first
+    ones listed, the rest behind `more_tools`, or all listed with `list_all`), the designs made
+    in it and the catalog as resources, and prompts for the common jobs."""
+    store = DesignStore()
+    toolset = McpToolset(registry, store, list_all=list_all)
     context = ToolContext(catalog=catalog)
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=toolset.listed)
 
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         # The engine is synchronous; a worker thread keeps the transport answering meanwhile.
-        outcome = await anyio.to_thread.run_sync(
-            registry.call, context, params.name, params.arguments
+        return await anyio.to_thread.run_sync(
+            _call, toolset, context, params.name, params.arguments
         )
-        if outcome.traceback:  # a bug in a tool: the client gets an error result, the log the rest
-            log.error("tool %s failed inside clustergen:\n%s", params.name, outcome.traceback)
-        return call_result(outcome)
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        made = [
+            types.Resource(
+                name=f"{design_id}/{link.name}",
+                uri=link.uri,
+                description=link.description,
+                mime_type=link.mime_type,
+            )
+            for design_id in store.ids()
+            for link in links(design_id)
+        ]
+        return types.ListResourcesResult(resources=[*catalog_resources.resources(catalog), *made])
+
+    async def list_templates(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=catalog_resources.templates())
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        return await anyio.to_thread.run_sync(_read, store, catalog, str(params.uri))
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[p.listed() for p in PROMPTS.values()])
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any, Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        try:
+            return get_prompt_result(params.name, params.arguments)
+        except ClustergenError as exc:
+            raise MCPError(INVALID_PARAMS, exc.one_line()) from None
 
     return Server(
         "clustergen",
@@ -113,10 +113,51 @@ def build_server(catalog: Catalog, registry: Registry) -> Server[Any]:
         title="clustergen",
         description=f"GPU-cluster sizing tools (catalog {catalog.hash}); read-only",
         instructions=INSTRUCTIONS,
-        get_tool_input_schema=input_schemas.get,
+        get_tool_input_schema=toolset.input_schema,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
     )
+
+
+def _call(
+    toolset: McpToolset, context: ToolContext, name: str, arguments: dict[str, Any] | None
+) -> types.CallToolResult:
+    try:
+        return toolset.call(context, name, arguments)
+    except Exception:  # a bug presenting a result: an error result, the log the rest
+        log.exception("tool %s failed inside clustergen's MCP server", name)
+        return types.CallToolResult(
+            content=[types.TextContent(text=f"clustergen failed inside {name}; this is a bug")],
+            is_error=True,
+        )
+
+
+def _read(store: DesignStore, catalog: Catalog, uri: str) -> types.ReadResourceResult:
+    """A design file or a catalog resource; an unknown one is an invalid-params error with its
+    one-line reason."""
+    try:
+        text = catalog_resources.read(catalog, uri)
+        if text is not None:
+            found: types.ResourceContents = types.TextResourceContents(
+                uri=uri, mime_type="application/json", text=text
+            )
+        else:
+            parsed = parse_uri(uri)
+            if parsed is None:
+                raise RequestError(
+                    f"no resource {uri!r}; resources are clustergen://catalog/KIND[/ID] and "
+                    "clustergen://design/ID/FILE"
+                )
+            data, mime = store.file(*parsed)
+            found = contents(parsed[0], parsed[1], data, mime)
+    except ClustergenError as exc:
+        raise MCPError(INVALID_PARAMS, exc.one_line()) from None
+    return types.ReadResourceResult(contents=[found])
 
 
 async def serve_stdio(server: Server[Any]) -> None:

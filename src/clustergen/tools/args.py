@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from clustergen.engine.calculators.fleet import FleetPolicy, Inventory
 from clustergen.engine.model.compute import FabricChoices
@@ -39,6 +39,24 @@ Requirements: type[BaseModel] = create_model(  # type: ignore[call-overload]
         for name, f in DesignRequest.model_fields.items()
         if name not in PARSE_FIELDS
     },
+)
+
+# The request as text and/or fields, as `clustergen design` takes it: one argument per request
+# field (built from DesignRequest's own declarations, so a new field is an argument at once).
+DesignFields: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    "DesignFields",
+    __config__=ConfigDict(extra="forbid", allow_inf_nan=False),
+    __doc__="A request in plain words, fields, or both; a field overrides what the text says.",
+    text=(
+        str | None,
+        Field(
+            default=None,
+            min_length=1,
+            max_length=4000,
+            description="the request in plain words, e.g. '512 GPUs training, 5 MW'",
+        ),
+    ),
+    **{name: (f.annotation, copy.copy(f)) for name, f in Requirements.model_fields.items()},
 )
 
 #: the requirements the agent's first tools take: what a model corrects when the parser misread;

@@ -27,7 +27,6 @@ from clustergen.engine.model.compute import PlatformFabric, PowerFirstResult
 from clustergen.engine.model.design import Design, TradeStudy
 from clustergen.engine.model.sensitivity import Sensitivity
 from clustergen.engine.model.storage import StorageAnalysis, StorageTargets
-from clustergen.engine.report.memo import bom_csv, render_memo
 from clustergen.engine.report.summary import DesignSummary, summarize
 from clustergen.engine.request import DesignRequest, merge_request
 from clustergen.engine.request import parse_request as engine_parse_request
@@ -42,6 +41,7 @@ from clustergen.engine.solve.power_first import most_under_cap
 from clustergen.tools.args import (
     Choices,
     CoreRequirements,
+    DesignFields,
     FabricPins,
     Fleet,
     Io,
@@ -148,13 +148,13 @@ def list_platforms(ctx: ToolContext, a: ListPlatformsArgs) -> PlatformList:
     return PlatformList(platforms=out)
 
 
-@tool(title="Look up a GPU")
+@tool(title="Look up a GPU", mcp="first")
 def lookup_gpu(ctx: ToolContext, a: NameArgs) -> GpuSpec:
     """Catalog facts of one GPU: memory, bandwidth, dense BF16/FP8 TFLOPS, TDP, source."""
     return gpu_spec(ctx.catalog, a.name)
 
 
-@tool(title="Look up a system")
+@tool(title="Look up a system", mcp="first")
 def lookup_system(ctx: ToolContext, a: NameArgs) -> System:
     """Catalog facts of one system (server, NVL rack, fabric manager): GPUs, ports, power."""
     return ctx.catalog.system(a.name)
@@ -317,11 +317,16 @@ def sensitivity(ctx: ToolContext, a: SensitivityArgs) -> Sensitivity:
 
 class DesignArgs(_Args):
     requirements: Requirements = Field(default_factory=Requirements, description=_REQUIREMENTS_HELP)
-    choices: Choices = Field(description="your choices")
+    choices: Choices | None = Field(
+        default=None, description="your choices; omit to build the planner's own design"
+    )
 
 
 def _design(ctx: ToolContext, a: DesignArgs | SubmitArgs) -> Design:
-    return design_from_choices(ctx.catalog, _request(ctx, a.requirements), a.choices)
+    request = _request(ctx, a.requirements)
+    if a.choices is None:
+        return plan_design(ctx.catalog, request)
+    return design_from_choices(ctx.catalog, request, a.choices)
 
 
 @tool(title="Build a design")
@@ -375,28 +380,12 @@ def submit_design(ctx: ToolContext, a: SubmitArgs) -> Submission:
 # ---------------------------------------------------------------- for other agents
 
 
-class DesignText(_Args):
-    text: str = Field(
-        min_length=1,
-        max_length=4000,
-        description="the request in plain words, e.g. '512 GPUs training, 5 MW'; at most 4000 chars",
-    )
-
-
-class DesignBundle(BaseModel):
-    """A validated design with its memo and draft bill of materials."""
-
-    design: Design = Field(description="the design, as `clustergen design --json` prints it")
-    memo_md: str = Field(description="the design memo (markdown), as `design --out` writes it")
-    bom_csv: str = Field(
-        description="the draft bill of materials (CSV), as `design --out` writes it"
-    )
-
-
-@tool(title="Design a GPU cluster", agent=None)
-def design_cluster(ctx: ToolContext, a: DesignText) -> DesignBundle:
-    """Design a GPU cluster from a request in plain words with clustergen's deterministic planner:
-    the validated design (platform, fabrics, racks, power, storage, checks, trade study), its memo
-    and its bill of materials. An infeasible or unreadable request is refused with the reason."""
-    design = plan_design(ctx.catalog, merge_request(ctx.catalog, a.text, {}))
-    return DesignBundle(design=design, memo_md=render_memo(design), bom_csv=bom_csv(design))
+@tool(title="Design a GPU cluster", agent=None, mcp="first")
+def design_cluster(ctx: ToolContext, a: DesignFields) -> Design:
+    """Design a GPU cluster with clustergen's deterministic planner, from a request in plain words
+    ('512 GPUs training, 5 MW'), fields, or both (a field overrides what the text says): the
+    validated design (platform, fabrics, racks, power, storage, checks, trade study). An
+    infeasible or unreadable request is refused with the reason."""
+    fields = a.model_dump(exclude_none=True)
+    text = fields.pop("text", None)
+    return plan_design(ctx.catalog, merge_request(ctx.catalog, text, fields))

@@ -21,6 +21,9 @@ result models. The declaration also says who is offered the tool:
   the whole request, tool schemas included, before it writes a token);
 - `agent="extended"` (the default): offered once the model asks for more tools;
 - `agent=None`: never offered to the design agent (it answers another question);
+- `mcp="first"`: in the MCP server's tool list, the few tools an outside agent needs first;
+- `mcp=True` (the default): served over MCP behind its discovery tool (`clustergen mcp
+  --all-tools` lists them too);
 - `mcp=False`: not served over MCP (the agent's own `submit_design`).
 
 Each tool module declares its tools on its own `Registry` (`TOOLS = Registry()`, `tool =
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import difflib
 import inspect
 import json
 import traceback
@@ -46,7 +50,7 @@ from pydantic_core import to_jsonable_python
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.request import DesignRequest
 from clustergen.errors import ClustergenError
-from clustergen.tools.schema import compact_schema
+from clustergen.tools.schema import compact_schema, model_in
 from clustergen.untrusted import DataError, check_shape, load_json
 
 A = TypeVar("A", bound=BaseModel)
@@ -55,6 +59,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: Which design-agent request a tool is offered in (see the module docstring).
 Offer = Literal["core", "extended"]
+#: How a tool is served over MCP (see the module docstring).
+McpOffer = bool | Literal["first"]
 
 
 @dataclass
@@ -97,7 +103,7 @@ class Tool(Generic[A, R]):
     run: Callable[[ToolContext, A], R]
     title: str = ""
     agent: Offer | None = "extended"
-    mcp: bool = True
+    mcp: McpOffer = True
     module: str = ""
 
     @staticmethod
@@ -108,7 +114,7 @@ class Tool(Generic[A, R]):
         description: str | None = None,
         title: str = "",
         agent: Offer | None = "extended",
-        mcp: bool = True,
+        mcp: McpOffer = True,
     ) -> Tool[Any, Any]:
         """A tool from `def name(ctx: ToolContext, args: Args) -> Result` and its docstring.
 
@@ -171,6 +177,9 @@ class ToolOutcome(BaseModel):
     traceback: str | None = Field(
         default=None, exclude=True, description="for an internal error: where it happened"
     )
+    value: Any = Field(
+        default=None, exclude=True, description="the result model itself, for a caller in process"
+    )
 
     def content(self) -> str:
         """The text sent back to the model as the tool message."""
@@ -201,18 +210,48 @@ def _unwrap(docstring: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
 
 
-def validation_message(exc: ValidationError, limit: int = 5) -> str:
-    """Every wrong field of a validation error, one clause each, so the model can fix them all."""
+def validation_message(
+    exc: ValidationError, limit: int = 5, model: type[BaseModel] | None = None
+) -> str:
+    """Every wrong field of a validation error, one clause each, so the model can fix them all;
+    an unknown field name of `model` (or of a model inside it) with the closest names it has."""
     parts = []
     for err in exc.errors()[:limit]:
         where = ".".join(str(p) for p in err["loc"]) or "arguments"
         got = err.get("input")
         shown = "" if isinstance(got, dict) else f" (got {json.dumps(got, default=str)[:60]})"
-        parts.append(f"{where}: {err['msg']}{shown}")
+        hint = ""
+        if err["type"] == "extra_forbidden" and model is not None and err["loc"]:
+            hint = did_you_mean(str(err["loc"][-1]), fields_at(model, err["loc"][:-1]))
+            shown = ""
+        parts.append(f"{where}: {err['msg']}{shown}{hint}")
     more = len(exc.errors()) - limit
     if more > 0:
         parts.append(f"and {more} more")
     return "; ".join(parts)
+
+
+def fields_at(model: type[BaseModel], loc: Iterable[Any]) -> list[str]:
+    """The field names of the model found at `loc` inside `model` (list indexes and dict keys
+    passed through), or [] where the path leaves the models."""
+    current: type[BaseModel] | None = model
+    for part in loc:
+        if current is None:
+            return []
+        info = current.model_fields.get(str(part))
+        if info is None:
+            continue  # a list index or a dict key: the same model's items
+        current = model_in(info.annotation)
+    return list(current.model_fields) if current is not None else []
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """'; did you mean X' for the closest of `names` to `name` (case forgiven), or ''."""
+    names = list(names)
+    close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    return f"; did you mean {' or '.join(close)}"
 
 
 @dataclass
@@ -239,7 +278,7 @@ class Registry:
         description: str | None = None,
         title: str = "",
         agent: Offer | None = "extended",
-        mcp: bool = True,
+        mcp: McpOffer = True,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -251,7 +290,7 @@ class Registry:
         description: str | None = None,
         title: str = "",
         agent: Offer | None = "extended",
-        mcp: bool = True,
+        mcp: McpOffer = True,
     ) -> Any:
         """Register a typed function as a tool: `@registry.tool`, or `@registry.tool(title=...,
         agent=..., mcp=...)` (see the module docstring). Returns the function unchanged."""
@@ -286,6 +325,10 @@ class Registry:
         """The tools served over MCP."""
         return self.subset(n for n, t in self.tools.items() if t.mcp)
 
+    def mcp_first(self) -> list[str]:
+        """Names of the tools an MCP server lists first, in order."""
+        return [n for n, t in self.tools.items() if t.mcp == "first"]
+
     def get(self, name: str) -> Tool[Any, Any] | None:
         return self.tools.get(name)
 
@@ -300,7 +343,9 @@ class Registry:
         tool = self.tools.get(name)
         if tool is None:
             raise ToolCallError(
-                f"unknown tool {name!r}; the tools are: {', '.join(self.names())}", "unknown_tool"
+                f"unknown tool {name!r}{did_you_mean(name, self.names())}; the tools are: "
+                f"{', '.join(self.names())}",
+                "unknown_tool",
             )
         data: Any = arguments
         if arguments is None or arguments == "":
@@ -334,7 +379,8 @@ class Registry:
                 again: BaseModel = tool.args.model_validate(decoded)
                 return again
         raise ToolCallError(
-            f"bad arguments for {name}: {validation_message(error)}", "bad_arguments"
+            f"bad arguments for {name}: {validation_message(error, model=tool.args)}",
+            "bad_arguments",
         ) from None
 
     def run(self, ctx: ToolContext, name: str, arguments: str | dict[str, Any] | None) -> BaseModel:
@@ -370,7 +416,7 @@ class Registry:
                 kind=INTERNAL_ERROR,
                 traceback="".join(traceback.format_exception(exc)),
             )
-        return ToolOutcome(tool=name, ok=True, result=data)
+        return ToolOutcome(tool=name, ok=True, result=data, value=result)
 
 
 def _loads_arguments(name: str, text: str) -> Any:

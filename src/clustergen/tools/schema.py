@@ -126,7 +126,7 @@ def described(
         info = copy.copy(model.model_fields[field_name])
         annotation = info.annotation
         if field_name in nested:
-            inner = _model_in(annotation)
+            inner = model_in(annotation)
             if inner is None:
                 raise KeyError(f"{model.__name__}.{field_name} holds no model to describe")
             annotation = _swap(annotation, inner, described(inner, nested[field_name]))
@@ -145,11 +145,11 @@ def described(
     return result
 
 
-def _model_in(annotation: Any) -> type[BaseModel] | None:
+def model_in(annotation: Any) -> type[BaseModel] | None:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in get_args(annotation):
-        found = _model_in(arg)
+        found = model_in(arg)
         if found is not None:
             return found
     return None
@@ -160,7 +160,7 @@ def _swap(annotation: Any, old: type[BaseModel], new: type[BaseModel]) -> Any:
     if annotation is old:
         return new
     args = get_args(annotation)
-    if not args or _model_in(annotation) is None:  # e.g. a constrained dict key: nothing to swap
+    if not args or model_in(annotation) is None:  # e.g. a constrained dict key: nothing to swap
         return annotation
     swapped = tuple(_swap(a, old, new) for a in args)
     origin = get_origin(annotation)

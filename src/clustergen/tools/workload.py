@@ -90,7 +90,7 @@ def _common(a: _Args) -> dict[str, Any]:
     return {"model": a.model, "gpu": a.gpu, "gpus": a.gpus, "precision": a.precision}
 
 
-@tool(title="Estimate a training run")
+@tool(title="Estimate a training run", mcp="first")
 def estimate_training(ctx: ToolContext, a: TrainingArgs) -> WorkloadEstimate:
     """GPUs and days to train a model on a token count (give days for GPUs, or GPUs for days),
     with MFU, goodput, the parallel layout, the method and its error band."""
@@ -106,7 +106,7 @@ def estimate_training(ctx: ToolContext, a: TrainingArgs) -> WorkloadEstimate:
     )
 
 
-@tool(title="Size a serving deployment")
+@tool(title="Size a serving deployment", mcp="first")
 def estimate_inference(ctx: ToolContext, a: InferenceArgs) -> WorkloadEstimate:
     """GPUs per replica and replicas to serve a model at an output tokens/s target under TTFT
     and TPOT limits, with the latency each replica delivers and the error band."""
@@ -124,7 +124,7 @@ def estimate_inference(ctx: ToolContext, a: InferenceArgs) -> WorkloadEstimate:
     )
 
 
-@tool(title="What a budget buys")
+@tool(title="What a budget buys", mcp="first")
 def estimate_budget(ctx: ToolContext, a: BudgetArgs) -> WorkloadEstimate:
     """What a budget buys (GPU-hours, GPUs for the days, tokens) or whether a plan fits it, at a
     price per GPU-hour from the arguments or the user's catalog; never a default price."""
