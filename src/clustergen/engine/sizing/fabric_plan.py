@@ -12,6 +12,7 @@ from clustergen.engine.model.compute import FabricChoices, PlatformFabric
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
 from clustergen.engine.sizing.compute import gpu_system
 from clustergen.engine.sizing.fabric import size_fabric
+from clustergen.engine.sizing.host_optics import host_optic
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import CatalogGapError, RequestError
 
@@ -111,9 +112,16 @@ def _cabling(
     core_optic = find_optic(
         catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
     )
-    node_optic = optic(speed_gbps * node_ppc, node_ppc)
+    cage_form = system.compute.cage_form if system.compute else None
+
+    def node(total_gbps: float, ports: int) -> Optic | None:
+        return host_optic(
+            catalog, total_gbps=total_gbps, ports=ports, cage_form=cage_form, technology=tech
+        )
+
+    node_optic = node(speed_gbps * node_ppc, node_ppc)
     if node_optic is None and lanes_per_port == 1 and speed_gbps < native:
-        node_optic = optic(native * native_ppc, native_ppc)
+        node_optic = node(native * native_ppc, native_ppc)
     return Cabling(
         node_optic=node_optic,
         switch_optic=switch_optic,

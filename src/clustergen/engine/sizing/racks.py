@@ -159,7 +159,9 @@ def racks_section(
         network_racks=network_racks,
         total_racks=plan.compute_racks + network_racks,
         rack_type=rack.id if rack else None,
-        pdus=plan.compute_racks * PDUS_PER_COMPUTE_RACK + network_racks * int(net_pdus),
+        # a rack-scale system's power shelves are inside it (they are no PDUs to buy)
+        pdus=(0 if inputs.system.kind == "nvl-rack" else plan.compute_racks * PDUS_PER_COMPUTE_RACK)
+        + network_racks * int(net_pdus),
         basis=basis,
     )
 
