@@ -12,6 +12,7 @@ from clustergen.engine.report.words import (
     check_mark,
     document,
     field_words,
+    plural,
     value_words,
     watts,
 )
@@ -101,7 +102,10 @@ def why_winner(study: TradeStudy, wanted_gpus: int | None = None) -> str:
             why = r.why_not or "not eligible"
             reasons[why] = reasons.get(why, 0) + 1
         listed = "; ".join(f"{why} ({n})" for why, n in reasons.items())
-        text += f". {len(ineligible)} alternative(s) were ruled out: {listed}"
+        text += (
+            f". {plural(len(ineligible), 'alternative')} "
+            f"{'was' if len(ineligible) == 1 else 'were'} ruled out: {listed}"
+        )
     return text + "."
 
 
@@ -180,7 +184,7 @@ def _flat(value: Any, prefix: str = "") -> list[str]:
             out += _flat(v, f"{prefix}{field_words(name)}.")
         return out
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
-        return [f"- {prefix.rstrip('.')}: {len(value)} item(s)"]
+        return [f"- {prefix.rstrip('.')}: {plural(len(value), 'item')}"]
     return [f"- {prefix.rstrip('.')}: {value}"]
 
 

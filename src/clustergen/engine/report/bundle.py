@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.bomfile import bom_csv, bom_xlsx
-from clustergen.engine.report.charts import power_chart, rack_elevation
+from clustergen.engine.report.charts import power_chart
+from clustergen.engine.report.diagram import drawio_xml, topology_png, topology_svg
+from clustergen.engine.report.elevation import rack_elevations
 from clustergen.engine.report.memo import render_memo
+from clustergen.engine.report.rackplan import cable_schedule_csv, rack_plan_csv
 from clustergen.engine.report.topology import mermaid_source
 
 #: what each file of the bundle holds, for the CLI's "wrote ..." line and the README
@@ -15,18 +18,27 @@ CONTENTS = {
     "memo.md": "the proposal memo (Markdown)",
     "bom.csv": "the bill of materials, one row per line",
     "bom.xlsx": "the bill of materials with a summary sheet",
+    "topology.svg": "the topology diagram (scalable)",
+    "topology.png": "the topology diagram (image)",
+    "topology.drawio": "the topology diagram, editable in draw.io (diagrams.net)",
     "topology.mmd": "the topology diagram (Mermaid source)",
     "power.png": "IT power by subsystem",
-    "racks.png": "a rack elevation",
+    "racks.png": "one rack elevation per rack type, with device positions and power",
+    "rack_plan.csv": "every device in its rack and position (NetBox device-import columns)",
+    "cable_schedule.csv": "every link group with both ends, the cable, its media and length class",
 }
 
 
 def pictures(design: Design) -> dict[str, str | bytes]:
-    """The design's pictures by file name: the topology as Mermaid text, the rest as PNG."""
+    """The design's pictures by file name: the topology as SVG, PNG, draw.io and Mermaid text,
+    the rest as PNG."""
     return {
+        "topology.svg": topology_svg(design),
+        "topology.png": topology_png(design),
+        "topology.drawio": drawio_xml(design),
         "topology.mmd": mermaid_source(design),
         "power.png": power_chart(design),
-        "racks.png": rack_elevation(design),
+        "racks.png": rack_elevations(design),
     }
 
 
@@ -37,5 +49,7 @@ def bundle_files(design: Design) -> dict[str, str | bytes]:
         "memo.md": render_memo(design),
         "bom.csv": bom_csv(design),
         "bom.xlsx": bom_xlsx(design),
+        "rack_plan.csv": rack_plan_csv(design),
+        "cable_schedule.csv": cable_schedule_csv(design),
         **pictures(design),
     }

@@ -67,7 +67,7 @@ def verdict(d: Design) -> Verdict:
         line = ", ".join(parts)
     unknowns = list(d.power.unknown)
     if unknowns:
-        line += f"; {len(unknowns)} power figure(s) unknown, left out of the totals"
+        line += f"; {plural(len(unknowns), 'power figure')} unknown, left out of the totals"
     return Verdict(
         status=status,
         passed=count["PASS"],
@@ -248,3 +248,13 @@ def document(source: str) -> str:
         if head and any(c.isalpha() for c in head) and head not in docs:
             docs.append(head)
     return "; ".join(docs)
+
+
+def plural(n: int, noun: str) -> str:
+    """A count and its noun in the right number, with thousands separators: "1 node",
+    "1,024 switches"."""
+    if n == 1:
+        return f"1 {noun}"
+    head, _, last = noun.rpartition(" ")
+    many = last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{n:,} {head + ' ' if head else ''}{many}"

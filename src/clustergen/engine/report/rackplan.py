@@ -1,0 +1,278 @@
+"""The rack plan: every rack with its devices at their positions and the rack's power, as the
+data-centre team imports it (`rack_plan.csv`, NetBox device-import columns) and as pictures (one
+elevation per rack type in `racks.png`), and the cable schedule (`cable_schedule.csv`, one row
+per link group with both ends, the cable, its media and length class).
+
+Rules:
+- compute racks hold the nodes from U2 up, one free U between nodes, the in-rack management
+  switches at the top; a rack-scale system's trays fill its rack in the order NVIDIA's rack
+  pictures show (power shelves at the top and bottom, compute trays around the NVLink switch
+  trays), positions indicative;
+- switches go to network racks, management servers and fabric managers to management racks,
+  storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order;
+- a device of unknown height takes 1U and is flagged; a rack's power is the sum of its devices'
+  (the compute rack's is the design's), marked "at least" when a device's power is unknown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from clustergen.engine.model.bom import BomLine
+from clustergen.engine.model.design import Design
+from clustergen.engine.report.safe_text import cell_text
+
+#: usable rack units in a network, management or storage rack (racks.py's estimate)
+USABLE_U = 36
+_ROLE_OF = {
+    "switch": "network",
+    "management-server": "management",
+    "fabric-manager": "management",
+    "storage": "storage",
+}
+
+
+@dataclass
+class Device:
+    """One device at its place."""
+
+    name: str
+    kind: str  # what it is (model name)
+    position: int  # lowest U it occupies (1-based)
+    height: int
+    power_w: float | None
+    height_known: bool = True
+
+
+@dataclass
+class Rack:
+    """One rack and what it holds."""
+
+    name: str
+    role: str  # compute, network, management, storage
+    height_u: int
+    devices: list[Device] = field(default_factory=list)
+    power_w: float | None = None
+    power_complete: bool = True
+
+
+def _compute_racks(d: Design) -> list[Rack]:
+    plan, sysname = d.racks.compute, d.platform.name
+    oob = d.fabrics.oob
+    in_rack = (oob.in_rack_switches // max(1, plan.compute_racks)) if oob else 0
+    included = [ln for ln in d.bom if ln.category == "included" and ln.unit_rack_units]
+    racks, left, n = [], d.compute.nodes, 0
+    for i in range(plan.compute_racks):
+        rack = Rack(f"compute-{i + 1:03d}", "compute", plan.rack_units)
+        here = min(plan.nodes_per_rack, left)
+        left -= here
+        if included and plan.nodes_per_rack == 1:
+            rack.devices += _rack_scale(included, d.compute.nodes, rack.name)
+        else:
+            u = 2
+            height = plan.node_rack_units or max(1, (plan.rack_units - 4) // max(1, here) - 1)
+            for _ in range(here):
+                n += 1
+                rack.devices.append(
+                    Device(
+                        f"node-{n:04d}", sysname, u, height, None, plan.node_rack_units is not None
+                    )
+                )
+                u += height + 1
+        for k in range(in_rack):
+            rack.devices.append(
+                Device(
+                    f"{rack.name}-oob-{k + 1}",
+                    (oob.switch if oob else "").upper(),
+                    plan.rack_units - k,
+                    1,
+                    None,
+                )
+            )
+        rack.power_w = plan.rack_power_kw * 1e3 * (here / max(1, plan.nodes_per_rack))
+        racks.append(rack)
+    return racks
+
+
+def _rack_scale(included: list[BomLine], systems: int, rack: str) -> list[Device]:
+    """A rack-scale system's trays: half the power shelves at the bottom, then the compute trays
+    split around the switch trays, then the other power shelves (NVIDIA's rack front view)."""
+    per = {ln.description.split(" (")[0]: (ln.quantity // max(1, systems), ln) for ln in included}
+    shelves = [k for k in per if "power shelf" in k]
+    trays = [k for k in per if "compute tray" in k]
+    switches = [k for k in per if "switch tray" in k]
+    order: list[tuple[str, int]] = []
+    for k in shelves:
+        order.append((k, per[k][0] // 2))
+    for k in trays:
+        order.append((k, per[k][0] // 2))
+    for k in switches:
+        order.append((k, per[k][0]))
+    for k in trays:
+        order.append((k, per[k][0] - per[k][0] // 2))
+    for k in shelves:
+        order.append((k, per[k][0] - per[k][0] // 2))
+    out, u, seen = [], 3, dict.fromkeys(per, 0)
+    for kind, count in order:
+        h = per[kind][1].unit_rack_units or 1
+        for _ in range(count):
+            seen[kind] += 1
+            out.append(Device(f"{rack}-{_slug(kind)}-{seen[kind]}", kind, u, h, None))
+            u += h
+    return out
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text.split(",")[0].lower()).strip("-")
+
+
+def _support_racks(d: Design) -> list[Rack]:
+    """Switches, servers and storage packed into their racks, each line's units in order."""
+    oob = d.fabrics.oob
+    skip_oob = oob.in_rack_switches if oob else 0
+    racks: list[Rack] = []
+    counters: dict[str, int] = {}
+    for ln in d.bom:
+        role = _ROLE_OF.get(ln.category)
+        if role is None or ln.status != "order":
+            continue
+        count = ln.quantity
+        if ln.category == "switch" and oob and oob.name in ln.description:
+            count -= skip_oob
+        for _ in range(max(0, count)):
+            _place(racks, role, ln, counters)
+    for rack in racks:
+        known = [x.power_w for x in rack.devices if x.power_w is not None]
+        rack.power_w = sum(known)
+        rack.power_complete = len(known) == len(rack.devices)
+    return racks
+
+
+def _place(racks: list[Rack], role: str, ln: BomLine, counters: dict[str, int]) -> None:
+    h = ln.unit_rack_units or 1
+    rack = next((r for r in racks if r.role == role and _used(r) + h <= USABLE_U), None)
+    if rack is None:
+        counters[role] = counters.get(role, 0) + 1
+        rack = Rack(f"{role}-{counters[role]:02d}", role, USABLE_U + 6)
+        racks.append(rack)
+    key = ln.part or _slug(ln.description)
+    counters[key] = counters.get(key, 0) + 1
+    rack.devices.append(
+        Device(
+            f"{key}-{counters[key]:03d}",
+            (ln.part or ln.description.split(",")[0]).upper(),
+            3 + _used(rack),
+            h,
+            ln.unit_power_w,
+            ln.unit_rack_units is not None,
+        )
+    )
+
+
+def _used(rack: Rack) -> int:
+    return sum(x.height for x in rack.devices)
+
+
+def rack_plan(d: Design) -> list[Rack]:
+    """Every rack of the design, compute racks first."""
+    return _compute_racks(d) + _support_racks(d)
+
+
+def rack_plan_csv(d: Design) -> str:
+    """The rack plan as NetBox device-import CSV (name, role, manufacturer, device_type, site,
+    rack, position, face, status, description with height and power)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        [
+            "name",
+            "role",
+            "manufacturer",
+            "device_type",
+            "site",
+            "rack",
+            "position",
+            "face",
+            "status",
+            "description",
+        ]
+    )
+    for rack in rack_plan(d):
+        for x in rack.devices:
+            power = "power unknown" if x.power_w is None else f"{x.power_w:,.0f} W"
+            height = f"{x.height}U" + ("" if x.height_known else " (height unknown, 1U held)")
+            w.writerow(
+                [
+                    cell_text(x.name),
+                    rack.role,
+                    "NVIDIA" if "NVIDIA" in x.kind or x.kind.startswith(("SN", "QM", "Q3")) else "",
+                    cell_text(x.kind),
+                    "site",
+                    rack.name,
+                    x.position,
+                    "front",
+                    "planned",
+                    cell_text(f"{height}; {power}; rack power {_rack_kw(rack)}"),
+                ]
+            )
+    return buf.getvalue()
+
+
+def _rack_kw(rack: Rack) -> str:
+    if rack.power_w is None:
+        return "unknown"
+    return ("" if rack.power_complete else "at least ") + f"{rack.power_w / 1e3:,.1f} kW"
+
+
+def cable_schedule_csv(d: Design) -> str:
+    """One row per link group: both ends (device, port, transceiver part and count), the cable
+    part, media, speed and length class, and how many links."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        [
+            "fabric",
+            "segment",
+            "links",
+            "speed_gbps",
+            "side_a_device",
+            "side_a_port",
+            "side_a_transceiver",
+            "side_a_transceivers",
+            "side_b_device",
+            "side_b_port",
+            "side_b_transceiver",
+            "side_b_transceivers",
+            "cable",
+            "cable_supplied_by",
+            "media",
+            "length_class",
+        ]
+    )
+    for g in d.links:
+        w.writerow(
+            [
+                cell_text(v)
+                for v in (
+                    g.fabric,
+                    g.segment,
+                    g.links,
+                    g.speed_gbps,
+                    g.a.device,
+                    g.a.port,
+                    g.a.transceiver or "",
+                    g.a.transceivers,
+                    g.b.device,
+                    g.b.port,
+                    g.b.transceiver or "",
+                    g.b.transceivers,
+                    g.cable or "",
+                    "buyer" if g.cable_supply == "order" else g.cable_supply,
+                    g.media,
+                    g.length_class,
+                )
+            ]
+        )
+    return buf.getvalue()
