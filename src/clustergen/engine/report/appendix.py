@@ -12,10 +12,10 @@ from clustergen.engine.report.words import (
     check_mark,
     document,
     field_words,
-    plural,
     value_words,
     watts,
 )
+from clustergen.units import plural, ratio
 
 METHOD = (
     "Catalog facts, each with its published source, feed a rule-based engine: node power from "
@@ -72,7 +72,7 @@ def why_winner(study: TradeStudy, wanted_gpus: int | None = None) -> str:
     if chosen is None:
         return "No alternative was chosen from the study."
     goal = study.objective.split(" (")[0]
-    text = f"{chosen.platform} on {chosen.switch} ({chosen.oversubscription:g}:1) was chosen"
+    text = f"{chosen.platform} on {chosen.switch} ({ratio(chosen.oversubscription)}) was chosen"
     eligible = [r for r in study.rows if r.eligible and not r.chosen]
     higher = [
         r
@@ -127,7 +127,7 @@ def trade_study(d: Design) -> list[str]:
         elig = "yes" if alt.eligible else f"no: {alt.why_not}"
         obj = "unknown" if alt.objective is None else f"{alt.objective:,.1f}"
         out.append(
-            f"| {alt.platform}{mark} | {alt.fabric} ({alt.switch}) | {alt.oversubscription:g}:1 "
+            f"| {alt.platform}{mark} | {alt.fabric} ({alt.switch}) | {ratio(alt.oversubscription)} "
             f"| {alt.gpus:,} | {watts(alt.it_power_w)} | {alt.switches} | {obj} | {elig} |"
         )
     for drop in study.dropped:

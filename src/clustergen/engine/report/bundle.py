@@ -17,15 +17,16 @@ CONTENTS = {
     "design.json": "the design as strict JSON",
     "memo.md": "the proposal memo (Markdown)",
     "bom.csv": "the bill of materials, one row per line",
-    "bom.xlsx": "the bill of materials with a summary sheet",
+    "bom.xlsx": "the bill of materials as a workbook: summary, BOM table with formulas, quote, "
+    "links, power, sources",
+    "rack_plan.csv": "every device in its rack and position (NetBox device-import columns)",
+    "cable_schedule.csv": "every link group with both ends, the cable, its media and length class",
     "topology.svg": "the topology diagram (scalable)",
     "topology.png": "the topology diagram (image)",
     "topology.drawio": "the topology diagram, editable in draw.io (diagrams.net)",
     "topology.mmd": "the topology diagram (Mermaid source)",
     "power.png": "IT power by subsystem",
     "racks.png": "one rack elevation per rack type, with device positions and power",
-    "rack_plan.csv": "every device in its rack and position (NetBox device-import columns)",
-    "cable_schedule.csv": "every link group with both ends, the cable, its media and length class",
 }
 
 

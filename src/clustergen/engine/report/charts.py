@@ -10,6 +10,7 @@ from typing import Any
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.words import power_rows, watts
+from clustergen.units import plural
 
 
 def pyplot() -> Any:
@@ -133,7 +134,7 @@ def rack_elevation(d: Design) -> bytes:
         "\n".join(
             [
                 f"{plan.compute_racks} compute racks",
-                f"{plan.nodes_per_rack} node(s) per rack",
+                f"{plural(plan.nodes_per_rack, 'node')} per rack",
                 f"{plan.rack_power_kw:.1f} kW of {plan.rack_power_limit_kw:g} kW",
                 f"limited by {plan.limited_by}",
                 f"{plan.cooling} cooling",

@@ -17,7 +17,7 @@ from typing import Any
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
-from clustergen.engine.report.words import plural
+from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
 SHOWN_SUS = 4
@@ -119,7 +119,7 @@ def layout(d: Design) -> Layout:
     out.height = max(b.y + b.h for b in out.boxes) + 0.5
     planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
     out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {plural(d.compute.nodes, p.name)}" + (
-        f": {_tech(f)} {f.tiers}-tier, {f.oversubscription:g}:1{planes}" if f else ""
+        f": {_tech(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
     )
     return out
 

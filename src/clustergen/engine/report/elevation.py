@@ -10,7 +10,7 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.report.charts import png, pyplot
 from clustergen.engine.report.rackplan import Rack, rack_plan
 from clustergen.engine.report.safe_text import plot_text
-from clustergen.engine.report.words import plural
+from clustergen.units import plural
 
 _ORDER = ("compute", "network", "storage", "management")
 _COLOR = {"compute": "#9ecae1", "network": "#a1d99b", "storage": "#fdd0a2", "management": "#dadaeb"}

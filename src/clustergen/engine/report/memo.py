@@ -19,12 +19,12 @@ from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     check_mark,
     field_words,
-    plural,
     power_rows,
     value_words,
     verdict,
     watts,
 )
+from clustergen.units import plural, ratio
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
 
@@ -41,7 +41,7 @@ def _fabric_words(f: FabricDesign | None) -> str:
         return "single node: its GPUs share NVLink, no scale-out fabric"
     tech = "InfiniBand" if f.technology == "infiniband" else "Ethernet"
     blocking = (
-        "non-blocking" if f.oversubscription <= 1 else f"{f.oversubscription:g}:1 oversubscribed"
+        "non-blocking" if f.oversubscription <= 1 else f"{ratio(f.oversubscription)} oversubscribed"
     )
     planes = f", {f.planes} planes" if f.planes > 1 else ""
     tiers = [f"{f.leaf_switches} leaf"]
@@ -68,8 +68,10 @@ def headline(d: Design) -> str:
     su = f" in {plural(c.scalable_units, 'scalable unit')}" if c.su_nodes else ""
     text = (
         f"We recommend {c.nodes:,} {p.name} systems ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
-        f"{_fabric_words(d.fabrics.compute)}. The design draws {watts(pw.it_total_w)} of IT power "
-        f"({watts(pw.facility_total_w)} at a facility PUE of {pw.pue:g})"
+        f"{_fabric_words(d.fabrics.compute)}. The design draws "
+        f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
+        f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
+        f"of {pw.pue:g})"
     )
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
@@ -156,6 +158,13 @@ def storage_lines(d: Design) -> list[str]:
     out = [
         f"- Storage ({st.tier} tier): read {st.read_gb_per_s:,.1f} GB/s, write {st.write_gb_per_s:,.1f} GB/s "
         f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
+        "- Storage capacity: "
+        + (
+            f"{st.capacity_tb:,.0f} TB"
+            if st.capacity_tb is not None
+            else "not sized (no capacity guidance for this tier; size it with the storage "
+            "partner from the datasets and checkpoints to keep)"
+        ),
         f"- File system: {value_words(fs.system)}, {fs.basis}"
         + (f", write {fs.write_gb_per_s:g} GB/s" if fs.write_gb_per_s else ""),
         f"- Data path: {io.demand_read_gb_per_s:,.1f} GB/s demand ({io.ingest_mb_per_s_per_gpu:,.1f} MB/s "

@@ -26,6 +26,8 @@ from clustergen.engine.report.safe_text import cell_text
 
 #: usable rack units in a network, management or storage rack (racks.py's estimate)
 USABLE_U = 36
+#: height of a network, management or storage rack (the RAs' 48U minimum)
+RACK_U = 48
 _ROLE_OF = {
     "switch": "network",
     "management-server": "management",
@@ -155,7 +157,7 @@ def _place(racks: list[Rack], role: str, ln: BomLine, counters: dict[str, int]) 
     rack = next((r for r in racks if r.role == role and _used(r) + h <= USABLE_U), None)
     if rack is None:
         counters[role] = counters.get(role, 0) + 1
-        rack = Rack(f"{role}-{counters[role]:02d}", role, USABLE_U + 6)
+        rack = Rack(f"{role}-{counters[role]:02d}", role, RACK_U)
         racks.append(rack)
     key = ln.part or _slug(ln.description)
     counters[key] = counters.get(key, 0) + 1

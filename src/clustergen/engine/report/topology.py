@@ -7,6 +7,7 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.words import value_words
+from clustergen.units import plural
 
 #: scalable units drawn one by one; the rest are one box ("... N more")
 SHOWN_SUS = 3
@@ -66,7 +67,7 @@ def _compute(d: Design) -> list[str]:
     if more > 0:
         rest = sum(sizes[SHOWN_SUS:])
         out.append(
-            f'    sumore["... {more} more scalable unit(s): {rest} nodes, '
+            f'    sumore["... {plural(more, "more scalable unit")}: {rest} nodes, '
             f'{rest * p.gpus_per_node} GPUs"]'
         )
         if f.tiers >= 2:

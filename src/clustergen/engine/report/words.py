@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from clustergen import units
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design
+from clustergen.units import plural
 
 Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN"]
 
@@ -248,13 +249,3 @@ def document(source: str) -> str:
         if head and any(c.isalpha() for c in head) and head not in docs:
             docs.append(head)
     return "; ".join(docs)
-
-
-def plural(n: int, noun: str) -> str:
-    """A count and its noun in the right number, with thousands separators: "1 node",
-    "1,024 switches"."""
-    if n == 1:
-        return f"1 {noun}"
-    head, _, last = noun.rpartition(" ")
-    many = last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
-    return f"{n:,} {head + ' ' if head else ''}{many}"

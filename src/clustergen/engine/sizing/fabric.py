@@ -48,7 +48,7 @@ from clustergen.engine.sizing.clos import (
     upper_tiers,
 )
 from clustergen.errors import RequestError
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 
 def known_power_w(fabric: FabricDesign) -> tuple[float, float]:
@@ -337,7 +337,7 @@ def _leaf_notes(plan: FabricPlan, leaves: Leaves) -> list[str]:
     if plan.fabric_manager_links and not leaves.fm_attached:
         notes.append(
             f"fabric manager not attached to the compute leaves: every node slot of the "
-            f"{leaves.sus} SU(s) is taken; the SuperPOD RA gives the UFM one node slot, so "
+            f"{plural(leaves.sus, 'SU')} {'is' if leaves.sus == 1 else 'are'} taken; the SuperPOD RA gives the UFM one node slot, so "
             f"{plan.nodes - 1} nodes would leave room for it"
         )
     if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:

@@ -21,7 +21,7 @@ from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.sizing.clos import leaf_split
 from clustergen.engine.sizing.fabric import size_fabric, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 #: management servers where no architecture says: the BCM head nodes' HA pair
 _NO_RA_MANAGEMENT = 2
@@ -93,7 +93,7 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     fm_text = None
     if fm and fm_rule:
         fm_text = (
-            f"{ib_fabrics} InfiniBand fabric(s) x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
+            f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
     mgmt_rule = arch.management if arch else None
@@ -150,7 +150,7 @@ def oob_network(
     leaves = max(access, by_racks)
     total = in_rack + leaves
     unit_w = switch_power_w(sw)
-    basis = f"{leaves} access switch(es): {hosts} host ports at {down} per {sw.id}"
+    basis = f"{plural(leaves, 'access switch')}: {hosts:,} host ports at {down} per {sw.id}"
     if by_racks:
         basis += f", at least one per {spec.racks_per_switch} compute racks"
     if in_rack:

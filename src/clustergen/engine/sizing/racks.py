@@ -8,7 +8,7 @@ from clustergen.engine.model.compute import RackPlan
 from clustergen.engine.model.design import FabricsSection, RacksSection
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 
 def plan_racks(
@@ -142,8 +142,8 @@ def racks_section(
         su_racks = cf.scalable_units * arch.network_racks_per_su
         network_racks = su_racks + max(1, ceil_div(central_ru, _NETWORK_RACK_UNITS))
         basis = (
-            f"{su_racks} SU network rack(s) for the leaves ({arch.name} SU layout) + "
-            f"{network_racks - su_racks} management rack(s): spines, cores, servers and storage "
+            f"{plural(su_racks, 'SU network rack')} for the leaves ({arch.name} SU layout) + "
+            f"{plural(network_racks - su_racks, 'management rack')}: spines, cores, servers and storage "
             "over 36 usable U"
         )
     else:
