@@ -44,7 +44,8 @@ OutOpt = Annotated[
     typer.Option(
         "--out",
         help="Write the bundle here: design.json, memo.md, bom.csv, bom.xlsx, rack_plan.csv, "
-        "cable_schedule.csv, topology (svg, png, drawio, mmd), power.png, racks.png.",
+        "cable_schedule.csv, netbox_cables.csv, topology (svg, png, drawio, mmd), power.png, "
+        "racks.png.",
     ),
 ]
 PlotsOpt = Annotated[

@@ -97,3 +97,21 @@ def test_every_device_fits_its_rack(fields: dict[str, object]) -> None:
     assert len(rows) - 1 == sum(len(r.devices) for r in racks)
     cables = rackplan.cable_schedule_csv(d).splitlines()
     assert len(cables) - 1 == len(d.links)
+
+
+def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Design) -> None:
+    import csv
+    import io
+
+    f = h100.fabrics.compute
+    assert f is not None
+    rows = list(csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(h100))))
+    assert len(rows) == f.node_links + f.leaf_spine_links
+    ends = [(r["side_a_device"], r["side_a_name"]) for r in rows]
+    ends += [(r["side_b_device"], r["side_b_name"]) for r in rows]
+    assert len(ends) == len(set(ends))
+    devices = {r["name"] for r in csv.DictReader(io.StringIO(rackplan.rack_plan_csv(h100)))}
+    assert {d for d, _ in ends} <= devices
+    # rail-optimized: port r of every node in SU 1 lands on SU 1's leaf r
+    first = [r for r in rows if r["side_a_device"] == "node-0001"]
+    assert [r["side_b_device"] for r in first] == [f"qm9700-{i:03d}" for i in range(1, 9)]

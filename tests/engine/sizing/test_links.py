@@ -148,3 +148,21 @@ def test_storage_isl_is_copper_on_the_bom_too() -> None:
     assert all(CATALOG.optic(g.cable).kind == "dac" for g in isl if g.cable)
     counts = Counter(ln.category for ln in d.bom)
     assert counts["cable"] >= 4
+
+
+def test_h100_ra_table_8_transceiver_counts() -> None:
+    """DGX SuperPOD H100 RA (RA-11333-001 V11) Table 8, 127 DGX H100 and 4 UFM: "508 x system
+    OSFP transceivers in the DGX H100 systems, 980-9I51A-00NS00", "254 x DGX system transceivers
+    (QSFP112), 980-9I693-00NS00" (storage fabric), "UFM system transceivers, UFM to leaf,
+    980-9I51S-00NS00"."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    by_opn: Counter[str] = Counter()
+    for ln in d.bom:
+        if ln.category == "transceiver" and ln.opn:
+            by_opn[ln.opn] += ln.quantity
+    assert by_opn["980-9I51A-00NS00"] == 508
+    assert by_opn["980-9I693-00NS00"] == 254
+    assert by_opn["980-9I51S-00NS00"] >= 4
+    ufm = next(g for g in d.links if g.segment == "fabric-manager-leaf")
+    assert ufm.a.transceiver == "mma4z00-ns400"
+    assert ufm.a.transceivers == 4

@@ -9,7 +9,7 @@ from clustergen.engine.report.charts import power_chart
 from clustergen.engine.report.diagram import drawio_xml, topology_png, topology_svg
 from clustergen.engine.report.elevation import rack_elevations
 from clustergen.engine.report.memo import render_memo
-from clustergen.engine.report.rackplan import cable_schedule_csv, rack_plan_csv
+from clustergen.engine.report.rackplan import cable_schedule_csv, netbox_cables_csv, rack_plan_csv
 from clustergen.engine.report.topology import mermaid_source
 
 #: what each file of the bundle holds, for the CLI's "wrote ..." line and the README
@@ -21,6 +21,7 @@ CONTENTS = {
     "links, power, sources",
     "rack_plan.csv": "every device in its rack and position (NetBox device-import columns)",
     "cable_schedule.csv": "every link group with both ends, the cable, its media and length class",
+    "netbox_cables.csv": "the compute fabric's cables one by one (NetBox cable-import columns)",
     "topology.svg": "the topology diagram (scalable)",
     "topology.png": "the topology diagram (image)",
     "topology.drawio": "the topology diagram, editable in draw.io (diagrams.net)",
@@ -52,5 +53,6 @@ def bundle_files(design: Design) -> dict[str, str | bytes]:
         "bom.xlsx": bom_xlsx(design),
         "rack_plan.csv": rack_plan_csv(design),
         "cable_schedule.csv": cable_schedule_csv(design),
+        "netbox_cables.csv": netbox_cables_csv(design),
         **pictures(design),
     }

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
+from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import cell_text
 
 #: usable rack units in a network, management or storage rack (racks.py's estimate)
@@ -127,7 +128,8 @@ def _rack_scale(included: list[BomLine], systems: int, rack: str) -> list[Device
 
 
 def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in text.split(",")[0].lower()).strip("-")
+    head = text.split(",")[0].split(" (")[0].lower()
+    return "".join(c if c.isalnum() else "-" for c in head).strip("-")
 
 
 def _support_racks(d: Design) -> list[Rack]:
@@ -278,3 +280,154 @@ def cable_schedule_csv(d: Design) -> str:
             ]
         )
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------- NetBox cables
+
+
+def _switch_names(d: Design) -> dict[int, list[str]]:
+    """BOM line index -> the names its switches get in the rack plan (part-001, ... counted per
+    part over the BOM, as `_place` names them)."""
+    oob = d.fabrics.oob
+    counters: dict[str, int] = {}
+    out: dict[int, list[str]] = {}
+    for i, ln in enumerate(d.bom):
+        if _ROLE_OF.get(ln.category) is None or ln.status != "order":
+            continue
+        count = ln.quantity
+        if ln.category == "switch" and oob and oob.name in ln.description:
+            count -= oob.in_rack_switches
+        key = ln.part or _slug(ln.description)
+        names = []
+        for _ in range(max(0, count)):
+            counters[key] = counters.get(key, 0) + 1
+            names.append(f"{key}-{counters[key]:03d}")
+        out[i] = names
+    return out
+
+
+def _tier_names(d: Design, suffix: str) -> list[str]:
+    names = _switch_names(d)
+    i = next(
+        (
+            i
+            for i, ln in enumerate(d.bom)
+            if ln.category == "switch" and ln.description.endswith(suffix)
+        ),
+        None,
+    )
+    return names.get(i, []) if i is not None else []
+
+
+def _cable_type(d: Design, segment: str) -> str:
+    g = next((g for g in d.links if g.fabric == "compute" and g.segment == segment), None)
+    if g is None or g.cable is None:
+        return ""
+    kind = next((ln for ln in d.bom if ln.part == g.cable), None)
+    desc = kind.description.lower() if kind else ""
+    if "fiber" in desc:
+        return "smf-os2" if "single" in g.media or "single-mode" in desc else "mmf-om4"
+    return "aoc" if "active optical" in desc else ("dac-passive" if "copper" in desc else "")
+
+
+def netbox_cables_csv(d: Design) -> str:
+    """The compute fabric's cables one by one, in NetBox cable-import columns: node port to
+    leaf port (rail-optimized: port r of every node in an SU to that SU's leaf r) and leaf uplink
+    to spine (uplinks spread evenly, in order). Device names are the rack plan's; interface names
+    (p1, p2, ...) are to map onto the device types' own. Rack-scale systems' node links and third
+    tiers are left to `cable_schedule.csv`."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        [
+            "side_a_device",
+            "side_a_type",
+            "side_a_name",
+            "side_b_device",
+            "side_b_type",
+            "side_b_name",
+            "type",
+            "status",
+            "label",
+        ]
+    )
+    f = d.fabrics.compute
+    if f is None:
+        return buf.getvalue()
+    leaves, spines = _tier_names(d, " leaf"), _tier_names(d, " spine")
+    iface = "dcim.interface"
+    rows = 0
+    named_nodes = d.racks.compute.node_rack_units is not None or d.racks.compute.nodes_per_rack > 1
+    per_node = f.node_links // max(1, d.compute.nodes)
+    kind = _cable_type(d, "node-leaf")
+    if named_nodes and len(leaves) == f.leaf_switches:
+        for n, p, leaf, port in _node_ports(f, d.compute.nodes, per_node):
+            rows += 1
+            w.writerow(
+                [
+                    f"node-{n + 1:04d}",
+                    iface,
+                    f"p{p + 1}",
+                    leaves[leaf],
+                    iface,
+                    f"p{port}",
+                    kind,
+                    "planned",
+                    f"C{rows:05d}",
+                ]
+            )
+    if f.tiers == 2 and len(spines) == f.spine_switches and len(leaves) == f.leaf_switches:
+        kind = _cable_type(d, "leaf-spine")
+        for leaf, up, spine, port in _uplinks(f):
+            rows += 1
+            w.writerow(
+                [
+                    leaves[leaf],
+                    iface,
+                    f"p{f.leaf_downlinks + up + 1}",
+                    spines[spine],
+                    iface,
+                    f"p{port}",
+                    kind,
+                    "planned",
+                    f"C{rows:05d}",
+                ]
+            )
+    return buf.getvalue()
+
+
+def _node_ports(f: FabricDesign, nodes: int, per_node: int) -> list[tuple[int, int, int, int]]:
+    """(node, node port, leaf index, leaf port) for every node link, or none where the fabric's
+    figures do not lay out evenly."""
+    out = []
+    rails = (f.leaves_per_su or 0) * f.planes
+    for n in range(nodes):
+        for p in range(per_node):
+            if f.rail_optimized and f.su_nodes and rails:
+                su, i = divmod(n, f.su_nodes)
+                leaf = su * rails + p % rails
+                port = i * -(-per_node // rails) + p // rails + 1
+            else:
+                leaf, port0 = divmod(n * per_node + p, max(1, f.leaf_downlinks))
+                port = port0 + 1
+            if leaf >= f.leaf_switches or port > f.leaf_downlinks:
+                return []
+            out.append((n, p, leaf, port))
+    return out
+
+
+def _uplinks(f: FabricDesign) -> list[tuple[int, int, int, int]]:
+    """(leaf, uplink, spine, spine port): each plane's leaves spread evenly over its spines."""
+    per_plane_leaves = f.leaf_switches // f.planes
+    per_plane_spines = f.spine_switches // f.planes
+    up = f.leaf_spine_links // max(1, f.leaf_switches)
+    if per_plane_spines == 0 or up % per_plane_spines:
+        return []
+    each = up // per_plane_spines
+    out = []
+    for leaf in range(f.leaf_switches):
+        plane, j = divmod(leaf, per_plane_leaves)
+        for u in range(up):
+            spine = plane * per_plane_spines + u % per_plane_spines
+            out.append((leaf, u, spine, j * each + u // per_plane_spines + 1))
+    return out

@@ -126,9 +126,26 @@ def _cabling(
         node_optic=node_optic,
         switch_optic=switch_optic,
         core_optic=core_optic or switch_optic,
-        fabric_manager_optic=optic(speed_gbps, 1),
+        fabric_manager_optic=host_optic(
+            catalog,
+            total_gbps=speed_gbps,
+            ports=1,
+            cage_form=_fabric_manager_cage(catalog),
+            technology=tech,
+        ),
         optical=True,
     )
+
+
+def _fabric_manager_cage(catalog: Catalog) -> str | None:
+    """The fabric-facing cage of the catalog's fabric managers where they share one (the UFM
+    appliance's ConnectX-7 is OSFP: H100 RA Table 8 takes 980-9I51S-00NS00 on the UFM side)."""
+    forms = {
+        s.compute.cage_form
+        for s in catalog.all("systems", System)
+        if s.kind == "fabric-manager" and s.compute is not None
+    }
+    return forms.pop() if len(forms) == 1 else None
 
 
 def resolve_fabric(
