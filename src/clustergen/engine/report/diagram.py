@@ -237,7 +237,9 @@ def _bus(out: Layout, bus_id: str, y: float, right: float, color: str) -> None:
 
 def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     s, st = d.fabrics.storage, d.storage
-    system = st.appliances.appliance.upper() if st.appliances else str(st.file_system.system)
+    # the appliance's product name, as the BOM gives it (not its catalog id)
+    named = next((ln.description.split(",")[0] for ln in d.bom if ln.category == "storage"), "")
+    system = named if st.appliances and named else str(st.file_system.system)
     count = f"{st.appliances.count} x " if st.appliances else ""
     sys_label = (
         f"Storage: {count}{system}\nread {st.targets.read_gb_per_s:,.0f} GB/s, "

@@ -16,6 +16,11 @@ _ORDER = ("compute", "network", "storage", "management")
 _COLOR = {"compute": "#9ecae1", "network": "#a1d99b", "storage": "#fdd0a2", "management": "#dadaeb"}
 
 
+def _short(kind: str) -> str:
+    """A device name that fits the rack's width."""
+    return kind if len(kind) <= 38 else kind[:37] + "..."
+
+
 def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
     from matplotlib.patches import Rectangle
 
@@ -36,7 +41,7 @@ def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
         ax.text(
             1.5,
             x.position - 0.5 + x.height / 2,
-            plot_text(f"U{x.position} {x.kind}"),
+            plot_text(f"U{x.position} {_short(x.kind)}"),
             ha="center",
             va="center",
             fontsize=size,

@@ -166,7 +166,10 @@ def _place(racks: list[Rack], role: str, ln: BomLine, counters: dict[str, int]) 
     rack.devices.append(
         Device(
             f"{key}-{counters[key]:03d}",
-            (ln.part or ln.description.split(",")[0]).upper(),
+            # switches by model number (SN5610), the rest by product name
+            (ln.part or "").upper()
+            if ln.category == "switch"
+            else ln.description.split(",")[0].split(" (")[0],
             3 + _used(rack),
             h,
             ln.unit_power_w,
