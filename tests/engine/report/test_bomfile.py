@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,56 @@ def test_an_example_price_layer_prices_the_systems() -> None:
     assert dgx.price_source.startswith("EXAMPLE figure")
     assert d.bom_totals.priced_lines == 1
     assert d.bom_totals.total_price_usd == 64 * 199000
+
+
+def test_a_typed_price_updates_line_quote_and_totals_in_libreoffice(
+    h100: Design, tmp_path: Path
+) -> None:
+    """Recalculated by LibreOffice (skips without it): a unit price typed on the BOM changes its
+    line, the BOM total, the Summary and the Quote; no number cell holds text."""
+    import shutil
+    import subprocess
+
+    from openpyxl import load_workbook
+
+    office = shutil.which("soffice") or shutil.which("libreoffice")
+    if office is None:
+        pytest.skip("LibreOffice not installed (apt-get install libreoffice-calc)")
+    out = tmp_path
+    wb = load_workbook(io.BytesIO(bomfile.bom_xlsx(h100)))
+    ws = wb["BOM"]
+    head = [c.value for c in ws[1]]
+    row = next(r for r in ws.iter_rows(min_row=2) if r[1].value == "dgx-h100")
+    row[head.index("Unit price (USD)")].value = 1000
+    wb.save(out / "priced.xlsx")
+    subprocess.run(
+        [
+            office,
+            f"-env:UserInstallation=file://{out / 'profile'}",
+            "--headless",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(out / "calc"),
+            str(out / "priced.xlsx"),
+        ],
+        capture_output=True,
+        timeout=180,
+        check=True,
+    )
+    calc = load_workbook(out / "calc" / "priced.xlsx", data_only=True)
+    nodes = h100.compute.nodes
+    line = next(r for r in calc["BOM"].iter_rows(values_only=True) if r[1] == "dgx-h100")
+    assert line[head.index("Line price (USD)")] == 1000 * nodes
+    total = next(
+        r for r in calc["BOM"].iter_rows(values_only=True) if str(r[0]).startswith("Total")
+    )
+    assert total[head.index("Line price (USD)")] == 1000 * nodes
+    summary = {r[0]: r[1] for r in calc["Summary"].iter_rows(values_only=True) if r and r[0]}
+    assert summary["Price of orderable lines (USD)"] == 1000 * nodes
+    quote = next(r for r in calc["Quote"].iter_rows(values_only=True) if r[1] == "dgx-h100")
+    assert quote[4:6] == (1000, 1000 * nodes)
+    for sheet in calc.worksheets:
+        for r in sheet.iter_rows():
+            for c in r:
+                assert not (c.number_format != "General" and isinstance(c.value, str) and c.value)
