@@ -137,6 +137,10 @@ class RacksSection(_M):
 
     compute: RackPlan
     network_racks: int
+    su_network_racks: int = Field(
+        default=0,
+        description="of the network racks, those holding each SU's leaves (the RA's SU layout)",
+    )
     total_racks: int
     rack_type: str | None
     pdus: int

@@ -24,6 +24,7 @@ from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.sizing.racks import SERVER_RACK_UNITS
 
 #: usable rack units in a network, management or storage rack (racks.py's estimate)
 USABLE_U = 36
@@ -132,11 +133,11 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in head).strip("-")
 
 
-def _support_racks(d: Design) -> list[Rack]:
-    """Switches, servers and storage packed into their racks, each line's units in order."""
+def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
+    """Every switch, server and appliance outside the compute racks, in BOM order, with its role
+    (network, management, storage) and whether it is a leaf (the RA's SU racks hold those)."""
     oob = d.fabrics.oob
-    skip_oob = oob.in_rack_switches if oob else 0
-    racks: list[Rack] = []
+    out: list[tuple[Device, str, bool]] = []
     counters: dict[str, int] = {}
     for ln in d.bom:
         role = _ROLE_OF.get(ln.category)
@@ -144,38 +145,71 @@ def _support_racks(d: Design) -> list[Rack]:
             continue
         count = ln.quantity
         if ln.category == "switch" and oob and oob.name in ln.description:
-            count -= skip_oob
+            count -= oob.in_rack_switches
+        leaf = ln.category == "switch" and (
+            ln.description.endswith(" leaf") or "management" in ln.description
+        )
+        # a server of unknown height holds the racks section's 2U estimate, a switch 1U
+        height = ln.unit_rack_units or (1 if ln.category == "switch" else SERVER_RACK_UNITS)
+        key = ln.part or _slug(ln.description)
+        kind = (
+            (ln.part or "").upper()
+            if ln.category == "switch"
+            else ln.description.split(",")[0].split(" (")[0]
+        )
         for _ in range(max(0, count)):
-            _place(racks, role, ln, counters)
+            counters[key] = counters.get(key, 0) + 1
+            device = Device(
+                f"{key}-{counters[key]:03d}",
+                kind,
+                0,
+                height,
+                ln.unit_power_w,
+                ln.unit_rack_units is not None,
+            )
+            out.append((device, role, leaf))
+    return out
+
+
+def _support_racks(d: Design) -> list[Rack]:
+    """Network, management and storage racks as the design counts them: with the RA's SU layout
+    the leaves split evenly over the SU racks and the rest packed into central racks; otherwise
+    everything packed in BOM order over 36 usable U. A rack is named by what fills most of it."""
+    devices = _support_devices(d)
+    su = d.racks.su_network_racks
+    racks: list[Rack] = []
+    rest = devices
+    if su:
+        leaves = [x for x in devices if x[2]]
+        rest = [x for x in devices if not x[2]]
+        per = -(-len(leaves) // su)
+        for i in range(su):
+            racks += _pack([x[0] for x in leaves[i * per : (i + 1) * per]])
+    racks += _pack([x[0] for x in rest])
+    roles = {id(x[0]): x[1] for x in devices}
+    counters: dict[str, int] = {}
     for rack in racks:
+        units: dict[str, int] = {}
+        for x in rack.devices:
+            units[roles[id(x)]] = units.get(roles[id(x)], 0) + x.height
+        rack.role = max(units, key=lambda r: (units[r], r)) if units else "network"
+        counters[rack.role] = counters.get(rack.role, 0) + 1
+        rack.name = f"{rack.role}-{counters[rack.role]:02d}"
         known = [x.power_w for x in rack.devices if x.power_w is not None]
         rack.power_w = sum(known)
         rack.power_complete = len(known) == len(rack.devices)
     return racks
 
 
-def _place(racks: list[Rack], role: str, ln: BomLine, counters: dict[str, int]) -> None:
-    h = ln.unit_rack_units or 1
-    rack = next((r for r in racks if r.role == role and _used(r) + h <= USABLE_U), None)
-    if rack is None:
-        counters[role] = counters.get(role, 0) + 1
-        rack = Rack(f"{role}-{counters[role]:02d}", role, RACK_U)
-        racks.append(rack)
-    key = ln.part or _slug(ln.description)
-    counters[key] = counters.get(key, 0) + 1
-    rack.devices.append(
-        Device(
-            f"{key}-{counters[key]:03d}",
-            # switches by model number (SN5610), the rest by product name
-            (ln.part or "").upper()
-            if ln.category == "switch"
-            else ln.description.split(",")[0].split(" (")[0],
-            3 + _used(rack),
-            h,
-            ln.unit_power_w,
-            ln.unit_rack_units is not None,
-        )
-    )
+def _pack(devices: list[Device]) -> list[Rack]:
+    """Devices in order into racks of 36 usable U, from U3 up."""
+    racks: list[Rack] = []
+    for x in devices:
+        if not racks or _used(racks[-1]) + x.height > USABLE_U:
+            racks.append(Rack("", "network", RACK_U))
+        x.position = 3 + _used(racks[-1])
+        racks[-1].devices.append(x)
+    return racks
 
 
 def _used(rack: Rack) -> int:

@@ -80,7 +80,8 @@ PDUS_PER_COMPUTE_RACK = 3
 #: usable rack units for switches and servers in a network rack (a stated estimate)
 _NETWORK_RACK_UNITS = 36
 #: rack units of one management server or fabric manager (a stated estimate)
-_SERVER_RACK_UNITS = 2
+SERVER_RACK_UNITS = 2
+_SERVER_RACK_UNITS = SERVER_RACK_UNITS
 
 
 def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
@@ -135,6 +136,7 @@ def racks_section(
     hold every switch at its height, the servers and the storage appliances (`server_units`)."""
     arch, cf = inputs.architecture, fabrics.compute
     switch_ru, leaf_ru = _switch_units(inputs.catalog, fabrics)
+    su_racks = 0
     if follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes:
         # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores,
         # servers and storage in central management racks.
@@ -157,6 +159,7 @@ def racks_section(
     return RacksSection(
         compute=plan,
         network_racks=network_racks,
+        su_network_racks=su_racks,
         total_racks=plan.compute_racks + network_racks,
         rack_type=rack.id if rack else None,
         # a rack-scale system's power shelves are inside it (they are no PDUs to buy)
