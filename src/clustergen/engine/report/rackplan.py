@@ -81,7 +81,12 @@ def _compute_racks(d: Design) -> list[Rack]:
                 n += 1
                 rack.devices.append(
                     Device(
-                        f"node-{n:04d}", sysname, u, height, None, plan.node_rack_units is not None
+                        f"node-{n:04d}",
+                        sysname,
+                        u,
+                        height,
+                        d.compute.node_power.node_w,
+                        plan.node_rack_units is not None,
                     )
                 )
                 u += height + 1

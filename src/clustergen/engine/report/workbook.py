@@ -212,14 +212,13 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
     oq = _col("Order quantity")
     for cat in dict.fromkeys(ln.category for ln in d.bom):
         r = ws.max_row + 1
-        rng = f"BOM!$A${bom.first}:$A${bom.last}"
         ws.append(
             [
                 cell_text(cat),
                 sum(1 for ln in d.bom if ln.category == cat),
-                f"=SUMIFS(BOM!{oq}${bom.first}:{oq}${bom.last},{rng},A{r})",
-                f"=SUMIFS(BOM!{lp}${bom.first}:{lp}${bom.last},{rng},A{r})/1000",
-                f"=SUMIFS(BOM!{lt}${bom.first}:{lt}${bom.last},{rng},A{r})",
+                _sum_if(oq, bom, r),
+                _sum_if(lp, bom, r, "/1000"),
+                _sum_if(lt, bom, r),
             ]
         )
         for col, fmt in (("B", QTY), ("C", QTY), ("D", KW), ("E", USD)):
@@ -228,6 +227,13 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
         ws.column_dimensions[col].width = width
     _style_header(ws)
     _print_setup(ws)
+
+
+def _sum_if(col: str, bom: _Bom, r: int, scale: str = "") -> str:
+    """The category's sum of a BOM column, blank (never 0) when no line of it has a number."""
+    cats = f"BOM!$A${bom.first}:$A${bom.last}"
+    vals = f"BOM!${col}${bom.first}:${col}${bom.last}"
+    return f'=IF(SUMPRODUCT(({cats}=A{r})*ISNUMBER({vals}))=0,"",SUMIFS({vals},{cats},A{r}){scale})'
 
 
 def _quote_sheet(wb: Any, d: Design, bom: _Bom) -> None:
