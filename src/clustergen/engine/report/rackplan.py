@@ -24,10 +24,12 @@ from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import cell_text
-from clustergen.engine.sizing.racks import SERVER_RACK_UNITS
 
 #: usable rack units in a network, management or storage rack (racks.py's estimate)
 USABLE_U = 36
+#: a server of unknown height: the racks section's stated estimate (sizing/racks.py, which the
+#: report layer may not import), so the plan fills the racks the design counted
+SERVER_RACK_UNITS = 2
 #: height of a network, management or storage rack (the RAs' 48U minimum)
 RACK_U = 48
 _ROLE_OF = {
