@@ -54,10 +54,22 @@ def smallest_divisor_at_least(n: int, floor: int) -> int | None:
     return None
 
 
-def ratio(x: float, largest: int = 8) -> str:
-    """A ratio as small integers: 2.0 -> "2:1", 1.6667 -> "5:3" (the nearest fraction whose
-    denominator is at most `largest`)."""
+def plural(n: int, noun: str) -> str:
+    """A count and its noun in the right number, with thousands separators: "1 node",
+    "1,024 switches"."""
+    if n == 1:
+        return f"1 {noun}"
+    head, _, last = noun.rpartition(" ")
+    many = last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{n:,} {head + ' ' if head else ''}{many}"
+
+
+def ratio(x: float) -> str:
+    """A ratio as people write it: small integers where it is one within 1% (1.3333 -> "4:3",
+    2.0 -> "2:1"), else two decimals to one."""
     from fractions import Fraction
 
-    f = Fraction(x).limit_denominator(largest)
-    return f"{f.numerator}:{f.denominator}"
+    f = Fraction(x).limit_denominator(8)
+    if abs(float(f) - x) <= 0.01 * x:
+        return f"{f.numerator}:{f.denominator}"
+    return f"{x:.2f}:1"

@@ -87,7 +87,10 @@ def test_a_failed_write_leaves_everything_as_it_was(
 def test_an_interrupt_while_rendering_leaves_nothing(
     cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _fail_on_call(monkeypatch, report_bundle, "render_memo", KeyboardInterrupt())
+    def interrupted(_: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(report_bundle.RENDERERS, "memo.md", interrupted)
     code, _, _ = cli(*REQUEST, "--out", str(tmp_path / "out"))
     assert code == 130
     assert list(tmp_path.iterdir()) == []

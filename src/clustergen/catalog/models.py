@@ -180,6 +180,15 @@ class PortGroup(Strict):
     cage_form: str | None = Field(default=None, description="OSFP, QSFP112, RJ45, ...")
 
 
+class IncludedPart(Strict):
+    """A part that ships inside a system (listed on the BOM, never ordered on its own)."""
+
+    name: str = Field(min_length=1, max_length=200)
+    count: int = Field(ge=1, le=10_000, description="per system")
+    rack_units: int | None = Field(default=None, ge=1, le=100, description="each, where known")
+    source: str = Field(min_length=3)
+
+
 class System(Entry):
     """A server, an NVL rack treated as one node, a fabric manager or a management server."""
 
@@ -204,6 +213,12 @@ class System(Entry):
     oob: PortGroup | None = Field(default=None, description="out-of-band (BMC) ports")
     architecture: str | None = Field(
         default=None, description="reference architecture id it follows"
+    )
+    included: list[IncludedPart] = Field(
+        default_factory=list,
+        max_length=32,
+        description="parts inside the system besides its GPUs and NICs (NVLink switch trays, "
+        "power shelves)",
     )
     read_gb_per_s: float | None = Field(
         default=None, gt=0, le=10_000, description="storage appliance: sustained read, GB/s"

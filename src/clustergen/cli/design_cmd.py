@@ -27,14 +27,16 @@ OutOpt = Annotated[
     Path | None,
     typer.Option(
         "--out",
-        help="Write the bundle here: design.json, memo.md, bom.csv, bom.xlsx, topology.mmd, "
-        "power.png, racks.png.",
+        help="Write the bundle here: design.json, memo.md, bom.csv, bom.xlsx, rack_plan.csv, "
+        "cable_schedule.csv, netbox_cables.csv, topology (svg, png, drawio, mmd), power.png, "
+        "racks.png.",
     ),
 ]
 PlotsOpt = Annotated[
     Path | None,
     typer.Option(
-        "--plots", help="Write only the pictures (topology.mmd, power.png, racks.png) here."
+        "--plots",
+        help="Write only the pictures (topology.svg/.png/.drawio/.mmd, power.png, racks.png) here.",
     ),
 ]
 ForceOpt = Annotated[

@@ -33,11 +33,13 @@ from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.fabric import compute_fabric
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
+from clustergen.engine.sizing.links import Hosts, build_links
 from clustergen.engine.sizing.management import Servers, inband_network, oob_network, servers
 from clustergen.engine.sizing.north_south import (
     NorthSouth,
     network_roles,
     north_south,
+    server_ports,
     storage_network_gb,
     storage_spec,
 )
@@ -242,7 +244,14 @@ def build_once(
         notes.warnings += [n for n in ns.compute.notes if "not attached" in n][:1]
     if inputs.estimate is not None:
         notes.warnings += unmodelled_warnings(inputs.request, inputs.estimate.kind)
-    bom = build_bom(catalog, system, compute, fabrics, srv.section, racks, storage)
+    hosts = Hosts(
+        nodes=nodes,
+        node_ports=ns.node_ports,
+        storage_ports=plan.storage_ports,
+        server_ports=server_ports(srv, ns.inband_on_storage),
+    )
+    links = build_links(catalog, system, fabrics, srv.section, storage, hosts)
+    bom = build_bom(catalog, system, compute, fabrics, srv.section, racks, storage, links)
     return Design(
         mode=mode,
         request=inputs.request,
@@ -256,6 +265,7 @@ def build_once(
         power=power,
         storage=storage,
         workload=inputs.estimate,
+        links=links,
         bom=bom,
         bom_totals=totals(bom),
         checks=checks,

@@ -20,12 +20,9 @@ from mcp import types
 from pydantic import BaseModel, Field
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.bomfile import bom_csv, bom_xlsx
-from clustergen.engine.report.bundle import CONTENTS
-from clustergen.engine.report.charts import power_chart, rack_elevation
-from clustergen.engine.report.memo import executive_summary, render_memo
+from clustergen.engine.report.bundle import CONTENTS, RENDERERS
+from clustergen.engine.report.memo import executive_summary
 from clustergen.engine.report.summary import DesignSummary, summarize
-from clustergen.engine.report.topology import mermaid_source
 from clustergen.engine.report.words import verdict
 from clustergen.errors import RequestError
 
@@ -37,17 +34,22 @@ IDLE_S = 3600.0
 #: the most a brief may take (the issue's budget for a design call's text)
 BRIEF_CHARS = 6000
 
+#: each file's media type
+MEDIA = {
+    "json": "application/json",
+    "md": "text/markdown",
+    "csv": "text/csv",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "drawio": "application/vnd.jgraph.mxfile",
+    "mmd": "text/vnd.mermaid",
+}
+
 #: each file of the bundle, as `design --out` writes it: its renderer and media type
 RENDER: dict[str, tuple[Callable[[Design], str | bytes], str]] = {
-    "design.json": (lambda d: d.model_dump_json(indent=2) + "\n", "application/json"),
-    "memo.md": (render_memo, "text/markdown"),
-    "bom.csv": (bom_csv, "text/csv"),
-    "bom.xlsx": (bom_xlsx, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    "topology.mmd": (mermaid_source, "text/vnd.mermaid"),
-    "power.png": (power_chart, "image/png"),
-    "racks.png": (rack_elevation, "image/png"),
+    name: (render, MEDIA[name.rpartition(".")[2]]) for name, render in RENDERERS.items()
 }
-assert set(RENDER) == set(CONTENTS), "every bundle file is a resource"
 
 
 class DesignBrief(BaseModel):

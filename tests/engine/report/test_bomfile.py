@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 
@@ -43,18 +44,29 @@ def test_the_h100_design_counts_its_fabric_managers(h100: Design) -> None:
 
 def test_cables_have_a_part_a_type_and_a_length_class(h100: Design) -> None:
     cables = [ln for ln in h100.bom if ln.category == "cable"]
-    fabric = [ln for ln in cables if "storage-leaf" not in ln.description]
+    fabric = [
+        ln
+        for ln in cables
+        if ln.status == "order"
+        and "fabric" in ln.description
+        and "management" not in ln.description
+    ]
     assert fabric
     assert all(ln.part == "fiber-mpo-mm" and ln.opn for ln in fabric)
     assert all("passive fiber, up to 50 m" in ln.description for ln in fabric)
-    storage_side = [ln for ln in cables if "storage-leaf" in ln.description]
+    assert all(ln.description.endswith(("row", "in-rack")) for ln in cables if ln.part)
+    storage_side = [ln for ln in cables if ln.status.startswith("supplied by the storage vendor")]
     assert storage_side
-    assert all(ln.placeholder and ln.part is None for ln in storage_side)
+    assert all(ln.order_quantity is None and ln.part is None for ln in storage_side)
+    oob = next(ln for ln in cables if "out-of-band" in ln.description)
+    assert oob.part == "cat5e-1g"
+    assert oob.quantity == h100.fabrics.oob.host_ports  # type: ignore[union-attr]
 
 
-def test_placeholders_are_lines_without_a_settled_part(h100: Design) -> None:
+def test_placeholders_are_orderable_lines_without_a_settled_part(h100: Design) -> None:
     for ln in h100.bom:
-        assert ln.placeholder == (ln.part is None or CATALOG_PLACEHOLDER(ln.part)), ln.description
+        settled = ln.part is not None and not CATALOG_PLACEHOLDER(ln.part)
+        assert ln.placeholder == (ln.status == "order" and not settled), ln.description
 
 
 def CATALOG_PLACEHOLDER(part: str) -> bool:
@@ -62,6 +74,21 @@ def CATALOG_PLACEHOLDER(part: str) -> bool:
         if part in entries:
             return entries[part].placeholder
     raise AssertionError(part)
+
+
+def test_parts_inside_a_system_are_listed_not_ordered(h100: Design) -> None:
+    inside = [ln for ln in h100.bom if ln.status.startswith("included in")]
+    assert {ln.category for ln in inside} == {"gpu", "nic"}
+    assert all(ln.order_quantity is None and ln.total_price_usd is None for ln in inside)
+    cx7 = next(ln for ln in inside if ln.part == "cx7")
+    assert cx7.quantity == 8 * h100.compute.nodes
+
+
+def test_the_enterprise_ra_node_lists_its_north_south_dpu() -> None:
+    """Enterprise RA 2-8-9-400: eight east-west NICs and a north-south DPU per node."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "512 GPUs training, 5 MW", {}))
+    nics = {ln.part: ln.quantity for ln in d.bom if ln.category == "nic"}
+    assert nics == {"cx7": 8 * d.compute.nodes, "bluefield-3-b3220": d.compute.nodes}
 
 
 def test_csv_has_a_row_per_line(h100: Design) -> None:
@@ -74,17 +101,41 @@ def test_the_workbook_opens_with_a_summary_beside_the_lines(h100: Design) -> Non
     from openpyxl import load_workbook
 
     wb = load_workbook(io.BytesIO(bomfile.bom_xlsx(h100)))
-    assert wb.sheetnames == ["Summary", "BOM"]
+    assert wb.sheetnames == ["Summary", "BOM", "Quote", "Links", "Power", "Sources"]
+    assert wb.properties.creator == "clustergen"
     summary = {r[0]: r[1] for r in wb["Summary"].iter_rows(values_only=True) if r and r[0]}
-    it = f"{h100.power.it_total_w / 1e3:,.1f} kW"
-    assert summary["IT power (design)"] == summary["IT power (sum of BOM lines)"] == it
-    assert summary["Checks"].startswith("PASS")
-    lines = list(wb["BOM"].iter_rows(values_only=True))
-    assert lines[0][:3] == ("category", "part", "opn")
-    assert len(lines) == len(h100.bom) + 1
-    # a settled part whose OPN is not in the catalog says so, instead of an empty cell
-    dgx = next(r for r in lines if r[1] == "dgx-h100")
-    assert dgx[2] == bomfile.NO_OPN
+    assert summary["IT power, design (kW)"] == pytest.approx(h100.power.it_total_w / 1e3)
+    assert str(summary["IT power, sum of BOM lines (kW)"]).startswith("=BOM!")
+    assert summary["Checks"] == "PASS"
+    assert summary["GPUs"] == h100.compute.gpus
+    ws = wb["BOM"]
+    lines = list(ws.iter_rows(values_only=True))
+    assert lines[0][:3] == ("Category", "Part", "OPN")
+    assert "BOM" in ws.tables
+    assert ws.page_setup.orientation == "landscape"
+    assert ws.page_setup.fitToWidth == 1
+    assert ws.print_title_rows == "$1:$1"
+    assert ws.freeze_panes == "A2"
+    # a part with no published OPN has an empty OPN cell and says so in "To settle"
+    head = lines[0]
+    dgx = dict(zip(head, next(r for r in lines if r[1] == "dgx-h100"), strict=True))
+    assert dgx["OPN"] is None
+    assert "OPN to confirm" in dgx["To settle"]
+    assert str(dgx["Line price (USD)"]).startswith("=IF(")
+    # number columns hold numbers (or formulas, or blanks), never text
+    for name in ("Quantity", "Order quantity", "Unit power (W)", "Unit price (USD)"):
+        col = head.index(name)
+        body = lines[1 : len(h100.bom) + 1]
+        assert all(r[col] is None or isinstance(r[col], int | float) for r in body)
+
+
+def test_workbook_text_cannot_start_a_formula() -> None:
+    from clustergen.engine.report.safe_text import cell_text
+
+    assert cell_text("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert cell_text("@SUM(A1)") == "'@SUM(A1)"
+    assert cell_text("NVIDIA") == "NVIDIA"
+    assert cell_text(-3) == -3
 
 
 def test_category_totals_add_up(h100: Design) -> None:
@@ -93,21 +144,18 @@ def test_category_totals_add_up(h100: Design) -> None:
     assert sum(t.power_w for t in totals) == pytest.approx(h100.power.it_total_w)
 
 
-def test_the_bom_sheet_converts_to_the_same_csv(h100: Design) -> None:
+def test_the_bom_sheet_lists_the_csv_lines(h100: Design) -> None:
     from openpyxl import load_workbook
 
     wb = load_workbook(io.BytesIO(bomfile.bom_xlsx(h100)))
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    for row in wb["BOM"].iter_rows(values_only=True):
-        writer.writerow(["" if v is None else v for v in row])
-    from_xlsx = list(csv.DictReader(io.StringIO(buf.getvalue())))
+    rows = list(wb["BOM"].iter_rows(values_only=True))
+    head, body = rows[0], list(rows[1 : len(h100.bom) + 1])
     from_csv = list(csv.DictReader(io.StringIO(bomfile.bom_csv(h100))))
-    assert len(from_xlsx) == len(from_csv)
-    for a, b in zip(from_xlsx, from_csv, strict=True):
-        assert a["part"] == b["part"]
-        assert a["quantity"] == b["quantity"]
-        assert float(a["total_power_w"] or 0) == float(b["total_power_w"] or 0)
+    assert len(body) == len(from_csv)
+    for r, b in zip(body, from_csv, strict=True):
+        row = dict(zip(head, r, strict=True))
+        assert (row["Part"] or "") == b["part"]
+        assert str(row["Quantity"]) == b["quantity"]
 
 
 def test_an_example_price_layer_prices_the_systems() -> None:
@@ -124,3 +172,56 @@ def test_an_example_price_layer_prices_the_systems() -> None:
     assert dgx.price_source.startswith("EXAMPLE figure")
     assert d.bom_totals.priced_lines == 1
     assert d.bom_totals.total_price_usd == 64 * 199000
+
+
+def test_a_typed_price_updates_line_quote_and_totals_in_libreoffice(
+    h100: Design, tmp_path: Path
+) -> None:
+    """Recalculated by LibreOffice (skips without it): a unit price typed on the BOM changes its
+    line, the BOM total, the Summary and the Quote; no number cell holds text."""
+    import shutil
+    import subprocess
+
+    from openpyxl import load_workbook
+
+    office = shutil.which("soffice") or shutil.which("libreoffice")
+    if office is None:
+        pytest.skip("LibreOffice not installed (apt-get install libreoffice-calc)")
+    out = tmp_path
+    wb = load_workbook(io.BytesIO(bomfile.bom_xlsx(h100)))
+    ws = wb["BOM"]
+    head = [c.value for c in ws[1]]
+    row = next(r for r in ws.iter_rows(min_row=2) if r[1].value == "dgx-h100")
+    row[head.index("Unit price (USD)")].value = 1000
+    wb.save(out / "priced.xlsx")
+    subprocess.run(
+        [
+            office,
+            f"-env:UserInstallation=file://{out / 'profile'}",
+            "--headless",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(out / "calc"),
+            str(out / "priced.xlsx"),
+        ],
+        capture_output=True,
+        timeout=180,
+        check=True,
+    )
+    calc = load_workbook(out / "calc" / "priced.xlsx", data_only=True)
+    nodes = h100.compute.nodes
+    line = next(r for r in calc["BOM"].iter_rows(values_only=True) if r[1] == "dgx-h100")
+    assert line[head.index("Line price (USD)")] == 1000 * nodes
+    total = next(
+        r for r in calc["BOM"].iter_rows(values_only=True) if str(r[0]).startswith("Total")
+    )
+    assert total[head.index("Line price (USD)")] == 1000 * nodes
+    summary = {r[0]: r[1] for r in calc["Summary"].iter_rows(values_only=True) if r and r[0]}
+    assert summary["Price of orderable lines (USD)"] == 1000 * nodes
+    quote = next(r for r in calc["Quote"].iter_rows(values_only=True) if r[1] == "dgx-h100")
+    assert quote[4:6] == (1000, 1000 * nodes)
+    for sheet in calc.worksheets:
+        for r in sheet.iter_rows():
+            for c in r:
+                assert not (c.number_format != "General" and isinstance(c.value, str) and c.value)

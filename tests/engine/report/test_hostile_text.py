@@ -77,14 +77,21 @@ def test_no_csv_field_starts_a_formula(files: dict[str, str | bytes]) -> None:
     assert not [f for f in fields if f.startswith(("\t", "\r"))]
 
 
-def test_no_workbook_cell_is_a_formula(files: dict[str, str | bytes]) -> None:
+#: the workbook's own arithmetic: line totals and roll-ups, nothing that calls out
+OWN_FUNCTIONS = {"SUM", "SUMIFS", "SUMPRODUCT", "SUBTOTAL", "IF", "ISNUMBER", "COUNT", "OR"}
+
+
+def test_no_workbook_cell_is_a_formula_from_untrusted_text(files: dict[str, str | bytes]) -> None:
     from openpyxl import load_workbook
 
     data = files["bom.xlsx"]
     assert isinstance(data, bytes)
     wb = load_workbook(io.BytesIO(data))
     cells = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row]
-    assert [c.coordinate for c in cells if c.data_type == "f"] == []
+    formulas = [str(c.value) for c in cells if c.data_type == "f"]
+    called = {f for text in formulas for f in re.findall(r"[A-Z][A-Z0-9.]*(?=\()", text)}
+    assert called <= OWN_FUNCTIONS
+    assert not [f for f in formulas if re.search(r"(?i)hyperlink|cmd|\||http|\[|<", f)]
     texts = [c for c in cells if isinstance(c.value, str)]
     assert any("cmd" in c.value or "HYPERLINK" in c.value or "link" in c.value for c in texts)
 
@@ -114,7 +121,7 @@ def test_memo_renders_every_string_as_text(files: dict[str, str | bytes]) -> Non
     html = _html(memo)
     tags = set(re.findall(r"<([a-z0-9]+)", html))
     assert tags <= MEMO_TAGS, tags - MEMO_TAGS
-    assert set(re.findall(r'<img src="([^"]*)"', html)) <= {"power.png", "racks.png"}
+    assert set(re.findall(r'<img src="([^"]*)"', html)) <= {"power.png", "racks.png", "topology.png"}
     assert "<a " not in html
     assert not re.search(r"(?m)^#{1,6} heading", memo)  # no heading of the payload's own
     assert html.count("<h1>") == 1

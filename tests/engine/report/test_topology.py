@@ -36,7 +36,7 @@ def test_the_diagram_shows_sus_rails_tiers_storage_and_management(big: Design) -
     assert text.startswith("flowchart TB\n")
     assert text.count("subgraph su") == SHOWN_SUS
     assert "8 x QM9700 rail leaves, one per rail (rails 1-8)" in text
-    assert "13 more scalable unit(s): 416 nodes, 3328 GPUs" in text
+    assert "13 more scalable units: 416 nodes, 3328 GPUs" in text
     assert "64 x QM9700 core switches" in text
     assert "128 x QM9700 spine switches" in text
     assert "core ---|4096 links| spine" in text

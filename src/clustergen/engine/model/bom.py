@@ -22,6 +22,19 @@ class BomLine(BaseModel):
     price_source: str | None
     source: str
     placeholder: bool = False
+    status: str = Field(
+        default="order",
+        description=(
+            "'order', or why the line is listed but not bought: 'included in <system>, do not "
+            "order', 'supplied by the storage vendor'"
+        ),
+    )
+    unit_rack_units: int | None = Field(
+        default=None, description="height of one unit in rack units, where the catalog has it"
+    )
+    order_quantity: int | None = Field(
+        default=None, ge=0, description="what a buyer orders; None for a part not bought"
+    )
 
 
 class BomTotals(BaseModel):

@@ -11,6 +11,7 @@ from clustergen.engine.model.bounds import RackKw
 from clustergen.engine.model.common import Assumed, Check
 from clustergen.engine.model.compute import NodePower, RackPlan
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.run import AgentRun, GroundingReport
 from clustergen.engine.model.storage import FileSystem, StorageAnalysis, StorageTargets
@@ -140,6 +141,10 @@ class RacksSection(_M):
 
     compute: RackPlan
     network_racks: int
+    su_network_racks: int = Field(
+        default=0,
+        description="of the network racks, those holding each SU's leaves (the RA's SU layout)",
+    )
     total_racks: int
     rack_type: str | None
     pdus: int
@@ -311,6 +316,10 @@ class Design(_M):
     storage: StorageSection
     workload: WorkloadEstimate | None = Field(
         description="the workload estimate the design was sized for (GPUs, days, replicas, cost)"
+    )
+    links: list[LinkGroup] = Field(
+        default_factory=list,
+        description="every link group with both ends and its cable (the BOM's transceivers and cables)",
     )
     bom: list[BomLine]
     bom_totals: BomTotals

@@ -5,19 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.words import verdict
-from clustergen.safe_text import csv_cell, xlsx_row
-from clustergen.units import watts
-
-#: what the OPN column says where the catalog's sources publish no orderable part number
-NO_OPN = "to confirm with the vendor"
+from clustergen.engine.report.safe_text import cell_text
 
 
 def bom_csv(d: Design) -> str:
@@ -28,7 +21,7 @@ def bom_csv(d: Design) -> str:
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for line in d.bom:
-        w.writerow({k: csv_cell(v) for k, v in line.model_dump().items()})
+        w.writerow({k: cell_text(v) for k, v in line.model_dump().items()})
     return buf.getvalue()
 
 
@@ -78,71 +71,8 @@ def bom_power_w(d: Design) -> float:
     return sum(line.total_power_w or 0.0 for line in d.bom)
 
 
-def _summary_rows(d: Design) -> Iterator[tuple[Any, ...]]:
-    v = verdict(d)
-    p, c, pw, t = d.platform, d.compute, d.power, d.bom_totals
-    yield ("Design", f"{c.gpus} x {p.gpu_name} on {c.nodes} x {p.name}")
-    yield ("Checks", f"{v.status}: {v.line}")
-    yield ("IT power (design)", watts(pw.it_total_w))
-    yield ("IT power (sum of BOM lines)", watts(bom_power_w(d)))
-    yield ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}")
-    total = "unpriced" if t.total_price_usd is None else f"${t.total_price_usd:,.0f}"
-    yield ("Price total", f"{total} ({t.price_note})")
-    yield ("Lines", f"{t.lines} ({sum(ln.placeholder for ln in d.bom)} placeholders to settle)")
-    yield (
-        "Made by",
-        f"clustergen {d.provenance.engine_version}, catalog {d.provenance.catalog_hash}",
-    )
-
-
 def bom_xlsx(d: Design) -> bytes:
-    """The BOM as an Excel workbook: a Summary sheet (the design, the verdict, power reconciled
-    with the design, totals per category) and a BOM sheet (every line, OPNs, prices). Every cell
-    is written as text or a number, never as a formula (`safe_text.xlsx_row`)."""
-    from openpyxl import Workbook  # imported here: only a bundle needs it
-    from openpyxl.styles import Font
+    """The BOM as an Excel workbook (engine/report/workbook.py)."""
+    from clustergen.engine.report.workbook import bom_xlsx as workbook
 
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Summary"
-    bold = Font(bold=True)
-    for row in _summary_rows(d):
-        xlsx_row(ws, list(row))
-        ws.cell(ws.max_row, 1).font = bold
-    ws.append([])
-    head = ["category", "lines", "quantity", "power (W)", "price (USD)", "placeholders"]
-    xlsx_row(ws, head)
-    for cell in ws[ws.max_row]:
-        cell.font = bold
-    for ct in category_totals(d):
-        xlsx_row(
-            ws,
-            [
-                ct.category,
-                ct.lines,
-                ct.quantity,
-                ct.power_w,
-                ct.price_usd,
-                ct.placeholder_lines,
-            ],
-        )
-    ws.column_dimensions["A"].width = 28
-    ws.column_dimensions["B"].width = 70
-    lines = wb.create_sheet("BOM")
-    fields = list(BomLine.model_fields)
-    xlsx_row(lines, fields)
-    for cell in lines[1]:
-        cell.font = bold
-    for line in d.bom:
-        values = line.model_dump()
-        if values["opn"] is None and not line.placeholder:
-            values["opn"] = NO_OPN
-        xlsx_row(lines, [values[f] for f in fields])
-    lines.freeze_panes = "A2"
-    for col, width in zip(
-        "ABCDEFGHIJKL", (16, 18, 22, 70, 9, 12, 13, 14, 15, 30, 60, 11), strict=False
-    ):
-        lines.column_dimensions[col].width = width
-    buf = io.BytesIO()
-    wb.save(buf)
-    return buf.getvalue()
+    return workbook(d)

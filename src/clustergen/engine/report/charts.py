@@ -11,7 +11,7 @@ from typing import Any
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.words import power_rows
 from clustergen.safe_text import picture_text
-from clustergen.units import watts
+from clustergen.units import plural, watts
 
 
 def pyplot() -> Any:
@@ -137,7 +137,7 @@ def rack_elevation(d: Design) -> bytes:
             picture_text(line)
             for line in [
                 f"{plan.compute_racks} compute racks",
-                f"{plan.nodes_per_rack} node(s) per rack",
+                f"{plural(plan.nodes_per_rack, 'node')} per rack",
                 f"{plan.rack_power_kw:.1f} kW of {plan.rack_power_limit_kw:g} kW",
                 f"limited by {plan.limited_by}",
                 f"{plan.cooling} cooling",

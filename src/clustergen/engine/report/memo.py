@@ -13,12 +13,11 @@ from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report import appendix, study, workload
 from clustergen.engine.report.bomfile import (
-    NO_OPN,
     bom_csv,
     bom_power_w,
     category_totals,
 )
-from clustergen.engine.report.topology import mermaid, model_name
+from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     field_words,
     power_rows,
@@ -26,12 +25,16 @@ from clustergen.engine.report.words import (
     verdict,
 )
 from clustergen.safe_text import map_text, markdown, markdown_block
-from clustergen.units import ratio, watts
+from clustergen.units import plural, ratio, watts
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
 
 #: the pictures a bundle holds beside the memo, by file name
-PICTURES = {"power.png": "IT power by subsystem", "racks.png": "Rack elevation"}
+PICTURES = {
+    "topology.png": "Topology",
+    "power.png": "IT power by subsystem",
+    "racks.png": "Rack elevations, one per rack type",
+}
 
 
 def _fabric_words(f: FabricDesign | None) -> str:
@@ -57,17 +60,19 @@ def _units(d: Design) -> str:
     c = d.compute
     if not c.su_nodes:
         return "no scalable-unit layout (one block of nodes)"
-    return f"{c.scalable_units} scalable unit(s) of {c.su_nodes} nodes"
+    return f"{plural(c.scalable_units, 'scalable unit')} of {plural(c.su_nodes or 0, 'node')}"
 
 
 def headline(d: Design) -> str:
     """The answer in one paragraph."""
     p, c, pw = d.platform, d.compute, d.power
-    su = f" in {c.scalable_units} scalable unit(s)" if c.su_nodes else ""
+    su = f" in {plural(c.scalable_units, 'scalable unit')}" if c.su_nodes else ""
     text = (
         f"We recommend {c.nodes:,} {p.name} systems ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
-        f"{_fabric_words(d.fabrics.compute)}. The design draws {watts(pw.it_total_w)} of IT power "
-        f"({watts(pw.facility_total_w)} at a facility PUE of {pw.pue:g})"
+        f"{_fabric_words(d.fabrics.compute)}. The design draws "
+        f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
+        f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
+        f"of {pw.pue:g})"
     )
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
@@ -159,6 +164,13 @@ def storage_lines(d: Design) -> list[str]:
     out = [
         f"- Storage ({st.tier} tier): read {st.read_gb_per_s:,.1f} GB/s, write {st.write_gb_per_s:,.1f} GB/s "
         f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
+        "- Storage capacity: "
+        + (
+            f"{st.capacity_tb:,.0f} TB"
+            if st.capacity_tb is not None
+            else "not sized (no capacity guidance for this tier; size it with the storage "
+            "partner from the datasets and checkpoints to keep)"
+        ),
         f"- File system: {value_words(fs.system)}, {fs.basis}"
         + (f", write {fs.write_gb_per_s:g} GB/s" if fs.write_gb_per_s else ""),
         f"- Data path: {io.demand_read_gb_per_s:,.1f} GB/s demand ({io.ingest_mb_per_s_per_gpu:,.1f} MB/s "
@@ -169,7 +181,7 @@ def storage_lines(d: Design) -> list[str]:
     if io.metadata_ops_per_s is not None and io.metadata_capacity_ops_per_s:
         out.append(
             f"- Metadata: {io.metadata_ops_per_s:,.0f} operations/s against {io.metadata_capacity_ops_per_s:,.0f} "
-            f"of {io.workload.metadata_servers} metadata server(s) "
+            f"of {plural(io.workload.metadata_servers, 'metadata server')} "
             f"({io.metadata_ops_per_s / io.metadata_capacity_ops_per_s:.1%})"
         )
     if io.checkpoint_write_s is not None:
@@ -255,11 +267,13 @@ def configuration(d: Design) -> list[str]:
     out += _networks(d)
     if s.fabric_managers or s.management_servers:
         out.append(
-            f"- Servers: {s.management_servers} management server(s), {s.fabric_managers} fabric manager(s) ({s.basis})"
+            f"- Servers: {plural(s.management_servers, 'management server')}, "
+            f"{plural(s.fabric_managers, 'fabric manager')} ({s.basis})"
         )
     out += storage_lines(d)
     out.append(
-        f"- Racks: {r.compute.compute_racks} compute racks of {r.compute.nodes_per_rack} node(s) at "
+        f"- Racks: {plural(r.compute.compute_racks, 'compute rack')} of "
+        f"{plural(r.compute.nodes_per_rack, 'node')} at "
         f"{r.compute.rack_power_kw:.1f} kW ({r.compute.cooling} cooling, limited by {r.compute.limited_by}), "
         f"{r.network_racks} network racks, {r.pdus} PDUs"
     )
@@ -293,7 +307,7 @@ def bom_section(d: Design) -> list[str]:
     for ct in category_totals(d):
         price = "unpriced" if ct.price_usd is None else f"${ct.price_usd:,.0f}"
         if ct.price_usd is not None and ct.unpriced_lines:
-            price += f" ({ct.unpriced_lines} line(s) unpriced)"
+            price += f" ({plural(ct.unpriced_lines, 'line')} unpriced)"
         power = watts(ct.power_w) if ct.power_w else "-"
         out.append(f"| {ct.category} | {ct.lines} | {ct.quantity:,} | {power} | {price} |")
     out.append(f"\nPrices: {d.bom_totals.price_note}.")
@@ -313,14 +327,14 @@ def risks(d: Design) -> list[str]:
     placeholders = [ln for ln in d.bom if ln.placeholder]
     if placeholders:
         out.append(
-            f"- {len(placeholders)} BOM line(s) are placeholders to settle with vendors: "
-            + "; ".join(ln.description for ln in placeholders)
-            + "."
+            f"- {plural(len(placeholders), 'BOM line')} "
+            f"{'is a placeholder' if len(placeholders) == 1 else 'are placeholders'} "
+            "to settle with vendors: " + "; ".join(ln.description for ln in placeholders) + "."
         )
-    no_opn = [ln for ln in d.bom if not ln.placeholder and ln.opn is None]
+    no_opn = [ln for ln in d.bom if not ln.placeholder and ln.opn is None and ln.status == "order"]
     if no_opn:
         out.append(
-            f"- Part numbers {NO_OPN}: "
+            "- Part numbers to confirm with the vendor: "
             + "; ".join(sorted({ln.description.split(",")[0] for ln in no_opn}))
             + "."
         )
@@ -371,8 +385,11 @@ def render_memo(design: Design) -> str:
         "",
         *configuration(d),
         "\n## 2. Topology\n",
-        mermaid(design),  # labels escaped for Mermaid, from the design as it is
-        f"\n![{PICTURES['racks.png']}](racks.png)\n",
+        f"![{PICTURES['topology.png']}](topology.png)\n",
+        "The same drawing is in `topology.svg` (scalable) and `topology.drawio` (editable in "
+        "draw.io); every link with both ends and its cable is in `cable_schedule.csv`, every "
+        "device in its rack in `rack_plan.csv`.\n",
+        f"![{PICTURES['racks.png']}](racks.png)\n",
         *power_section(d),
         "",
         *bom_section(d),

@@ -11,7 +11,7 @@ from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.words import value_words
 from clustergen.safe_text import mermaid_label as label
-from clustergen.units import ratio
+from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box ("... N more")
 SHOWN_SUS = 3
@@ -76,7 +76,7 @@ def _compute(d: Design) -> list[str]:
     if more > 0:
         rest = sum(sizes[SHOWN_SUS:])
         out.append(
-            f'    sumore["... {more} more scalable unit(s): {rest} nodes, '
+            f'    sumore["... {plural(more, "more scalable unit")}: {rest} nodes, '
             f'{rest * p.gpus_per_node} GPUs"]'
         )
         if f.tiers >= 2:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.request import REQUEST_FIELDS
-from clustergen.units import watts
+from clustergen.units import plural, watts
 
 Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN"]
 
@@ -58,7 +58,7 @@ def verdict(d: Design) -> Verdict:
         line = ", ".join(parts)
     unknowns = list(d.power.unknown)
     if unknowns:
-        line += f"; {len(unknowns)} power figure(s) unknown, left out of the totals"
+        line += f"; {plural(len(unknowns), 'power figure')} unknown, left out of the totals"
     return Verdict(
         status=status,
         passed=count["PASS"],

@@ -4,7 +4,7 @@ catalog (or a user's layered catalog) has them."""
 from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Entry, Optic, System
+from clustergen.catalog.models import Entry, Optic, Switch, System
 from clustergen.engine.model.bom import BomLine, BomTotals
 from clustergen.engine.model.design import (
     ComputeSection,
@@ -13,9 +13,11 @@ from clustergen.engine.model.design import (
     ServersSection,
     StorageSection,
 )
-from clustergen.engine.model.fabric import CableLine, FabricDesign
+from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.links import LinkEnd, LinkGroup
 from clustergen.engine.sizing.fabric import switch_power_w
-from clustergen.engine.sizing.racks import pdu_basis
+from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
+from clustergen.units import ceil_div
 
 
 def line(
@@ -25,9 +27,13 @@ def line(
     entry: Entry | None = None,
     unit_power_w: float | None = None,
     source: str | None = None,
+    status: str = "order",
+    rack_units: int | None = None,
 ) -> BomLine:
-    """A BOM line for a catalog entry (or a generic item when entry is None)."""
-    price = entry.price_usd if entry else None
+    """A BOM line for a catalog entry (or a generic item when entry is None). A line whose
+    status is not "order" is listed for the record: no quantity to order, no price in totals."""
+    ordered = status == "order"
+    price = entry.price_usd if entry and ordered else None
     return BomLine(
         category=category,
         part=entry.id if entry else None,
@@ -38,22 +44,42 @@ def line(
         total_power_w=None if unit_power_w is None else unit_power_w * quantity,
         unit_price_usd=price,
         total_price_usd=None if price is None else price * quantity,
-        price_source=entry.price_source if entry else None,
-        source=source or (entry.source if entry else "clustergen engine"),
+        price_source=entry.price_source if entry and ordered else None,
+        source=source or (entry.source if entry else ENGINE_SOURCE),
         # A line is a placeholder when it names no catalog part, or a part whose values the
         # catalog marks as assumed: a buyer must settle it before it can be quoted.
-        placeholder=entry is None or entry.placeholder,
+        placeholder=ordered and (entry is None or entry.placeholder),
+        status=status,
+        order_quantity=quantity if ordered else None,
+        unit_rack_units=rack_units
+        if rack_units is not None
+        else getattr(entry, "rack_units", None)
+        if isinstance(entry, System | Switch)
+        else None,
     )
 
 
+def included(system: System) -> str:
+    """The status of a part that comes inside a system."""
+    return f"included in {system.name}, do not order"
+
+
+#: the source of a line the engine derives (a count from rules, not a catalog part)
+ENGINE_SOURCE = "count from the design's rules (see the memo's appendix)"
+#: what a line supplied with the storage system says
+STORAGE_VENDOR = "supplied by the storage vendor with the storage system"
+
+
 def totals(lines: list[BomLine]) -> BomTotals:
-    """Sum what can be summed; say what is missing."""
-    priced = [ln for ln in lines if ln.total_price_usd is not None]
+    """Sum what can be summed over the lines a buyer orders; say what is missing."""
+    ordered = [ln for ln in lines if ln.status == "order"]
+    priced = [ln for ln in ordered if ln.total_price_usd is not None]
     total = sum(ln.total_price_usd or 0.0 for ln in priced) if priced else None
     note = (
         "no prices in the catalog; add price_usd with price_source in a layered catalog"
         if not priced
-        else f"prices from the catalog on {len(priced)} of {len(lines)} lines; the rest unpriced"
+        else f"prices from the catalog on {len(priced)} of {len(ordered)} orderable lines; "
+        "the rest unpriced"
     )
     return BomTotals(
         lines=len(lines), priced_lines=len(priced), total_price_usd=total, price_note=note
@@ -68,8 +94,10 @@ def build_bom(
     servers: ServersSection,
     racks: RacksSection,
     storage: StorageSection,
+    links: list[LinkGroup],
 ) -> list[BomLine]:
-    """Every part of the design as BOM lines, from the sections built before."""
+    """Every part of the design as BOM lines, from the sections built before; transceivers and
+    cables from the design's links, so each link's two ends and cable are on the BOM."""
     storage_label = "storage fabric"
     if fabrics.storage is not None and any(
         r.network == "in-band management" and r.carried_by == "storage" for r in fabrics.networks
@@ -78,31 +106,64 @@ def build_bom(
     compute_label = "compute fabric"
     if any(r.network == "storage" and r.carried_by == "compute" for r in fabrics.networks):
         compute_label = "collapsed compute, storage and in-band fabric"
+    labels = {"compute": compute_label, "storage": storage_label}
     return [
         *_compute_lines(catalog, system, compute),
-        *_fabric_lines(catalog, compute_label, fabrics.compute),
-        *_fabric_lines(catalog, storage_label, fabrics.storage),
-        *_management_lines(catalog, fabrics, servers),
+        *_fabric_lines(catalog, compute_label, fabrics.compute, _of(links, "compute"), labels),
+        *_fabric_lines(catalog, storage_label, fabrics.storage, _of(links, "storage"), labels),
+        *_management_lines(catalog, fabrics, servers, links),
         *_storage_lines(catalog, storage),
-        *_rack_lines(catalog, racks),
+        *_rack_lines(catalog, system, racks),
     ]
 
 
+def _of(links: list[LinkGroup], fabric: str) -> list[LinkGroup]:
+    return [g for g in links if g.fabric == fabric]
+
+
 def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) -> list[BomLine]:
+    """The nodes, and for the record what comes inside them: GPUs, the compute NICs and the
+    north-south adapter (Enterprise RA 2-8-9-400: eight east-west NICs and one north-south)."""
     out = [line("compute", compute.nodes, system.name, system, compute.node_power.node_w)]
-    if system.compute and system.compute.nic:
-        nic = catalog.nic(system.compute.nic)
-        n = compute.nodes * (system.compute.nics or system.compute.ports)
+    status = included(system)
+    if system.gpu and system.gpus_per_node:
+        gpu = catalog.gpu(system.gpu)
+        out.append(line("gpu", compute.gpus, f"{gpu.name}", gpu, None, status=status))
+    for part in system.included:
+        out.append(
+            line(
+                "included",
+                compute.nodes * part.count,
+                f"{part.name} ({part.count} per {system.name})",
+                None,
+                None,
+                part.source,
+                status=status,
+                rack_units=part.rack_units,
+            )
+        )
+    seen: set[str] = set()
+    for role, group in (
+        ("compute fabric", system.compute),
+        ("north-south (storage and in-band)", system.storage),
+        ("in-band management", system.inband),
+    ):
+        if group is None or group.nic is None or group.nic in seen:
+            continue
+        seen.add(group.nic)
+        nic = catalog.nic(group.nic)
+        per_node = group.nics or ceil_div(group.ports, nic.ports)
         out.append(
             line(
                 "nic",
-                n,
-                f"{nic.name}, compute fabric (inside the {system.name}; its power is in the node's)",
+                compute.nodes * per_node,
+                f"{nic.name}, {role} ({per_node} per node; its power is in the node's)",
                 nic,
                 None,
+                status=status,
             )
         )
-    elif system.compute and system.compute.ports:
+    if system.compute and system.compute.ports and system.compute.nic is None:
         # the ports are known but not the card behind them: a line to settle, never left out
         n = compute.nodes * (system.compute.nics or system.compute.ports)
         what = f"compute-fabric NIC of the {system.name} (model not in the catalog; its power is in the node's)"
@@ -110,7 +171,13 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
     return out
 
 
-def _fabric_lines(catalog: Catalog, label: str, f: FabricDesign | None) -> list[BomLine]:
+def _fabric_lines(
+    catalog: Catalog,
+    label: str,
+    f: FabricDesign | None,
+    groups: list[LinkGroup],
+    labels: dict[str, str],
+) -> list[BomLine]:
     if f is None:
         return []
     out = []
@@ -122,46 +189,68 @@ def _fabric_lines(catalog: Catalog, label: str, f: FabricDesign | None) -> list[
         if count and sw_id:
             sw = catalog.switch(sw_id)
             out.append(line("switch", count, f"{sw.name}, {label} {role}", sw, switch_power_w(sw)))
-    for t in f.transceivers:
-        optic = catalog.optic(t.optic) if t.optic else None
-        out.append(
-            line(
-                "transceiver",
-                t.count,
-                f"{optic.name if optic else 'transceiver (no catalog part fits)'}, "
-                f"{label} {t.location} side",
-                optic,
-                t.unit_power_w,
-            )
-        )
-    out += [_cable_line(catalog, label, f, c) for c in f.cables]
+    for g in groups:
+        for end in (g.a, g.b):
+            out += _end_line(catalog, label, g, end)
+    out += [_cable_line(catalog, labels.get(g.fabric, g.fabric), g) for g in groups]
     return out
 
 
-def _cable_line(catalog: Catalog, label: str, f: FabricDesign, c: CableLine) -> BomLine:
-    """A cable line: the catalog cable that fits the link (its type and length class), or a
-    placeholder that says what to choose."""
-    where = f"{label} {c.segment} links"
-    cable = cable_for(catalog, f, c)
-    if cable is None:
-        kind = "cable chosen with the storage system" if c.segment == "storage-leaf" else "cable"
+def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[BomLine]:
+    """The transceivers at one end of a link group, if it has any."""
+    if end.transceivers == 0:
+        return []
+    where = f"{label}, {end.device} end of {_plural(g.links, g.segment + ' link')}"
+    if end.supply == "storage vendor":
+        return [
+            line(
+                "transceiver",
+                end.transceivers,
+                where,
+                None,
+                None,
+                STORAGE_VENDOR,
+                status=STORAGE_VENDOR,
+            )
+        ]
+    optic = catalog.optic(end.transceiver) if end.transceiver else None
+    name = optic.name if optic else "transceiver (no catalog part fits; choose one for the cage)"
+    if end.unit_power_w is None and optic is not None and optic.power_w is not None:
+        # a north-south host's module draws from the host's own budget, as the fabric counts it
+        where += "; its power is in the host's"
+    return [line("transceiver", end.transceivers, f"{name}; {where}", optic, end.unit_power_w)]
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _cable_line(catalog: Catalog, label: str, g: LinkGroup) -> BomLine:
+    """A cable line: the catalog cable of the link group (its media and length class), the
+    storage vendor's, or a placeholder that says what to choose."""
+    where = f"{label} {_plural(g.links, g.segment + ' link')}, {g.length_class}"
+    if g.cable_supply == "storage vendor":
         return line(
             "cable",
-            c.count,
-            f"{c.speed_gbps:g} Gb/s {kind}, {where}",
+            g.links,
+            f"{g.speed_gbps:g} Gb/s cable; {where}",
+            None,
+            None,
+            STORAGE_VENDOR,
+            status=STORAGE_VENDOR,
+        )
+    cable = catalog.optic(g.cable) if g.cable else None
+    if cable is None:
+        return line(
+            "cable",
+            g.links,
+            f"{g.speed_gbps:g} Gb/s {g.media} cable; {where}",
             None,
             None,
             source="link count from the fabric rules; no catalog cable fits this link",
         )
-    return line(
-        "cable",
-        c.count,
-        f"{cable.name}; {length_class(cable)}; {where}",
-        cable,
-        # passive fiber and copper draw nothing; an active cable's power per end is not counted
-        # by the fabric, so it stays out of the BOM's power too
-        None,
-    )
+    unit = None if g.cable_power_w is None else g.cable_power_w / max(1, g.links)
+    return line("cable", g.links, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
 
 
 def length_class(cable: Optic) -> str:
@@ -178,32 +267,8 @@ def length_class(cable: Optic) -> str:
     return f"{kind}, up to {cable.reach_m:g} m (order lengths per the rack layout)"
 
 
-def cable_for(catalog: Catalog, f: FabricDesign, c: CableLine) -> Optic | None:
-    """The catalog cable for one fabric segment: fiber of the media its transceivers use, or
-    passive copper of the link's speed on a copper fabric; None when none fits."""
-    if c.segment == "storage-leaf":
-        return None  # the storage vendor chooses the cables on its side (H100 RA Table 8 note 2)
-    location = "core" if c.segment == "spine-core" else "leaf"
-    optic_id = next((t.optic for t in f.transceivers if t.location == location), None)
-    optic = catalog.optic(optic_id) if optic_id else None
-    cables = catalog.all("optics", Optic)
-    if optic is not None and optic.media in {"multimode", "singlemode"}:
-        fits = [o for o in cables if o.kind == "fiber" and o.media == optic.media]
-    elif c.media.startswith("passive copper"):
-        fits = [
-            o
-            for o in cables
-            if o.kind == "dac"
-            and o.port_speed_gbps == c.speed_gbps
-            and f.technology in o.technologies
-        ]
-    else:
-        return None
-    return fits[0] if fits else None
-
-
 def _management_lines(
-    catalog: Catalog, fabrics: FabricsSection, servers: ServersSection
+    catalog: Catalog, fabrics: FabricsSection, servers: ServersSection, links: list[LinkGroup]
 ) -> list[BomLine]:
     out = []
     for net in (fabrics.inband, fabrics.oob):
@@ -220,6 +285,7 @@ def _management_lines(
                 switch_power_w(sw),
             )
         )
+        out += [_cable_line(catalog, net.name, g) for g in _of(links, net.name)]
     if servers.fabric_manager and servers.fabric_managers:
         fm = catalog.system(servers.fabric_manager)
         out.append(line("fabric-manager", servers.fabric_managers, fm.name, fm, fm.max_power_w))
@@ -256,16 +322,102 @@ def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
     ]
 
 
-def _rack_lines(catalog: Catalog, racks: RacksSection) -> list[BomLine]:
+def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[BomLine]:
+    """Compute racks as the platform builds them, network racks, their power distribution named
+    as what it is (PDUs, or the power shelves inside a rack-scale system) and, for liquid-cooled
+    racks, their coolant distribution."""
+    plan = racks.compute
     rack = catalog.rack(racks.rack_type) if racks.rack_type else None
-    return [
-        line("rack", racks.total_racks, rack.name if rack else "rack (type to choose)", rack, None),
+    # a catalog rack is this design's only when its height and cooling are the plan's
+    fits = (
+        rack
+        if rack is not None
+        and rack.rack_units == plan.rack_units
+        and rack.cooling in (plan.cooling, "air-or-liquid")
+        else None
+    )
+    per_rack = (
+        "the system is the rack"
+        if system.kind == "nvl-rack"
+        else f"{plan.nodes_per_rack} x {system.name} per rack"
+    )
+    what = (
+        f"{plan.rack_units}U {plan.cooling}-cooled compute rack, {per_rack}, "
+        f"{plan.rack_power_kw:,.1f} kW" + (f" ({fits.name})" if fits else "")
+    )
+    inside = system.kind == "nvl-rack"
+    out = [
         line(
-            "pdu",
-            racks.pdus,
-            (rack.pdu_name if rack and rack.pdu_name else "rack PDU (model to choose)"),
+            "rack",
+            plan.compute_racks,
+            what,
+            fits,
             None,
-            None,
-            source=pdu_basis(catalog),
-        ),
+            source=None if fits else RACK_SOURCE,
+            status=included(system) if inside else "order",
+        )
     ]
+    if racks.network_racks:
+        out.append(
+            line(
+                "rack",
+                racks.network_racks,
+                "air-cooled network and management rack (switches, servers, storage; at least "
+                "36U usable), model to choose",
+                None,
+                None,
+                source=racks.basis,
+            )
+        )
+    net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
+    compute_pdus = 0 if inside else plan.compute_racks * PDUS_PER_COMPUTE_RACK
+    pdu = fits.pdu_name if fits and fits.pdu_name and not inside else None
+    if compute_pdus:
+        out.append(
+            line(
+                "pdu",
+                compute_pdus,
+                f"{pdu or 'rack PDU (model to choose)'}, compute racks "
+                f"({PDUS_PER_COMPUTE_RACK} per rack)",
+                None,
+                None,
+                source=pdu_basis(catalog),
+            )
+        )
+    if racks.network_racks:
+        out.append(
+            line(
+                "pdu",
+                racks.network_racks * net_pdus,
+                f"rack PDU (model to choose), network racks ({net_pdus} per rack)",
+                None,
+                None,
+                source=pdu_basis(catalog),
+            )
+        )
+    if plan.cooling == "liquid":
+        out.append(
+            line(
+                "cooling",
+                plan.compute_racks,
+                f"coolant distribution for one liquid-cooled rack of {plan.rack_power_kw:,.0f} kW "
+                "(CDU capacity and facility-water connection; CDU count and model to size with "
+                "the facility)",
+                None,
+                None,
+                source=COOLING_SOURCE,
+            )
+        )
+    return out
+
+
+#: where a compute rack line's facts come from when no catalog rack matches the plan
+RACK_SOURCE = (
+    "compute rack plan: nodes per rack from the platform's height and the rack power limit"
+)
+#: the basis of a liquid-cooled rack's coolant line
+COOLING_SOURCE = (
+    "DGX GB200 User Guide, Hardware (https://docs.nvidia.com/dgx/dgxgb200-user-guide/hardware.html):"
+    " the rack holds liquid cooling manifolds fed by the facility; NVIDIA's RA pages this catalog "
+    "holds give no CDU count per rack, so the count and model stay with the facility design"
+)

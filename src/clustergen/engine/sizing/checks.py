@@ -13,7 +13,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.units import ratio
+from clustergen.units import plural, ratio
 
 
 def check(
@@ -172,7 +172,7 @@ def design_checks(
             "rack power within limit",
             racks.rack_power_kw <= rack_kw * 1.0001,
             f"{racks.rack_power_kw:.1f} kW of {rack_kw:g} kW",
-            f"{racks.nodes_per_rack} node(s) per rack, limited by {racks.limited_by}",
+            f"{plural(racks.nodes_per_rack, 'node')} per rack, limited by {racks.limited_by}",
         )
     )
     checks.append(

@@ -20,7 +20,7 @@ from clustergen.engine.model.design import ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.sizing.fabric import leaf_split, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.units import ceil_div, ratio
+from clustergen.units import ceil_div, plural, ratio
 
 #: management servers where no architecture says: the BCM head nodes' HA pair
 _NO_RA_MANAGEMENT = 2
@@ -92,7 +92,7 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     fm_text = None
     if fm and fm_rule:
         fm_text = (
-            f"{ib_fabrics} InfiniBand fabric(s) x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
+            f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
     mgmt_rule = arch.management if arch else None
@@ -149,7 +149,7 @@ def oob_network(
     leaves = max(access, by_racks)
     total = in_rack + leaves
     unit_w = switch_power_w(sw)
-    basis = f"{leaves} access switch(es): {hosts} host ports at {down} per {sw.id}"
+    basis = f"{plural(leaves, 'access switch')}: {hosts:,} host ports at {down} per {sw.id}"
     if by_racks:
         basis += f", at least one per {spec.racks_per_switch} compute racks"
     if in_rack:

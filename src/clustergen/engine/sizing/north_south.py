@@ -81,7 +81,7 @@ def _node_ports(inputs: Inputs, spec: FabricSpec) -> tuple[int, float]:
     return ports, speed or 0.0
 
 
-def _server_ports(srv: Servers, converged: bool) -> int:
+def server_ports(srv: Servers, converged: bool) -> int:
     """Management-server ports on the north-south fabric: their storage ports (H100 RA Table 8,
     'Slurm management' on the storage fabric), or their in-band ports where in-band rides it
     (BasePOD Table 4.2: two per server)."""
@@ -130,7 +130,7 @@ def north_south(
     node_ports, wanted = _node_ports(inputs, spec)
     sw = inputs.catalog.switch(spec.switch)
     speed = fabric_speed(sw, wanted or sw.port_speed_gbps)
-    other = storage.storage_ports + _server_ports(srv, converged)
+    other = storage.storage_ports + server_ports(srv, converged)
     if arch.collapse_compute and follows_ra:
         both = _collapse(inputs.catalog, setup, cf, nodes * node_ports + other)
         if both is not None:

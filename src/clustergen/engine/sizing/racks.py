@@ -8,7 +8,7 @@ from clustergen.engine.model.compute import RackPlan
 from clustergen.engine.model.design import FabricsSection, RacksSection
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 
 def plan_racks(
@@ -80,7 +80,7 @@ PDUS_PER_COMPUTE_RACK = 3
 #: usable rack units for switches and servers in a network rack (a stated estimate)
 _NETWORK_RACK_UNITS = 36
 #: rack units of one management server or fabric manager (a stated estimate)
-_SERVER_RACK_UNITS = 2
+_SERVER_RACK_UNITS = 2  # engine/report/rackplan.py holds the same estimate
 
 
 def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
@@ -144,6 +144,7 @@ def racks_section(
     hold every switch at its height, the servers and the storage appliances (`server_units`)."""
     arch, cf = inputs.architecture, fabrics.compute
     switch_ru, leaf_ru, unknown = _switch_units(inputs.catalog, fabrics)
+    su_racks = 0
     if follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes:
         # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores,
         # servers and storage in central management racks.
@@ -151,8 +152,8 @@ def racks_section(
         su_racks = cf.scalable_units * arch.network_racks_per_su
         network_racks = su_racks + max(1, ceil_div(central_ru, _NETWORK_RACK_UNITS))
         basis = (
-            f"{su_racks} SU network rack(s) for the leaves ({arch.name} SU layout) + "
-            f"{network_racks - su_racks} management rack(s): spines, cores, servers and storage "
+            f"{plural(su_racks, 'SU network rack')} for the leaves ({arch.name} SU layout) + "
+            f"{plural(network_racks - su_racks, 'management rack')}: spines, cores, servers and storage "
             "over 36 usable U"
         )
     else:
@@ -171,9 +172,12 @@ def racks_section(
     return RacksSection(
         compute=plan,
         network_racks=network_racks,
+        su_network_racks=su_racks,
         total_racks=plan.compute_racks + network_racks,
         rack_type=rack.id if rack else None,
-        pdus=plan.compute_racks * PDUS_PER_COMPUTE_RACK + network_racks * int(net_pdus),
+        # a rack-scale system's power shelves are inside it (they are no PDUs to buy)
+        pdus=(0 if inputs.system.kind == "nvl-rack" else plan.compute_racks * PDUS_PER_COMPUTE_RACK)
+        + network_racks * int(net_pdus),
         basis=basis,
     )
 

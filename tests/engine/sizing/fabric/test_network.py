@@ -29,7 +29,7 @@ def test_unsplit_planes_divide_the_ports_or_refuse() -> None:
 
 
 def test_a_missing_optic_on_optical_links_is_counted_with_unknown_power() -> None:
-    lines = fabric._transceivers(Cabling(optical=True), 16, 0, (8, 0, 0))
+    lines = fabric._transceivers(Cabling(optical=True), 16, 0, (8, 0, 0, 0))
     assert [(t.location, t.count, t.power_w) for t in lines] == [
         ("node", 16, None),
         ("leaf", 8, None),
@@ -41,7 +41,7 @@ def test_a_missing_optic_on_optical_links_is_counted_with_unknown_power() -> Non
 
 
 def test_copper_links_have_no_transceivers() -> None:
-    assert fabric._transceivers(Cabling(), 16, 4, (8, 4, 0)) == []
+    assert fabric._transceivers(Cabling(), 16, 4, (8, 4, 0, 0)) == []
 
 
 def test_cables_list_only_the_segments_a_fabric_has() -> None:

@@ -48,7 +48,7 @@ from clustergen.engine.sizing.fabric.clos import (
     upper_tiers,
 )
 from clustergen.errors import RequestError
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 
 def known_power_w(fabric: FabricDesign) -> tuple[float, float]:
@@ -191,41 +191,53 @@ class _Tiers:
 
 def _switch_transceivers(
     tiers: _Tiers, leaves: Leaves, upper: Upper, planes: _Planes, cabling: Cabling
-) -> tuple[int, int, int]:
-    """Leaf, spine and core transceivers: per switch, ceil(ports used / ports per cage)."""
+) -> tuple[int, int, int, int]:
+    """Leaf, spine (leaf-facing), spine (core-facing) and core transceivers: per switch,
+    ceil(ports used / ports per cage)."""
     p, speed = planes.count, planes.speed_gbps
     optical = cabling.optical
     leaf_ppc = tiers.leaf.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
     spine_ppc = tiers.spine.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
     leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) * n for h, n in leaves.loads.items()) * p
     if upper.tiers == 1:
-        return leaf_xcvr, 0, 0
+        return leaf_xcvr, 0, 0, 0
     if upper.tiers == 2:
-        return leaf_xcvr, upper.spines * ceil_div(upper.spine_ports_used, spine_ppc) * p, 0
+        return leaf_xcvr, upper.spines * ceil_div(upper.spine_ports_used, spine_ppc) * p, 0, 0
     down_per_spine = upper.spine_ports_used - upper.spine_core_links // upper.spines
     up_per_spine = upper.spine_core_links // upper.spines
     spine_xcvr = upper.spines * ceil_div(down_per_spine, spine_ppc) * p
     core_ppc = tiers.core.ports_per_cage_at(speed) if cabling.core_optic or optical else 1
-    spine_xcvr += upper.spines * ceil_div(up_per_spine, core_ppc) * p
+    spine_up = upper.spines * ceil_div(up_per_spine, core_ppc) * p
     core_xcvr = upper.cores * ceil_div(upper.core_ports_used, core_ppc) * p
-    return leaf_xcvr, spine_xcvr, core_xcvr
+    return leaf_xcvr, spine_xcvr, spine_up, core_xcvr
+
+
+Location = Literal["node", "fabric-manager", "leaf", "spine", "core"]
 
 
 def _transceivers(
-    cabling: Cabling, node: int, fabric_manager: int, switches: tuple[int, int, int]
+    cabling: Cabling, node: int, fabric_manager: int, switches: tuple[int, int, int, int]
 ) -> list[TransceiverLine]:
     """One line per place that has transceivers; on optical links a missing part is still
-    counted, with its power unknown."""
-    leaf, spine, core = switches
+    counted, with its power unknown. A spine's core-facing modules are the core links' optic
+    (single-mode where the core runs it), on a second spine line when it differs."""
+    leaf, spine, spine_up, core = switches
     core_optic = cabling.core_optic or cabling.switch_optic
-    lines: list[TransceiverLine] = []
-    for location, optic, count in (
+    same = (core_optic.id if core_optic else None) == (
+        cabling.switch_optic.id if cabling.switch_optic else None
+    )
+    places: list[tuple[Location, Optic | None, int]] = [
         ("node", cabling.node_optic, node),
         ("fabric-manager", cabling.fabric_manager_optic, fabric_manager),
         ("leaf", cabling.switch_optic, leaf),
-        ("spine", cabling.switch_optic, spine),
-        ("core", core_optic, core),
-    ):
+    ]
+    if same:
+        places.append(("spine", cabling.switch_optic, spine + spine_up))
+    else:
+        places += [("spine", cabling.switch_optic, spine), ("spine", core_optic, spine_up)]
+    places.append(("core", core_optic, core))
+    lines: list[TransceiverLine] = []
+    for location, optic, count in places:
         if count == 0 or (optic is None and not cabling.optical):
             continue
         unit, total = _optic_power(optic, count, cabling.optical)
@@ -325,7 +337,7 @@ def _leaf_notes(plan: FabricPlan, leaves: Leaves) -> list[str]:
     if plan.fabric_manager_links and not leaves.fm_attached:
         notes.append(
             f"fabric manager not attached to the compute leaves: every node slot of the "
-            f"{leaves.sus} SU(s) is taken; the SuperPOD RA gives the UFM one node slot, so "
+            f"{plural(leaves.sus, 'SU')} {'is' if leaves.sus == 1 else 'are'} taken; the SuperPOD RA gives the UFM one node slot, so "
             f"{plan.nodes - 1} nodes would leave room for it"
         )
     if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:

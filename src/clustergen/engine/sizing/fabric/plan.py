@@ -11,6 +11,7 @@ from clustergen.engine.model.bounds import MAX_NODES, check_number
 from clustergen.engine.model.common import Assumed, Technology
 from clustergen.engine.model.compute import FabricChoices, PlatformFabric
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
+from clustergen.engine.sizing.fabric.host_optics import host_optic
 from clustergen.engine.sizing.fabric.network import size_clos
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import gpu_system
@@ -110,16 +111,40 @@ def _cabling(
     core_optic = find_optic(
         catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
     )
-    node_optic = optic(speed_gbps * node_ppc, node_ppc)
+    cage_form = system.compute.cage_form if system.compute else None
+
+    def node(total_gbps: float, ports: int) -> Optic | None:
+        return host_optic(
+            catalog, total_gbps=total_gbps, ports=ports, cage_form=cage_form, technology=tech
+        )
+
+    node_optic = node(speed_gbps * node_ppc, node_ppc)
     if node_optic is None and lanes_per_port == 1 and speed_gbps < native:
-        node_optic = optic(native * native_ppc, native_ppc)
+        node_optic = node(native * native_ppc, native_ppc)
     return Cabling(
         node_optic=node_optic,
         switch_optic=switch_optic,
         core_optic=core_optic or switch_optic,
-        fabric_manager_optic=optic(speed_gbps, 1),
+        fabric_manager_optic=host_optic(
+            catalog,
+            total_gbps=speed_gbps,
+            ports=1,
+            cage_form=_fabric_manager_cage(catalog),
+            technology=tech,
+        ),
         optical=True,
     )
+
+
+def _fabric_manager_cage(catalog: Catalog) -> str | None:
+    """The fabric-facing cage of the catalog's fabric managers where they share one (the UFM
+    appliance's ConnectX-7 is OSFP: H100 RA Table 8 takes 980-9I51S-00NS00 on the UFM side)."""
+    forms = {
+        s.compute.cage_form
+        for s in catalog.all("systems", System)
+        if s.kind == "fabric-manager" and s.compute is not None
+    }
+    return forms.pop() if len(forms) == 1 else None
 
 
 def resolve_fabric(

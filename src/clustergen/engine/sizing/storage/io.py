@@ -39,6 +39,7 @@ from clustergen.engine.model.storage import (
 from clustergen.engine.sizing.storage.constants import IoConstants
 from clustergen.engine.sizing.storage.fixes import candidate_fixes
 from clustergen.errors import RequestError
+from clustergen.units import plural
 
 
 def analyze_storage(catalog: Catalog, workload: IoWorkload) -> StorageAnalysis:
@@ -239,7 +240,8 @@ def _bandwidth_limit(w: IoWorkload, m: IoConstants, demand_gb: float, raw_gb: fl
 def _loader_limit(w: IoWorkload, m: IoConstants, ingest: float, loader: _Loader) -> Limit:
     return _limit(
         "data_loader",
-        f"data loader per GPU: {w.workers_per_gpu} worker(s) x {loader.depth} read(s) in flight x "
+        f"data loader per GPU: {plural(w.workers_per_gpu, 'worker')} x "
+        f"{plural(loader.depth, 'read')} in flight x "
         f"{loader.file_mb:g} MB per {m.system.file_latency_ms:g} ms file access",
         "MB/s per GPU",
         ingest,
@@ -262,7 +264,7 @@ def _metadata_limit(
     return _limit(
         "metadata",
         f"metadata: {opens:,.0f} file opens/s x {ops_per_open:g} ops against "
-        f"{w.metadata_servers} metadata server(s)",
+        f"{plural(w.metadata_servers, 'metadata server')}",
         "ops/s",
         opens * ops_per_open,
         capacity,

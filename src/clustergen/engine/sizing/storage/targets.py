@@ -34,6 +34,7 @@ from clustergen.engine.model.storage import (
     System,
 )
 from clustergen.errors import CatalogError, CatalogGapError, NotFoundError, RequestError
+from clustergen.units import plural
 
 #: the architecture whose RA publishes Table 6; its SU size is the table's unit
 _TABLE6_ARCHITECTURE = "dgx-superpod-h100"
@@ -88,9 +89,7 @@ def storage_targets(
         t.node_write_gb_per_s, t.su_write_gb_per_s, t.four_su_write_gb_per_s, sus, su, nodes
     )
     if slot:
-        basis += (
-            f"; {nodes} nodes fill {counted // slot} SU(s) with one slot for the fabric manager"
-        )
+        basis += f"; {nodes} nodes fill {plural(counted // slot, 'SU')} with one slot for the fabric manager"
     basis += notes
     if su_nodes is None:
         basis += f"; SU of {su} nodes assumed ({_TABLE6_ARCHITECTURE})"

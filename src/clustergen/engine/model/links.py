@@ -1,0 +1,56 @@
+"""Every link of a design with both of its ends: the port at each end, the transceiver plugged
+into it (or none on a copper or active cable), and the cable between them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: where a link runs, which decides the cable length a buyer orders
+LengthClass = Literal["in-rack", "adjacent rack", "row"]
+#: who provides a part: the buyer orders it, or it comes with a system or the storage vendor's kit
+Supply = Literal["order", "included", "storage vendor"]
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LinkEnd(_M):
+    """One end of a group of identical links."""
+
+    device: str = Field(description="what the end plugs into: a node, a switch tier, a server")
+    port: str = Field(description="the port or adapter at this end, with its cage form if known")
+    transceiver: str | None = Field(
+        description="optic id plugged at this end; None on a copper or active cable, or unknown"
+    )
+    transceivers: int = Field(ge=0, description="transceivers at this end over the whole group")
+    ports_per_transceiver: int = Field(ge=1, default=1)
+    unit_power_w: float | None = Field(
+        default=None,
+        description=(
+            "power per transceiver as the design counts it; None where the host's own budget "
+            "carries it or the catalog does not know it"
+        ),
+    )
+    supply: Supply = "order"
+
+
+class LinkGroup(_M):
+    """Identical links of one fabric segment: their count, both ends and the cable."""
+
+    fabric: str = Field(description="compute, storage, in-band management, out-of-band management")
+    segment: str
+    links: int = Field(ge=0)
+    speed_gbps: float
+    media: str = Field(description="as the fabric states it: optical, passive copper (DAC), ...")
+    cable: str | None = Field(description="catalog cable id; None when no catalog cable fits")
+    cable_supply: Supply = "order"
+    cable_power_w: float | None = Field(
+        default=None,
+        description="an active cable's power as the fabric counts it (its ends at the switch)",
+    )
+    length_class: LengthClass
+    a: LinkEnd
+    b: LinkEnd

@@ -1,0 +1,477 @@
+"""The topology as a picture: one layout (boxes and labelled edges, in a fixed order) drawn by
+matplotlib to `topology.svg` and `topology.png`, and written as draw.io XML (`topology.drawio`)
+a partner can restyle. No browser and no system binary: matplotlib is a dependency.
+
+Top to bottom: core, spines, then each scalable unit in order (its rail leaves, one box per plane
+with the rails numbered, over its nodes); the storage fabric and the storage system to the right,
+joined to the nodes by their storage links; the management networks and servers below the nodes,
+joined to the nodes they manage. Counts and part names are on the boxes and edges.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from clustergen.engine.model.design import Design
+from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.report.safe_text import plot_text, xml_text
+from clustergen.units import plural, ratio
+
+#: scalable units drawn one by one; the rest are one box
+SHOWN_SUS = 4
+_PLANE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+_FILL = {
+    "switch": "#dae8fc",
+    "node": "#d5e8d4",
+    "storage": "#fff2cc",
+    "mgmt": "#f5f5f5",
+    "more": "#ffffff",
+    "bus": "#777777",
+}
+
+
+@dataclass
+class Box:
+    """A box of the diagram, in layout units (x to the right, y downwards)."""
+
+    id: str
+    x: float
+    y: float
+    w: float
+    h: float
+    label: str
+    kind: str
+    rails: int = 0  # rail leaves drawn as numbered cells inside the box
+    stroke: str = "#333333"
+
+
+@dataclass
+class Edge:
+    """A labelled line between two boxes."""
+
+    src: str
+    dst: str
+    label: str
+    color: str = "#333333"
+
+
+@dataclass
+class Layout:
+    """Boxes and edges in drawing order."""
+
+    boxes: list[Box] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    width: float = 0.0
+    height: float = 0.0
+    title: str = ""
+
+    def box(self, box_id: str) -> Box:
+        return next(b for b in self.boxes if b.id == box_id)
+
+
+def _name(part: str | None) -> str:
+    return (part or "?").upper()
+
+
+def _tech(f: FabricDesign) -> str:
+    return "InfiniBand" if f.technology == "infiniband" else "Ethernet"
+
+
+def _su_sizes(d: Design, f: FabricDesign) -> list[int]:
+    su = f.su_nodes or d.compute.nodes
+    sizes, left = [], d.compute.nodes
+    while left > 0:
+        sizes.append(min(su, left))
+        left -= su
+    return sizes or [0]
+
+
+def layout(d: Design) -> Layout:
+    """The diagram's layout for a design (deterministic: the same design, the same layout)."""
+    out = Layout()
+    f, p = d.fabrics.compute, d.platform
+    col_w, gap = 4.2, 0.6
+    if f is None:
+        out.boxes.append(
+            Box(
+                "su1_nodes",
+                0,
+                4,
+                col_w,
+                1.4,
+                f"{d.compute.nodes:,} x {p.name}\n"
+                f"{d.compute.gpus:,} GPUs on NVLink, no scale-out fabric",
+                "node",
+            )
+        )
+        sizes: list[int] = [d.compute.nodes]
+        shown = 1
+    else:
+        sizes = _su_sizes(d, f)
+        shown = min(len(sizes), SHOWN_SUS)
+        _compute(out, d, f, sizes, shown, col_w, gap)
+    right = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap)
+    _storage(out, d, right, col_w)
+    _management(out, d, shown, col_w, gap)
+    out.width = max(b.x + b.w for b in out.boxes) + 0.5
+    out.height = max(b.y + b.h for b in out.boxes) + 0.5
+    planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
+    out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {plural(d.compute.nodes, p.name)}" + (
+        f": {_tech(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
+    )
+    return out
+
+
+def _compute(
+    out: Layout, d: Design, f: FabricDesign, sizes: list[int], shown: int, col_w: float, gap: float
+) -> None:
+    p = d.platform
+    total_w = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap) - gap
+    if f.tiers == 3:
+        out.boxes.append(
+            Box(
+                "core",
+                0,
+                0,
+                total_w,
+                0.9,
+                f"{f.core_switches:,} x {_name(f.core_switch)} core switches",
+                "switch",
+            )
+        )
+    if f.tiers >= 2:
+        out.boxes.append(
+            Box(
+                "spine",
+                0,
+                1.5,
+                total_w,
+                0.9,
+                f"{f.spine_switches:,} x {_name(f.spine_switch)} spine switches",
+                "switch",
+            )
+        )
+        if f.tiers == 3:
+            out.edges.append(Edge("core", "spine", f"{f.spine_core_links:,} links"))
+    rails = f.leaves_per_su or max(1, f.leaf_switches // max(1, len(sizes) * f.planes))
+    per_node = f.node_links / max(1, d.compute.nodes)
+    kind = "rail leaves" if f.rail_optimized else "leaves"
+    for i, n in enumerate(sizes[:shown], start=1):
+        x = (i - 1) * (col_w + gap)
+        plane_h, pgap = 1.1, 0.2
+        plane_w = (col_w - pgap * (f.planes - 1)) / f.planes
+        for k in range(f.planes):
+            label = f"SU {i}" if f.su_nodes else "Leaves"
+            label += f"\nplane {k + 1}" if f.planes > 1 else ""
+            out.boxes.append(
+                Box(
+                    f"su{i}_p{k + 1}",
+                    x + k * (plane_w + pgap),
+                    3.0,
+                    plane_w,
+                    plane_h,
+                    f"{label}: {rails} x {_name(f.leaf_switch)} {kind}",
+                    "switch",
+                    rails if f.rail_optimized else 0,
+                    stroke=_PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333",
+                )
+            )
+        nodes_y = 3.0 + plane_h + 0.8
+        out.boxes.append(
+            Box(
+                f"su{i}_nodes",
+                x,
+                nodes_y,
+                col_w,
+                1.3,
+                f"{'Scalable unit ' + str(i) if f.su_nodes else 'Nodes'}\n"
+                f"{n:,} x {p.name}\n{n * p.gpus_per_node:,} GPUs",
+                "node",
+            )
+        )
+        for k in range(f.planes):
+            color = _PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333"
+            links = round(n * per_node / f.planes)
+            out.edges.append(
+                Edge(
+                    f"su{i}_p{k + 1}",
+                    f"su{i}_nodes",
+                    f"{links:,} x {f.plane_port_speed_gbps:g} Gb/s",
+                    color,
+                )
+            )
+            if f.tiers >= 2:
+                up = round(f.leaf_spine_links * n / max(1, d.compute.nodes) / f.planes)
+                out.edges.append(Edge("spine", f"su{i}_p{k + 1}", f"{up:,} links", color))
+    if len(sizes) > shown:
+        rest = sum(sizes[shown:])
+        x = shown * (col_w + gap)
+        out.boxes.append(
+            Box(
+                "su_more",
+                x,
+                3.0,
+                col_w,
+                1.6,
+                f"... {plural(len(sizes) - shown, 'more scalable unit')}\n"
+                f"{plural(rest, 'node')}, {rest * p.gpus_per_node:,} GPUs\n(drawn as SU 1)",
+                "more",
+            )
+        )
+        if f.tiers >= 2:
+            out.edges.append(Edge("spine", "su_more", ""))
+
+
+def _nodes_ids(out: Layout) -> list[str]:
+    return [b.id for b in out.boxes if b.id.endswith("_nodes") or b.id == "su_more"]
+
+
+def _bus(out: Layout, bus_id: str, y: float, right: float, color: str) -> None:
+    """A line under every SU's nodes that a shared network hangs from (one drop per SU)."""
+    out.boxes.append(Box(bus_id, 0, y, right, 0.04, "", "bus", stroke=color))
+    for nid in _nodes_ids(out):
+        out.edges.append(Edge(nid, bus_id, "", color))
+
+
+def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
+    s, st = d.fabrics.storage, d.storage
+    # the appliance's product name, as the BOM gives it (not its catalog id)
+    named = next((ln.description.split(",")[0] for ln in d.bom if ln.category == "storage"), "")
+    system = named if st.appliances and named else str(st.file_system.system)
+    count = f"{st.appliances.count} x " if st.appliances else ""
+    sys_label = (
+        f"Storage: {count}{system}\nread {st.targets.read_gb_per_s:,.0f} GB/s, "
+        f"write {st.targets.write_gb_per_s:,.0f} GB/s"
+    )
+    nodes_bottom = max(b.y + b.h for b in out.boxes)
+    leaf_y = min((b.y for b in out.boxes if b.id.startswith("su")), default=3.0)
+    gold = "#b8860b"
+    if s is None:
+        _bus(out, "sbus", nodes_bottom + 0.4, right + col_w / 2, gold)
+        out.boxes.append(Box("ssys", right, leaf_y, col_w, 1.3, sys_label, "storage"))
+        out.edges.append(Edge("ssys", "sbus", "over the compute fabric", gold))
+        return
+    node_links = sum(
+        g.links for g in d.links if g.fabric == "storage" and g.a.device == d.platform.name
+    )
+    out.boxes.append(
+        Box(
+            "sfabric",
+            right,
+            leaf_y,
+            col_w,
+            1.1,
+            f"Storage fabric ({_tech(s)}): {s.leaf_switches} x {_name(s.leaf_switch)} leaves"
+            + (f", {s.spine_switches} spines" if s.spine_switches else ""),
+            "storage",
+        )
+    )
+    _bus(out, "sbus", nodes_bottom + 0.4, right + col_w, gold)
+    out.edges.append(Edge("sfabric", "sbus", f"{node_links:,} node links", gold))
+    out.boxes.append(Box("ssys", right + col_w + 0.6, leaf_y, col_w, 1.1, sys_label, "storage"))
+    out.edges.append(Edge("sfabric", "ssys", f"{st.storage_ports:,} ports", gold))
+
+
+def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) -> None:
+    nets = [(k, n) for k, n in (("inband", d.fabrics.inband), ("oob", d.fabrics.oob)) if n]
+    bus_y = max(b.y + b.h for b in out.boxes if b.kind != "storage") + 0.4
+    y = bus_y + 0.8
+    x = 0.0
+    if nets:
+        span = max(b.x + b.w for b in out.boxes if b.id in _nodes_ids(out))
+        _bus(out, "mbus", bus_y, max(span, len(nets) * (col_w + gap)), "#777777")
+    for key, net in nets:
+        out.boxes.append(
+            Box(
+                key,
+                x,
+                y,
+                col_w,
+                1.1,
+                f"{net.name.capitalize()}: {net.total_switches} x {_name(net.switch)}\n"
+                f"{net.host_ports:,} host ports at {net.port_speed_gbps:g} Gb/s",
+                "mgmt",
+            )
+        )
+        out.edges.append(Edge(key, "mbus", "", "#777777"))
+        x += col_w + gap
+    srv = d.servers
+    parts = []
+    if srv.management_servers:
+        parts.append(plural(srv.management_servers, "management server"))
+    if srv.fabric_managers:
+        parts.append(plural(srv.fabric_managers, "fabric manager"))
+    if not parts:
+        return
+    storage = next((b for b in out.boxes if b.id == "sfabric"), None)
+    if storage is not None:  # beside the storage fabric its north-south ports land on
+        x, y = storage.x + storage.w + 0.6, storage.y + storage.h + 0.8
+    out.boxes.append(Box("servers", x, y, col_w, 1.1, "\n".join(parts), "mgmt"))
+    ports = sum(
+        g.links for g in d.links if g.fabric == "storage" and "server" in g.a.device.lower()
+    )
+    if storage is not None:
+        out.edges.append(Edge("servers", "sfabric", f"{ports:,} links" if ports else "", "#777777"))
+    elif nets:
+        out.edges.append(Edge("servers", nets[0][0], "", "#777777"))
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _centre(b: Box) -> tuple[float, float]:
+    return b.x + b.w / 2, b.y + b.h / 2
+
+
+def _ends(a: Box, b: Box) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where an edge meets its boxes: top and bottom when one box is above the other and they
+    overlap sideways, else the facing sides."""
+    if a.x < b.x + b.w and b.x < a.x + a.w:
+        lo = max(a.x, b.x)
+        hi = min(a.x + a.w, b.x + b.w)
+        x = (lo + hi) / 2
+        if a.y < b.y:
+            return (x, a.y + a.h), (x, b.y)
+        return (x, a.y), (x, b.y + b.h)
+    (_, ya), (_, yb) = _centre(a), _centre(b)
+    if a.x < b.x:
+        return (a.x + a.w, ya), (b.x, yb)
+    return (a.x, ya), (b.x + b.w, yb)
+
+
+def figure(lay: Layout) -> Any:
+    """The layout as a matplotlib figure (y grows downwards, as in the layout)."""
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    from clustergen.engine.report.charts import pyplot
+
+    plt = pyplot()
+    top = min(b.y for b in lay.boxes) - 0.4
+    scale = 1.05
+    fig, ax = plt.subplots(
+        figsize=(max(8.0, lay.width * scale), max(4.0, (lay.height - top) * scale))
+    )
+    for e in lay.edges:
+        a, b = lay.box(e.src), lay.box(e.dst)
+        (x1, y1), (x2, y2) = _ends(a, b)
+        ax.plot([x1, x2], [y1, y2], color=e.color, lw=1.2, zorder=1)
+        if e.label:
+            ax.text(
+                (x1 + x2) / 2,
+                (y1 + y2) / 2,
+                plot_text(e.label),
+                fontsize=7,
+                ha="center",
+                va="center",
+                color=e.color,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+                zorder=3,
+            )
+    for b in lay.boxes:
+        if b.kind == "bus":
+            ax.plot([b.x, b.x + b.w], [b.y, b.y], color=b.stroke, lw=2.5, zorder=1)
+            continue
+        ax.add_patch(
+            FancyBboxPatch(
+                (b.x, b.y),
+                b.w,
+                b.h,
+                boxstyle="round,pad=0.02",
+                fc=_FILL[b.kind],
+                ec=b.stroke,
+                lw=1.5 if b.stroke != "#333333" else 1,
+                zorder=2,
+            )
+        )
+        text_y = b.y + (b.h * 0.38 if b.rails else b.h / 2)
+        ax.text(
+            b.x + b.w / 2,
+            text_y,
+            plot_text(b.label),
+            ha="center",
+            va="center",
+            fontsize=8,
+            zorder=4,
+        )
+        if b.rails:
+            n = min(b.rails, 16)
+            cw = (b.w - 0.2) / n
+            for r in range(n):
+                ax.add_patch(
+                    Rectangle(
+                        (b.x + 0.1 + r * cw, b.y + b.h * 0.62),
+                        cw * 0.9,
+                        b.h * 0.28,
+                        fc="white",
+                        ec="#555555",
+                        lw=0.5,
+                        zorder=3,
+                    )
+                )
+                ax.text(
+                    b.x + 0.1 + r * cw + cw * 0.45,
+                    b.y + b.h * 0.76,
+                    str(r + 1),
+                    fontsize=6,
+                    ha="center",
+                    va="center",
+                    zorder=4,
+                )
+    ax.set_xlim(-0.3, lay.width)
+    ax.set_ylim(lay.height, top)
+    ax.axis("off")
+    ax.set_title(plot_text(lay.title), fontsize=11)
+    return fig
+
+
+def topology_png(d: Design) -> bytes:
+    """The topology picture as PNG bytes."""
+    from clustergen.engine.report.charts import png
+
+    return png(figure(layout(d)))
+
+
+def topology_svg(d: Design) -> bytes:
+    """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
+    from clustergen.engine.report.charts import pyplot
+
+    plt = pyplot()
+    import matplotlib
+
+    fig = figure(layout(d))
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "clustergen", "svg.fonttype": "none"}):
+        try:
+            fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+        finally:
+            plt.close(fig)
+    return buf.getvalue()
+
+
+def drawio_xml(d: Design) -> str:
+    """The topology as a draw.io (diagrams.net) file: the same boxes and edges, editable."""
+    lay = layout(d)
+    px = 60.0
+    cells = ['<mxCell id="0"/>', '<mxCell id="1" parent="0"/>']
+    for b in lay.boxes:
+        style = f"rounded=1;whiteSpace=wrap;html=0;fillColor={_FILL[b.kind]};strokeColor=#333333;fontSize=11;"
+        cells.append(
+            f'<mxCell id="{b.id}" value="{xml_text(b.label)}" style="{style}" vertex="1" parent="1">'
+            f'<mxGeometry x="{b.x * px:.0f}" y="{b.y * px:.0f}" width="{b.w * px:.0f}" '
+            f'height="{b.h * px:.0f}" as="geometry"/></mxCell>'
+        )
+    for i, e in enumerate(lay.edges):
+        style = f"endArrow=none;html=0;strokeColor={e.color};fontSize=9;"
+        cells.append(
+            f'<mxCell id="e{i}" value="{xml_text(e.label)}" style="{style}" edge="1" parent="1" '
+            f'source="{e.src}" target="{e.dst}"><mxGeometry relative="1" as="geometry"/></mxCell>'
+        )
+    body = "".join(cells)
+    return (
+        '<mxfile host="clustergen">'
+        f'<diagram id="topology" name="{xml_text(lay.title)}">'
+        f'<mxGraphModel dx="0" dy="0" grid="1" gridSize="10" page="0"><root>{body}</root>'
+        "</mxGraphModel></diagram></mxfile>\n"
+    )

@@ -1,0 +1,55 @@
+"""The transceiver a host's port takes: one that fits the adapter's cage, not only its rate.
+
+A single-port OSFP ConnectX-7 takes a single-port OSFP module (MMA4Z00-NS400), never the QSFP112
+part of the same rate (MMA1Z00-NS400) that fits a ConnectX-7 QSFP112 card; a host cage is flat
+top (NVIDIA's finned-top OSFP modules are made for the switch cages: MMA4Z00-NS product
+specification, "finned top for Quantum-2/Spectrum-4 switches"), so a flat-top module is preferred
+where the catalog has both.
+"""
+
+from __future__ import annotations
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Optic
+from clustergen.engine.cache import cached
+
+
+def fits_cage(optic: Optic, cage_form: str | None) -> bool:
+    """Whether an optic's form factor is the cage's (OSFP, QSFP112, ...); True when the cage is
+    not known."""
+    if not cage_form:
+        return True
+    form = (optic.form_factor or "").upper()
+    cage = cage_form.upper()
+    # "QSFP112" must not match a "QSFP1120" or an OSFP module match "QSFP": compare the first word
+    return form.split(" ")[0].split("(")[0] == cage
+
+
+def host_optic(
+    catalog: Catalog,
+    *,
+    total_gbps: float,
+    ports: int,
+    cage_form: str | None,
+    technology: str | None,
+) -> Optic | None:
+    """The transceiver for a host cage of `total_gbps` carrying `ports` logical ports, of the
+    cage's form factor: multimode first, flat top first; None when the catalog has none."""
+
+    def first() -> Optic | None:
+        fits = [
+            o
+            for o in catalog.all("optics", Optic)
+            if o.kind == "transceiver"
+            and o.total_gbps == total_gbps
+            and o.ports == ports
+            and fits_cage(o, cage_form)
+            and (not technology or not o.technologies or technology in o.technologies)
+        ]
+        rank = {"multimode": 0, "singlemode": 1}
+        fits.sort(
+            key=lambda o: (rank.get(o.media or "", 2), "flat top" not in (o.form_factor or ""))
+        )
+        return fits[0] if fits else None
+
+    return cached(catalog, ("host_optic", total_gbps, ports, cage_form, technology), first)

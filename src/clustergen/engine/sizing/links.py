@@ -1,0 +1,422 @@
+"""Every link of a design with both ends and its cable, from the sized fabrics.
+
+A fabric counts its links per segment and its switch transceivers per tier; this module says, for
+each segment, what sits at each end (the node's adapter, a switch tier, a storage appliance, a
+management server), which transceiver each end takes and how many, and which cable joins them.
+The BOM's transceiver and cable lines are built from these groups, so the two never disagree.
+
+Rules:
+- a switch tier's transceivers (the fabric's own per-switch count) are shared over the segments
+  that land on that tier in proportion to their ports there; their sum is the fabric's count;
+- a host end takes a transceiver of its adapter's cage form at the port's rate (`host_optics`);
+  its power is in the node's own budget on the north-south fabrics, as the fabric sizing counts it;
+- storage appliances' ends and cables are the storage vendor's (H100 RA Table 8, note 2);
+- a copper or active cable (DAC, ACC, AOC) carries no transceiver at either end; an AOC's power
+  per end, which the fabric counts at its switch tier, moves with the cable;
+- length class: a host's link to an in-rack switch is in-rack, a switch pair's inter-switch links
+  are in-rack, everything to the network racks is row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Optic, PortGroup, System
+from clustergen.engine.model.design import (
+    FabricsSection,
+    ManagementNetwork,
+    ServersSection,
+    StorageSection,
+)
+from clustergen.engine.model.fabric import CableLine, FabricDesign
+from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
+from clustergen.engine.sizing.fabric import fits_cage, host_optic
+from clustergen.units import ceil_div
+
+#: segment -> (host or lower tier, upper tier)
+_TIERS = {
+    "node-leaf": ("node", "leaf"),
+    "fabric-manager-leaf": ("fabric-manager", "leaf"),
+    "storage-leaf": ("storage", "leaf"),
+    "shared-leaf": ("shared", "leaf"),
+    "inter-switch": ("leaf", "leaf"),
+    "leaf-spine": ("leaf", "spine"),
+    "spine-core": ("spine", "core"),
+}
+
+
+@dataclass(frozen=True)
+class Hosts:
+    """Who sits on the north-south fabric's host ports, by count."""
+
+    nodes: int
+    node_ports: int  # per node
+    storage_ports: int  # all appliances
+    server_ports: int  # management servers (their storage or in-band ports)
+
+
+@dataclass(frozen=True)
+class _Host:
+    device: str
+    port: str
+    links: int
+    optic: Optic | None
+    ports_per_cage: int
+    supply: Supply
+    fixed: int | None = None  # transceivers at this end as the fabric counted them
+    unit_power_w: float | None = None  # as the fabric counts it (None: the host's budget)
+
+
+def is_copper(media: str) -> bool:
+    """Whether a segment's media is a copper cable (no transceivers)."""
+    return "copper" in media
+
+
+def build_links(
+    catalog: Catalog,
+    system: System,
+    fabrics: FabricsSection,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+) -> list[LinkGroup]:
+    """Every link group of the design, fabric by fabric, in a stable order."""
+    out: list[LinkGroup] = []
+    if fabrics.compute is not None:
+        out += _fabric_links(catalog, system, "compute", fabrics.compute, servers, storage, hosts)
+    if fabrics.storage is not None:
+        out += _fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
+    for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob)):
+        if net is not None:
+            out.append(_management_links(catalog, net, group))
+    return out
+
+
+def _fabric_links(
+    catalog: Catalog,
+    system: System,
+    name: str,
+    f: FabricDesign,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+) -> list[LinkGroup]:
+    shares = _switch_shares(f)
+    out = []
+    for c in f.cables:
+        lower, upper = _TIERS[c.segment]
+        upper_end = _switch_end(upper, c, shares)
+        upper_end = upper_end.model_copy(update={"device": _tier_switch(f, upper)})
+        if lower in ("leaf", "spine"):
+            parts = [_switch_host(catalog, f, lower, c, shares)]
+        else:
+            parts = _hosts(catalog, system, name, f, c, servers, storage, hosts)
+        split = _split(upper_end.transceivers, [h.links for h in parts])
+        for h, b_count in zip(parts, split, strict=True):
+            out.append(_group(catalog, name, f, c, h, upper_end, b_count))
+    return out
+
+
+def _group(
+    catalog: Catalog,
+    name: str,
+    f: FabricDesign,
+    c: CableLine,
+    h: _Host,
+    upper_end: LinkEnd,
+    b_count: int,
+) -> LinkGroup:
+    """One link group; on an active cable the switch end's modules are the cable's ends."""
+    cable, cable_supply = _cable(catalog, f, c, h)
+    active = cable is not None and cable.kind in ("aoc", "acc")
+    b = upper_end.model_copy(update={"transceivers": b_count})
+    cable_power = None
+    if active:
+        cable_power = None if b.unit_power_w is None else b.unit_power_w * b_count
+        b = b.model_copy(update={"transceiver": None, "transceivers": 0})
+    return LinkGroup(
+        fabric=name,
+        segment=c.segment,
+        links=h.links,
+        speed_gbps=c.speed_gbps,
+        media=c.media,
+        cable=cable.id if cable else None,
+        cable_supply=cable_supply,
+        cable_power_w=cable_power,
+        length_class="in-rack" if c.segment == "inter-switch" else "row",
+        a=LinkEnd(
+            device=h.device,
+            port=h.port,
+            transceiver=None if active or h.optic is None else h.optic.id,
+            transceivers=0 if active else _host_count(h, c),
+            ports_per_transceiver=h.ports_per_cage,
+            unit_power_w=h.unit_power_w,
+            supply=h.supply,
+        ),
+        b=b,
+    )
+
+
+def _host_count(h: _Host, c: CableLine) -> int:
+    if h.fixed is not None:
+        return h.fixed
+    if is_copper(c.media) or (h.optic is not None and h.optic.kind != "transceiver"):
+        return 0
+    return ceil_div(h.links, h.ports_per_cage)
+
+
+def _split(total: int, weights: list[int]) -> list[int]:
+    """`total` shared in proportion to `weights`, the last taking what rounding leaves."""
+    out, given, whole = [], 0, max(1, sum(weights))
+    for i, w in enumerate(weights):
+        share = total - given if i == len(weights) - 1 else total * w // whole
+        out.append(share)
+        given += share
+    return out
+
+
+def _optical_ports(f: FabricDesign) -> dict[str, list[tuple[str, int]]]:
+    """Per switch tier, the optical segments landing on it and their ports there."""
+    ports: dict[str, list[tuple[str, int]]] = {}
+    for c in f.cables:
+        if is_copper(c.media):
+            continue
+        for end in _TIERS[c.segment]:
+            if end in ("leaf", "spine", "core"):
+                ports.setdefault(end, []).append((c.segment, c.count))
+    return ports
+
+
+@dataclass(frozen=True)
+class _Share:
+    """A switch tier's transceivers on one segment."""
+
+    count: int
+    optic: str | None
+    unit_power_w: float | None
+
+
+def _switch_shares(f: FabricDesign) -> dict[tuple[str, str], _Share]:
+    """(tier, segment) -> transceivers. A tier with one line per segment (a spine's leaf-facing
+    and core-facing modules) maps them in order; otherwise the tier's count is shared by ports,
+    the last segment taking what rounding leaves, so the sum is the fabric's own count."""
+    shares: dict[tuple[str, str], _Share] = {}
+    for tier, segs in _optical_ports(f).items():
+        lines = [t for t in f.transceivers if t.location == tier]
+        if not lines:
+            continue
+        if len(lines) == len(segs) > 1:
+            for (seg, _), t in zip(segs, lines, strict=True):
+                shares[(tier, seg)] = _Share(t.count, t.optic, t.unit_power_w)
+            continue
+        total = sum(t.count for t in lines)
+        counts = _split(total, [n for _, n in segs])
+        for (seg, _), n in zip(segs, counts, strict=True):
+            shares[(tier, seg)] = _Share(n, lines[0].optic, lines[0].unit_power_w)
+    return shares
+
+
+def _located(f: FabricDesign, location: str) -> int:
+    """Transceivers the fabric counts at one location (0 where it counts none)."""
+    return sum(t.count for t in f.transceivers if t.location == location)
+
+
+def _tier_optic(catalog: Catalog, f: FabricDesign, tier: str) -> Optic | None:
+    oid = next((t.optic for t in f.transceivers if t.location == tier), None)
+    return catalog.optic(oid) if oid else None
+
+
+def _tier_power(f: FabricDesign, tier: str) -> float | None:
+    return next((t.unit_power_w for t in f.transceivers if t.location == tier), None)
+
+
+def _tier_switch(f: FabricDesign, tier: str) -> str:
+    sw = {"leaf": f.leaf_switch, "spine": f.spine_switch, "core": f.core_switch}[tier]
+    return f"{(sw or '?').upper()} {tier}"
+
+
+def _switch_end(tier: str, c: CableLine, shares: dict[tuple[str, str], _Share]) -> LinkEnd:
+    share = None if is_copper(c.media) else shares.get((tier, c.segment))
+    return LinkEnd(
+        device=f"{tier}",
+        port=f"switch port, {c.speed_gbps:g} Gb/s",
+        transceiver=share.optic if share else None,
+        transceivers=share.count if share else 0,
+        unit_power_w=share.unit_power_w if share else None,
+    )
+
+
+def _switch_host(
+    catalog: Catalog,
+    f: FabricDesign,
+    tier: str,
+    c: CableLine,
+    shares: dict[tuple[str, str], _Share],
+) -> _Host:
+    """The lower switch tier of a switch-to-switch segment, as a host end."""
+    end = _switch_end(tier, c, shares)
+    optic = catalog.optic(end.transceiver) if end.transceiver else None
+    return _Host(
+        _tier_switch(f, tier),
+        end.port,
+        c.count,
+        optic,
+        optic.ports if optic else 1,
+        "order",
+        end.transceivers,
+        end.unit_power_w,
+    )
+
+
+def _port_name(catalog: Catalog, group: PortGroup | None, fallback: str) -> str:
+    if group is None:
+        return fallback
+    nic = catalog.nic(group.nic).name if group.nic else fallback
+    return f"{nic} ({group.cage_form})" if group.cage_form else nic
+
+
+def _hosts(
+    catalog: Catalog,
+    system: System,
+    name: str,
+    f: FabricDesign,
+    c: CableLine,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+) -> list[_Host]:
+    """The host ends of a host segment, split by kind of host."""
+    if c.segment == "fabric-manager-leaf":
+        fm = catalog.system(servers.fabric_manager) if servers.fabric_manager else None
+        optic = _tier_optic(catalog, f, "fabric-manager")
+        device = fm.name if fm else "fabric manager"
+        port = _port_name(catalog, fm.compute if fm else None, "fabric-manager port")
+        fixed = _located(f, "fabric-manager")
+        unit = _tier_power(f, "fabric-manager")
+        return [_Host(device, port, c.count, optic, 1, "order", fixed, unit)]
+    if name == "compute" and c.segment == "node-leaf":
+        optic = _tier_optic(catalog, f, "node")
+        ppc = optic.ports if optic else 1
+        port = _port_name(catalog, system.compute, "compute port")
+        fixed, unit = _located(f, "node"), _tier_power(f, "node")
+        return [_Host(system.name, port, c.count, optic, ppc, "order", fixed, unit)]
+    return _north_south(catalog, system, f, c, servers, storage, hosts)
+
+
+def _north_south(
+    catalog: Catalog,
+    system: System,
+    f: FabricDesign,
+    c: CableLine,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+) -> list[_Host]:
+    """North-south host ports: the nodes' adapters, the storage appliances, the management
+    servers, in the order the fabric counts them (nodes on node leaves, the rest after)."""
+    node_links = hosts.nodes * hosts.node_ports
+    if c.segment == "node-leaf" and c.count == node_links:
+        counts = {"node": node_links, "storage": 0, "server": 0}
+    elif c.segment == "storage-leaf":
+        counts = {"node": 0, "storage": hosts.storage_ports, "server": hosts.server_ports}
+    else:
+        counts = {"node": node_links, "storage": hosts.storage_ports, "server": hosts.server_ports}
+    rest = c.count - sum(counts.values())
+    counts["server"] += rest  # any host port the split does not name is a server's
+    tech = f.technology
+    out = []
+    if counts["node"]:
+        g = system.storage
+        ppc = g.ports_per_cage if g else 1
+        optic = _optic(catalog, c, c.speed_gbps * ppc, ppc, g.cage_form if g else None, tech)
+        port = _port_name(catalog, g, "north-south port")
+        out.append(_Host(system.name, port, counts["node"], optic, ppc, "order"))
+    if counts["storage"]:
+        device = (
+            catalog.system(storage.appliances.appliance).name
+            if storage.appliances
+            else "storage system"
+        )
+        out.append(_Host(device, "storage port", counts["storage"], None, 1, "storage vendor"))
+    if counts["server"] > 0:
+        srv = catalog.system(servers.management_server) if servers.management_server else None
+        optic = _optic(catalog, c, c.speed_gbps, 1, None, tech)
+        device = srv.name if srv else "management server"
+        out.append(_Host(device, "server port", counts["server"], optic, 1, "order"))
+    return out
+
+
+def _optic(
+    catalog: Catalog, c: CableLine, total: float, ports: int, cage: str | None, tech: str
+) -> Optic | None:
+    if is_copper(c.media):
+        return None
+    return host_optic(catalog, total_gbps=total, ports=ports, cage_form=cage, technology=tech)
+
+
+def _cable(
+    catalog: Catalog, f: FabricDesign, c: CableLine, h: _Host
+) -> tuple[Optic | None, Supply]:
+    """The cable of a link group: the storage vendor's to the appliances; an active cable
+    where the switch end is one; fiber of the transceivers' media; copper of the link's rate."""
+    if h.supply == "storage vendor":
+        return None, "storage vendor"
+    upper = _TIERS[c.segment][1]
+    optic = None if is_copper(c.media) else _tier_optic(catalog, f, upper)
+    if optic is not None and optic.kind in ("aoc", "acc"):
+        return optic, "order"
+    cables = catalog.all("optics", Optic)
+    if is_copper(c.media):
+        fits = [
+            o
+            for o in cables
+            if o.kind == "dac"
+            and o.port_speed_gbps == c.speed_gbps
+            and (not o.technologies or f.technology in o.technologies)
+        ]
+    elif optic is not None and optic.media in ("multimode", "singlemode"):
+        fits = [o for o in cables if o.kind == "fiber" and o.media == optic.media]
+    else:
+        fits = []
+    return (fits[0] if fits else None), "order"
+
+
+def _management_links(
+    catalog: Catalog, net: ManagementNetwork, node: PortGroup | None
+) -> LinkGroup:
+    """A management network's host links at the nodes' port speed: RJ45 copper at 1 Gb/s, an
+    active optical cable where the catalog has one that fits the node's cage (H100 RA Table 8:
+    QSFP AOCs on the in-band network), else a cable to choose."""
+    speed = node.port_speed_gbps if node else net.port_speed_gbps
+    copper = speed <= 10
+    cable = next(
+        (
+            o
+            for o in catalog.all("optics", Optic)
+            if o.kind == ("dac" if copper else "aoc")
+            and o.total_gbps == speed
+            and fits_cage(o, node.cage_form if node else None)
+        ),
+        None,
+    )
+    sw = catalog.switch(net.switch)
+    media = "copper (RJ45)" if copper else "active optical (AOC)"
+    return LinkGroup(
+        fabric=net.name,
+        segment="host-access",
+        links=net.host_ports,
+        speed_gbps=speed,
+        media=media,
+        cable=cable.id if cable else None,
+        length_class="in-rack" if net.in_rack_switches else "row",
+        a=LinkEnd(
+            device="nodes, switches, servers and PDUs" if copper else "nodes and servers",
+            port="BMC / management port (RJ45)" if copper else "in-band port",
+            transceiver=None,
+            transceivers=0,
+        ),
+        b=LinkEnd(
+            device=f"{sw.name} access switch", port="access port", transceiver=None, transceivers=0
+        ),
+    )

@@ -1,0 +1,117 @@
+"""The topology drawn by clustergen (SVG, PNG, draw.io) and the rack plan: scalable units in
+order, rails and planes told apart, storage and management hung from the nodes, every device
+inside its rack, the same design drawn to the same bytes."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.design import Design
+from clustergen.engine.report import diagram, rackplan
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.search.proposal import request_from_fields
+
+CATALOG = load_catalog()
+
+
+def _design(fields: dict[str, object]) -> Design:
+    return plan_design(CATALOG, request_from_fields(CATALOG, fields))
+
+
+@pytest.fixture(scope="module")
+def h100() -> Design:
+    return _design({"platform": "dgx-h100", "nodes": 128})
+
+
+def test_scalable_units_in_order_with_numbered_rails(h100: Design) -> None:
+    lay = diagram.layout(h100)
+    nodes = [b for b in lay.boxes if b.id.endswith("_nodes")]
+    assert [b.label.split("\n")[0] for b in nodes] == [f"Scalable unit {i}" for i in range(1, 5)]
+    assert [b.x for b in nodes] == sorted(b.x for b in nodes)
+    leaves = [b for b in lay.boxes if b.id.startswith("su") and "_p" in b.id]
+    assert all(b.rails == 8 for b in leaves)
+
+
+def test_planes_are_separate_boxes_in_their_colour() -> None:
+    d = _design({"platform": "gb300-nvl72", "nodes": 16})
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.planes == 2
+    lay = diagram.layout(d)
+    planes = [b for b in lay.boxes if "_p" in b.id]
+    assert len(planes) == 2
+    assert planes[0].stroke != planes[1].stroke
+
+
+def test_storage_and_management_hang_from_the_nodes(h100: Design) -> None:
+    lay = diagram.layout(h100)
+    edges = {(e.src, e.dst) for e in lay.edges}
+    for i in range(1, 5):
+        assert (f"su{i}_nodes", "sbus") in edges
+        assert (f"su{i}_nodes", "mbus") in edges
+    assert ("sfabric", "sbus") in edges
+    assert ("oob", "mbus") in edges
+
+
+def test_pictures_are_deterministic_and_the_drawio_file_parses(h100: Design) -> None:
+    assert diagram.topology_svg(h100) == diagram.topology_svg(h100)
+    assert diagram.topology_png(h100)[:8] == b"\x89PNG\r\n\x1a\n"
+    root = ET.fromstring(diagram.drawio_xml(h100))
+    cells = root.findall(".//mxCell")
+    assert sum(1 for c in cells if c.get("vertex") == "1") == len(diagram.layout(h100).boxes)
+
+
+def test_untrusted_text_is_escaped_in_the_drawio_file() -> None:
+    from clustergen.engine.report.safe_text import plot_text, xml_text
+
+    assert xml_text('<b a="1">') == "&lt;b a=&quot;1&quot;&gt;"
+    assert plot_text("$5") == r"\$5"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"platform": "dgx-h100", "nodes": 128},
+        {"platform": "gb200-nvl72", "nodes": 32},
+        {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+    ],
+)
+def test_every_device_fits_its_rack(fields: dict[str, object]) -> None:
+    d = _design(fields)
+    racks = rackplan.rack_plan(d)
+    assert sum(1 for r in racks if r.role == "compute") == d.racks.compute.compute_racks
+    nodes = sum(1 for r in racks for x in r.devices if x.name.startswith("node-"))
+    assert nodes in (0, d.compute.nodes)  # an NVL72 rack is drawn by its trays
+    for r in racks:
+        used: set[int] = set()
+        for x in r.devices:
+            units = set(range(x.position, x.position + x.height))
+            assert not units & used, (r.name, x.name)
+            assert x.position >= 1, (r.name, x)
+            assert x.position + x.height - 1 <= r.height_u, (r.name, x)
+            used |= units
+    rows = rackplan.rack_plan_csv(d).splitlines()
+    assert rows[0].startswith("name,role,manufacturer,device_type,site,rack,position")
+    assert len(rows) - 1 == sum(len(r.devices) for r in racks)
+    cables = rackplan.cable_schedule_csv(d).splitlines()
+    assert len(cables) - 1 == len(d.links)
+
+
+def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Design) -> None:
+    import csv
+    import io
+
+    f = h100.fabrics.compute
+    assert f is not None
+    rows = list(csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(h100))))
+    assert len(rows) == f.node_links + f.leaf_spine_links
+    ends = [(r["side_a_device"], r["side_a_name"]) for r in rows]
+    ends += [(r["side_b_device"], r["side_b_name"]) for r in rows]
+    assert len(ends) == len(set(ends))
+    devices = {r["name"] for r in csv.DictReader(io.StringIO(rackplan.rack_plan_csv(h100)))}
+    assert {d for d, _ in ends} <= devices
+    # rail-optimized: port r of every node in SU 1 lands on SU 1's leaf r
+    first = [r for r in rows if r["side_a_device"] == "node-0001"]
+    assert [r["side_b_device"] for r in first] == [f"qm9700-{i:03d}" for i in range(1, 9)]

@@ -1,0 +1,168 @@
+"""Every link of every platform's design has both ends and its cable on the BOM: link counts match
+the fabrics, transceivers at each end match the fabric's count, media and cage forms agree, and
+no orderable line buys a part that comes inside a system."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.catalog.models import System
+from clustergen.engine.model.design import Design
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.search.proposal import request_from_fields
+from clustergen.engine.sizing.fabric.host_optics import fits_cage
+from clustergen.engine.sizing.links import is_copper
+
+CATALOG = load_catalog()
+PLATFORMS = sorted(s.id for s in CATALOG.all("systems", System) if s.gpu)
+#: the designs the issue names, beside one of each platform
+NAMED = [
+    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+    {"platform": "dgx-h100", "nodes": 128},
+    {"platform": "dgx-b200", "nodes": 128},
+    {"platform": "hgx-b200", "nodes": 64},
+    {"platform": "gb200-nvl72", "nodes": 32},
+    {"platform": "gb300-nvl72", "nodes": 16},
+]
+CASES = NAMED + [{"platform": p, "nodes": 64} for p in PLATFORMS]
+
+
+def design(fields: dict[str, object]) -> Design:
+    return plan_design(CATALOG, request_from_fields(CATALOG, fields))
+
+
+@pytest.fixture(scope="module", params=CASES, ids=lambda f: "-".join(map(str, f.values())))
+def d(request: pytest.FixtureRequest) -> Design:
+    return design(request.param)
+
+
+def test_every_fabric_link_is_in_a_link_group(d: Design) -> None:
+    for name, f in (("compute", d.fabrics.compute), ("storage", d.fabrics.storage)):
+        if f is None:
+            continue
+        groups = [g for g in d.links if g.fabric == name]
+        for c in f.cables:
+            got = sum(g.links for g in groups if g.segment == c.segment)
+            assert got == c.count, (name, c.segment)
+            assert all(g.media == c.media for g in groups if g.segment == c.segment)
+
+
+def test_switch_and_node_transceivers_match_the_fabric(d: Design) -> None:
+    for name, f in (("compute", d.fabrics.compute), ("storage", d.fabrics.storage)):
+        if f is None:
+            continue
+        groups = [g for g in d.links if g.fabric == name]
+        counted: Counter[str] = Counter()
+        for t in f.transceivers:
+            optic = CATALOG.optic(t.optic) if t.optic else None
+            if optic is None or optic.kind == "transceiver":
+                counted[t.location] += t.count  # an active cable's ends: its cable line
+        for location, count in counted.items():
+            ends = [
+                end
+                for g in groups
+                for end in (g.a, g.b)
+                if _location(g.segment, end.device, location, g.fabric)
+            ]
+            assert sum(e.transceivers for e in ends) == count, (name, location)
+
+
+def _location(segment: str, device: str, location: str, fabric: str) -> bool:
+    if location in ("leaf", "spine", "core"):
+        return device.endswith(f" {location}")
+    if location == "node":
+        return fabric == "compute" and segment == "node-leaf" and not device.endswith(" leaf")
+    return segment == "fabric-manager-leaf" and not device.endswith(" leaf")
+
+
+def test_bom_has_each_end_and_the_cable_of_every_link(d: Design) -> None:
+    placeholders = [ln for ln in d.bom if ln.category == "cable" and ln.part is None]
+    unsettled = [g for g in d.links if g.cable is None and g.cable_supply == "order"]
+    assert sum(ln.quantity for ln in placeholders if ln.placeholder) == sum(
+        g.links for g in unsettled
+    )
+    cables = sum(ln.quantity for ln in d.bom if ln.category == "cable")
+    assert cables == sum(g.links for g in d.links)
+    xcvrs = sum(ln.quantity for ln in d.bom if ln.category == "transceiver")
+    assert xcvrs == sum(g.a.transceivers + g.b.transceivers for g in d.links)
+    for g in d.links:
+        if g.a.transceivers == 0 and g.b.transceivers == 0 and not is_copper(g.media):
+            # an optical link without transceivers is an active cable or the vendor's
+            # (or no catalog part fits: then the BOM line is a placeholder saying so)
+            cable = CATALOG.optic(g.cable) if g.cable else None
+            assert g.cable_supply != "order" or cable is None or cable.kind in ("aoc", "acc")
+
+
+def test_media_agree_between_links_and_cables(d: Design) -> None:
+    for g in d.links:
+        if g.cable is None:
+            continue
+        cable = CATALOG.optic(g.cable)
+        if is_copper(g.media):
+            assert cable.media == "copper", g
+        else:
+            assert cable.kind in ("fiber", "aoc"), g
+            end = g.a.transceiver or g.b.transceiver
+            if cable.kind == "fiber" and end:
+                assert cable.media == CATALOG.optic(end).media, g
+
+
+def test_host_transceivers_fit_the_adapter_cage(d: Design) -> None:
+    system = CATALOG.system(d.platform.system)
+    cages = {
+        system.name: {g.cage_form for g in (system.compute, system.storage) if g and g.cage_form}
+    }
+    for g in d.links:
+        end = g.a
+        if end.transceiver is None or end.device not in cages:
+            continue
+        optic = CATALOG.optic(end.transceiver)
+        forms = cages[end.device]
+        assert not forms or any(fits_cage(optic, form) for form in forms), (end, forms)
+
+
+def test_no_orderable_line_buys_an_included_part(d: Design) -> None:
+    included = {ln.part for ln in d.bom if ln.status.startswith("included") and ln.part}
+    ordered = {ln.part for ln in d.bom if ln.status == "order" and ln.part}
+    assert not included & ordered
+    for ln in d.bom:
+        assert (ln.order_quantity is None) == (ln.status != "order")
+        if ln.status != "order":
+            assert ln.total_price_usd is None
+
+
+def test_hgx_node_optic_is_the_osfp_part() -> None:
+    """The HGX B200's ConnectX-7 is single-port OSFP: its optic is the OSFP module, not QSFP112."""
+    d = design({"platform": "hgx-b200", "nodes": 64})
+    node = next(t for t in d.fabrics.compute.transceivers if t.location == "node")  # type: ignore[union-attr]
+    assert node.optic == "mma4z00-ns400"
+
+
+def test_storage_isl_is_copper_on_the_bom_too() -> None:
+    d = design({"gpus": 512, "power_cap_w": 5e6, "workload": "training"})
+    isl = [g for g in d.links if g.segment == "inter-switch"]
+    assert isl
+    assert all(CATALOG.optic(g.cable).kind == "dac" for g in isl if g.cable)
+    counts = Counter(ln.category for ln in d.bom)
+    assert counts["cable"] >= 4
+
+
+def test_h100_ra_table_8_transceiver_counts() -> None:
+    """DGX SuperPOD H100 RA (RA-11333-001 V11) Table 8, 127 DGX H100 and 4 UFM: "508 x system
+    OSFP transceivers in the DGX H100 systems, 980-9I51A-00NS00", "254 x DGX system transceivers
+    (QSFP112), 980-9I693-00NS00" (storage fabric), "UFM system transceivers, UFM to leaf,
+    980-9I51S-00NS00"."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    by_opn: Counter[str] = Counter()
+    for ln in d.bom:
+        if ln.category == "transceiver" and ln.opn:
+            by_opn[ln.opn] += ln.quantity
+    assert by_opn["980-9I51A-00NS00"] == 508
+    assert by_opn["980-9I693-00NS00"] == 254
+    assert by_opn["980-9I51S-00NS00"] >= 4
+    ufm = next(g for g in d.links if g.segment == "fabric-manager-leaf")
+    assert ufm.a.transceiver == "mma4z00-ns400"
+    assert ufm.a.transceivers == 4
