@@ -135,7 +135,10 @@ def _scripted_agent(cat: Any, request: Any) -> tuple[Callable[[], object], _Agen
     from clustergen.agent.scripted import scripted_reply
     from clustergen.agent.settings import AgentSettings
 
-    settings = AgentSettings(NVIDIA_API_KEY="bench", CLUSTERGEN_BASE_URL="http://bench.invalid/v1")
+    # a placeholder host the transport answers in process: no key ever leaves
+    settings = AgentSettings(
+        NVIDIA_API_KEY="bench", CLUSTERGEN_BASE_URL="http://bench.invalid/v1"
+    ).allowing_insecure_http()
     info = _AgentRun()
 
     class Counting(FunctionTransport):

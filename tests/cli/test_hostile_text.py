@@ -184,7 +184,11 @@ def test_bundle_from_a_hostile_layer_executes_nothing(
     assert "<script" not in html
     assert "<a " not in html
     assert 'href="javascript' not in html
-    assert set(re.findall(r'<img src="([^"]*)"', html)) <= {"power.png", "racks.png", "topology.png"}
+    assert set(re.findall(r'<img src="([^"]*)"', html)) <= {
+        "power.png",
+        "racks.png",
+        "topology.png",
+    }
     _no_escape(memo, mmd)
 
 

@@ -121,7 +121,11 @@ def test_memo_renders_every_string_as_text(files: dict[str, str | bytes]) -> Non
     html = _html(memo)
     tags = set(re.findall(r"<([a-z0-9]+)", html))
     assert tags <= MEMO_TAGS, tags - MEMO_TAGS
-    assert set(re.findall(r'<img src="([^"]*)"', html)) <= {"power.png", "racks.png", "topology.png"}
+    assert set(re.findall(r'<img src="([^"]*)"', html)) <= {
+        "power.png",
+        "racks.png",
+        "topology.png",
+    }
     assert "<a " not in html
     assert not re.search(r"(?m)^#{1,6} heading", memo)  # no heading of the payload's own
     assert html.count("<h1>") == 1
