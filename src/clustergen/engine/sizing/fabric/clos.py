@@ -59,13 +59,18 @@ class Leaves:
     isl: int = 0
 
 
-def rail_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) -> Leaves:
+def rail_leaves(
+    plan: FabricPlan, per_plane: int, radix: int, fm_links: int, thin: bool = False
+) -> Leaves:
+    """Rail leaves of each scalable unit. `thin`: a blocking leaf keeps the non-blocking
+    downlink count and takes fewer uplinks (fewer spines), instead of more downlinks (fewer
+    leaves)."""
     assert plan.su_nodes is not None
     rails = plan.rails or per_plane
     if per_plane % rails:
         raise RequestError(f"{per_plane} ports per node do not split into {rails} rails")
     ports_per_rail = per_plane // rails
-    d_max, _ = leaf_split(radix, plan.oversubscription)
+    d_max, _ = leaf_split(radix, 1.0 if thin else plan.oversubscription)
     rail_ports_su = plan.su_nodes * ports_per_rail
     if rail_ports_su >= d_max:
         leaves_per_rail = ceil_div(rail_ports_su, d_max)
@@ -112,13 +117,19 @@ def rail_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) -> 
     )
 
 
-def flat_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) -> Leaves:
+def flat_leaves(
+    plan: FabricPlan, per_plane: int, radix: int, fm_links: int, thin: bool = False
+) -> Leaves:
+    """Leaves with no rails; `thin` as in `rail_leaves`."""
     hosts = plan.nodes * per_plane + fm_links
     if hosts <= radix and not plan.redundant:
         return Leaves(
             count=1, per_su=None, down=hosts, up=0, sus=1, loads={hosts: 1}, fm_attached=fm_links
         )
     down, up = leaf_split(radix, plan.oversubscription)
+    if thin:
+        down = leaf_split(radix, 1.0)[0]
+        up = math.ceil(down / plan.oversubscription - 1e-9)
     count = ceil_div(hosts, down)
     if plan.redundant:
         # Leaves in pairs: the hosts spread over an even count of leaves, two at the least.

@@ -47,8 +47,8 @@ from clustergen.engine.sizing.fabric.clos import (
     rail_leaves,
     upper_tiers,
 )
-from clustergen.errors import RequestError
-from clustergen.units import ceil_div, plural
+from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.units import ceil_div, plural, ratio
 
 
 def known_power_w(fabric: FabricDesign) -> tuple[float, float]:
@@ -112,7 +112,7 @@ def _planes(plan: FabricPlan) -> _Planes:
     )
 
 
-def _leaves(plan: FabricPlan, per_plane: int, radix: int) -> Leaves:
+def _leaves(plan: FabricPlan, per_plane: int, radix: int, thin: bool = False) -> Leaves:
     fm = plan.fabric_manager_links
     if plan.spine_leaf_groups and plan.su_nodes is not None:
         return group_leaves(plan, per_plane, radix)
@@ -122,10 +122,10 @@ def _leaves(plan: FabricPlan, per_plane: int, radix: int) -> Leaves:
         if pair is not None:
             return pair
         if plan.su_nodes is None:
-            return flat_leaves(plan, per_plane, radix, fm)
+            return flat_leaves(plan, per_plane, radix, fm, thin)
     if plan.su_nodes is not None:
-        return rail_leaves(plan, per_plane, radix, fm)
-    return flat_leaves(plan, per_plane, radix, fm)
+        return rail_leaves(plan, per_plane, radix, fm, thin)
+    return flat_leaves(plan, per_plane, radix, fm, thin)
 
 
 def _upper(plan: FabricPlan, leaves: Leaves, spine_radix: int, core_radix: int) -> Upper:
@@ -401,6 +401,19 @@ def _power_notes(power: FabricPower, tiers: _Tiers) -> list[str]:
     return notes
 
 
+#: leaf downlink:uplink ratios a blocking fabric may be built at: a ratio asked for is met by the
+#: cheapest build at any of these up to it (a leaf split whose uplink count has no convenient
+#: divisor can need more spines than a less blocking one)
+RATIO_LADDER = (1.0, 4 / 3, 3 / 2, 5 / 3, 2.0, 5 / 2, 3.0, 4.0, 6.0, 8.0)
+
+
+def _cost(f: FabricDesign, asked: float) -> tuple[float, float, float, float]:
+    """What a build costs, first to last: switches, transceivers, power; then how far its ratio
+    is from the one asked (at equal cost, the ratio asked)."""
+    optics = sum(t.count for t in f.transceivers)
+    return (f.total_switches, optics, f.power.known_w, abs(f.oversubscription - asked))
+
+
 def size_clos(
     plan: FabricPlan,
     leaf: Switch,
@@ -409,7 +422,45 @@ def size_clos(
     cabling: Cabling | None = None,
     switch_power_basis: Literal["typical", "max"] = "typical",
 ) -> FabricDesign:
-    """Size a leaf/spine(/core) fat tree for `plan` from Clos rules."""
+    """Size a leaf/spine(/core) fat tree for `plan` from Clos rules. A blocking plan (N:1) is
+    built at the cheapest ratio up to N, so it never costs more switches than a less blocking
+    one: fewer uplinks and spines, or fewer leaves, never more."""
+    asked = plan.oversubscription
+    if asked <= 1.0:
+        return _size_one(plan, leaf, spine, core, cabling, switch_power_basis)
+    ratios = sorted({r for r in RATIO_LADDER if r < asked - 1e-9} | {asked})
+    built: list[FabricDesign] = []
+    for r in ratios:
+        at = plan.model_copy(update={"oversubscription": r})
+        for thin in (False, True) if r > 1.0 else (False,):
+            try:
+                built.append(_size_one(at, leaf, spine, core, cabling, switch_power_basis, thin))
+            except (InfeasibleDesignError, RequestError):
+                if r == asked and not thin and not built:
+                    raise
+    if not built:  # pragma: no cover - the asked ratio's own build raised above
+        raise InfeasibleDesignError(f"no fat tree of these switches builds {ratio(asked)}")
+    best = min(built, key=lambda f: _cost(f, asked))
+    if abs(best.oversubscription - asked) > 0.01 * asked:
+        note = (
+            f"{ratio(asked)} asked; built at {ratio(best.oversubscription)}, which needs fewer "
+            f"switches and transceivers than the {ratio(asked)} leaf split"
+        )
+        best = best.model_copy(update={"notes": [*best.notes, note]})
+    return best
+
+
+def _size_one(
+    plan: FabricPlan,
+    leaf: Switch,
+    spine: Switch | None,
+    core: Switch | None,
+    cabling: Cabling | None,
+    switch_power_basis: Literal["typical", "max"],
+    thin: bool = False,
+) -> FabricDesign:
+    """One fat tree at the plan's ratio: the widest leaf split, or (`thin`) the non-blocking
+    downlinks with fewer uplinks."""
     spine = spine or leaf
     core = core or spine
     cabling = cabling or Cabling()
@@ -418,7 +469,7 @@ def size_clos(
     leaf_radix = radix_of(leaf, speed, "leaf")
     spine_radix = radix_of(spine, speed, "spine")
     core_radix = radix_of(core, speed, "core")
-    leaves = _leaves(plan, planes.ports, leaf_radix)
+    leaves = _leaves(plan, planes.ports, leaf_radix, thin)
     upper = _upper(plan, leaves, spine_radix, core_radix)
     tiers = _Tiers(
         leaf=leaf,

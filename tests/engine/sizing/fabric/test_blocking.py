@@ -1,0 +1,74 @@
+"""Blocking fabrics are cheaper, never dearer: for every platform and size, a higher
+oversubscription never needs more switches, transceivers or power, and the ratio delivered is
+never above the one asked (issue 23: 2:1 on 64 HGX B200 nodes took 43 spines and 45.9 kW of
+switches against 4 spines and 10.8 kW at 1:1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.catalog.models import System
+from clustergen.engine.model.compute import FabricChoices
+from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.sizing.fabric import platform_fabric
+from clustergen.errors import ClustergenError
+from clustergen.units import ratio
+
+CAT = load_catalog()
+PLATFORMS = sorted(
+    s.id
+    for s in CAT.all("systems", System)
+    if s.gpus_per_node and s.compute and CAT.architecture_for(s.id) is not None
+)
+RATIOS = (1.0, 1.5, 2.0, 3.0, 4.0)
+
+
+def _built(platform: str, nodes: int, tech: str, r: float) -> FabricDesign | None:
+    try:
+        return platform_fabric(
+            CAT,
+            platform,
+            nodes,
+            FabricChoices(technology=tech, oversubscription=r),  # type: ignore[arg-type]
+        ).fabric
+    except ClustergenError:
+        return None
+
+
+def _cost(f: FabricDesign) -> tuple[int, int, float]:
+    return (f.total_switches, sum(t.count for t in f.transceivers), f.power.known_w)
+
+
+@pytest.mark.parametrize("tech", ["infiniband", "ethernet"])
+@pytest.mark.parametrize("nodes", [16, 64, 127, 512])
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_higher_ratio_never_costs_more(platform: str, nodes: int, tech: str) -> None:
+    last: FabricDesign | None = None
+    for r in RATIOS:
+        f = _built(platform, nodes, tech, r)
+        if f is None:
+            continue
+        assert f.oversubscription <= r * 1.0001, f"{ratio(f.oversubscription)} for {ratio(r)}"
+        if last is not None:
+            was, now = _cost(last), _cost(f)
+            assert now[0] <= was[0], f"{ratio(r)}: switches {was[0]} -> {now[0]}"
+            assert now[1] <= was[1], f"{ratio(r)}: transceivers {was[1]} -> {now[1]}"
+            assert now[2] <= was[2] + 1e-6, f"{ratio(r)}: power {was[2]:.0f} -> {now[2]:.0f} W"
+        last = f
+
+
+def test_the_issue_example_is_cheaper_than_non_blocking() -> None:
+    one = _built("hgx-b200", 64, "ethernet", 1.0)
+    two = _built("hgx-b200", 64, "ethernet", 2.0)
+    assert one is not None
+    assert two is not None
+    assert two.total_switches < one.total_switches
+    assert two.power.known_w < one.power.known_w
+    assert ratio(two.oversubscription) in {"2:1", "5:3", "3:2", "4:3"}
+
+
+def test_ratios_print_as_small_integers() -> None:
+    assert ratio(2.0) == "2:1"
+    assert ratio(5 / 3) == "5:3"
+    assert ratio(1.0) == "1:1"
