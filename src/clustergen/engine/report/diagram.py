@@ -17,6 +17,7 @@ from typing import Any
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
+from clustergen.engine.report.topology import model_name, su_sizes, tech_name
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -71,23 +72,6 @@ class Layout:
         return next(b for b in self.boxes if b.id == box_id)
 
 
-def _name(part: str | None) -> str:
-    return (part or "?").upper()
-
-
-def _tech(f: FabricDesign) -> str:
-    return "InfiniBand" if f.technology == "infiniband" else "Ethernet"
-
-
-def _su_sizes(d: Design, f: FabricDesign) -> list[int]:
-    su = f.su_nodes or d.compute.nodes
-    sizes, left = [], d.compute.nodes
-    while left > 0:
-        sizes.append(min(su, left))
-        left -= su
-    return sizes or [0]
-
-
 def layout(d: Design) -> Layout:
     """The diagram's layout for a design (deterministic: the same design, the same layout)."""
     out = Layout()
@@ -109,7 +93,7 @@ def layout(d: Design) -> Layout:
         sizes: list[int] = [d.compute.nodes]
         shown = 1
     else:
-        sizes = _su_sizes(d, f)
+        sizes = su_sizes(d, f)
         shown = min(len(sizes), SHOWN_SUS)
         _compute(out, d, f, sizes, shown, col_w, gap)
     right = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap)
@@ -119,7 +103,7 @@ def layout(d: Design) -> Layout:
     out.height = max(b.y + b.h for b in out.boxes) + 0.5
     planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
     out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {plural(d.compute.nodes, p.name)}" + (
-        f": {_tech(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
+        f": {tech_name(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
     )
     return out
 
@@ -137,7 +121,7 @@ def _compute(
                 0,
                 total_w,
                 0.9,
-                f"{f.core_switches:,} x {_name(f.core_switch)} core switches",
+                f"{f.core_switches:,} x {model_name(f.core_switch)} core switches",
                 "switch",
             )
         )
@@ -149,7 +133,7 @@ def _compute(
                 1.5,
                 total_w,
                 0.9,
-                f"{f.spine_switches:,} x {_name(f.spine_switch)} spine switches",
+                f"{f.spine_switches:,} x {model_name(f.spine_switch)} spine switches",
                 "switch",
             )
         )
@@ -172,7 +156,7 @@ def _compute(
                     3.0,
                     plane_w,
                     plane_h,
-                    f"{label}: {rails} x {_name(f.leaf_switch)} {kind}",
+                    f"{label}: {rails} x {model_name(f.leaf_switch)} {kind}",
                     "switch",
                     rails if f.rail_optimized else 0,
                     stroke=_PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333",
@@ -263,7 +247,7 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
             leaf_y,
             col_w,
             1.1,
-            f"Storage fabric ({_tech(s)}): {s.leaf_switches} x {_name(s.leaf_switch)} leaves"
+            f"Storage fabric ({tech_name(s)}): {s.leaf_switches} x {model_name(s.leaf_switch)} leaves"
             + (f", {s.spine_switches} spines" if s.spine_switches else ""),
             "storage",
         )
@@ -290,7 +274,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 y,
                 col_w,
                 1.1,
-                f"{net.name.capitalize()}: {net.total_switches} x {_name(net.switch)}\n"
+                f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
                 f"{net.host_ports:,} host ports at {net.port_speed_gbps:g} Gb/s",
                 "mgmt",
             )

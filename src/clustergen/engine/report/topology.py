@@ -23,11 +23,12 @@ def model_name(part_id: str | None) -> str:
     return (part_id or "?").upper()
 
 
-def _tech(f: FabricDesign) -> str:
+def tech_name(f: FabricDesign) -> str:
+    """The fabric's technology as a customer names it."""
     return "InfiniBand" if f.technology == "infiniband" else "Ethernet"
 
 
-def _su_sizes(d: Design, f: FabricDesign) -> list[int]:
+def su_sizes(d: Design, f: FabricDesign) -> list[int]:
     """Nodes in each scalable unit: full ones, the last holding what is left."""
     su = f.su_nodes or d.compute.nodes
     sizes, left = [], d.compute.nodes
@@ -46,7 +47,7 @@ def _compute(d: Design) -> list[str]:
             "  end",
         ]
     planes = f" x {f.planes} planes" if f.planes > 1 else ""
-    title = f"Compute fabric: {_tech(f)}, {f.tiers}-tier, {ratio(f.oversubscription)}{planes}"
+    title = f"Compute fabric: {tech_name(f)}, {f.tiers}-tier, {ratio(f.oversubscription)}{planes}"
     out = [f'  subgraph compute["{title}"]', "    direction TB"]
     if f.tiers == 3:
         out.append(
@@ -56,7 +57,7 @@ def _compute(d: Design) -> list[str]:
         out.append(
             f'    spine["{f.spine_switches} x {label(model_name(f.spine_switch))} spine switches"]'
         )
-    sizes = _su_sizes(d, f)
+    sizes = su_sizes(d, f)
     rails = f.leaves_per_su or max(1, f.leaf_switches // max(1, len(sizes)))
     per_node = max(1, f.node_links // max(1, d.compute.nodes))
     for i, n in enumerate(sizes[:SHOWN_SUS], start=1):
@@ -98,7 +99,7 @@ def _storage(d: Design) -> list[str]:
         out.append("  compute --- storsys")
         return out
     out += [
-        f'  subgraph storage["Storage fabric: {_tech(s)}"]',
+        f'  subgraph storage["Storage fabric: {tech_name(s)}"]',
         f'    sleaf["{s.leaf_switches} x {label(model_name(s.leaf_switch))} leaves'
         + (f", {s.spine_switches} spines" if s.spine_switches else "")
         + '"]',
