@@ -125,3 +125,11 @@ def test_an_unknown_model_is_refused_with_the_closest_names() -> None:
 def test_a_model_with_nothing_to_size_is_still_refused() -> None:
     with pytest.raises(RequestError, match="nothing to size"):
         parse_request(CAT, "Llama 3.1 70B")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["serve llama 3.1 70b at 20k tokens a second", "serve llama 3.1 70b, 20k tokens each second"],
+)
+def test_a_rate_written_in_words_is_the_serving_target(text: str) -> None:
+    assert parse_request(CAT, text).output_tokens_per_s == 20_000

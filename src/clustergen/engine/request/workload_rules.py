@@ -134,7 +134,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     _rule(
         "serving_target",
         r"(?<![\w.])" + _AMOUNT + r"\s*([km])?\s*(?:output\s+|generated\s+)?(?:tokens?|tok)"
-        r"\s*(?:/|per)\s*(?:s|sec|second)\b",
+        r"\s*(?:/|per|an?|each)\s*(?:s|sec|second)\b",
         _target,
     ),
     _rule("precision", r"\b(bf16|fp16|fp8|fp4|nvfp4|mxfp4|mxfp8)\b", _precision),
