@@ -102,7 +102,7 @@ def layout(d: Design) -> Layout:
     out.width = max(b.x + b.w for b in out.boxes) + 0.5
     out.height = max(b.y + b.h for b in out.boxes) + 0.5
     planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
-    out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {plural(d.compute.nodes, p.name)}" + (
+    out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {d.compute.nodes:,} x {p.name}" + (
         f": {tech_name(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
     )
     return out
@@ -373,7 +373,8 @@ def figure(lay: Layout) -> Any:
         ax.text(
             b.x + b.w / 2,
             text_y,
-            plot_text(b.label),
+            # about 14 characters of 8-point text per unit of box width
+            plot_text(b.label, max(16, int(b.w * 14))),
             ha="center",
             va="center",
             fontsize=8,

@@ -20,9 +20,15 @@ def cell_text(value: object) -> object:
     return csv_cell(value)
 
 
-def plot_text(text: str) -> str:
-    """Text for a matplotlib label, drawn literally."""
-    return picture_text(text)
+def plot_text(text: str, width: int | None = None) -> str:
+    """Text for a matplotlib label, drawn literally: each of its own lines made safe, and with
+    `width`, wrapped at words to lines of at most that many characters."""
+    import textwrap
+
+    lines = [picture_text(line) for line in text.split("\n")]
+    if width:
+        lines = [w for line in lines for w in (textwrap.wrap(line, width) or [""])]
+    return "\n".join(lines)
 
 
 def xml_text(text: str) -> str:
