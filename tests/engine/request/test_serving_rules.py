@@ -7,6 +7,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request import parse_request
+from clustergen.engine.request.load import serving_defaults, to_tokens
 from clustergen.errors import RequestError
 
 CAT = load_catalog()
@@ -118,17 +119,53 @@ def test_a_load_in_requests_or_users_becomes_a_token_rate(text: str, rate: float
 
 
 @pytest.mark.parametrize(
-    ("text", "missing"),
+    ("text", "rate", "assumed"),
     [
-        ("serve llama 3.1 70b at 100 requests per second", "output tokens per request"),
-        ("serve llama 3.1 70b to 1000 concurrent users", "speed each user gets"),
+        # 1000 output tokens per request and TPOT 50 ms: the catalog's serving assumptions
+        ("serve llama 3.1 70b at 100 requests per second", 100_000.0, "1000 output tokens"),
+        ("serve llama 3.1 70b to 1000 concurrent users", 20_000.0, "50 ms TPOT"),
+        ("inference cluster for 10,000 concurrent users of a 70B chatbot", 200_000.0, "50 ms"),
     ],
 )
-def test_a_load_without_what_converts_it_is_refused(text: str, missing: str) -> None:
-    with pytest.raises(RequestError, match=missing):
-        parse_request(CAT, text)
+def test_a_load_without_what_converts_it_takes_the_stated_serving_assumption(
+    text: str, rate: float, assumed: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.output_tokens_per_s == pytest.approx(rate)
+    assert r.tpot_ms is None  # left for the estimate to state as assumptions
+    assert r.osl_tokens is None
+    assert r.not_understood == []
+    fields: dict[str, object] = {}
+    phrases: dict[str, str] = {}
+    key = "_concurrent" if "users" in text else "_requests_per_s"
+    fields[key], phrases[key] = 1.0, "the load"
+    to_tokens(fields, phrases, serving_defaults(CAT))
+    assert assumed in phrases["output_tokens_per_s"]
+
+
+def test_a_load_is_converted_with_the_defaults_given_not_a_constant() -> None:
+    fields: dict[str, object] = {"_concurrent": 100.0}
+    phrases = {"_concurrent": "100 concurrent users"}
+    to_tokens(fields, phrases, {"osl_tokens": 500.0, "tpot_ms": 25.0})
+    assert fields["output_tokens_per_s"] == pytest.approx(4_000.0)  # 100 x 40 tokens/s
+    assert "assumed 25 ms TPOT" in phrases["output_tokens_per_s"]
 
 
 def test_a_load_and_a_token_rate_that_disagree_are_refused() -> None:
     with pytest.raises(RequestError, match="makes 50,000 output tokens/s"):
         parse_request(CAT, "serve llama 3.1 70b at 100 req/s, 500 output tokens, 60000 tokens/s")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2 MW, as many B200 as possible", "as many H100 as will fit in 5 MW", "5 MW: as many as fit"],
+)
+def test_as_many_as_possible_asks_for_the_most_gpus(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.objective == "most-gpus"
+    assert r.not_understood == []
+
+
+def test_as_possible_without_as_many_is_not_read_as_an_objective() -> None:
+    r = parse_request(CAT, "512 GPUs training, 5 MW, delivered as soon as possible")
+    assert r.objective != "most-gpus"

@@ -1,11 +1,14 @@
 """Serving load written as requests or people rather than tokens: "100 requests/s", "50 QPS",
 "1,000 concurrent users". Each becomes the output-token rate the estimator sizes for, from the
-request's own output length or speed per user; without them it is refused, never guessed."""
+request's own output length or speed per user; without them, from the same catalog defaults the
+estimator then states as assumptions (output tokens per request, TPOT), so the rate and the
+latency it is sized at agree and the user sees what was assumed."""
 
 from __future__ import annotations
 
 import re
 
+from clustergen.catalog.loader import Catalog
 from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
 from clustergen.errors import RequestError
 
@@ -44,30 +47,42 @@ def _number(value: object) -> float:
     return float(value)
 
 
-def to_tokens(fields: dict[str, object], phrases: dict[str, str]) -> None:
+def serving_defaults(catalog: Catalog) -> dict[str, float]:
+    """The catalog's serving assumptions a load in requests or users is converted with: the same
+    ones the workload estimate states when the request gives no length or speed."""
+    return {
+        "osl_tokens": float(catalog.assumption("osl-tokens").value),
+        "tpot_ms": float(catalog.assumption("tpot-ms").value),
+    }
+
+
+def to_tokens(
+    fields: dict[str, object], phrases: dict[str, str], defaults: dict[str, float]
+) -> None:
     """Requests/s x output tokens per request, or concurrent streams x tokens/s per stream,
-    as the output-token rate; refused when the request lacks the length or speed to convert."""
-    for key, needs, what, example in (
-        ("_requests_per_s", "osl_tokens", "the output tokens per request", "answers of 500 tokens"),
-        ("_concurrent", "tpot_ms", "the speed each user gets", "30 tokens/s per user"),
+    as the output-token rate. A missing length or speed takes `defaults` (the catalog's serving
+    assumptions, keyed by field), and the phrase says so."""
+    for key, needs, what in (
+        ("_requests_per_s", "osl_tokens", "output tokens per request"),
+        ("_concurrent", "tpot_ms", "TPOT"),
     ):
         if key not in fields:
             continue
         load = _number(fields.pop(key))
         phrase = phrases.pop(key)
         per = fields.get(needs)
+        shown = phrase
         if per is None:
-            raise RequestError(
-                f"{phrase!r} makes no token rate without {what}", hint=f"add e.g. '{example}'"
-            )
+            per = defaults[needs]
+            shown = f"{phrase} at the assumed {per:g}{' ms' if needs == 'tpot_ms' else ''} {what}"
         per_one = _number(per) if key == "_requests_per_s" else 1e3 / _number(per)
         rate = round(load * per_one, 6)
         given = fields.get("output_tokens_per_s")
         if given is not None and abs(_number(given) - rate) > 0.01 * rate:
             raise RequestError(
-                f"{phrase!r} makes {rate:,.0f} output tokens/s and the request also says "
+                f"{shown!r} makes {rate:,.0f} output tokens/s and the request also says "
                 f"{phrases['output_tokens_per_s']!r}",
                 hint="state the load once",
             )
         fields["output_tokens_per_s"] = rate
-        phrases["output_tokens_per_s"] = phrase
+        phrases["output_tokens_per_s"] = shown

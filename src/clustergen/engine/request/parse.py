@@ -14,7 +14,7 @@ from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.cache import cached
 from clustergen.engine.model.request import MAX_REQUEST_CHARS, DesignRequest, sizes_workload
-from clustergen.engine.request.load import to_tokens
+from clustergen.engine.request.load import serving_defaults, to_tokens
 from clustergen.engine.request.rules import RULES, Reading, Rule, _num
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
@@ -228,7 +228,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     _read_platforms(r, named, spans)
     for rule in RULES[len(MONEY_RULES) :]:
         _read_rule(r, rule)
-    to_tokens(r.fields, r.phrases)
+    to_tokens(r.fields, r.phrases, serving_defaults(catalog))
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_bare_count(r, named, spans)
     _resolve_members(r)

@@ -178,6 +178,17 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
     ),
     _rule(
+        "most_gpus_tail",
+        # the tail of "as many B200 as possible" / "as many as will fit": the platform's name in
+        # between is read by then, so the tail is read alone when "as many" comes before it
+        r"\bas\s+(?:possible|(?:will|can|we\s+can)\s+fit|fits?)\b",
+        lambda m: (
+            [Reading("objective", "most-gpus", "objective: most GPUs")]
+            if re.search(r"\bas\s+many\b[^.,;]{0,40}$", m.string[: m.start()])
+            else []
+        ),
+    ),
+    _rule(
         "gpus",
         _NUM + r"\s*(?:x\s*)?(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
         _count("gpus", "GPUs"),
