@@ -158,7 +158,13 @@ def test_a_load_and_a_token_rate_that_disagree_are_refused() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["2 MW, as many B200 as possible", "as many H100 as will fit in 5 MW", "5 MW: as many as fit"],
+    [
+        "2 MW, as many B200 as possible",
+        "as many H100 as will fit in 5 MW",
+        "5 MW: as many as fit",
+        "We have a 3 MW hall, what's the biggest H200 cluster we can build?",
+        "the largest possible cluster in 10 MW",
+    ],
 )
 def test_as_many_as_possible_asks_for_the_most_gpus(text: str) -> None:
     r = parse_request(CAT, text)

@@ -178,6 +178,12 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
     ),
     _rule(
+        "biggest",
+        # "the biggest H200 cluster we can build", "the largest possible cluster"
+        r"\b(?:biggest|largest)(?:\s+possible)?\b",
+        lambda m: [Reading("objective", "most-gpus", "objective: most GPUs")],
+    ),
+    _rule(
         "most_gpus_tail",
         # the tail of "as many B200 as possible" / "as many as will fit": the platform's name in
         # between is read by then, so the tail is read alone when "as many" comes before it

@@ -29,6 +29,8 @@ FILLER = frozenset(
         "be",
         "we",
         "need",
+        "ok",
+        "okay",
         "want",
         "wants",
         "needs",
