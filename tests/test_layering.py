@@ -183,10 +183,11 @@ ENGINE_BELOW: dict[str, frozenset[str]] = {
     "model": frozenset({"cache"}),
     "request": frozenset({"cache", "model"}),
     "sizing": frozenset({"cache", "model"}),
-    "solve": frozenset({"cache", "model", "sizing"}),
-    "assemble": frozenset({"cache", "model", "sizing", "solve"}),
-    "search": frozenset({"cache", "model", "request", "sizing", "solve", "assemble"}),
-    "calculators": frozenset({"cache", "model", "request", "sizing", "solve"}),
+    "cost": frozenset({"cache", "model"}),
+    "solve": frozenset({"cache", "model", "sizing", "cost"}),
+    "assemble": frozenset({"cache", "model", "sizing", "cost", "solve"}),
+    "search": frozenset({"cache", "model", "request", "sizing", "cost", "solve", "assemble"}),
+    "calculators": frozenset({"cache", "model", "request", "sizing", "cost", "solve"}),
     "report": frozenset({"cache", "model"}),
 }
 

@@ -73,3 +73,14 @@ def ratio(x: float) -> str:
     if abs(float(f) - x) <= 0.01 * x:
         return f"{f.numerator}:{f.denominator}"
     return f"{x:.2f}:1"
+
+
+def dollars(value: float) -> str:
+    """US dollars as a person writes them: $1.25B, $48.2M, $950K, $1,200."""
+    if value >= 1e9:
+        return f"${value / 1e9:,.2f}B"
+    if value >= 1e6:
+        return f"${value / 1e6:,.1f}M"
+    if value >= 1e4:
+        return f"${value / 1e3:,.0f}K"
+    return f"${value:,.0f}"

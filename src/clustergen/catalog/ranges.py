@@ -38,6 +38,10 @@ ArchCount = Annotated[int, Field(ge=0, le=10_000)]
 #: assumptions the engine reads as figures, and the physical range of each
 ASSUMPTION_RANGES: dict[str, tuple[float, float]] = {
     "pue": (1.0, 3.0),
+    "tco-term-years": (0.1, 30.0),
+    "tco-load-share": (0.01, 1.0),
+    "energy-usd-per-kwh": (0.0, 10.0),
+    "support-share-per-year": (0.0, 1.0),
     "mfu": (0.001, 1.0),
     "rack-power-kw-air": (0.1, 10_000.0),
     "rack-power-kw-liquid": (0.1, 10_000.0),

@@ -122,6 +122,10 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         from clustergen.engine.report.workload import headline
 
         rows.append(("workload estimate", headline(d.workload)))
+    if d.cost is not None:
+        from clustergen.engine.report.cost import cost_line
+
+        rows.append(("cost", cost_line(d.cost)))
     return rows
 
 

@@ -18,7 +18,10 @@ def _money(usd: float | None) -> str:
 
 def tco(
     text: Annotated[str | None, typer.Argument(help='The request, e.g. "512 GPUs, 5 MW".')] = None,
-    years: Annotated[float, typer.Option("--years", min=0.1, max=30, help="Term, years.")] = 5.0,
+    years: Annotated[
+        float | None,
+        typer.Option("--years", min=0.1, max=30, help="Term, years (default: the catalog's)."),
+    ] = None,
     usd_per_kwh: Annotated[
         float | None, typer.Option("--usd-per-kwh", min=0, max=10, help="Energy price, USD/kWh.")
     ] = None,
@@ -29,8 +32,11 @@ def tco(
         ),
     ] = None,
     load_share: Annotated[
-        float, typer.Option("--load-share", min=0.01, max=1, help="Average share of full power.")
-    ] = 1.0,
+        float | None,
+        typer.Option(
+            "--load-share", min=0.01, max=1, help="Average share of full power (default: 1)."
+        ),
+    ] = None,
     platform: Annotated[str | None, typer.Option("--platform", help="System id.")] = None,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
@@ -40,21 +46,24 @@ def tco(
     not given stays unknown and the total says so."""
     from clustergen.catalog import load_catalog
     from clustergen.cli.design_cmd import load_request
-    from clustergen.engine.calculators.tco import cost_of_ownership
+    from clustergen.engine.cost import cost_of_ownership, terms_for
     from clustergen.engine.search.planner import plan_design
 
     if text is None:
         raise RequestError('give a request, e.g. clustergen tco "512 GPUs, 5 MW" --years 5')
     cat = load_catalog(catalog)
-    req = load_request(cat, text, None, {"platform": platform})
+    given = {"platform": platform, "tco_years": years, "usd_per_kwh": usd_per_kwh}
+    req = load_request(cat, text, None, given)
     design = plan_design(cat, req)
-    cost = cost_of_ownership(
-        design,
-        years,
-        usd_per_kwh,
-        None if support_pct is None else support_pct / 100,
-        load_share,
+    terms = terms_for(
+        cat,
+        design.request,
+        support_share_per_year=None if support_pct is None else support_pct / 100,
+        load_share=load_share,
     )
+    cost = cost_of_ownership(design.bom, design.power, terms, design.request.capital_budget_usd)
+    years = cost.term_years
+    load_share = cost.load_share
     if json:
         print_json(cost)
         return

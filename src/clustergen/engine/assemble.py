@@ -16,6 +16,15 @@ from typing import Literal
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.cost import (
+    capital_check,
+    capital_of,
+    cost_of_ownership,
+    node_capital_usd,
+    over_budget,
+    terms_for,
+)
+from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed, Check
 from clustergen.engine.model.design import (
     Design,
@@ -52,9 +61,10 @@ from clustergen.engine.sizing.racks import (
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
 from clustergen.engine.sizing.workload import unmodelled_warnings
-from clustergen.engine.solve.cap_reserve import OverCap, settle_under_cap
+from clustergen.engine.solve.cap_reserve import OverCap, Reserve, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
 from clustergen.errors import InfeasibleDesignError
+from clustergen.units import dollars
 
 
 def assemble_design(
@@ -79,10 +89,10 @@ def assemble_design(
     """
     inputs = resolve_inputs(catalog, request, choices, request_inputs)
 
-    def once(reserve_w: float) -> Design:
+    def once(reserve: Reserve) -> Design:
         return build_once(
             inputs,
-            reserve_w,
+            reserve,
             mode=mode,
             assumptions=assumptions or [],
             alternatives=alternatives,
@@ -91,7 +101,7 @@ def assemble_design(
         )
 
     try:
-        return settle_under_cap(once, _overhead_w, cap_sized=inputs.cap_sized)
+        return settle_under_cap(once, _overhead, cap_sized=inputs.cap_sized)
     except OverCap as over:
         system = inputs.system
         fits = None if inputs.cap_sized else _most_that_fit(catalog, request, choices)
@@ -100,17 +110,36 @@ def assemble_design(
             if fits
             else f"no {system.id} design fits under it"
         )
-        raise InfeasibleDesignError(
-            over.message,
-            hint=f"{hint}; or raise the cap to {over.raise_to_w / 1e6:.2f} MW IT",
-            fits_gpus=fits or 0,
-        ) from None
+        if over.raise_to_usd is not None:
+            hint += f"; or raise the capital budget to {dollars(over.raise_to_usd)}"
+        if over.raise_to_w is not None:
+            hint += f"; or raise the cap to {over.raise_to_w / 1e6:.2f} MW IT"
+        raise InfeasibleDesignError(over.message, hint=hint, fits_gpus=fits or 0) from None
 
 
-def _overhead_w(d: Design) -> float:
-    """IT power beyond compute and the compute fabric: what the power-first solve leaves out."""
+def _overhead(d: Design) -> Reserve:
+    """What the solves leave out: IT power beyond compute and the compute fabric, and capital
+    (priced) beyond the nodes."""
     p = d.power
-    return p.it_total_w - p.compute_w - p.compute_fabric_switches_w - p.compute_fabric_optics_w
+    w = p.it_total_w - p.compute_w - p.compute_fabric_switches_w - p.compute_fabric_optics_w
+    priced = capital_of(d.bom).priced_usd or 0.0
+    return Reserve(w, priced - node_capital_usd(d.bom, d.platform.system))
+
+
+def _capital_over(inputs: Inputs, bom: list[BomLine], gpus: int) -> OverCap | None:
+    """The design over its capital budget (its priced lines alone exceed it), if it is."""
+    budget = inputs.request.capital_budget_usd
+    capital = capital_of(bom)
+    if budget is None or not over_budget(capital, budget):
+        return None
+    priced = capital.priced_usd or 0.0
+    bound = "" if capital.complete else "at least "
+    return OverCap(
+        Reserve(usd=priced - node_capital_usd(bom, inputs.system.id)),
+        f"{gpus} {inputs.platform.gpu.id} GPUs cost {bound}{dollars(priced)}, over the "
+        f"{dollars(budget)} capital budget",
+        raise_to_usd=priced,
+    )
 
 
 #: request fields that size a design by its workload; cleared to ask what the cap alone fits
@@ -192,7 +221,7 @@ def _check_warnings(checks: list[Check]) -> list[str]:
 
 def build_once(
     inputs: Inputs,
-    reserve_w: float,
+    reserve: Reserve,
     *,
     mode: Mode,
     assumptions: list[Assumed],
@@ -201,12 +230,12 @@ def build_once(
     check_cap: bool = True,
 ) -> Design:
     """One pass: every section from the inputs and the sections before it. Raises OverCap when
-    the design is over its IT cap (unless `check_cap` is off)."""
+    the design is over its IT cap or its capital budget (unless `check_cap` is off)."""
     catalog, system = inputs.catalog, inputs.system
     notes = Notes(assumed=inputs.assumptions("workload") + assumptions)
     notes.assumed += inputs.estimate_assumed
     notes.assumed += inputs.assumptions("pue", "power_cap_basis")
-    cap_solve, sized = solve_cap(inputs, reserve_w)
+    cap_solve, sized = solve_cap(inputs, reserve)
     nodes = compute_nodes(inputs, cap_solve, notes)
     inputs = inputs.for_nodes(nodes)
     setup, cf = _scale_out(inputs, nodes, notes, sized)
@@ -230,7 +259,7 @@ def build_once(
     if check_cap and it_cap is not None and power.it_total_w > it_cap:
         fabric_w = power.compute_fabric_switches_w + power.compute_fabric_optics_w
         raise OverCap(
-            power.it_total_w - (power.compute_w + fabric_w),
+            Reserve(w=power.it_total_w - (power.compute_w + fabric_w)),
             f"{nodes * system.gpus_per_node} {inputs.platform.gpu.id} GPUs need "
             f"{'at least ' if not power.complete else ''}{power.it_total_w / 1e6:.2f} MW IT, "
             f"over the {it_cap / 1e6:.2f} MW IT cap",
@@ -239,7 +268,6 @@ def build_once(
     su_nodes = cf.su_nodes if cf else setup.plan.su_nodes
     compute = compute_section(inputs, nodes, cf.scalable_units if cf else 1, su_nodes, cap_solve)
     checks = design_checks(inputs, compute, fabrics, rack_plan, power, storage)
-    notes.warnings = _check_warnings(checks) + notes.warnings
     if ns.compute is not None:
         notes.warnings += [n for n in ns.compute.notes if "not attached" in n][:1]
     if inputs.estimate is not None:
@@ -252,6 +280,13 @@ def build_once(
     )
     links = build_links(catalog, system, fabrics, srv.section, storage, hosts)
     bom = build_bom(catalog, system, compute, fabrics, srv.section, racks, storage, links)
+    over = _capital_over(inputs, bom, compute.gpus) if check_cap else None
+    if over is not None:
+        raise over
+    budget = inputs.request.capital_budget_usd
+    if budget is not None:
+        checks = [*checks, capital_check(capital_of(bom), budget)]
+    notes.warnings = _check_warnings(checks) + notes.warnings
     return Design(
         mode=mode,
         request=inputs.request,
@@ -268,6 +303,7 @@ def build_once(
         links=links,
         bom=bom,
         bom_totals=totals(bom),
+        cost=cost_of_ownership(bom, power, terms_for(catalog, inputs.request), budget),
         checks=checks,
         alternatives=alternatives,
         warnings=notes.warnings,

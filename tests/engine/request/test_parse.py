@@ -335,7 +335,9 @@ def test_parse_never_raises_anything_but_clustergen_errors(text: str) -> None:
         r = parse_request(CAT, text)
     except ClustergenError:
         return
-    assert r.gpus or r.nodes or r.power_cap_w or sizes_workload(r.model_dump())
+    assert (
+        r.gpus or r.nodes or r.power_cap_w or r.capital_budget_usd or sizes_workload(r.model_dump())
+    )
     DesignRequest.model_validate(r.model_dump())  # what it returns is a valid request
 
 

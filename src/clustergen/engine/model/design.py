@@ -15,6 +15,7 @@ from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.run import AgentRun, GroundingReport
 from clustergen.engine.model.storage import FileSystem, StorageAnalysis, StorageTargets
+from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.model.workload import WorkloadEstimate
 
 Mode = Literal["offline", "agent"]
@@ -236,6 +237,12 @@ class Alternative(_M):
     dense_pflops: float | None = Field(
         default=None, description="dense PFLOPS at the workload's precision; None if unknown"
     )
+    capital_usd: float | None = Field(
+        default=None, description="the design's priced BOM lines, USD; None when none is priced"
+    )
+    capital_complete: bool = Field(
+        default=False, description="every orderable line priced: capital_usd is the total"
+    )
     objective: float | None = Field(description="the row's score under the study's objective")
     eligible: bool
     infeasible: bool = Field(
@@ -323,6 +330,11 @@ class Design(_M):
     )
     bom: list[BomLine]
     bom_totals: BomTotals
+    cost: CostOfOwnership | None = Field(
+        default=None,
+        description="capital (the BOM's priced lines), energy and support over a term; unpriced "
+        "terms unknown, never zero",
+    )
     checks: list[Check]
     alternatives: TradeStudy | None
     notice: str | None = Field(

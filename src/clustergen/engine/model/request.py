@@ -56,6 +56,10 @@ WORKLOAD_TARGETS = (
 )
 
 
+#: fields that size a design on their own: a count, or a cap (power, capital) to fill
+SIZE_FIELDS = ("gpus", "nodes", "power_cap_w", "capital_budget_usd")
+
+
 def sizes_workload(fields: Mapping[str, object]) -> bool:
     """Whether request fields name a model and something to size it for (or say inference)."""
     if not (fields.get("model") or fields.get("model_params_b")):
@@ -166,6 +170,19 @@ class DesignRequest(BaseModel):
     price_per_node_hour: float | None = Field(
         default=None, ge=TINY, le=100_000, description="USD per node-hour of the platform"
     )
+    capital_budget_usd: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=1e13,
+        description="the most the cluster's hardware may cost (the BOM's priced lines), USD: "
+        "a cap the design is sized under, beside the power cap",
+    )
+    usd_per_kwh: float | None = Field(
+        default=None, ge=0, le=10, description="energy price for the cost of ownership, USD/kWh"
+    )
+    tco_years: float | None = Field(
+        default=None, gt=0, le=30, description="term of the cost of ownership, years"
+    )
     dataset_layout: Layout | None = Field(
         default=None, description="how the training data is stored"
     )
@@ -245,6 +262,9 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "budget_usd": FieldWords("budget", unit="USD"),
     "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
     "price_per_node_hour": FieldWords("price per node-hour", unit="USD"),
+    "capital_budget_usd": FieldWords("capital budget", unit="USD", flag="capital-usd"),
+    "usd_per_kwh": FieldWords("energy price", unit="USD/kWh", flag="usd-per-kwh"),
+    "tco_years": FieldWords("cost-of-ownership term", unit="years", flag="tco-years"),
     "dataset_layout": FieldWords("dataset layout"),
     "sample_mb": FieldWords("sample size", unit="MB"),
     "checkpoint_gb": FieldWords("checkpoint size", unit="GB"),

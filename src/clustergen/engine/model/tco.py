@@ -1,10 +1,32 @@
-"""Total cost of ownership of a designed cluster over a term: capital from the BOM's prices,
-energy at the facility's power, support as a yearly share of capital. Prices are the user's;
-an unknown term is never counted as zero."""
+"""What a designed cluster costs: its capital (the BOM's priced lines) and its total cost of
+ownership over a term (capital, energy at the facility's power, support as a share of capital).
+Prices are the user's; an unknown term is never counted as zero."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from clustergen.engine.model.common import Assumed
+
+
+class Capital(BaseModel):
+    """The capital of a design's BOM: what its priced orderable lines sum to, and which lines
+    have no price (then the sum is a lower bound, never a total)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    priced_usd: float | None = Field(
+        description="sum of the priced orderable lines, USD; None when no line is priced"
+    )
+    complete: bool = Field(description="every orderable line is priced: priced_usd is the total")
+    orderable_lines: int = Field(ge=0, description="BOM lines a buyer orders")
+    priced_lines: int = Field(ge=0)
+    unpriced: list[str] = Field(description="the orderable parts without a price (unknown)")
+
+    @property
+    def total_usd(self) -> float | None:
+        """The capital when every line is priced, else None (unknown)."""
+        return self.priced_usd if self.complete else None
 
 
 class CostOfOwnership(BaseModel):
@@ -19,6 +41,17 @@ class CostOfOwnership(BaseModel):
         description="sum of the priced BOM lines (a lower bound when some are unpriced)"
     )
     capital_note: str
+    unpriced: list[str] = Field(
+        default_factory=list, description="orderable BOM parts without a price (unknown)"
+    )
+    capital_budget_usd: float | None = Field(
+        default=None, description="the request's capital budget, USD"
+    )
+    within_capital_budget: bool | None = Field(
+        default=None,
+        description="whether the capital fits the budget; None when no budget or when unpriced "
+        "lines leave it unknown",
+    )
     facility_kw: float = Field(description="facility power at full load, kW")
     power_complete: bool = Field(description="whether every power term is known")
     load_share: float = Field(gt=0, le=1, description="average share of full power drawn")
@@ -29,4 +62,10 @@ class CostOfOwnership(BaseModel):
     total_usd: float | None = Field(description="capital + energy + support, if all known")
     known_usd: float = Field(description="the known terms summed (a lower bound if incomplete)")
     missing: list[str] = Field(description="what to supply for a complete total")
+    assumed: list[Assumed] = Field(
+        default_factory=list, description="the term, load and prices the request did not give"
+    )
+    how_to_price: str | None = Field(
+        default=None, description="how to supply the prices that are missing"
+    )
     method: str

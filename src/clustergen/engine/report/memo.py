@@ -17,6 +17,7 @@ from clustergen.engine.report.bomfile import (
     bom_power_w,
     category_totals,
 )
+from clustergen.engine.report.cost import cost_line, cost_section
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     field_words,
@@ -147,6 +148,8 @@ def executive_summary(d: Design) -> list[str]:
         # code spans: a backtick in a word (a --request file may set any) cannot close one
         words = ", ".join(f"`{w.replace(chr(96), chr(39))}`" for w in d.request.not_understood)
         out += ["", f"**Not understood in the request (ignored):** {words}."]
+    if d.cost is not None:
+        out += ["", f"**Cost:** {cost_line(d.cost)}."]
     out += ["", *key_figures(d)]
     if v.unknowns:
         out += ["", "What is not known yet (left out of the totals, not counted as zero):"]
@@ -393,6 +396,7 @@ def render_memo(design: Design) -> str:
         *power_section(d),
         "",
         *bom_section(d),
+        *cost_section(d),
         "",
         *risks(d),
         "",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design
+from clustergen.engine.report.cost import cost_line
 from clustergen.engine.report.workload import headline
 
 
@@ -72,6 +73,17 @@ class DesignSummary(BaseModel):
     storage_capacity_tb: float | None
     training_days: float | None
     workload: str | None = Field(default=None, description="the workload estimate in one line")
+    cost: str | None = Field(
+        default=None,
+        description="capital and cost of ownership in one line (unknown terms said, not zero)",
+    )
+    capital_usd: float | None = Field(
+        default=None, description="the BOM's priced lines, USD (a lower bound unless complete)"
+    )
+    capital_complete: bool = Field(default=False, description="every orderable line priced")
+    tco_usd: float | None = Field(
+        default=None, description="cost of ownership over the term when every term is known"
+    )
     checks_passed: int
     checks_failed: list[Check] = Field(
         description="error-severity checks that failed or rest on an unknown value"
@@ -124,6 +136,10 @@ def summarize(d: Design) -> DesignSummary:
         storage_capacity_tb=d.storage.targets.capacity_tb,
         training_days=d.workload.days if d.workload and d.workload.kind != "inference" else None,
         workload=headline(d.workload) if d.workload else None,
+        cost=cost_line(d.cost) if d.cost else None,
+        capital_usd=d.cost.capital_priced_usd if d.cost else None,
+        capital_complete=d.cost is not None and d.cost.capital_usd is not None,
+        tco_usd=d.cost.total_usd if d.cost else None,
         checks_passed=sum(c.passed for c in d.checks),
         checks_failed=failed,
         warnings=d.warnings,

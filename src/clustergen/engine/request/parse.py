@@ -13,7 +13,12 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.cache import cached
-from clustergen.engine.model.request import MAX_REQUEST_CHARS, DesignRequest, sizes_workload
+from clustergen.engine.model.request import (
+    MAX_REQUEST_CHARS,
+    SIZE_FIELDS,
+    DesignRequest,
+    sizes_workload,
+)
 from clustergen.engine.request.load import serving_defaults, to_tokens
 from clustergen.engine.request.rules import RULES, Reading, Rule, _num
 from clustergen.engine.request.translate import validated
@@ -232,21 +237,45 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_bare_count(r, named, spans)
     _resolve_members(r)
+    _budget_meaning(r)
     r.fields["understood"] = r.understood
     r.fields["not_understood"] = r.leftovers()
     _refuse_unknown_model(catalog, r)
     _refuse_unknown_product(catalog, r)
-    if not any(k in r.fields for k in ("gpus", "nodes", "power_cap_w")) and not sizes_workload(
-        r.fields
-    ):
+    if not any(k in r.fields for k in SIZE_FIELDS) and not sizes_workload(r.fields):
         raise RequestError(
-            f"nothing to size in {_quoted(text)}: no GPU count, node count, power cap or workload",
+            f"nothing to size in {_quoted(text)}: no GPU count, node count, power cap, capital "
+            "budget or workload",
             hint='say e.g. "512 GPUs training, 5 MW" or "train a 70B model on 15T tokens in '
             '60 days"',
         )
     if r.fields.get("cooling") == "air":
         _refuse_air_for_liquid(catalog, r.fields)
     return validated(DesignRequest, r.fields, phrases=r.phrases)
+
+
+#: what a GPU-hour budget buys: without one of these, a bare budget buys hardware
+_SPENDS_GPU_HOURS = ("model", "model_params_b", "price_per_gpu_hour", "price_per_node_hour")
+
+
+def _budget_meaning(r: _Reading) -> None:
+    """A bare budget ("$50M, 10 MW") with no model to spend GPU-hours on and no hourly price is
+    a capital budget: the most the cluster's hardware may cost."""
+    if "budget_usd" not in r.fields or any(k in r.fields for k in _SPENDS_GPU_HOURS):
+        return
+    usd = r.fields.pop("budget_usd")
+    phrase = r.phrases.pop("budget_usd")
+    if r.fields.get("capital_budget_usd", usd) != usd:
+        raise RequestError(
+            f"the request gives two capital budgets ({r.phrases['capital_budget_usd']!r} and "
+            f"{phrase!r})",
+            hint="state it once",
+        )
+    r.fields["capital_budget_usd"] = usd
+    r.phrases.setdefault("capital_budget_usd", phrase)
+    old = f"{phrase!r} -> budget ${usd:,.0f}"
+    new = f"{phrase!r} -> capital budget ${usd:,.0f} (no model to buy GPU-hours for)"
+    r.understood = [new if n == old else n for n in r.understood]
 
 
 def _read_platforms(

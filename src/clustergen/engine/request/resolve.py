@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.model.request import DesignRequest, sizes_workload
+from clustergen.engine.model.request import SIZE_FIELDS, DesignRequest, sizes_workload
 from clustergen.engine.request.parse import parse_request
 from clustergen.engine.request.translate import validated
 from clustergen.errors import RequestError
@@ -23,9 +23,9 @@ def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any])
         return parse_request(catalog, text)
     base: dict[str, Any] = parse_request(catalog, text).model_dump() if text else {}
     base.update(given)
-    if not any(base.get(k) for k in ("gpus", "nodes", "power_cap_w")) and not sizes_workload(base):
+    if not any(base.get(k) for k in SIZE_FIELDS) and not sizes_workload(base):
         raise RequestError(
-            "nothing to size: no GPU count, node count, power cap or workload",
+            "nothing to size: no GPU count, node count, power cap, capital budget or workload",
             hint='say e.g. "512 GPUs training, 5 MW", or give `gpus` / `power_cap_w`, or a model '
             "with `training_tokens_t` and `training_days` (or `output_tokens_per_s`)",
         )

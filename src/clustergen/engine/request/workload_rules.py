@@ -60,6 +60,26 @@ def _budget(m: re.Match[str]) -> list[Reading]:
     return [Reading("budget_usd", usd, f"budget ${usd:,.0f}")]
 
 
+def _capital(m: re.Match[str]) -> list[Reading]:
+    usd = _usd(m)
+    return [Reading("capital_budget_usd", usd, f"capital budget ${usd:,.0f}")]
+
+
+def _energy_price(m: re.Match[str]) -> list[Reading]:
+    usd = _num(m.group(1) or m.group(2))
+    return [Reading("usd_per_kwh", usd, f"energy ${usd:g}/kWh")]
+
+
+def _cents_per_kwh(m: re.Match[str]) -> list[Reading]:
+    usd = _num(m.group(1)) / 100
+    return [Reading("usd_per_kwh", usd, f"energy ${usd:g}/kWh")]
+
+
+def _term(m: re.Match[str]) -> list[Reading]:
+    years = _num(next(g for g in m.groups() if g))
+    return [Reading("tco_years", years, f"cost-of-ownership term {years:g} years")]
+
+
 def _target(m: re.Match[str]) -> list[Reading]:
     rate = _num(m.group(1)) * {None: 1.0, "k": 1e3, "m": 1e6}[m.group(2)]
     return [Reading("output_tokens_per_s", rate, f"serving {rate:,.0f} output tokens/s")]
@@ -126,6 +146,28 @@ MONEY_RULES: tuple[Rule, ...] = (
         _price("price_per_gpu_hour", "GPU-hour"),
     ),
     _rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what),
+    _rule("energy_price", _PRICE + r"\s*(?:/|per|an?)\s*kwh\b", _energy_price),
+    _rule(
+        "energy_cents",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:cents?|c|¢)\s*(?:/|per|an?)\s*kwh\b",
+        _cents_per_kwh,
+    ),
+    _rule(
+        "capital_budget",
+        r"\b(?:capex|capital(?:\s+budget)?|hardware\s+budget|purchase\s+budget)\s*"
+        r"(?:of|:|=|is|up\s+to|under|below|within)?\s*" + _USD,
+        _capital,
+    ),
+    _rule("capital_after", _USD + r"\s*(?:of\s+)?(?:capex|capital|hardware\s+budget)\b", _capital),
+    _rule(
+        "tco_term",
+        r"(?<![\w.])(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)[- ](?:tco|term|total cost of ownership|"
+        r"cost of ownership)\b"
+        r"|\b(?:tco|total cost of ownership|cost of ownership)\s+(?:over|of|for)\s+"
+        r"(\d+(?:\.\d+)?)\s*(?:years?|yrs?)\b"
+        r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b",
+        _term,
+    ),
     _rule("budget", _USD, _budget),
 )
 

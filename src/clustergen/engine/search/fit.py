@@ -8,10 +8,12 @@ the request into "the most GPUs under this cap" so the caller can build that ins
 from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.cost import HOW_TO_PRICE
 from clustergen.engine.model.design import TradeStudy
 from clustergen.engine.model.request import WORKLOAD_TARGETS, DesignRequest
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.errors import ClustergenError, InfeasibleDesignError
+from clustergen.units import dollars
 
 #: how many platforms the refusal names
 SHOWN = 3
@@ -34,7 +36,10 @@ def most_under_cap_by_platform(catalog: Catalog, request: DesignRequest) -> list
         return []
     best: dict[str, int] = {}
     for r in found.rows:
-        if r.eligible:
+        # under a capital budget, a row whose priced lines fit (others unpriced) is the best
+        # that can be said: it is named, its capital check says it is a lower bound
+        priced_fit = request.capital_budget_usd and not r.infeasible and r.capital_usd
+        if r.eligible or (priced_fit and r.power_complete):
             best[r.platform] = max(best.get(r.platform, 0), r.gpus)
     return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -55,9 +60,11 @@ def infeasible(
         for r in study.rows
         if r.infeasible
         and r.power_complete
-        and "cap" in (r.why_not or "")
+        and "IT cap" in (r.why_not or "")
         and (named or pattern_misfit(catalog, catalog.system(r.platform), workload) is None)
     ]
+    if request.capital_budget_usd is not None and not over:
+        return over_budget_error(catalog, request, study, message)
     if request.power_cap_w is None or not over:
         return InfeasibleDesignError(message, hint="relax a constraint, or name a platform")
     least = min(over, key=lambda r: r.it_power_w)
@@ -84,5 +91,48 @@ def infeasible(
         fits_gpus=fits[0][1] if fits else 0,
         fits_by_platform=dict(fits),
         needs_it_w=least.it_power_w,
+        field="fit",
+    )
+
+
+def over_budget_error(
+    catalog: Catalog, request: DesignRequest, study: TradeStudy, message: str
+) -> InfeasibleDesignError:
+    """The refusal of a request no candidate meets under its capital budget: the least capital
+    the request needs (priced lines), the most GPUs the budget buys per platform, or, when no
+    candidate has a price, how to give one."""
+    budget = request.capital_budget_usd or 0.0
+    over = [r for r in study.rows if r.infeasible and r.capital_usd and r.capital_usd > budget]
+    if not over:
+        if all(r.capital_usd is None for r in study.rows):
+            return InfeasibleDesignError(
+                f"no candidate platform has a price, so none can be held to the "
+                f"{dollars(budget)} capital budget",
+                hint=HOW_TO_PRICE,
+                field="capital_budget_usd",
+            )
+        return InfeasibleDesignError(message, hint="relax a constraint, or name a platform")
+    least = min(over, key=lambda r: r.capital_usd or 0.0)
+    asked = f"{least.needed_gpus:,} GPUs" if least.needed_gpus else "the workload"
+    bound = "" if least.capital_complete else "at least "
+    message = (
+        f"no design fits the {dollars(budget)} capital budget: {asked} cost {bound}"
+        f"{dollars(least.capital_usd or 0.0)} (on {least.platform})"
+    )
+    fits = most_under_cap_by_platform(catalog, request)
+    raise_to = f"raise the capital budget to {dollars(least.capital_usd or 0.0)}"
+    if fits:
+        top = fits[0][1]
+        on = ", ".join(p for p, g in fits if g == top)
+        hint = f"at most {top:,} GPUs fit the budget (on {on}); or {raise_to}; or build the "
+        hint += "largest that fits"
+    else:
+        hint = f"nothing fits the budget; {raise_to}"
+    return InfeasibleDesignError(
+        message,
+        hint=hint,
+        fits_gpus=fits[0][1] if fits else 0,
+        fits_by_platform=dict(fits),
+        needs_usd=least.capital_usd,
         field="fit",
     )

@@ -19,6 +19,7 @@ from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.assemble import assemble_design
+from clustergen.engine.cost import budget_verdict, capital_of
 from clustergen.engine.model.common import Technology
 from clustergen.engine.model.design import (
     Alternative,
@@ -33,7 +34,7 @@ from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_input
 from clustergen.engine.sizing.platform import gpu_system, node_power
 from clustergen.engine.sizing.workload import workload_gpus
 from clustergen.errors import ClustergenError, RequestError
-from clustergen.units import watts
+from clustergen.units import dollars, watts
 
 TRAINING = frozenset({"training", "fine-tuning"})
 
@@ -152,13 +153,17 @@ def _why_not(catalog: Catalog, d: Design, c: Candidate, workload: str) -> tuple[
     unmet = workload_gpus(catalog, d.request, c.system)[1]
     if unmet:
         return unmet, True
-    if p.cap_w is not None and p.headroom_w is not None and p.headroom_w < 0:
-        cap = p.cap_w if p.cap_basis == "it" else p.cap_w / p.pue
+    cap = None if p.cap_w is None else p.cap_w if p.cap_basis == "it" else p.cap_w / p.pue
+    # a lower bound over the cap is over it too: unknown terms only add to it
+    if cap is not None and p.it_total_w > cap * (1 + 1e-9):
         bound = "" if p.complete else "at least "
         return (
             f"needs {bound}{p.it_total_w / 1e6:.2f} MW IT, over the {cap / 1e6:.2f} MW IT cap",
             True,
         )
+    over_budget, unknown_capital = _capital_why_not(d, c)
+    if over_budget:
+        return over_budget, True
     if p.cap_w is not None and not p.complete:
         return (
             f"IT power incomplete ({', '.join(p.unknown)}): at least {watts(p.it_total_w)}, so "
@@ -169,7 +174,27 @@ def _why_not(catalog: Catalog, d: Design, c: Candidate, workload: str) -> tuple[
     misfit = pattern_misfit(catalog, c.system, workload)
     # A platform the request names is built even for a workload its RA does not list (with the
     # reason); one the planner would pick on its own is not.
-    return misfit, misfit is not None and not (d.request.platform or d.request.gpu)
+    if misfit is not None:
+        return misfit, not (d.request.platform or d.request.gpu)
+    return unknown_capital, False
+
+
+def _capital_why_not(d: Design, c: Candidate) -> tuple[str | None, str | None]:
+    """(why the design is ruled out by the capital budget, why its fit is unknown): a system
+    with no price cannot be held to a budget; priced lines over it rule it out; unpriced lines
+    beside priced ones that fit leave it unknown (not a pass)."""
+    budget = d.request.capital_budget_usd
+    if budget is None:
+        return None, None
+    if c.system.price_usd is None:
+        return (
+            f"{c.system.id} has no price in the catalog, so its capital against the "
+            f"{dollars(budget)} capital budget is unknown"
+        ), None
+    within, why = budget_verdict(capital_of(d.bom), budget)
+    if within is False:
+        return why, None
+    return None, why if within is None else None
 
 
 def project(catalog: Catalog, d: Design, c: Candidate, workload: str) -> Alternative:
@@ -179,6 +204,7 @@ def project(catalog: Catalog, d: Design, c: Candidate, workload: str) -> Alterna
     cf = d.fabrics.compute
     p = d.power
     why_not, infeasible = _why_not(catalog, d, c, workload)
+    capital = capital_of(d.bom)
     switches = sum(
         f.total_switches for f in (cf, d.fabrics.storage, d.fabrics.inband, d.fabrics.oob) if f
     )
@@ -198,6 +224,8 @@ def project(catalog: Catalog, d: Design, c: Candidate, workload: str) -> Alterna
         switches=switches,
         racks=d.racks.total_racks,
         dense_pflops=None if flops is None else round(d.compute.gpus * flops / 1e3, 1),
+        capital_usd=capital.priced_usd,
+        capital_complete=capital.complete,
         objective=None,
         eligible=why_not is None,
         infeasible=infeasible,
@@ -310,8 +338,17 @@ def _rank(rows: list[Alternative], objective: Objective) -> list[Alternative]:
 
     def key(a: Alternative) -> tuple[object, ...]:
         preferred = best is not None and a.follows_ra and objective.within_margin(a, best)
-        # A row whose power is a lower bound is never ranked as if it were cheaper.
-        return (not a.eligible, not a.power_complete, not preferred, objective.key(a), a.switches)
+        # A row whose power is a lower bound is never ranked as if it were cheaper; a row that
+        # cannot be built as asked (over a cap, unpriced under a capital budget) comes after
+        # one that can.
+        return (
+            not a.eligible,
+            a.infeasible,
+            not a.power_complete,
+            not preferred,
+            objective.key(a),
+            a.switches,
+        )
 
     ordered = sorted(scored, key=key)
     if not ordered:

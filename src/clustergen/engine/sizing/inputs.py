@@ -126,9 +126,10 @@ class Inputs:
 
     @property
     def cap_sized(self) -> bool:
-        """Whether the power cap sizes the design: a cap, and no node count, GPU count or
-        workload that fixes the size."""
-        return self.common.it_cap_w is not None and not (self.request.nodes or self.sized_gpus)
+        """Whether a cap sizes the design: a power cap or a capital budget, and no node count,
+        GPU count or workload that fixes the size."""
+        capped = self.common.it_cap_w is not None or self.request.capital_budget_usd is not None
+        return capped and not (self.request.nodes or self.sized_gpus)
 
     @property
     def system(self) -> System:

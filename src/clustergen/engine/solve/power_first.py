@@ -3,11 +3,13 @@ exactly, by binary search over a power that never falls as nodes grow."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Literal
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
+from clustergen.engine.cost import HOW_TO_PRICE
 from clustergen.engine.model.compute import (
     FabricChoices,
     NodePowerBasis,
@@ -18,7 +20,9 @@ from clustergen.engine.model.fabric import FabricDesign, FabricSetup
 from clustergen.engine.sizing.fabric import known_power_w, platform_setup, size_setup
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power
+from clustergen.engine.solve.cap_reserve import Reserve
 from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.units import dollars
 
 #: a compute fabric's parts and the fabric they size
 SizedFabric = tuple[FabricSetup, FabricDesign]
@@ -30,8 +34,11 @@ def max_nodes_under_cap(
     total_w: Callable[[int], float],
     step: int = 1,
     offset: int = 0,
+    max_nodes: int | None = None,
 ) -> SolveResult:
-    """Largest n = k*step - offset (k >= 1) with total_w(n) <= cap_w, by binary search.
+    """Largest n = k*step - offset (k >= 1) with total_w(n) <= cap_w (and n <= `max_nodes`, a
+    second cap such as a capital budget's), by binary search; an infinite `cap_w` leaves the
+    power unbounded.
 
     `total_w` must be non-decreasing in n (more nodes never need less power); the fabric rules
     guarantee it. `step`/`offset` restrict the answer to whole scalable units.
@@ -52,7 +59,7 @@ def max_nodes_under_cap(
         nonlocal evaluations
         evaluations += 1
         w = total_w(nodes_of(k))
-        return w <= cap_w, w
+        return w <= cap_w and math.isfinite(w), w
 
     ok, w = fits(1)
     if not ok:
@@ -64,7 +71,13 @@ def max_nodes_under_cap(
             cap_w=cap_w,
         )
     lo, best_w = 1, w
-    hi = max(1, int(cap_w // (node_w * step)) + 1)  # nodes alone already exceed the cap here
+    # nodes alone already exceed the cap past `hi`
+    hi = max(1, int(cap_w // (node_w * step)) + 1) if math.isfinite(cap_w) else 1
+    if max_nodes is not None:
+        by_count = (max_nodes + offset) // step
+        hi = by_count if not math.isfinite(cap_w) else min(hi, by_count)
+    elif not math.isfinite(cap_w):
+        raise RequestError("a solve with no power cap needs a node limit")
     while lo < hi:
         mid = (lo + hi + 1) // 2
         ok, w = fits(mid)
@@ -112,14 +125,16 @@ def solve_power_first(
     pue: float | None = None,
     whole_su: bool = False,
     node_power_basis: NodePowerBasis = "max",
+    max_nodes: int | None = None,
 ) -> tuple[PowerFirstResult, SizedFabric]:
     """`most_under_cap`, with the compute fabric it sized for the answer, for a caller that builds
-    on it (each node count is sized once)."""
+    on it (each node count is sized once). `max_nodes` is a second cap on the count (what a
+    capital budget buys); with it, `cap_w` may be infinite (no power cap)."""
     choices = choices or FabricChoices()
     system = gpu_system(catalog, platform)
     power = node_power(system, node_power_basis)
     notes: list[str] = []
-    it_cap = it_cap_w(cap_w, cap_basis, pue)
+    it_cap = it_cap_w(cap_w, cap_basis, pue) if math.isfinite(cap_w) else math.inf
     if cap_basis == "facility":
         notes.append(
             f"facility cap {cap_w / 1e6:g} MW at PUE {pue:g} leaves {it_cap / 1e6:.3f} MW for IT"
@@ -158,7 +173,9 @@ def solve_power_first(
         if probe.plan.fabric_manager_links:
             offset = 1  # the SuperPOD RA gives one node slot to the UFM
             notes.append("whole SUs less one node slot for the UFM, as the SuperPOD RA builds them")
-    solved = max_nodes_under_cap(it_cap, power.node_w, total, step=step, offset=offset)
+    solved = max_nodes_under_cap(
+        it_cap, power.node_w, total, step=step, offset=offset, max_nodes=max_nodes
+    )
     answer = sized_for(solved.nodes)
     fabric = answer[1]
     if fabric.power.total_w is None:
@@ -183,7 +200,9 @@ def solve_power_first(
         switches_w=switches,
         optics_w=optics,
         it_total_w=it_total,
-        headroom_w=None if fabric.power.total_w is None else it_cap - it_total,
+        headroom_w=None
+        if fabric.power.total_w is None or not math.isfinite(it_cap)
+        else it_cap - it_total,
         complete=fabric.power.total_w is not None,
         gpus_per_mw=solved.nodes * system.gpus_per_node / (it_cap / 1e6),
         fabric=fabric,
@@ -195,30 +214,64 @@ def solve_power_first(
 
 
 def solve_cap(
-    inputs: Inputs, reserve_w: float
+    inputs: Inputs, reserve: Reserve
 ) -> tuple[PowerFirstResult | None, SizedFabric | None]:
-    """The most nodes of the design's platform under its IT cap less `reserve_w` (the IT power the
-    rest of the design needs), with their compute fabric; (None, None) when there is no cap or the
-    request names its size (the cap then only checks it)."""
+    """The most nodes of the design's platform under its IT cap less `reserve.w` and its capital
+    budget less `reserve.usd` (what the rest of the design needs), with their compute fabric;
+    (None, None) when no cap sizes the design (the caps then only check it)."""
     it_cap, system, choices = inputs.common.it_cap_w, inputs.system, inputs.choices
-    if not inputs.cap_sized or not it_cap:
+    if not inputs.cap_sized:
+        return None, None
+    max_nodes = capital_nodes(inputs, reserve.usd)
+    if it_cap is None and max_nodes is None:
         return None, None
     try:
-        if it_cap - reserve_w <= 0:
+        if it_cap is not None and it_cap - reserve.w <= 0:
             raise InfeasibleDesignError(
                 "the cap leaves nothing for compute", hint="raise the power cap"
             )
         return solve_power_first(
             inputs.catalog,
             system.id,
-            it_cap - reserve_w,
+            math.inf if it_cap is None else it_cap - reserve.w,
             choices=FabricChoices(
                 technology=choices.fabric,
                 oversubscription=choices.oversubscription,
                 planes=choices.planes,
             ),
+            max_nodes=max_nodes,
         )
     except InfeasibleDesignError as exc:
+        if it_cap is None:
+            raise
         raise InfeasibleDesignError(
             f"no {system.id} node fits under {it_cap / 1e6:g} MW IT", hint=exc.hint
         ) from None
+
+
+def capital_nodes(inputs: Inputs, reserve_usd: float) -> int | None:
+    """The most nodes the request's capital budget buys at the system's price, less the capital
+    the rest of the design needs; None when there is no budget, or no price to size by while a
+    power cap can size the design (its capital check then says the capital is unknown)."""
+    budget, system = inputs.request.capital_budget_usd, inputs.system
+    if budget is None:
+        return None
+    price = system.price_usd
+    if price is None or price <= 0:
+        if inputs.common.it_cap_w is not None:
+            return None
+        raise InfeasibleDesignError(
+            f"{system.id} has no price in the catalog, so the {dollars(budget)} capital budget "
+            "cannot size it",
+            hint=HOW_TO_PRICE,
+        )
+    nodes = math.floor((budget - reserve_usd) / price)
+    if nodes < 1:
+        rest = f" with {dollars(reserve_usd)} for the rest of the design" if reserve_usd else ""
+        raise InfeasibleDesignError(
+            f"not even one {system.id} node ({dollars(price)}) fits the {dollars(budget)} "
+            f"capital budget{rest}",
+            hint=f"raise the capital budget to at least {dollars(price + reserve_usd)}",
+            needed_usd=price + reserve_usd,
+        )
+    return nodes

@@ -102,7 +102,7 @@ def test_a_small_model_estimate_warns_with_the_range_real_runs_took() -> None:
     )
     est, _ = estimate_training(CAT, w)
     assert est.gpu_hours
-    assert any("1.5-2.5x" in text for text in est.warnings)
+    assert any("1.5-3.2x" in text for text in est.warnings)
     big = resolve_workload(
         CAT, DesignRequest(model="llama-3.1-70b", gpu="h100", gpus=4096, training_tokens_t=15)
     )

@@ -29,8 +29,9 @@ from clustergen.errors import CatalogGapError
 from clustergen.units import duration
 
 #: error bands (+/- %) the calibration tests hold the method to (tests/engine/sizing/
-#: test_calibration.py); small models are one-sided: real runs took 1.5-2.5x the GPU-hours
-BAND_ROW_PCT, BAND_DENSE_PCT, BAND_MOE_PCT, BAND_SMALL_PCT = 20.0, 25.0, 45.0, 150.0
+#: test_calibration.py); small models are one-sided: real runs took 1.5-3.2x the GPU-hours
+#: (`_SMALL_RUN_RANGE`), so the band reaches +220 %
+BAND_ROW_PCT, BAND_DENSE_PCT, BAND_MOE_PCT, BAND_SMALL_PCT = 20.0, 25.0, 45.0, 220.0
 
 #: active parameters under which the small-model caveat applies (shared/golden/workloads.md:
 #: "small models (under ~15B) have been seen to take 1.5-2.5x more GPU-hours in real runs")
@@ -288,9 +289,15 @@ def estimate_training(
     ), [] if feasible else plan.notes
 
 
-#: what real runs of models under 15B took over this throughput model (shared/golden/
-#: workloads.md: "1.5-2.5x more GPU-hours in real runs")
-_SMALL_RUN_RANGE = (1.5, 2.5)
+#: what real runs of models under 15B took over this throughput model. Low end: shared/golden/
+#: workloads.md ("1.5-2.5x more GPU-hours in real runs"). High end: issue #24 measured published
+#: small-model runs at 60-69 % under their GPU-hours (1 / (1 - 0.69) = 3.2x); the Llama 3.1 8B
+#: model card's 1.46M H100-hours for 15T+ tokens is 2.8x this model. No published mechanism
+#: closes it: data-parallel gradient traffic (2 x 16 GB per step for 8B in BF16 at 400 Gb/s per
+#: GPU, 0.64 s) hides behind the backward pass of even one 8,192-token sequence per GPU (about
+#: 0.7 s on H100 at MFU 0.42), and Megatron-LM's weak scaling (MFU 41 % at 2B) shows no collapse
+#: at small sizes; so the range is stated, not modelled.
+_SMALL_RUN_RANGE = (1.5, 3.2)
 
 
 def _small_model_warning(w: WorkloadInputs, gpu_hours: float | None) -> list[str]:
@@ -303,7 +310,7 @@ def _small_model_warning(w: WorkloadInputs, gpu_hours: float | None) -> list[str
     )
     return [
         f"small model: real pre-training runs under 15B parameters have taken {low:g}-{high:g}x "
-        f"the GPU-hours of this throughput model (smaller per-GPU batches at scale){hours}"
+        f"the GPU-hours of this throughput model (published runs, not modelled){hours}"
     ]
 
 
@@ -363,8 +370,9 @@ def _method(
     parts.append(f"band +/-{rate.band_pct:g}%")
     if rate.band_pct == BAND_SMALL_PCT:
         parts.append(
-            "small model: real runs under ~15B parameters have taken 1.5-2.5x the GPU-hours of "
-            "this throughput model, so read it as a floor"
+            f"small model: real runs under ~15B parameters have taken {_SMALL_RUN_RANGE[0]:g}-"
+            f"{_SMALL_RUN_RANGE[1]:g}x the GPU-hours of this throughput model, so read it as a "
+            "floor"
         )
     parts += [f"assumed {a.field} {a.value}" for a in w.assumed]
     return "; ".join(parts) + "."

@@ -1,0 +1,93 @@
+"""The design's cost in words: one line for the executive summary, the terminal and a model's
+tool result, and the memo's cost section. An unknown term is said to be unknown, and a total
+with one is "at least"."""
+
+from __future__ import annotations
+
+from clustergen.engine.model.design import Design
+from clustergen.engine.model.tco import CostOfOwnership
+from clustergen.units import dollars
+
+#: how many unpriced parts the memo names
+SHOWN = 12
+
+
+def _money(usd: float | None) -> str:
+    return "unknown" if usd is None else dollars(usd)
+
+
+def capital_words(c: CostOfOwnership) -> str:
+    """Capital in a phrase: '$48.2M', 'at least $49.9M (30 of 31 orderable lines unpriced)'."""
+    if c.capital_usd is not None:
+        return dollars(c.capital_usd)
+    if c.capital_priced_usd is None:
+        return "unknown (no BOM line priced)"
+    return f"at least {dollars(c.capital_priced_usd)} ({c.capital_note.split(' (')[0]})"
+
+
+def cost_line(c: CostOfOwnership) -> str:
+    """The cost in one line: capital, then the cost of ownership over the term."""
+    total = (
+        dollars(c.total_usd)
+        if c.total_usd is not None
+        else f"at least {dollars(c.known_usd)}"
+        if c.known_usd
+        else "unknown"
+    )
+    energy = (
+        f"energy {dollars(c.energy_usd)} at ${c.usd_per_kwh:g}/kWh"
+        if c.energy_usd is not None and c.usd_per_kwh is not None
+        else "energy unknown (no $/kWh)"
+    )
+    budget = ""
+    if c.capital_budget_usd is not None:
+        verdict = {True: "within", False: "over", None: "unknown against"}[c.within_capital_budget]
+        budget = f" ({verdict} the {dollars(c.capital_budget_usd)} capital budget)"
+    return (
+        f"capital {capital_words(c)}{budget}; {c.term_years:g}-year cost of ownership {total} "
+        f"({energy})"
+    )
+
+
+def cost_section(d: Design) -> list[str]:
+    """The memo's cost section: each term with its basis, what is missing, how to price it."""
+    c = d.cost
+    if c is None:
+        return []
+    support = (
+        f"{dollars(c.support_usd)} ({c.support_share_per_year:.1%} of capital a year)"
+        if c.support_usd is not None and c.support_share_per_year is not None
+        else "unknown (no support rate in the price layer)"
+    )
+    energy_basis = (
+        f"{c.facility_kw:,.0f} kW facility x load share {c.load_share:g} x {c.term_years:g} years"
+    )
+    total = dollars(c.total_usd) if c.total_usd is not None else f"at least {dollars(c.known_usd)}"
+    out = [
+        f"\n### Cost of ownership over {c.term_years:g} years\n",
+        "| term | cost | basis |",
+        "|---|---|---|",
+        f"| capital | {capital_words(c)} | the BOM's priced orderable lines |",
+        f"| energy | {_money(c.energy_usd)} | {energy_basis}"
+        + (f" at ${c.usd_per_kwh:g}/kWh |" if c.usd_per_kwh is not None else ", no $/kWh given |"),
+        f"| support | {support} | share of capital a year, from the price layer |",
+        f"| **total** | **{total}** | {'every term known' if c.total_usd is not None else 'a lower bound: terms below are unknown, not zero'} |",
+    ]
+    if c.capital_budget_usd is not None:
+        verdict = {True: "within", False: "over", None: "not known to be within"}[
+            c.within_capital_budget
+        ]
+        out.append(f"\nCapital is {verdict} the {dollars(c.capital_budget_usd)} capital budget.")
+    if c.missing:
+        out.append("\nMissing for a complete total: " + "; ".join(c.missing) + ".")
+    if c.unpriced:
+        more = len(c.unpriced) - SHOWN
+        names = ", ".join(f"`{u}`" for u in c.unpriced[:SHOWN])
+        out.append(f"Unpriced parts: {names}{f', and {more} more' if more > 0 else ''}.")
+    if c.how_to_price:
+        out.append(f"To price them, {c.how_to_price}.")
+    if c.assumed:
+        out.append("")
+    for a in c.assumed:
+        out.append(f"- Assumed {a.field.replace('_', ' ')} {a.value}: {a.reason}.")
+    return out
