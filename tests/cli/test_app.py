@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 import typer
 
-from clustergen.cli.app import _only, app
+from clustergen.cli import app as app_module
+from clustergen.cli.app import _HOMES, _only, app
 
 MODEL_CLIENTS = {"openai", "httpx"}
 
@@ -85,6 +86,16 @@ def test_only_the_invoked_command_is_built() -> None:
         assert [p.name for p in pruned.commands[name].params] == [p.name for p in command.params]
     assert _only(None) is app
     assert _only("no-such-command") is app  # the full app then names the real ones
+
+
+def test_every_command_module_and_name_has_a_home() -> None:
+    # main imports only the module _HOMES names for a command: a command missing there would
+    # exist in --help and fail when run
+    here = Path(app_module.__file__).parent
+    assert {p.stem for p in here.glob("*_cmd.py")} == {m for m, _ in _HOMES}
+    full = typer.main.get_command(app)
+    assert isinstance(full, typer.core.TyperGroup)
+    assert set(full.commands) == {n for _, names in _HOMES for n in names}
 
 
 @pytest.mark.slow
