@@ -84,10 +84,10 @@ def _new_root() -> typer.Typer:
 
 
 def _register(root_app: typer.Typer, module: ModuleType, names: dict[str, str | None]) -> None:
-    groups = {name: attr for name, attr in names.items() if attr is not None}
-    for name, attr in groups.items():
-        root_app.add_typer(getattr(module, attr), name=name)
-    if not groups:
+    for name, attr in names.items():
+        if attr is not None:
+            root_app.add_typer(getattr(module, attr), name=name)
+    if None in names.values():
         module.register(root_app)
 
 
