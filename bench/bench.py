@@ -319,16 +319,28 @@ def main() -> None:
             json.dumps({"seed_memo": str(args.seed_memo) if seed else None, "rows": rows}, indent=2)
         )
         return
-    print(f"{'figure':78s} {'clustergen':>11s} {'(cpu)':>7s} {'seed':>10s} {'ratio':>8s}")
+    print(
+        f"{'figure':78s} {'clustergen':>11s} {'(cpu)':>7s} {'seed':>10s} {'(cpu)':>7s} "
+        f"{'ratio':>8s} {'(cpu)':>7s}"
+    )
     for r in rows:
         cpu = "" if r["clustergen_cpu_ms"] is None else f"({r['clustergen_cpu_ms']:.0f})"
+        seed_cpu = "" if r["seed_cpu_ms"] is None else f"({r['seed_cpu_ms']:.0f})"
+        cpu_ratio = (
+            f"({r['clustergen_cpu_ms'] / r['seed_cpu_ms']:.1f}x)"
+            if r["clustergen_cpu_ms"] is not None and r["seed_cpu_ms"]
+            else ""
+        )
         seed_text = "-" if r["seed"] is None else f"{r['seed']:.3f}"
         ratio_text = "-" if r["ratio"] is None else f"{r['ratio']:.1f}x"
         print(
             f"{r['figure']:78s} {r['clustergen']:9.2f}{r['unit']:>2s} {cpu:>7s} "
-            f"{seed_text:>10s} {ratio_text:>8s}"
+            f"{seed_text:>10s} {seed_cpu:>7s} {ratio_text:>8s} {cpu_ratio:>7s}"
         )
-    print("process rows: median wall ms, (median CPU ms); ratio = clustergen / seed time")
+    print(
+        "process rows: median wall ms, (median CPU ms); ratio = clustergen / seed wall time, "
+        "(CPU time)"
+    )
     if seed is None:
         print(f"(no seed memo at {args.seed_memo}: pass --seed-memo PATH for the seed column)")
 

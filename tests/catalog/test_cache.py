@@ -92,3 +92,28 @@ def test_an_edited_file_is_read_afresh(cache_dir: Path, tmp_path: Path) -> None:
     _, second = _dump(user)
     assert first["racks"]["my-rack"]["power_limit_kw"] == 20
     assert second["racks"]["my-rack"]["power_limit_kw"] == 40
+
+
+def test_a_hit_skips_the_checks_only_for_a_file_that_passed_them(
+    cache_dir: Path, tmp_path: Path
+) -> None:
+    from clustergen.catalog.reader import Problem, read_rows
+
+    clean = tmp_path / "racks.yaml"
+    clean.write_text("- {id: r1, name: Rack one, source: survey}\n", encoding="utf-8")
+    first: list[Problem] = []
+    rows = read_rows(clean, first, trusted=True)
+    assert first == []
+    assert len(list(cache_dir.glob("*.json"))) == 1
+    again: list[Problem] = []
+    assert read_rows(clean, again, trusted=True) == rows
+    assert again == []
+
+    # a shipped file with a fault is never stored, so every load reports the fault again
+    faulty = tmp_path / "gpus.yaml"
+    faulty.write_text('- {id: g1, name: "G\\x1b[31m1", source: sheet}\n', encoding="utf-8")
+    for _ in range(2):
+        problems: list[Problem] = []
+        read_rows(faulty, problems, trusted=True)
+        assert [p.field for p in problems] == ["name"]
+    assert len(list(cache_dir.glob("*.json"))) == 1

@@ -3,21 +3,30 @@ running one command builds only that command."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
 
-from clustergen.cli.app import _only, app
+from clustergen.cli import app as app_module
+from clustergen.cli.app import _HOMES, _only, app
 
 MODEL_CLIENTS = {"openai", "httpx"}
 
 
 def _imported_by(*args: str) -> set[str]:
     """Every module a real `clustergen ARGS` process imports, read from `python -X importtime`."""
+    return _imports_of("-m", "clustergen", *args)
+
+
+def _imports_of(*args: str) -> set[str]:
+    """Every module `python -X importtime ARGS` imports."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "clustergen", *args],
+        [sys.executable, "-X", "importtime", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -79,6 +88,16 @@ def test_only_the_invoked_command_is_built() -> None:
     assert _only("no-such-command") is app  # the full app then names the real ones
 
 
+def test_every_command_module_and_name_has_a_home() -> None:
+    # main imports only the module _HOMES names for a command: a command missing there would
+    # exist in --help and fail when run
+    here = Path(app_module.__file__).parent
+    assert {p.stem for p in here.glob("*_cmd.py")} == {m for m, _ in _HOMES}
+    full = typer.main.get_command(app)
+    assert isinstance(full, typer.core.TyperGroup)
+    assert set(full.commands) == {n for _, names in _HOMES for n in names}
+
+
 @pytest.mark.slow
 def test_a_design_from_the_cached_catalog_reads_no_yaml() -> None:
     args = ("design", "512 GPUs training, 5 MW", "--offline", "--json")
@@ -87,3 +106,107 @@ def test_a_design_from_the_cached_catalog_reads_no_yaml() -> None:
     imported = _imported_by(*args)
     assert "clustergen.engine.search.planner" in imported
     assert not any(m.split(".")[0] == "yaml" for m in imported)
+
+
+#: what no command's start may import unless it uses it: the other commands' modules, and the
+#: network and mail stack (xml.sax.saxutils brings urllib.request, http.client and ssl)
+OTHER_COMMANDS = {
+    f"clustergen.cli.{m}"
+    for m in ("catalog_cmd", "ra_cmd", "storage_cmd", "fleet_cmd", "eval_cmd", "mcp_cmd")
+}
+NETWORK = {"http.client", "urllib.request", "ssl", "xml.sax.saxutils"}
+DRAWING = {"matplotlib", "openpyxl", "rich"}
+
+
+def _top(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+@pytest.mark.slow
+def test_importing_the_app_imports_no_command() -> None:
+    imported = _imports_of("-c", "import clustergen.cli.app")
+    assert "typer" in imported  # the list is real
+    assert not {
+        m for m in imported if m.startswith("clustergen.cli.") and m != "clustergen.cli.app"
+    }
+    assert not {m for m in imported if m.startswith(("clustergen.catalog", "clustergen.engine"))}
+    assert "pydantic" not in imported
+    assert not (imported & NETWORK)
+    assert not (_top(imported) & DRAWING)
+
+
+@pytest.mark.slow
+def test_design_help_builds_options_without_catalog_or_engine() -> None:
+    imported = _imported_by("design", "--help")
+    assert "clustergen.engine.model.request" in imported  # the options come from the request
+    assert not {m for m in imported if m.startswith("clustergen.catalog")}
+    engine_work = ("search", "sizing", "solve", "assemble", "report", "request.parse")
+    assert not {
+        m for m in imported if m.startswith(tuple(f"clustergen.engine.{w}" for w in engine_work))
+    }
+    assert not (imported & OTHER_COMMANDS)
+
+
+@pytest.mark.slow
+def test_design_json_imports_only_what_it_runs() -> None:
+    imported = _imported_by("design", "512 GPUs training, 5 MW", "--offline", "--json")
+    assert "clustergen.engine.search.planner" in imported
+    assert not (imported & OTHER_COMMANDS)
+    assert "clustergen.cli.bundle" not in imported  # no --out, no bundle writer
+    assert not (imported & NETWORK)
+    assert not (_top(imported) & DRAWING)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("fabric", "--platform", "dgx-h100", "--nodes", "32", "--json"),
+        ("power", "--platform", "dgx-h100", "--cap-mw", "5", "--json"),
+    ],
+)
+def test_sizing_a_platform_loads_no_request_parser_or_design_model(args: tuple[str, ...]) -> None:
+    imported = _imported_by(*args)
+    assert "clustergen.engine.sizing.fabric" in imported
+    unused = {
+        "clustergen.engine.request.parse",
+        "clustergen.engine.request.rules",
+        "clustergen.engine.model.design",
+        "clustergen.engine.search.planner",
+        "clustergen.cli.design_cmd",
+    }
+    assert not (imported & unused)
+    assert not (imported & NETWORK)
+
+
+def _process(*args: str, stdout: Any = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "clustergen", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_the_quick_exit_flushes_the_whole_output_and_keeps_the_exit_code() -> None:
+    done = _process("fabric", "--platform", "dgx-h100", "--nodes", "32", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["nodes"] == 32  # every byte arrived, not a buffer's worth
+    refused = _process("fabric", "--platform", "dgx-h100", "--nodes", "0", "--json")
+    assert refused.returncode == 2
+    assert json.loads(refused.stdout)["error"]["type"] == "usage_error"
+    unknown = _process("no-such-command")
+    assert unknown.returncode == 2
+    assert "No such command" in unknown.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_the_quick_exit_reports_an_output_that_cannot_be_written() -> None:
+    with Path("/dev/full").open("w") as full:
+        done = _process("fabric", "--platform", "dgx-h100", "--nodes", "32", "--json", stdout=full)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "Error: cannot write the output: No space left on device"

@@ -3,8 +3,10 @@
 Parsing the catalog's YAML is the largest single cost of a command's start after importing the
 libraries (tens of milliseconds); reading the same data back as JSON takes about one. Entries are
 named by the SHA-256 of the file's bytes, so an edited file simply misses: the cache can never
-serve stale data, and it needs no invalidation. Anything that goes wrong with the cache (no home
-directory, a read-only disk, a damaged entry) falls back to parsing the YAML.
+serve stale data, and it needs no invalidation. The reader stores only a file whose rows passed
+its shape and text checks, so a hit skips them and a faulty file is checked (and reported) on
+every load. Anything that goes wrong with the cache (no home directory, a read-only disk, a
+damaged entry) falls back to parsing the YAML.
 
 `CLUSTERGEN_CACHE_DIR` moves the cache; `CLUSTERGEN_NO_CACHE=1` turns it off.
 """
@@ -17,8 +19,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-#: bump when the stored form changes, so old entries are never read as the new form
-_FORMAT = "catalog-v1"
+#: bump when the stored form or its meaning changes, so old entries are never read as the new form
+#: (v2: a file is stored only once its rows have passed the reader's checks)
+_FORMAT = "catalog-v2"
 _DATE = "$date"
 
 

@@ -56,18 +56,17 @@ def read_rows(path: Path, problems: list[Problem], trusted: bool) -> list[dict[s
     # that refer to themselves, say) that a JSON cache cannot hold.
     digest = hashlib.sha256(raw).hexdigest()
     hit, data = cache.load(digest) if trusted else (False, None)
-    if not hit:
-        text = _decode(path, raw, problems)
-        if text is None:
-            return []
-        from clustergen.catalog.yaml_text import parse_yaml  # PyYAML only when a file is parsed
+    if hit:
+        # Only a file whose every row passed the checks below is stored, and an edit changes the
+        # digest: what comes back was checked when it was stored.
+        return _rows(path, data, problems, checked=True) if isinstance(data, list) else []
+    text = _decode(path, raw, problems)
+    if text is None:
+        return []
+    from clustergen.catalog.yaml_text import parse_yaml  # PyYAML only when a file is parsed
 
-        ok, data = parse_yaml(path, text, problems, trusted)
-        if not ok:
-            return []
-        if trusted:
-            cache.store(digest, data)
-    if data is None:
+    ok, data = parse_yaml(path, text, problems, trusted)
+    if not ok or data is None:
         return []
     if not isinstance(data, list):
         problems.append(Problem(path.name, "-", "", "top level must be a list of entries"))
@@ -82,10 +81,18 @@ def read_rows(path: Path, problems: list[Problem], trusted: bool) -> list[dict[s
             )
         )
         return []
-    return _rows(path, data, problems)
+    before = len(problems)
+    rows = _rows(path, data, problems, checked=False)
+    if trusted and len(problems) == before:
+        cache.store(digest, data)
+    return rows
 
 
-def _rows(path: Path, data: list[Any], problems: list[Problem]) -> list[dict[str, Any]]:
+def _rows(
+    path: Path, data: list[Any], problems: list[Problem], checked: bool
+) -> list[dict[str, Any]]:
+    """The entries of a parsed file with a string id each, once per id. Unless `checked` (a cached
+    parse that passed once already), every value's shape and every text is checked as well."""
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     counted = 0
@@ -95,7 +102,7 @@ def _rows(path: Path, data: list[Any], problems: list[Problem]) -> list[dict[str
             continue
         # Anchors and aliases are YAML's; an alias that expands past the limits, or contains
         # itself, would make every later step (validation, hashing) explode.
-        for key, value in row.items():
+        for key, value in () if checked else row.items():
             try:
                 counted = check_shape(value, finite=False, counted=counted)
             except DataError as exc:
@@ -110,6 +117,7 @@ def _rows(path: Path, data: list[Any], problems: list[Problem]) -> list[dict[str
         seen.add(row["id"])
         # Kept as a row even when its text is refused: other entries may point at it, and the
         # catalog fails on the problem anyway.
-        problems.extend(text_problems(path.name, row["id"], row))
+        if not checked:
+            problems.extend(text_problems(path.name, row["id"], row))
         rows.append(row)
     return rows

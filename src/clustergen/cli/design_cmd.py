@@ -169,18 +169,21 @@ def design(
 
 def _check_outputs(trace: Path | None, out: Path | None, plots: Path | None, force: bool) -> None:
     """Outputs are checked before any work: a refused --out must not cost an agent run."""
-    from clustergen.cli.bundle import check_bundle_target
-    from clustergen.cli.userfiles import check_output_file
-
     if trace is not None:
+        from clustergen.cli.userfiles import check_output_file
+
         check_output_file(trace, "--trace")
     for target in (out, plots):
         if target is not None:
+            from clustergen.cli.bundle import check_bundle_target
+
             check_bundle_target(target, force)
 
 
 def _write(d: Design, out: Path | None, plots: Path | None, force: bool) -> dict[Path, list[Path]]:
     """The bundle in --out and the pictures in --plots; the paths written, by directory."""
+    if out is None and plots is None:
+        return {}
     from clustergen.cli.bundle import write_bundle
     from clustergen.engine.report.bundle import bundle_files, pictures
     from clustergen.redact import redact_known

@@ -9,8 +9,6 @@ bundle's writers call these and nothing else.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from clustergen.safe_text import csv_cell, picture_text, plain
 
 
@@ -33,4 +31,7 @@ def plot_text(text: str, width: int | None = None) -> str:
 
 def xml_text(text: str) -> str:
     """Text for an XML attribute or element."""
+    # xml.sax.saxutils imports urllib.request, http.client and ssl: only drawings pay for them
+    from xml.sax.saxutils import escape
+
     return escape(plain(text), {'"': "&quot;", "'": "&apos;", "\n": "&#10;"})

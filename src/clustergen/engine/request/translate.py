@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from clustergen.engine.request.words import NAMES
 from clustergen.errors import RequestError
 
 M = TypeVar("M", bound=BaseModel)
@@ -39,6 +38,10 @@ def _request_error(
     name = ".".join(str(p) for p in err["loc"]) or model.__name__
     msg = err["msg"].lower()
     if name in phrases:
+        # the request's words load with the request model: `fabric` and `size` build their
+        # choices here without either
+        from clustergen.engine.request.words import NAMES
+
         # a choice's error lists the choices; a number's may be a unit slip
         return RequestError(
             f"{phrases[name]!r} does not work as the {NAMES.get(name, name)}: {msg}",

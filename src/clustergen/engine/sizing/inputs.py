@@ -7,17 +7,21 @@ here, so they cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import CapBasis, NodePower
-from clustergen.engine.model.design import DesignChoices
-from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
-from clustergen.engine.sizing.workload import check_workload, estimate_workload
+
+if TYPE_CHECKING:
+    # annotations only: `fabric` and `power` size a platform without the design and workload
+    # models or the workload estimator (~40 ms of their start)
+    from clustergen.engine.model.design import DesignChoices
+    from clustergen.engine.model.request import DesignRequest
+    from clustergen.engine.model.workload import WorkloadEstimate
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,8 @@ class RequestInputs:
 def resolve_request_inputs(catalog: Catalog, request: DesignRequest) -> RequestInputs:
     """Workload, PUE, cap basis and IT cap, each default recorded. A workload no GPU can meet
     is refused here, before any platform is sized."""
+    from clustergen.engine.sizing.workload import check_workload
+
     check_workload(catalog, request)
     assumed: dict[str, Assumed] = {}
     workload = request.workload or "training"
@@ -199,6 +205,8 @@ def resolve_inputs(
     cooling = (
         choices.cooling or request.cooling or ("liquid" if system.cooling == "liquid" else "air")
     )
+    from clustergen.engine.sizing.workload import estimate_workload
+
     found = estimate_workload(catalog, request, system)
     return Inputs(
         catalog=catalog,
