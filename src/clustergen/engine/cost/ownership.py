@@ -7,16 +7,19 @@ unknown, and the total then says so. The term and the load share have stated def
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Assumption
 from clustergen.engine.cost.capital import HOW_TO_PRICE, budget_verdict, capital_of, unpriced_text
-from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed
-from clustergen.engine.model.design import PowerSection
-from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.errors import RequestError
+
+if TYPE_CHECKING:  # annotations only: `power` and `fabric` import the cost face, not the design
+    from clustergen.engine.model.bom import BomLine
+    from clustergen.engine.model.design import PowerSection
+    from clustergen.engine.model.request import DesignRequest
 
 HOURS_PER_YEAR = 8766.0  # 365.25 days
 
