@@ -186,6 +186,10 @@ class IncludedPart(Strict):
     name: str = Field(min_length=1, max_length=200)
     count: int = Field(ge=1, le=10_000, description="per system")
     rack_units: int | None = Field(default=None, ge=1, le=100, description="each, where known")
+    part: str | None = Field(
+        default=None,
+        description="catalog id of the part, where the design would otherwise order it",
+    )
     source: str = Field(min_length=3)
 
 
@@ -308,6 +312,13 @@ class Optic(Entry):
     reach_m: float | None = Field(default=None, ge=0.01, le=1e6)
     power_w: Watts | None = None
     technologies: list[Literal["infiniband", "ethernet"]] = Field(default_factory=list)
+    split_port_speed_gbps: Gbps | None = Field(
+        default=None,
+        description="a single-port module's rate with half its lanes lit, on a 1:2 splitter fiber",
+    )
+    split_power_w: Watts | None = Field(
+        default=None, description="its power at that rate (maximum)"
+    )
 
 
 class StorageTier(Entry):

@@ -111,7 +111,7 @@ def build_bom(
         *_compute_lines(catalog, system, compute),
         *_fabric_lines(catalog, compute_label, fabrics.compute, _of(links, "compute"), labels),
         *_fabric_lines(catalog, storage_label, fabrics.storage, _of(links, "storage"), labels),
-        *_management_lines(catalog, fabrics, servers, links),
+        *_management_lines(catalog, system, compute.nodes, fabrics, servers, links),
         *_storage_lines(catalog, storage),
         *_rack_lines(catalog, system, racks),
     ]
@@ -163,11 +163,16 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
                 status=status,
             )
         )
-    if system.compute and system.compute.ports and system.compute.nic is None:
-        # the ports are known but not the card behind them: a line to settle, never left out
-        n = compute.nodes * (system.compute.nics or system.compute.ports)
-        what = f"compute-fabric NIC of the {system.name} (model not in the catalog; its power is in the node's)"
-        out.append(line("nic", n, what, None, None, source=system.source))
+    for role, group in (
+        ("compute-fabric NIC", system.compute),
+        ("north-south (storage and in-band) adapter", system.storage),
+    ):
+        if group and group.ports and group.nic is None:
+            # the ports are known but not the card behind them: listed, never left out; it
+            # ships inside the system like a known card
+            n = compute.nodes * (group.nics or group.ports)
+            what = f"{role} of the {system.name} (model not in the catalog; its power is in the node's)"
+            out.append(line("nic", n, what, None, None, source=system.source, status=status))
     return out
 
 
@@ -249,8 +254,11 @@ def _cable_line(catalog: Catalog, label: str, g: LinkGroup) -> BomLine:
             None,
             source="link count from the fabric rules; no catalog cable fits this link",
         )
-    unit = None if g.cable_power_w is None else g.cable_power_w / max(1, g.links)
-    return line("cable", g.links, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
+    n = ceil_div(g.links, g.links_per_cable)
+    unit = None if g.cable_power_w is None else g.cable_power_w / max(1, n)
+    if g.links_per_cable > 1:
+        where += f" ({g.links_per_cable} links a cable)"
+    return line("cable", n, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
 
 
 def length_class(cable: Optic) -> str:
@@ -268,18 +276,30 @@ def length_class(cable: Optic) -> str:
 
 
 def _management_lines(
-    catalog: Catalog, fabrics: FabricsSection, servers: ServersSection, links: list[LinkGroup]
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    fabrics: FabricsSection,
+    servers: ServersSection,
+    links: list[LinkGroup],
 ) -> list[BomLine]:
     out = []
     for net in (fabrics.inband, fabrics.oob):
         if net is None:
             continue
         sw = catalog.switch(net.switch)
+        inside = min(net.in_rack_switches, nodes * _included_count(system, sw.id))
         where = f" ({net.in_rack_switches} in the compute racks)" if net.in_rack_switches else ""
+        if inside:
+            # the rack-scale system ships its in-rack switches: order only the others
+            where = (
+                f" ({net.total_switches - inside} outside the compute racks; the {inside} in "
+                f"them are {included(system).removesuffix(', do not order')})"
+            )
         out.append(
             line(
                 "switch",
-                net.total_switches,
+                net.total_switches - inside,
                 f"{sw.name}, {net.name}{where}",
                 sw,
                 switch_power_w(sw),
@@ -295,6 +315,11 @@ def _management_lines(
             line("management-server", servers.management_servers, mgmt.name, mgmt, mgmt.max_power_w)
         )
     return out
+
+
+def _included_count(system: System, part: str) -> int:
+    """How many of a catalog part come inside one system."""
+    return sum(p.count for p in system.included if p.part == part)
 
 
 def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:

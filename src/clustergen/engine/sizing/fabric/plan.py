@@ -11,7 +11,7 @@ from clustergen.engine.model.bounds import MAX_NODES, check_number
 from clustergen.engine.model.common import Assumed, Technology
 from clustergen.engine.model.compute import FabricChoices, PlatformFabric
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
-from clustergen.engine.sizing.fabric.host_optics import host_optic
+from clustergen.engine.sizing.fabric.host_optics import host_optic, transceivers
 from clustergen.engine.sizing.fabric.network import size_clos
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import gpu_system
@@ -62,8 +62,8 @@ def find_optic(
 
     def first() -> Optic | None:
         for m in media:
-            for optic in catalog.all("optics", Optic):
-                if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+            for optic in transceivers(catalog, "total_gbps", "media"):
+                if optic.total_gbps != total_gbps:
                     continue
                 if optic.ports != ports or optic.media != m:
                     continue
@@ -384,8 +384,8 @@ def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> O
 
     def first() -> Optic | None:
         for m in ("multimode", "singlemode"):
-            for optic in catalog.all("optics", Optic):
-                if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+            for optic in transceivers(catalog, "total_gbps", "media"):
+                if optic.total_gbps != total_gbps:
                     continue
                 if optic.media != m:
                     continue
