@@ -125,8 +125,7 @@ _WHY = {
 #: and its id must then go from here)
 KNOWN = set(
     """
-    dgx-h100-dgx-h100-inband dgx-h100-dgx-h100-inband.cage_form dgx-h100-dgx-h100-storage.nics
-    dgx-h100-qm9700-cage_gbps gb200-qm9700-cage_gbps gb200-sn5600-cage_gbps readme-sn5610-cage_gbps
+    dgx-h100-dgx-h100-inband dgx-h100-dgx-h100-storage.nics
     """.split()  # noqa: SIM905 - a block of ids reads better than a list literal
 )
 

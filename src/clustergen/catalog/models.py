@@ -240,6 +240,10 @@ class System(Entry):
             raise ValueError("a system with GPUs must name its gpu")
         return self
 
+    def included_count(self, part: str) -> int:
+        """How many of a catalog part come inside one of this system (its in-rack switches)."""
+        return sum(p.count for p in self.included if p.part == part)
+
 
 class Breakout(Strict):
     """A way to split a switch's ports: `ports` logical ports at `speed_gbps`."""

@@ -288,7 +288,7 @@ def _management_lines(
         if net is None:
             continue
         sw = catalog.switch(net.switch)
-        inside = min(net.in_rack_switches, nodes * _included_count(system, sw.id))
+        inside = min(net.in_rack_switches, nodes * system.included_count(sw.id))
         where = f" ({net.in_rack_switches} in the compute racks)" if net.in_rack_switches else ""
         if inside:
             # the rack-scale system ships its in-rack switches: order only the others
@@ -315,11 +315,6 @@ def _management_lines(
             line("management-server", servers.management_servers, mgmt.name, mgmt, mgmt.max_power_w)
         )
     return out
-
-
-def _included_count(system: System, part: str) -> int:
-    """How many of a catalog part come inside one system."""
-    return sum(p.count for p in system.included if p.part == part)
 
 
 def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:

@@ -421,15 +421,21 @@ def _management_links(
     QSFP AOCs on the in-band network), else a cable to choose."""
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
-    cable = next(
-        (
-            o
-            for o in catalog.all("optics", Optic)
-            if o.kind == ("dac" if copper else "aoc")
-            and o.total_gbps == speed
-            and fits_cage(o, node.cage_form if node else None)
-        ),
-        None,
+    # an active cable's end plugs into the node's cage: none is picked for an unknown cage
+    cage_known = copper or node is None or node.cage_form is not None
+    cable = (
+        next(
+            (
+                o
+                for o in catalog.all("optics", Optic)
+                if o.kind == ("dac" if copper else "aoc")
+                and o.total_gbps == speed
+                and fits_cage(o, node.cage_form if node else None)
+            ),
+            None,
+        )
+        if cage_known
+        else None
     )
     sw = catalog.switch(net.switch)
     media = "copper (RJ45)" if copper else "active optical (AOC)"
