@@ -375,6 +375,12 @@ class RackType(Entry):
     cooling: Literal["air", "liquid", "air-or-liquid"]
     pdus: int = Field(default=2, ge=0, le=100)
     pdu_name: str | None = None
+    network_racks: bool = Field(
+        default=False, description="the RA builds its network and management racks on it too"
+    )
+    network_pdu_name: str | None = Field(
+        default=None, description="the PDU model the RA puts in those network racks"
+    )
 
 
 class WorkerPoint(Strict):

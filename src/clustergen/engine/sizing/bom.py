@@ -17,7 +17,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.links import LinkEnd, LinkGroup
 from clustergen.engine.sizing.fabric import switch_power_w
 from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 
 def line(
@@ -29,6 +29,7 @@ def line(
     source: str | None = None,
     status: str = "order",
     rack_units: int | None = None,
+    named: bool = False,
 ) -> BomLine:
     """A BOM line for a catalog entry (or a generic item when entry is None). A line whose
     status is not "order" is listed for the record: no quantity to order, no price in totals."""
@@ -48,7 +49,8 @@ def line(
         source=source or (entry.source if entry else ENGINE_SOURCE),
         # A line is a placeholder when it names no catalog part, or a part whose values the
         # catalog marks as assumed: a buyer must settle it before it can be quoted.
-        placeholder=ordered and (entry is None or entry.placeholder),
+        # `named`: a generic line whose model the source names (a rack PDU in the RA's table)
+        placeholder=ordered and (entry is None or entry.placeholder) and not named,
         status=status,
         order_quantity=quantity if ordered else None,
         unit_rack_units=rack_units
@@ -377,16 +379,19 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             status=included(system) if inside else "order",
         )
     ]
+    # the RA's own rack for its network racks too (H100 RA Table 7: 38 NVIDPD13 for 32 compute
+    # and 6 other racks), where the compute rack is the catalog's
+    net = fits if fits and fits.network_racks and not inside else None
     if racks.network_racks:
         out.append(
             line(
                 "rack",
                 racks.network_racks,
                 "air-cooled network and management rack (switches, servers, storage; at least "
-                "36U usable), model to choose",
+                f"36U usable), {net.name if net else 'model to choose'}",
+                net,
                 None,
-                None,
-                source=racks.basis,
+                source=f"{racks.basis}; {net.source}" if net else racks.basis,
             )
         )
     net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
@@ -402,6 +407,7 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
                 None,
                 None,
                 source=pdu_basis(catalog),
+                named=pdu is not None,
             )
         )
     if racks.network_racks:
@@ -409,10 +415,12 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             line(
                 "pdu",
                 racks.network_racks * net_pdus,
-                f"rack PDU (model to choose), network racks ({net_pdus} per rack)",
+                f"{(net.network_pdu_name if net else None) or 'rack PDU (model to choose)'}, "
+                f"network racks ({net_pdus} per rack)",
                 None,
                 None,
                 source=pdu_basis(catalog),
+                named=net is not None and net.network_pdu_name is not None,
             )
         )
     if plan.cooling == "liquid":
@@ -420,9 +428,11 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             line(
                 "cooling",
                 plan.compute_racks,
-                f"coolant distribution for one liquid-cooled rack of {plan.rack_power_kw:,.0f} kW "
-                "(CDU capacity and facility-water connection; CDU count and model to size with "
-                "the facility)",
+                f"liquid-cooling connection for one rack of up to {plan.rack_power_kw:,.0f} kW "
+                "(rack manifolds to a coolant distribution unit (CDU) and facility water; "
+                f"{plan.compute_racks * plan.rack_power_kw:,.0f} kW to the liquid loop over "
+                f"{plural(plan.compute_racks, 'rack')} at most; CDU type (in-rack or in-row), count "
+                "and model to size with the facility: no CDU rule in the NVIDIA documents read)",
                 None,
                 None,
                 source=COOLING_SOURCE,
