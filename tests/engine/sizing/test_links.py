@@ -11,6 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.design import Design
+from clustergen.engine.report import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
@@ -219,3 +220,15 @@ def test_a_switch_inside_the_rack_is_not_ordered_again(d: Design) -> None:
                 if ln.status.startswith("included") and "SN2201" in ln.description
             ]
             assert sum(ln.quantity for ln in listed) == inside
+
+
+def test_the_compute_rack_on_the_bom_is_the_one_drawn(d: Design) -> None:
+    """Rack height and cooling agree between the BOM's compute-rack line, the catalog rack it
+    names and the rack elevations (a 52U catalog rack is never sold for a 48U plan)."""
+    line = next(ln for ln in d.bom if ln.category == "rack" and "compute rack" in ln.description)
+    height = int(line.description.split("U ", 1)[0])
+    drawn = {r.height_u for r in rackplan.rack_plan(d) if r.role == "compute"}
+    assert drawn == {height}
+    assert f"{d.racks.compute.cooling}-cooled" in line.description
+    if line.part:
+        assert CATALOG.rack(line.part).rack_units == height
