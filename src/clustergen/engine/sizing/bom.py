@@ -29,7 +29,6 @@ def line(
     source: str | None = None,
     status: str = "order",
     rack_units: int | None = None,
-    named: bool = False,
 ) -> BomLine:
     """A BOM line for a catalog entry (or a generic item when entry is None). A line whose
     status is not "order" is listed for the record: no quantity to order, no price in totals."""
@@ -49,8 +48,7 @@ def line(
         source=source or (entry.source if entry else ENGINE_SOURCE),
         # A line is a placeholder when it names no catalog part, or a part whose values the
         # catalog marks as assumed: a buyer must settle it before it can be quoted.
-        # `named`: a generic line whose model the source names (a rack PDU in the RA's table)
-        placeholder=ordered and (entry is None or entry.placeholder) and not named,
+        placeholder=ordered and (entry is None or entry.placeholder),
         status=status,
         order_quantity=quantity if ordered else None,
         unit_rack_units=rack_units
@@ -407,7 +405,6 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
                 None,
                 None,
                 source=pdu_basis(catalog),
-                named=pdu is not None,
             )
         )
     if racks.network_racks:
@@ -420,7 +417,6 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
                 None,
                 None,
                 source=pdu_basis(catalog),
-                named=net is not None and net.network_pdu_name is not None,
             )
         )
     if plan.cooling == "liquid":
