@@ -125,21 +125,7 @@ _WHY = {
 #: and its id must then go from here)
 KNOWN = set(
     """
-    dgx-h100-dgx-h100-compute.cage_form dgx-h100-dgx-h100-inband
-    dgx-h100-dgx-h100-inband.cage_form dgx-h100-dgx-h100-storage.cage_form
-    dgx-h100-dgx-h100-storage.nic dgx-h100-dgx-h100-storage.nics
-    dgx-h100-mma4z00-ns-flt-form_factor dgx-h100-mma4z00-ns-flt-media
-    dgx-h100-mma4z00-ns-flt-total_gbps dgx-h100-mma4z00-ns-media
-    dgx-h100-mma4z00-ns-total_gbps dgx-h100-mma4z00-ns400-form_factor
-    dgx-h100-mma4z00-ns400-media dgx-h100-mma4z00-ns400-total_gbps dgx-h100-qm9700-cage_gbps
-    dgx-h100-ufm-appliance-3.1-compute dgx-h100-ufm-appliance-3.1-compute.cage_form
-    gb200-gb200-nvl72-compute.cage_form gb200-gb200-nvl72-storage.nic gb200-mma4z00-ns-media
-    gb200-mma4z00-ns-total_gbps gb200-mma4z00-ns400-form_factor gb200-mma4z00-ns400-media
-    gb200-mma4z00-ns400-total_gbps gb200-qm9700-cage_gbps gb200-sn5600-cage_gbps
-    readme-hgx-h100-compute.cage_form readme-hgx-h100-storage.cage_form
-    readme-hgx-h100-storage.nic readme-mcp4y10-n-port_speed_gbps readme-mma4z00-ns-media
-    readme-mma4z00-ns-total_gbps readme-mma4z00-ns400-form_factor readme-mma4z00-ns400-media
-    readme-mma4z00-ns400-total_gbps readme-sn5610-cage_gbps
+    dgx-h100-dgx-h100-inband dgx-h100-dgx-h100-storage.nics
     """.split()  # noqa: SIM905 - a block of ids reads better than a list literal
 )
 

@@ -186,6 +186,10 @@ class IncludedPart(Strict):
     name: str = Field(min_length=1, max_length=200)
     count: int = Field(ge=1, le=10_000, description="per system")
     rack_units: int | None = Field(default=None, ge=1, le=100, description="each, where known")
+    part: str | None = Field(
+        default=None,
+        description="catalog id of the part, where the design would otherwise order it",
+    )
     source: str = Field(min_length=3)
 
 
@@ -235,6 +239,10 @@ class System(Entry):
         if self.gpus_per_node > 0 and not self.gpu:
             raise ValueError("a system with GPUs must name its gpu")
         return self
+
+    def included_count(self, part: str) -> int:
+        """How many of a catalog part come inside one of this system (its in-rack switches)."""
+        return sum(p.count for p in self.included if p.part == part)
 
 
 class Breakout(Strict):
@@ -308,6 +316,13 @@ class Optic(Entry):
     reach_m: float | None = Field(default=None, ge=0.01, le=1e6)
     power_w: Watts | None = None
     technologies: list[Literal["infiniband", "ethernet"]] = Field(default_factory=list)
+    split_port_speed_gbps: Gbps | None = Field(
+        default=None,
+        description="a single-port module's rate with half its lanes lit, on a 1:2 splitter fiber",
+    )
+    split_power_w: Watts | None = Field(
+        default=None, description="its power at that rate (maximum)"
+    )
 
 
 class StorageTier(Entry):
@@ -360,6 +375,12 @@ class RackType(Entry):
     cooling: Literal["air", "liquid", "air-or-liquid"]
     pdus: int = Field(default=2, ge=0, le=100)
     pdu_name: str | None = None
+    network_racks: bool = Field(
+        default=False, description="the RA builds its network and management racks on it too"
+    )
+    network_pdu_name: str | None = Field(
+        default=None, description="the PDU model the RA puts in those network racks"
+    )
 
 
 class WorkerPoint(Strict):

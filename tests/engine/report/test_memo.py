@@ -137,3 +137,18 @@ def test_the_executive_summary_says_what_was_not_understood() -> None:
     request = merge_request(cat, "512 GPUs training, 5 MW, zorp", {})
     d = assemble_design(cat, request, DesignChoices(platform="dgx-h100"))
     assert "**Not understood in the request (ignored):** `zorp`." in memo.executive_summary(d)
+
+
+def test_part_names_to_confirm_are_never_cut_inside_a_bracket() -> None:
+    """A GB200 design's parts without an OPN (a splitter fiber named with a comma inside its
+    brackets): each name in the risks list closes what it opens."""
+    d = assemble_design(CATALOG, DesignRequest(gpus=576), DesignChoices(platform="gb200-nvl72"))
+    line = next(
+        ln
+        for ln in memo.render_memo(d).splitlines()
+        if ln.startswith("- Part numbers to confirm with the vendor: ")
+    )
+    names = line.removeprefix("- Part numbers to confirm with the vendor: ").rstrip(".").split("; ")
+    assert any("splitter fiber" in n for n in names)
+    for name in names:
+        assert name.count("(") == name.count(")"), name

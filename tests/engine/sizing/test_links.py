@@ -11,6 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.design import Design
+from clustergen.engine.report import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
@@ -85,7 +86,7 @@ def test_bom_has_each_end_and_the_cable_of_every_link(d: Design) -> None:
         g.links for g in unsettled
     )
     cables = sum(ln.quantity for ln in d.bom if ln.category == "cable")
-    assert cables == sum(g.links for g in d.links)
+    assert cables == sum(-(-g.links // g.links_per_cable) for g in d.links)
     xcvrs = sum(ln.quantity for ln in d.bom if ln.category == "transceiver")
     assert xcvrs == sum(g.a.transceivers + g.b.transceivers for g in d.links)
     for g in d.links:
@@ -166,3 +167,68 @@ def test_h100_ra_table_8_transceiver_counts() -> None:
     ufm = next(g for g in d.links if g.segment == "fabric-manager-leaf")
     assert ufm.a.transceiver == "mma4z00-ns400"
     assert ufm.a.transceivers == 4
+
+
+def test_a_bluefield_port_at_200g_takes_a_qsfp112_module_on_a_splitter_fiber() -> None:
+    """GB200 NVL72: each BlueField-3 400G QSFP112 port runs 2 x 200GbE (NCP reference guide);
+    the QSFP112 SR4 in its 200G mode on a 1:2 splitter fiber (MMA1Z00-NS400-T overview), one
+    fiber for two links. No end of the nodes' north-south links is left to choose."""
+    d = design({"platform": "gb200-nvl72", "nodes": 8})
+    nodes = next(g for g in d.links if g.fabric == "storage" and g.a.device == d.platform.name)
+    assert nodes.a.transceiver == "mma1z00-ns400"
+    assert nodes.a.transceivers == nodes.links
+    assert nodes.cable == "fiber-mpo-mm-split"
+    assert nodes.links_per_cable == 2
+    line = next(ln for ln in d.bom if ln.part == "fiber-mpo-mm-split" and "576" in ln.description)
+    assert line.quantity == nodes.links // 2
+
+
+def test_a_host_of_unknown_cage_gets_no_guessed_module() -> None:
+    """A management server whose adapter cage the catalog does not know: its transceiver is one
+    to choose (flagged), never a module picked for another cage."""
+    d = design({"platform": "gb200-nvl72", "nodes": 8})
+    servers = [g for g in d.links if "management server" in g.a.device]
+    assert servers
+    assert all(g.a.transceiver is None for g in servers)
+    flagged = [
+        ln for ln in d.bom if ln.category == "transceiver" and "management server" in ln.description
+    ]
+    assert flagged
+    assert all(ln.placeholder for ln in flagged)
+
+
+def test_a_switch_inside_the_rack_is_not_ordered_again(d: Design) -> None:
+    """The NVL72 rack ships its two in-rack SN2201 management switches (DGX GB200 user guide:
+    "2x TOR Switches for management"; Enterprise RA NVL72: "2 SN2201 OOB switches"): the
+    orderable switch lines buy only the ones outside the racks."""
+    system = CATALOG.system(d.platform.system)
+    for net in (d.fabrics.inband, d.fabrics.oob):
+        if net is None:
+            continue
+        inside = d.compute.nodes * sum(p.count for p in system.included if p.part == net.switch)
+        inside = min(inside, net.in_rack_switches)
+        ordered = sum(
+            ln.quantity
+            for ln in d.bom
+            if ln.part == net.switch and ln.status == "order" and net.name in ln.description
+        )
+        assert ordered == net.total_switches - inside, net.name
+        if inside:
+            listed = [
+                ln
+                for ln in d.bom
+                if ln.status.startswith("included") and "SN2201" in ln.description
+            ]
+            assert sum(ln.quantity for ln in listed) == inside
+
+
+def test_the_compute_rack_on_the_bom_is_the_one_drawn(d: Design) -> None:
+    """Rack height and cooling agree between the BOM's compute-rack line, the catalog rack it
+    names and the rack elevations (a 52U catalog rack is never sold for a 48U plan)."""
+    line = next(ln for ln in d.bom if ln.category == "rack" and "compute rack" in ln.description)
+    height = int(line.description.split("U ", 1)[0])
+    drawn = {r.height_u for r in rackplan.rack_plan(d) if r.role == "compute"}
+    assert drawn == {height}
+    assert f"{d.racks.compute.cooling}-cooled" in line.description
+    if line.part:
+        assert CATALOG.rack(line.part).rack_units == height

@@ -46,6 +46,11 @@ class LinkGroup(_M):
     speed_gbps: float
     media: str = Field(description="as the fabric states it: optical, passive copper (DAC), ...")
     cable: str | None = Field(description="catalog cable id; None when no catalog cable fits")
+    links_per_cable: int = Field(
+        default=1,
+        ge=1,
+        description="links one cable carries (2 on a twin-port DAC or a 1:2 splitter fiber)",
+    )
     cable_supply: Supply = "order"
     cable_power_w: float | None = Field(
         default=None,

@@ -152,7 +152,8 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
             continue
         count = ln.quantity
         if ln.category == "switch" and oob and oob.name in ln.description:
-            count -= oob.in_rack_switches
+            # the ones outside the compute racks, whether or not the line buys the in-rack ones
+            count = oob.total_switches - oob.in_rack_switches
         leaf = ln.category == "switch" and (
             ln.description.endswith(" leaf") or "management" in ln.description
         )
@@ -340,7 +341,8 @@ def _switch_names(d: Design) -> dict[int, list[str]]:
             continue
         count = ln.quantity
         if ln.category == "switch" and oob and oob.name in ln.description:
-            count -= oob.in_rack_switches
+            # the ones outside the compute racks, whether or not the line buys the in-rack ones
+            count = oob.total_switches - oob.in_rack_switches
         key = ln.part or _slug(ln.description)
         names = []
         for _ in range(max(0, count)):

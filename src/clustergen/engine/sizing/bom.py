@@ -17,7 +17,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.links import LinkEnd, LinkGroup
 from clustergen.engine.sizing.fabric import switch_power_w
 from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 
 def line(
@@ -111,7 +111,7 @@ def build_bom(
         *_compute_lines(catalog, system, compute),
         *_fabric_lines(catalog, compute_label, fabrics.compute, _of(links, "compute"), labels),
         *_fabric_lines(catalog, storage_label, fabrics.storage, _of(links, "storage"), labels),
-        *_management_lines(catalog, fabrics, servers, links),
+        *_management_lines(catalog, system, compute.nodes, fabrics, servers, links),
         *_storage_lines(catalog, storage),
         *_rack_lines(catalog, system, racks),
     ]
@@ -163,11 +163,16 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
                 status=status,
             )
         )
-    if system.compute and system.compute.ports and system.compute.nic is None:
-        # the ports are known but not the card behind them: a line to settle, never left out
-        n = compute.nodes * (system.compute.nics or system.compute.ports)
-        what = f"compute-fabric NIC of the {system.name} (model not in the catalog; its power is in the node's)"
-        out.append(line("nic", n, what, None, None, source=system.source))
+    for role, group in (
+        ("compute-fabric NIC", system.compute),
+        ("north-south (storage and in-band) adapter", system.storage),
+    ):
+        if group and group.ports and group.nic is None:
+            # the ports are known but not the card behind them: listed, never left out; it
+            # ships inside the system like a known card
+            n = compute.nodes * (group.nics or group.ports)
+            what = f"{role} of the {system.name} (model not in the catalog; its power is in the node's)"
+            out.append(line("nic", n, what, None, None, source=system.source, status=status))
     return out
 
 
@@ -249,8 +254,11 @@ def _cable_line(catalog: Catalog, label: str, g: LinkGroup) -> BomLine:
             None,
             source="link count from the fabric rules; no catalog cable fits this link",
         )
-    unit = None if g.cable_power_w is None else g.cable_power_w / max(1, g.links)
-    return line("cable", g.links, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
+    n = ceil_div(g.links, g.links_per_cable)
+    unit = None if g.cable_power_w is None else g.cable_power_w / max(1, n)
+    if g.links_per_cable > 1:
+        where += f" ({g.links_per_cable} links a cable)"
+    return line("cable", n, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
 
 
 def length_class(cable: Optic) -> str:
@@ -268,18 +276,30 @@ def length_class(cable: Optic) -> str:
 
 
 def _management_lines(
-    catalog: Catalog, fabrics: FabricsSection, servers: ServersSection, links: list[LinkGroup]
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    fabrics: FabricsSection,
+    servers: ServersSection,
+    links: list[LinkGroup],
 ) -> list[BomLine]:
     out = []
     for net in (fabrics.inband, fabrics.oob):
         if net is None:
             continue
         sw = catalog.switch(net.switch)
+        inside = min(net.in_rack_switches, nodes * system.included_count(sw.id))
         where = f" ({net.in_rack_switches} in the compute racks)" if net.in_rack_switches else ""
+        if inside:
+            # the rack-scale system ships its in-rack switches: order only the others
+            where = (
+                f" ({net.total_switches - inside} outside the compute racks; the {inside} in "
+                f"them are {included(system).removesuffix(', do not order')})"
+            )
         out.append(
             line(
                 "switch",
-                net.total_switches,
+                net.total_switches - inside,
                 f"{sw.name}, {net.name}{where}",
                 sw,
                 switch_power_w(sw),
@@ -357,16 +377,19 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             status=included(system) if inside else "order",
         )
     ]
+    # the RA's own rack for its network racks too (H100 RA Table 7: 38 NVIDPD13 for 32 compute
+    # and 6 other racks), where the compute rack is the catalog's
+    net = fits if fits and fits.network_racks and not inside else None
     if racks.network_racks:
         out.append(
             line(
                 "rack",
                 racks.network_racks,
                 "air-cooled network and management rack (switches, servers, storage; at least "
-                "36U usable), model to choose",
+                f"36U usable), {net.name if net else 'model to choose'}",
+                net,
                 None,
-                None,
-                source=racks.basis,
+                source=f"{racks.basis}; {net.source}" if net else racks.basis,
             )
         )
     net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
@@ -389,7 +412,8 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             line(
                 "pdu",
                 racks.network_racks * net_pdus,
-                f"rack PDU (model to choose), network racks ({net_pdus} per rack)",
+                f"{(net.network_pdu_name if net else None) or 'rack PDU (model to choose)'}, "
+                f"network racks ({net_pdus} per rack)",
                 None,
                 None,
                 source=pdu_basis(catalog),
@@ -400,9 +424,11 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             line(
                 "cooling",
                 plan.compute_racks,
-                f"coolant distribution for one liquid-cooled rack of {plan.rack_power_kw:,.0f} kW "
-                "(CDU capacity and facility-water connection; CDU count and model to size with "
-                "the facility)",
+                f"liquid-cooling connection for one rack of up to {plan.rack_power_kw:,.0f} kW "
+                "(rack manifolds to a coolant distribution unit (CDU) and facility water; "
+                f"{plan.compute_racks * plan.rack_power_kw:,.0f} kW to the liquid loop over "
+                f"{plural(plan.compute_racks, 'rack')} at most; CDU type (in-rack or in-row), count "
+                "and model to size with the facility: no CDU rule in the NVIDIA documents read)",
                 None,
                 None,
                 source=COOLING_SOURCE,

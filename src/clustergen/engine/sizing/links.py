@@ -13,6 +13,8 @@ Rules:
 - storage appliances' ends and cables are the storage vendor's (H100 RA Table 8, note 2);
 - a copper or active cable (DAC, ACC, AOC) carries no transceiver at either end; an AOC's power
   per end, which the fabric counts at its switch tier, moves with the cable;
+- a cable carries as many links as its logical ports (a twin-port DAC or a 1:2 splitter fiber
+  two), so the BOM buys links / ports of it;
 - length class: a host's link to an in-rack switch is in-rack, a switch pair's inter-switch links
   are in-rack, everything to the network racks is row.
 """
@@ -32,6 +34,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import CableLine, FabricDesign
 from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
 from clustergen.engine.sizing.fabric import fits_cage, host_optic
+from clustergen.errors import CatalogGapError
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -142,6 +145,7 @@ def _group(
         speed_gbps=c.speed_gbps,
         media=c.media,
         cable=cable.id if cable else None,
+        links_per_cable=cable.ports if cable and cable_supply == "order" else 1,
         cable_supply=cable_supply,
         cable_power_w=cable_power,
         length_class="in-rack" if c.segment == "inter-switch" else "row",
@@ -370,16 +374,43 @@ def _cable(
     if is_copper(c.media):
         fits = [
             o
-            for o in cables
-            if o.kind == "dac"
-            and o.port_speed_gbps == c.speed_gbps
+            for o in _read(cables, "dac", "port_speed_gbps")
+            if o.port_speed_gbps == c.speed_gbps
             and (not o.technologies or f.technology in o.technologies)
         ]
     elif optic is not None and optic.media in ("multimode", "singlemode"):
-        fits = [o for o in cables if o.kind == "fiber" and o.media == optic.media]
+        fibers = [
+            o for o in _read(cables, "fiber", "media", "port_speed_gbps") if o.media == optic.media
+        ]
+        # a port slower than the module's lane group runs on a splitter fiber (200G on a
+        # 400G SR4 pair: MFP7E20, MMA1Z00-NS400-T overview); else one straight fiber a link
+        split = h.optic is not None and _runs_split(h.optic, c.speed_gbps * h.ports_per_cage)
+        fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == c.speed_gbps]
+        fits = fits or [o for o in fibers if o.ports == 1]
     else:
         fits = []
     return (fits[0] if fits else None), "order"
+
+
+def _read(cables: list[Optic], kind: str, *fields: str) -> list[Optic]:
+    """The catalog's cables of a kind, each with the fields the choice reads: a null one is a
+    named gap, never a cable silently passed over for another."""
+    out = [o for o in cables if o.kind == kind]
+    for o in out:
+        for name in fields:
+            if getattr(o, name) is None:
+                raise CatalogGapError(
+                    f"cable {o.id} has no {name} in the catalog",
+                    entry=o.id,
+                    field=name,
+                    hint=f"add {name} to {o.id} in a layered catalog",
+                )
+    return out
+
+
+def _runs_split(optic: Optic, port_gbps: float) -> bool:
+    """Whether a host module runs at its half-lane rate on this port."""
+    return optic.total_gbps != port_gbps and optic.split_port_speed_gbps == port_gbps
 
 
 def _management_links(
@@ -390,15 +421,21 @@ def _management_links(
     QSFP AOCs on the in-band network), else a cable to choose."""
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
-    cable = next(
-        (
-            o
-            for o in catalog.all("optics", Optic)
-            if o.kind == ("dac" if copper else "aoc")
-            and o.total_gbps == speed
-            and fits_cage(o, node.cage_form if node else None)
-        ),
-        None,
+    # an active cable's end plugs into the node's cage: none is picked for an unknown cage
+    cage_known = copper or node is None or node.cage_form is not None
+    cable = (
+        next(
+            (
+                o
+                for o in catalog.all("optics", Optic)
+                if o.kind == ("dac" if copper else "aoc")
+                and o.total_gbps == speed
+                and fits_cage(o, node.cage_form if node else None)
+            ),
+            None,
+        )
+        if cage_known
+        else None
     )
     sw = catalog.switch(net.switch)
     media = "copper (RJ45)" if copper else "active optical (AOC)"

@@ -99,7 +99,11 @@ def power_section(
             continue
         if net.switch_power_w is None:
             unknown.append(f"{net.name} switch power ({net.switch} not in the catalog)")
-        mn_w += net.switch_power_w or 0.0
+        # switches that come inside a rack-scale system draw from its own budget (the NVL72's
+        # in-rack SN2201s are busbar-powered: Enterprise RA NVL72, Components)
+        inside = min(net.in_rack_switches, nodes * inputs.system.included_count(net.switch))
+        share = (net.total_switches - inside) / net.total_switches if net.total_switches else 1.0
+        mn_w += (net.switch_power_w or 0.0) * share
     servers_w = _servers_w(srv, unknown)
     storage_w = _storage_w(storage, unknown)
     it_total = compute_w + cf_switches_w + cf_optics_w + sf_switches_w + sf_optics_w + mn_w

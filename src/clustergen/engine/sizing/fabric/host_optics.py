@@ -4,7 +4,8 @@ A single-port OSFP ConnectX-7 takes a single-port OSFP module (MMA4Z00-NS400), n
 part of the same rate (MMA1Z00-NS400) that fits a ConnectX-7 QSFP112 card; a host cage is flat
 top (NVIDIA's finned-top OSFP modules are made for the switch cages: MMA4Z00-NS product
 specification, "finned top for Quantum-2/Spectrum-4 switches"), so a flat-top module is preferred
-where the catalog has both.
+where the catalog has both. A single-port module whose half-lane rate is the port's (a 400G SR4
+run at 200G on a 1:2 splitter fiber) fits when no full-rate module does.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic
 from clustergen.engine.cache import cached
+from clustergen.errors import CatalogGapError
 
 
 def fits_cage(optic: Optic, cage_form: str | None) -> bool:
@@ -25,6 +27,31 @@ def fits_cage(optic: Optic, cage_form: str | None) -> bool:
     return form.split(" ")[0].split("(")[0] == cage
 
 
+def transceivers(catalog: Catalog, *fields: str) -> list[Optic]:
+    """The catalog's transceivers, each with the fields a look-up reads: a null one is a named
+    gap (CatalogGapError), never a module silently passed over for another part."""
+    out = [o for o in catalog.all("optics", Optic) if o.kind == "transceiver"]
+    for o in out:
+        for name in fields:
+            if getattr(o, name) is None:
+                raise CatalogGapError(
+                    f"transceiver {o.id} has no {name} in the catalog",
+                    entry=o.id,
+                    field=name,
+                    hint=f"add {name} to {o.id} in a layered catalog",
+                )
+    return out
+
+
+def _runs_at(optic: Optic, total_gbps: float, ports: int) -> bool:
+    """Whether the module carries `ports` logical ports of `total_gbps` in all: at its full rate,
+    or a single-port module with half its lanes lit on a 1:2 splitter fiber (a 400G SR4 at 200G,
+    MMA1Z00-NS400-T overview)."""
+    if optic.total_gbps == total_gbps and optic.ports == ports:
+        return True
+    return ports == 1 == optic.ports and optic.split_port_speed_gbps == total_gbps
+
+
 def host_optic(
     catalog: Catalog,
     *,
@@ -34,21 +61,27 @@ def host_optic(
     technology: str | None,
 ) -> Optic | None:
     """The transceiver for a host cage of `total_gbps` carrying `ports` logical ports, of the
-    cage's form factor: multimode first, flat top first; None when the catalog has none."""
+    cage's form factor: multimode first, flat top first; None when the catalog has none, or when
+    the cage form is not known (a module picked for an unknown cage may not fit it: the end is
+    then a transceiver to choose, flagged, never a silent guess)."""
+    if not cage_form:
+        return None
 
     def first() -> Optic | None:
         fits = [
             o
-            for o in catalog.all("optics", Optic)
-            if o.kind == "transceiver"
-            and o.total_gbps == total_gbps
-            and o.ports == ports
+            for o in transceivers(catalog, "total_gbps", "media", "form_factor")
+            if _runs_at(o, total_gbps, ports)
             and fits_cage(o, cage_form)
             and (not technology or not o.technologies or technology in o.technologies)
         ]
         rank = {"multimode": 0, "singlemode": 1}
         fits.sort(
-            key=lambda o: (rank.get(o.media or "", 2), "flat top" not in (o.form_factor or ""))
+            key=lambda o: (
+                o.total_gbps != total_gbps,  # a module at its full rate before a split one
+                rank.get(o.media or "", 2),
+                "flat top" not in (o.form_factor or ""),
+            )
         )
         return fits[0] if fits else None
 

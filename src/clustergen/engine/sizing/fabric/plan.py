@@ -11,7 +11,7 @@ from clustergen.engine.model.bounds import MAX_NODES, check_number
 from clustergen.engine.model.common import Assumed, Technology
 from clustergen.engine.model.compute import FabricChoices, PlatformFabric
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
-from clustergen.engine.sizing.fabric.host_optics import host_optic
+from clustergen.engine.sizing.fabric.host_optics import host_optic, transceivers
 from clustergen.engine.sizing.fabric.network import size_clos
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import gpu_system
@@ -62,8 +62,8 @@ def find_optic(
 
     def first() -> Optic | None:
         for m in media:
-            for optic in catalog.all("optics", Optic):
-                if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+            for optic in transceivers(catalog, "total_gbps", "media"):
+                if optic.total_gbps != total_gbps:
                     continue
                 if optic.ports != ports or optic.media != m:
                     continue
@@ -106,11 +106,14 @@ def _cabling(
         return find_optic(catalog, total_gbps=total_gbps, ports=ports, technology=tech)
 
     # Ports run slower than their cage (BasePOD NDR200: NDR ports at 200G): the cage's own
-    # module, the split done in the fibre or splitter cable.
-    switch_optic = optic(cage, switch_ppc) or cage_optic(catalog, cage, tech)
-    core_optic = find_optic(
-        catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
-    )
+    # module, the split done in the fibre or splitter cable. A switch whose cage rate the catalog
+    # does not know gets no module picked for a guessed cage: its ends are unknown.
+    switch_optic = core_optic = None
+    if leaf.cage_gbps is not None:
+        switch_optic = optic(cage, switch_ppc) or cage_optic(catalog, cage, tech)
+        core_optic = find_optic(
+            catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
+        )
     cage_form = system.compute.cage_form if system.compute else None
 
     def node(total_gbps: float, ports: int) -> Optic | None:
@@ -384,8 +387,8 @@ def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> O
 
     def first() -> Optic | None:
         for m in ("multimode", "singlemode"):
-            for optic in catalog.all("optics", Optic):
-                if optic.kind != "transceiver" or optic.total_gbps != total_gbps:
+            for optic in transceivers(catalog, "total_gbps", "media"):
+                if optic.total_gbps != total_gbps:
                     continue
                 if optic.media != m:
                     continue
@@ -418,7 +421,10 @@ def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
     cage. Cages of 200 Gb/s and below take active optical cables (counted per end), faster ones a
     transceiver of the cage's rate (its port split done in the fibre). Node-side ends draw from
     the node's own power budget."""
-    cage = sw.cage_gbps or speed
+    if sw.cage_gbps is None:
+        # a module picked for a guessed cage may not fit it: the switch ends stay unknown
+        return Cabling(switch_optic=None, core_optic=None, optical=True)
+    cage = sw.cage_gbps
     ppc = sw.ports_per_cage_at(speed)
     tech = sw.technology
     optic = cable_end(catalog, cage, tech) if cage <= 200 else None
