@@ -35,7 +35,14 @@ _NOT_FIGURES = {
 }
 
 #: words a design uses when it says a fact is unknown
-_UNKNOWN_WORDS = ("unknown", "not in the catalog", "no published", "at least", "incomplete")
+_UNKNOWN_WORDS = (
+    "unknown",
+    "not in the catalog",
+    "no published",
+    "at least",
+    "incomplete",
+    "to choose",
+)
 
 
 def _readme_platform() -> str:
