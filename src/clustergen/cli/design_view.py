@@ -119,9 +119,11 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
     if c.max_gpus_under_cap is not None:
         rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
     if d.workload is not None:
-        from clustergen.engine.report.workload import headline
+        from clustergen.engine.report.workload import headline, interactivity_compact
 
         rows.append(("workload estimate", headline(d.workload)))
+        if line := interactivity_compact(d.workload):
+            rows.append(("interactivity", line))
     return rows
 
 

@@ -137,3 +137,19 @@ def test_the_executive_summary_says_what_was_not_understood() -> None:
     request = merge_request(cat, "512 GPUs training, 5 MW, zorp", {})
     d = assemble_design(cat, request, DesignChoices(platform="dgx-h100"))
     assert "**Not understood in the request (ignored):** `zorp`." in memo.executive_summary(d)
+
+
+def test_a_serving_memo_states_the_interactivity_it_was_sized_at() -> None:
+    """The workload section carries the throughput-vs-interactivity table on the design's GPU,
+    one row per tokens/s per user, with the rate the design is sized at among them."""
+    request = merge_request(
+        CATALOG, "serve llama 3.1 70b at 5000 tokens/s, 50 tokens/s per user", {}
+    )
+    d = assemble_design(CATALOG, request, DesignChoices(platform="dgx-h100"))
+    lines = memo.workload_lines(d)
+    header = next(i for i, line in enumerate(lines) if line.startswith("| tokens/s per user"))
+    rows = [line for line in lines[header + 2 :] if line.startswith("| ")]
+    assert d.workload is not None
+    assert len(rows) == len(d.workload.interactivity)
+    assert any(r.startswith("| 50 | 20.0 | ") for r in rows)
+    assert not any(line.endswith("..") for line in lines)

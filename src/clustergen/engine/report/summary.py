@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.workload import headline
+from clustergen.engine.report.workload import headline, interactivity_compact
 
 
 class FabricSummary(BaseModel):
@@ -72,6 +72,10 @@ class DesignSummary(BaseModel):
     storage_capacity_tb: float | None
     training_days: float | None
     workload: str | None = Field(default=None, description="the workload estimate in one line")
+    interactivity: str | None = Field(
+        default=None,
+        description="serving: output tokens/s per GPU at each tokens/s per user on the design's GPU",
+    )
     checks_passed: int
     checks_failed: list[Check] = Field(
         description="error-severity checks that failed or rest on an unknown value"
@@ -124,6 +128,7 @@ def summarize(d: Design) -> DesignSummary:
         storage_capacity_tb=d.storage.targets.capacity_tb,
         training_days=d.workload.days if d.workload and d.workload.kind != "inference" else None,
         workload=headline(d.workload) if d.workload else None,
+        interactivity=interactivity_compact(d.workload) if d.workload else None,
         checks_passed=sum(c.passed for c in d.checks),
         checks_failed=failed,
         warnings=d.warnings,

@@ -17,7 +17,7 @@ from clustergen.engine.model.design import DesignChoices
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
-from clustergen.engine.sizing.workload import check_workload, estimate_workload
+from clustergen.engine.sizing.workload import check_workload, design_estimate
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def resolve_inputs(
     cooling = (
         choices.cooling or request.cooling or ("liquid" if system.cooling == "liquid" else "air")
     )
-    found = estimate_workload(catalog, request, system)
+    found = design_estimate(catalog, request, system)
     return Inputs(
         catalog=catalog,
         request=request,
