@@ -110,7 +110,9 @@ def inference_errors(
     eff = eff or Efficiency.of(catalog)
     out = []
     for table, p, w in inputs or inference_inputs(catalog):
-        rep = build_replica(w.arch, w.gpu, w.precision, table.tp, 1, w.isl, w.osl, eff)
+        rep = build_replica(
+            w.arch, w.gpu, w.precision, table.tp, 1, w.isl, w.osl, eff, table.layout, w.nvlink_gpus
+        )
         if rep is None:
             continue
         modelled = rep.tokens_per_s(rep.max_batch) / rep.gpus

@@ -43,6 +43,7 @@ class Anchor:
     tp: int | None
     basis: str
     sources: list[str]
+    layout: str = "tp"
 
 
 def anchor(
@@ -60,7 +61,16 @@ def anchor(
     points: list[tuple[float, float, float]] = []
     for p in table.points:
         rep = build_replica(
-            w.arch, w.gpu, w.precision, table.tp, 1, p.isl_tokens, p.osl_tokens, eff
+            w.arch,
+            w.gpu,
+            w.precision,
+            table.tp,
+            1,
+            p.isl_tokens,
+            p.osl_tokens,
+            eff,
+            table.layout,
+            w.nvlink_gpus,
         )
         if p is exclude or rep is None or rep.max_batch < 1:
             continue
@@ -73,23 +83,33 @@ def anchor(
     x, y = math.log(w.isl), math.log(w.osl)
     weights = [1 / ((px - x) ** 2 + (py - y) ** 2 + 1e-9) for px, py, _ in points]
     factor = sum(wt * f for wt, (_, _, f) in zip(weights, points, strict=True)) / sum(weights)
+    shape = f"{table.layout.upper()}{table.tp}"
     return Anchor(
         factor=factor,
         tp=table.tp,
+        layout=table.layout,
         basis=f"the forward model anchored to the published table {table.id!r} ({table.software},"
-        f" TP{table.tp}, {len(points)} lengths): x{factor:.2f} at ISL/OSL {w.isl}/{w.osl}",
+        f" {shape}, {len(points)} lengths): x{factor:.2f} at ISL/OSL {w.isl}/{w.osl}",
         sources=[f"inference_throughput.yaml {table.id}: {table.source}"],
     )
 
 
-def _shapes(w: WorkloadInputs) -> list[tuple[int, int]]:
-    """(TP, PP) to weigh: TP inside the NVLink domain; PP over nodes only if TP alone is short."""
+def _shapes(w: WorkloadInputs) -> list[tuple[int, int, str]]:
+    """(GPUs per stage, PP, layout) to weigh: TP inside the NVLink domain, PP over nodes only if
+    TP alone is short; for a mixture-of-experts model also DEP (attention data parallel, experts
+    spread) inside the domain and, where the domain is too small, over nodes (its all-to-all
+    then crosses the scale-out fabric)."""
     tps = [t for t in _POWERS if t <= w.nvlink_gpus]
     widest = tps[-1]
     mem = (w.gpu.memory_gb or 0) * 1e9
     if w.arch.weight_bytes(w.precision) < 0.9 * widest * mem:
-        return [(t, 1) for t in tps]
-    return [(widest, p) for p in (2, 4, 8, 16)]
+        out = [(t, 1, "tp") for t in tps]
+    else:
+        out = [(widest, p, "tp") for p in (2, 4, 8, 16)]
+    if w.arch.moe:
+        deps = [t for t in _POWERS if t >= 2 and (t <= w.nvlink_gpus or t <= 4 * widest)]
+        out += [(t, 1, "dep") for t in deps]
+    return out
 
 
 @dataclass(frozen=True)
@@ -108,8 +128,10 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
     anc = anchor(catalog, w, eff)
     weighed: list[Replica] = []
     options: list[tuple[float, Replica, float]] = []
-    for tp, pp in _shapes(w):
-        rep = build_replica(w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff)
+    for tp, pp, layout in _shapes(w):
+        rep = build_replica(
+            w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff, layout, w.nvlink_gpus
+        )
         if rep is None or rep.max_batch < 1:
             continue
         rep = rep.scaled(anc.factor).at_percentile(w.percentile)
@@ -123,7 +145,9 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
     # replica can do far better, and the table's TP was chosen for max throughput
     top = max(o[0] for o in options)
     published = [
-        o for o in options if o[1].tp == anc.tp and o[1].pp == 1 and o[0] >= _NEAR_BEST * top
+        o
+        for o in options
+        if (o[1].tp, o[1].pp, o[1].layout) == (anc.tp, 1, anc.layout) and o[0] >= _NEAR_BEST * top
     ]
     if published:
         _, rep, b = published[0]
@@ -365,7 +389,7 @@ def _method(
     band: float,
 ) -> str:
     rep = choice.replica
-    shape = f"TP{rep.tp}" + (f" x PP{rep.pp}" if rep.pp > 1 else "")
+    shape = rep.shape
     at = f"p{w.percentile * 100:g} " if w.percentile else ""
     limits = ", ".join(
         t

@@ -116,8 +116,7 @@ def meets_on(catalog: Catalog, w: WorkloadInputs, gpus: list[Gpu] | None = None)
             continue
         rep = choice.replica
         per_replica = rep.tokens_per_s(choice.batch)
-        shape = f"TP{rep.tp}" + (f" x PP{rep.pp}" if rep.pp > 1 else "")
-        text = f"{gpu.id} ({trial.precision.upper()}, {shape}"
+        text = f"{gpu.id} ({trial.precision.upper()}, {rep.shape}"
         need = float(rep.gpus)
         if w.target_tokens_per_s:
             replicas = max(1, math.ceil(w.target_tokens_per_s / per_replica))
