@@ -89,3 +89,13 @@ def test_deepseek_r1_is_served_expert_parallel_not_tp_x_pp() -> None:
     assert choice.replica.layout == "dep"
     per_gpu = choice.replica.tokens_per_s(choice.batch) / choice.replica.gpus
     assert per_gpu > 100
+
+
+def test_pipeline_stages_hold_the_weights_once() -> None:
+    """TP8 x PP2 of Llama 3.1 405B BF16 on H100 holds 810 GB of weights once over 16 GPUs
+    (480 GB left for the cache), not once per stage."""
+    arch = arch_of(CAT.model("llama-3.1-405b"), None)
+    assert arch is not None
+    rep = build_replica(arch, CAT.gpu("h100-sxm"), "bf16", 8, 2, 1000, 1000, EFF)
+    assert rep is not None
+    assert rep.max_batch > 100

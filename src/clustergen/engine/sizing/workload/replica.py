@@ -260,7 +260,8 @@ def build_replica(
     bpp = BYTES_PER_PARAM[precision]
     m = arch.model
     share = m.experts_per_token / m.experts if m and m.experts and m.experts_per_token else 1.0
-    held = weights_per_gpu(arch, lay, bpp) * n
+    # a stage of `tp` GPUs: TP or PP splits the weights once over all the replica's GPUs
+    held = weights_per_gpu(arch, lay, bpp) * tp if lay.dep else arch.weight_bytes(precision)
     free = eff.kv_fraction * (n * gpu.memory_gb * 1e9 - held)
     # under DEP every GPU reads the shared weights whole each step
     shared_read = (shared - arch.embedding_params()) * bpp * (tp if lay.dep else 1)
