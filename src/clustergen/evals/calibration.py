@@ -119,7 +119,10 @@ def inference_errors(
         interpolated = None
         if anchored:
             anc = anchor(catalog, w, eff, exclude=p)
-            interpolated = modelled * anc.factor if anc.tp is not None else None
+            fitted = rep.anchored(anc.factor)
+            interpolated = (
+                fitted.tokens_per_s(fitted.max_batch) / rep.gpus if anc.tp is not None else None
+            )
         label = f"{table.id} {p.isl_tokens}/{p.osl_tokens}"
         out.append(
             FigureError(

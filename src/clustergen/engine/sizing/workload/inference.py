@@ -74,10 +74,8 @@ def anchor(
         )
         if p is exclude or rep is None or rep.max_batch < 1:
             continue
-        modelled = rep.tokens_per_s(rep.max_batch) / rep.gpus
-        points.append(
-            (math.log(p.isl_tokens), math.log(p.osl_tokens), p.tokens_per_s_per_gpu / modelled)
-        )
+        factor = rep.batch_factor(p.tokens_per_s_per_gpu * rep.gpus)
+        points.append((math.log(p.isl_tokens), math.log(p.osl_tokens), factor))
     if not points:
         return unanchored
     x, y = math.log(w.isl), math.log(w.osl)
@@ -134,7 +132,7 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
         )
         if rep is None or rep.max_batch < 1:
             continue
-        rep = rep.scaled(anc.factor).at_percentile(w.percentile)
+        rep = rep.anchored(anc.factor).at_percentile(w.percentile)
         weighed.append(rep)
         b = rep.best_batch(w.ttft_s, w.tpot_s)
         if b >= 1:

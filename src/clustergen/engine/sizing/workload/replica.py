@@ -124,7 +124,8 @@ class Replica:
         return head + (f" x PP{self.pp}" if self.pp > 1 else "")
 
     def scaled(self, factor: float) -> Replica:
-        """The same replica made `factor` times faster (anchored to a published row)."""
+        """The same replica made `factor` times faster in every term (a slower or faster
+        serving stack)."""
         return replace(
             self,
             prefill_s=self.prefill_s / factor,
@@ -133,6 +134,30 @@ class Replica:
             per_seq_s=self.per_seq_s / factor,
             overhead_s=self.overhead_s / factor,
         )
+
+    def anchored(self, factor: float) -> Replica:
+        """The replica with its per-sequence terms (prompt and decode math, KV reads: what a
+        published max-throughput row measures) `factor` times faster; the floor every step pays
+        whatever the batch (weights read, fixed cost) is kept as modelled, so a table measured
+        at full batch does not speed up one user's TPOT."""
+        return replace(self, prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
+
+    def floor_s(self, batch: float) -> float:
+        """Seconds of a step that do not grow with the batch's own work: weights read (the
+        experts `batch` touches) and the fixed cost."""
+        return self.decode_s(batch) - batch * self.per_seq_s
+
+    def batch_factor(self, tokens_per_s: float) -> float:
+        """The `anchored` factor that makes the replica deliver `tokens_per_s` at its memory's
+        batch; at most 4 x the factor that scales every term (a published figure beyond the
+        modelled floor would otherwise ask for unbounded speed)."""
+        b = self.max_batch
+        work = b * (self.per_seq_s + self.prefill_s / self.osl)
+        whole = tokens_per_s / self.tokens_per_s(b)
+        room = b / tokens_per_s - self.floor_s(b)
+        if room <= 0:
+            return 4 * whole
+        return min(work / room, 4 * whole)
 
     def at_percentile(self, percentile: float | None) -> Replica:
         """The same replica with its TTFT read at `percentile` (0-1; None for the mean)."""
