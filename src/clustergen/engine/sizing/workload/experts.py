@@ -11,7 +11,9 @@ What the layout decides:
   reads every sequence's latent; DEP keeps each sequence's cache on its own GPU, never copied;
 - communication: TP's all-reduces are in the fitted TP^-exponent; DEP's all-to-all moves
   k x hidden bytes per token per MoE layer each way (dispatch in FP8 with FP8 or FP4 weights,
-  combine in BF16, as DeepEP does), over NVLink inside the domain and the scale-out NIC beyond;
+  combine in BF16, as DeepEP does), over NVLink inside the domain at half its both-ways figure
+  and the scale-out NIC beyond (DeepEP's README, commit 0297fc8, measures 726-740 GB/s logical
+  on B200 EP8 NVLink, of 900 one way, and 61-90 GB/s over CX7 RDMA);
 - prefill: under DEP one GPU reads a prompt, so one prompt's service is N times the replica's
   share, with N prompts served at once.
 """
