@@ -71,7 +71,7 @@ def test_dep_holds_more_sequences_than_tp_for_an_mla_model() -> None:
     assert tp is not None
     assert dep is not None
     assert dep.max_batch > 4 * tp.max_batch
-    assert dep.tokens_per_s(dep.max_batch) > 2 * tp.tokens_per_s(tp.max_batch)
+    assert dep.tokens_per_s(dep.max_batch) > 1.5 * tp.tokens_per_s(tp.max_batch)
 
 
 def test_deepseek_r1_is_served_expert_parallel_not_tp_x_pp() -> None:

@@ -7,8 +7,9 @@ the GPUs of its k experts and back: an all-to-all dispatch and combine).
 
 What the layout decides:
 - weights per GPU: TP splits everything; DEP keeps the shared weights whole on every GPU;
-- KV cache: TP splits it by KV head, but an MLA latent has no heads: every TP rank holds and
-  reads every sequence's latent; DEP keeps each sequence's cache on its own GPU, never copied;
+- KV cache: TP splits it by KV head, so heads fewer than the TP degree are copied, and an MLA
+  latent has no heads: every TP rank holds and reads every sequence's latent; DEP keeps each
+  sequence's cache on its own GPU, never copied;
 - communication: TP's all-reduces are in the fitted TP^-exponent; DEP's all-to-all moves
   k x hidden bytes per token per MoE layer each way (dispatch in FP8 with FP8 or FP4 weights,
   combine in BF16, as DeepEP does), over NVLink inside the domain at half its both-ways figure
@@ -43,15 +44,15 @@ class Layout:
 
 
 def kv_copies(arch: Arch, layout: Layout) -> int:
-    """How many GPUs of the replica hold each KV-cache byte: 1 under DEP; under TP every rank
-    for an MLA latent (it has no heads to split). GQA heads fewer than the TP degree are not
-    counted as copied: with them the TensorRT-LLM Qwen3 235B TP8 rows (4 KV heads) fall 25-50 %
-    under the published figures, without them within 30 %, so that stack does not pay the copy
-    in full (how, it does not say)."""
+    """How many GPUs of the replica hold each KV-cache byte: 1 under DEP; under TP, TP / KV heads
+    when the heads are fewer than the GPUs, and every rank for an MLA latent (it has no heads)."""
     m = arch.model
-    if layout.dep or m is None or layout.gpus <= 1 or not m.kv_lora_rank:
+    if layout.dep or m is None or layout.gpus <= 1:
         return 1
-    return layout.gpus
+    if m.kv_lora_rank:
+        return layout.gpus
+    heads = m.kv_heads or m.attention_heads or layout.gpus
+    return max(1, layout.gpus // heads)
 
 
 def weights_per_gpu(arch: Arch, layout: Layout, bytes_per_param: float) -> float:
