@@ -4,7 +4,7 @@ terminal (`estimate`, `design`), the memo and the design summary all print it th
 from __future__ import annotations
 
 from clustergen.engine.model.workload import InteractivityPoint, WorkloadEstimate
-from clustergen.units import duration
+from clustergen.units import duration, plural
 
 #: GPU columns the interactivity table shows in a terminal (the estimate's first)
 _TABLE_GPUS = 5
@@ -21,7 +21,7 @@ def _gpus(w: WorkloadEstimate) -> str:
         return "GPUs not fixed"
     if w.kind == "inference" and w.replicas is not None and w.gpus_per_replica:
         return (
-            f"{w.replicas:,} replicas x {w.gpus_per_replica} GPUs = {w.gpus_required:,} "
+            f"{plural(w.replicas, 'replica')} x {w.gpus_per_replica} GPUs = {w.gpus_required:,} "
             f"{w.gpu} GPUs"
         )
     return f"{w.gpus_required:,} {w.gpu} GPUs"

@@ -22,6 +22,7 @@ from clustergen.engine.sizing.workload.inputs import WorkloadInputs
 from clustergen.engine.sizing.workload.published import inference_table
 from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
 from clustergen.errors import RequestError
+from clustergen.units import plural
 
 #: error bands (+/- %), held by tests/engine/sizing/test_calibration.py: (anchored to published
 #: rows, the forward model alone) for dense and MoE models; extra when a latency limit binds
@@ -410,7 +411,7 @@ def _method(
         f"{choice.batch:,.0f} sequences in flight"
         + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
         f"{per_replica:,.0f} output tokens/s per replica",
-        f"{replicas:,} replicas; at the target load {batch:,.0f} in flight per replica",
+        f"{plural(replicas, 'replica')}; at the target load {batch:,.0f} in flight per replica",
         queue,
         *notes,
         f"band +/-{band:g}%",
