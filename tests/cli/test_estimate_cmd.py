@@ -173,3 +173,38 @@ def test_the_serving_example_states_its_interactivity(cli: Cli) -> None:
     assert "tokens/s per user" in out
     assert "at the target load" in out
     assert "assumed tpot_ms" in out
+
+
+def test_each_warning_is_printed_once_at_the_top(cli: Cli) -> None:
+    """The estimate's warnings come before the headline, and none is repeated after it."""
+    _code, out, _ = cli("estimate", "serve deepseek-r1 at 5000 tokens/s, 50 tokens/s per user")
+    lines = [line for line in out.splitlines() if line.startswith("warning: ")]
+    head = next(i for i, line in enumerate(out.splitlines()) if line.startswith("workload: "))
+    assert all(out.splitlines().index(line) < head for line in lines)
+    assert len(lines) == len(set(lines))
+    assert out.count("warning: ") == len(lines)
+
+
+def test_a_serving_design_carries_the_interactivity_it_was_sized_at(cli: Cli) -> None:
+    """The design JSON, the terminal and the tool summary carry the table on the design's GPU."""
+    text = "serve llama 3.1 70b at 5000 tokens/s, 50 tokens/s per user"
+    code, out, _ = cli("design", text, "--gpu", "h100-sxm", "--offline", "--json")
+    assert code == 0
+    w = json.loads(out)["workload"]
+    assert w["tokens_per_s_per_user"] >= 50
+    assert {p["gpu"] for p in w["interactivity"]} == {"h100-sxm"}
+    at_50 = next(p for p in w["interactivity"] if p["tokens_per_s_per_user"] == 50)
+    assert at_50["tokens_per_s_per_gpu"] == pytest.approx(w["tokens_per_s_per_gpu"], rel=0.01)
+    code, out, _ = cli("design", text, "--gpu", "h100-sxm", "--offline")
+    assert code == 0
+    assert "interactivity" in out
+    assert "50/user" in out
+
+
+def test_a_design_not_met_exits_non_zero_and_names_what_meets_it(cli: Cli) -> None:
+    code, _, err = cli(
+        "design", "serve llama 3.1 405b at 5000 tokens/s, 75 tokens/s per user", "--gpu",
+        "h100-sxm", "--offline",
+    )  # fmt: skip
+    assert code == 3
+    assert "meets it instead: " in err

@@ -150,6 +150,9 @@ class Gpu(Entry):
     bf16_dense_tflops: float | None = Field(default=None, ge=0.001, le=1e8)
     fp8_dense_tflops: float | None = Field(default=None, ge=0.001, le=1e8)
     fp4_dense_tflops: float | None = Field(default=None, ge=0.001, le=1e8)
+    nvlink_gb_per_s: float | None = Field(
+        default=None, ge=0.001, le=1e5, description="NVLink per GPU, both directions together"
+    )
     tdp_w: DeviceWatts | None = None
 
 

@@ -100,7 +100,11 @@ class InferenceTable(Entry):
 
     model: str = Field(description="model id in models.yaml")
     gpu: str = Field(description="GPU id in gpus.yaml")
-    tp: int = Field(gt=0, description="tensor-parallel GPUs per replica")
+    tp: int = Field(gt=0, description="GPUs per replica (the TP or DEP degree)")
+    layout: Literal["tp", "dep"] = Field(
+        default="tp",
+        description="tp: tensor parallel; dep: attention data parallel with expert parallelism",
+    )
     precision: Precision
     software: str = Field(min_length=1, description="framework and version")
     points: list[ShapePoint] = Field(min_length=1)

@@ -52,7 +52,7 @@ def summary(d: Design) -> None:
 
 def _figures(d: Design) -> list[tuple[str, Any]]:
     """The design table's rows: compute, networks, servers and racks, storage, power, training."""
-    c, f, pw = d.compute, d.fabrics.compute, d.power
+    c, f = d.compute, d.fabrics.compute
     rows: list[tuple[str, Any]] = [
         (
             "nodes / GPUs / SUs",
@@ -102,6 +102,14 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         ("storage", f"{st.tier}: read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s")
     )
     rows.append(("storage data path", _data_path(d)))
+    rows += _power_rows(d)
+    return rows
+
+
+def _power_rows(d: Design) -> list[tuple[str, Any]]:
+    """The design table's last rows: power and headroom, the workload it was sized for, cost."""
+    c, pw = d.compute, d.power
+    rows: list[tuple[str, Any]] = []
     at_least = "" if pw.complete else "at least "
     rows.append(
         (
@@ -119,9 +127,11 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
     if c.max_gpus_under_cap is not None:
         rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
     if d.workload is not None:
-        from clustergen.engine.report.workload import headline
+        from clustergen.engine.report.workload import headline, interactivity_compact
 
         rows.append(("workload estimate", headline(d.workload)))
+        if line := interactivity_compact(d.workload):
+            rows.append(("interactivity", line))
     if d.cost is not None:
         from clustergen.engine.report.cost import cost_line
 

@@ -34,12 +34,13 @@ def first_lines(request: DesignRequest, warnings: list[str]) -> None:
 
 
 def print_workload(w: WorkloadEstimate) -> None:
-    """Print the estimate's headline and method, plain text (no markup), then its advice and
-    its interactivity table."""
+    """Print the estimate's headline and method, plain text (no markup), then the GPUs that
+    meet what it does not and its interactivity table. Its warnings are printed once, at the top
+    (`first_lines`), not again here."""
     head, method = workload_lines(w)
     stdout.print(f"workload: {head}", markup=False, highlight=False, soft_wrap=False)
     stdout.print(method, markup=False, highlight=False, style="dim", soft_wrap=False)
-    for line in advice_lines(w):
+    for line in advice_lines(w.model_copy(update={"warnings": []})):
         stdout.print(line, markup=False, highlight=False, soft_wrap=False)
     print_interactivity(w)
 

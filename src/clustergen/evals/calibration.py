@@ -110,14 +110,19 @@ def inference_errors(
     eff = eff or Efficiency.of(catalog)
     out = []
     for table, p, w in inputs or inference_inputs(catalog):
-        rep = build_replica(w.arch, w.gpu, w.precision, table.tp, 1, w.isl, w.osl, eff)
+        rep = build_replica(
+            w.arch, w.gpu, w.precision, table.tp, 1, w.isl, w.osl, eff, table.layout, w.nvlink_gpus
+        )
         if rep is None:
             continue
         modelled = rep.tokens_per_s(rep.max_batch) / rep.gpus
         interpolated = None
         if anchored:
             anc = anchor(catalog, w, eff, exclude=p)
-            interpolated = modelled * anc.factor if anc.tp is not None else None
+            fitted = rep.anchored(anc.factor)
+            interpolated = (
+                fitted.tokens_per_s(fitted.max_batch) / rep.gpus if anc.tp is not None else None
+            )
         label = f"{table.id} {p.isl_tokens}/{p.osl_tokens}"
         out.append(
             FigureError(

@@ -152,3 +152,19 @@ def test_part_names_to_confirm_are_never_cut_inside_a_bracket() -> None:
     assert any("splitter fiber" in n for n in names)
     for name in names:
         assert name.count("(") == name.count(")"), name
+
+
+def test_a_serving_memo_states_the_interactivity_it_was_sized_at() -> None:
+    """The workload section carries the throughput-vs-interactivity table on the design's GPU,
+    one row per tokens/s per user, with the rate the design is sized at among them."""
+    request = merge_request(
+        CATALOG, "serve llama 3.1 70b at 5000 tokens/s, 50 tokens/s per user", {}
+    )
+    d = assemble_design(CATALOG, request, DesignChoices(platform="dgx-h100"))
+    lines = memo.workload_lines(d)
+    header = next(i for i, line in enumerate(lines) if line.startswith("| tokens/s per user"))
+    rows = [line for line in lines[header + 2 :] if line.startswith("| ")]
+    assert d.workload is not None
+    assert len(rows) == len(d.workload.interactivity)
+    assert any(r.startswith("| 50 | 20.0 | ") for r in rows)
+    assert not any(line.endswith("..") for line in lines)

@@ -130,7 +130,22 @@ def workload_lines(d: Design) -> list[str]:
     if d.workload is None:
         return []
     head, method = workload.workload_lines(d.workload)
-    return ["\n### Workload estimate\n", head + ".", "", method[0].upper() + method[1:] + "."]
+    out = [
+        "\n### Workload estimate\n",
+        head + ".",
+        "",
+        method[0].upper() + method[1:].rstrip(".") + ".",
+    ]
+    table = workload.interactivity_memo(d.workload)
+    if table:
+        out += [
+            "",
+            f"Throughput against interactivity on {d.workload.gpu} (ISL/OSL as above; the "
+            "design is sized at the TPOT stated in the headline):",
+            "",
+            *table,
+        ]
+    return out
 
 
 def executive_summary(d: Design) -> list[str]:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.cost import cost_line
-from clustergen.engine.report.workload import headline
+from clustergen.engine.report.workload import headline, interactivity_compact
 
 
 class FabricSummary(BaseModel):
@@ -84,6 +84,10 @@ class DesignSummary(BaseModel):
     tco_usd: float | None = Field(
         default=None, description="cost of ownership over the term when every term is known"
     )
+    interactivity: str | None = Field(
+        default=None,
+        description="serving: output tokens/s per GPU at each tokens/s per user on the design's GPU",
+    )
     checks_passed: int
     checks_failed: list[Check] = Field(
         description="error-severity checks that failed or rest on an unknown value"
@@ -140,6 +144,7 @@ def summarize(d: Design) -> DesignSummary:
         capital_usd=d.cost.capital_priced_usd if d.cost else None,
         capital_complete=d.cost is not None and d.cost.capital_usd is not None,
         tco_usd=d.cost.total_usd if d.cost else None,
+        interactivity=interactivity_compact(d.workload) if d.workload else None,
         checks_passed=sum(c.passed for c in d.checks),
         checks_failed=failed,
         warnings=d.warnings,

@@ -4,7 +4,7 @@ terminal (`estimate`, `design`), the memo and the design summary all print it th
 from __future__ import annotations
 
 from clustergen.engine.model.workload import InteractivityPoint, WorkloadEstimate
-from clustergen.units import duration
+from clustergen.units import duration, plural
 
 #: GPU columns the interactivity table shows in a terminal (the estimate's first)
 _TABLE_GPUS = 5
@@ -21,7 +21,7 @@ def _gpus(w: WorkloadEstimate) -> str:
         return "GPUs not fixed"
     if w.kind == "inference" and w.replicas is not None and w.gpus_per_replica:
         return (
-            f"{w.replicas:,} replicas x {w.gpus_per_replica} GPUs = {w.gpus_required:,} "
+            f"{plural(w.replicas, 'replica')} x {w.gpus_per_replica} GPUs = {w.gpus_required:,} "
             f"{w.gpu} GPUs"
         )
     return f"{w.gpus_required:,} {w.gpu} GPUs"
@@ -95,6 +95,42 @@ def interactivity_rows(w: WorkloadEstimate) -> tuple[list[str], list[list[str]]]
     header = ["tokens/s/user (TPOT)", *[f"{g} {cell[(g, rates[0])].precision}" for g in shown]]
     header = [h.replace("-sxm", "") for h in header]
     return header, rows
+
+
+def interactivity_compact(w: WorkloadEstimate) -> str | None:
+    """One line for a design: output tokens/s per GPU at each tokens/s per user on the design's
+    GPU ('-' where no replica meets that TPOT); None when the estimate has no table."""
+    points = [p for p in w.interactivity if p.gpu == w.gpu]
+    if not points:
+        return None
+    cells = [
+        f"{p.tokens_per_s_per_user:g}/user: "
+        + (f"{p.tokens_per_s_per_gpu:,.0f}" if p.tokens_per_s_per_gpu else "-")
+        for p in points
+    ]
+    return "output tokens/s per GPU at " + ", ".join(cells)
+
+
+def interactivity_memo(w: WorkloadEstimate) -> list[str]:
+    """The memo's small table: tokens/s per user, TPOT, output tokens/s per GPU, GPUs per
+    replica and TTFT at that load, on the design's GPU."""
+    points = [p for p in w.interactivity if p.gpu == w.gpu]
+    if not points:
+        return []
+    at = f"p{w.latency_percentile * 100:g} " if w.latency_percentile else ""
+    out = [
+        f"| tokens/s per user | TPOT (ms) | output tokens/s per GPU | GPUs per replica "
+        f"| {at}TTFT at that load (ms) |",
+        "|---|---|---|---|---|",
+    ]
+    for p in points:
+        per_gpu = f"{p.tokens_per_s_per_gpu:,.0f}" if p.tokens_per_s_per_gpu else "not met"
+        reps = str(p.gpus_per_replica) if p.gpus_per_replica else "-"
+        ttft = f"{p.ttft_ms:,.0f}" if p.ttft_ms is not None else "-"
+        out.append(
+            f"| {p.tokens_per_s_per_user:g} | {p.tpot_ms:,.1f} | {per_gpu} | {reps} | {ttft} |"
+        )
+    return out
 
 
 def _at_default(points: list[InteractivityPoint], w: WorkloadEstimate) -> dict[str, float]:

@@ -12,6 +12,7 @@ from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.objective import RA_MARGIN
 from clustergen.engine.search.trade_study import run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
+from clustergen.engine.sizing.workload import not_met_elsewhere
 from clustergen.errors import InfeasibleDesignError
 
 
@@ -26,9 +27,11 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
             raise found.request_error
         if study.dropped:
             first = study.dropped[0]
+            elsewhere = not_met_elsewhere(catalog, request)
             raise InfeasibleDesignError(
                 f"no candidate platform could be sized ({len(study.dropped)} dropped); "
                 f"{first.platform}: {first.why_not}",
+                hint="meets it instead: " + "; ".join(elsewhere) if elsewhere else None,
             )
         raise InfeasibleDesignError(
             "no platform in the catalog meets the request's constraints",

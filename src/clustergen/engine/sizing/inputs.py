@@ -205,9 +205,9 @@ def resolve_inputs(
     cooling = (
         choices.cooling or request.cooling or ("liquid" if system.cooling == "liquid" else "air")
     )
-    from clustergen.engine.sizing.workload import estimate_workload
+    from clustergen.engine.sizing.workload import design_estimate
 
-    found = estimate_workload(catalog, request, system)
+    found = design_estimate(catalog, request, system)
     return Inputs(
         catalog=catalog,
         request=request,

@@ -43,10 +43,12 @@ def test_a_stated_tpot_is_not_replaced() -> None:
 
 
 def test_tighter_interactivity_needs_more_gpus() -> None:
-    """The README example: 20,000 tokens/s of Llama 3.1 405B on H100 needs more GPUs at 33
-    tokens/s per user than at the default 20, and those more than at max throughput."""
+    """The README example: 20,000 tokens/s of Llama 3.1 405B on H100 needs more GPUs at 28.6
+    tokens/s per user than at the default 20, and those more than at max throughput (33 per
+    user, TPOT 30 ms, is under the 31 ms one sequence alone takes on TP8: the weights' read
+    and the fixed step cost, which a max-throughput table does not speed up)."""
     gpus = []
-    for tpot in (1e5, None, 30):
+    for tpot in (1e5, None, 35):
         fields = {**SERVE_405B, "gpu": "h100", **({"tpot_ms": tpot} if tpot else {})}
         est, _ = estimate_inference(CAT, resolve_workload(CAT, _request(**fields)))
         gpus.append(est.gpus_required or 0)

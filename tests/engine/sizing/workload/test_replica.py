@@ -83,3 +83,14 @@ def test_every_step_pays_a_fixed_cost_per_layer() -> None:
     rep = _replica("llama-3.1-8b", "h100", 1, 1000, 1000)
     assert rep.overhead_s == pytest.approx(32 * EFF.step_overhead_s_per_layer)
     assert rep.step_s(1) > rep.overhead_s + rep.shared_s
+
+
+def test_an_anchor_meets_the_published_row_without_speeding_up_one_user() -> None:
+    """A max-throughput row calibrates the per-sequence work; one sequence's step (weights read
+    and the fixed cost) stays as modelled."""
+    rep = _replica("llama-3.3-70b", "h100", 2, 1000, 1000)
+    target = 1.3 * rep.tokens_per_s(rep.max_batch)
+    fitted = rep.anchored(rep.batch_factor(target))
+    assert fitted.tokens_per_s(fitted.max_batch) == pytest.approx(target, rel=1e-6)
+    assert fitted.floor_s(1.0) == pytest.approx(rep.floor_s(1.0))
+    assert fitted.step_s(1.0) > rep.scaled(1.3).step_s(1.0)

@@ -7,8 +7,10 @@ Other packages import only the names below; the modules are this package's own.
 
 from clustergen.engine.sizing.workload.estimate import (
     check_workload,
+    design_estimate,
     estimate_request,
     estimate_workload,
+    not_met_elsewhere,
     workload_gpus,
 )
 from clustergen.engine.sizing.workload.inference import anchor
@@ -27,8 +29,10 @@ __all__ = [
     "anchor",
     "build_replica",
     "check_workload",
+    "design_estimate",
     "estimate_request",
     "estimate_workload",
+    "not_met_elsewhere",
     "resolve_workload",
     "tokens_per_s_per_gpu",
     "training_rate",

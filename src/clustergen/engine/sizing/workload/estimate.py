@@ -12,7 +12,7 @@ from clustergen.catalog.models import Gpu, System
 from clustergen.engine.cache import cached
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.model.workload import InteractivityPoint, WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import no_price_error
 from clustergen.engine.sizing.workload.inference import choose_replica, estimate_inference, fastest
 from clustergen.engine.sizing.workload.inputs import (
@@ -26,6 +26,7 @@ from clustergen.errors import RequestError
 
 __all__ = [
     "check_workload",
+    "design_estimate",
     "estimate_request",
     "estimate_workload",
     "wants_estimate",
@@ -84,6 +85,41 @@ def estimate_request(
             update["meets_on"] = meets_on(catalog, w)
         estimate = estimate.model_copy(update=update)
     return estimate, found[1]
+
+
+def design_estimate(
+    catalog: Catalog, request: DesignRequest, system: System
+) -> tuple[WorkloadEstimate, list[Assumed]] | None:
+    """The estimate a design on `system` is sized at, carrying for serving the interactivity
+    it was sized at: the throughput-vs-interactivity table on the design's GPU (its NVLink
+    domain), so the design JSON, the memo and the terminal state what each user gets."""
+    found = estimate_workload(catalog, request, system)
+    if found is None:
+        return None
+    estimate, assumed, _ = found
+    w = resolve_workload(catalog, request, system)
+    if w.kind == "inference" and w.arch.known_shape and estimate.tokens_per_s_per_gpu:
+
+        def table() -> list[InteractivityPoint]:
+            return interactivity_table(catalog, w, [w.gpu])
+
+        key = ("design-interactivity", request.model_dump_json(), system.id)
+        estimate = estimate.model_copy(update={"interactivity": cached(catalog, key, table)})
+    return estimate, assumed
+
+
+def not_met_elsewhere(catalog: Catalog, request: DesignRequest) -> list[str]:
+    """For a serving request NOT MET on the GPU it names: the GPUs and layouts that meet it
+    (what a refused design says to try instead); empty otherwise."""
+    if not (wants_estimate(request) and (request.gpu or request.platform)):
+        return []
+    w = resolve_workload(catalog, request)
+    if w.kind != "inference" or not w.arch.known_shape:
+        return []
+    found = estimate_workload(catalog, request)
+    if found is None or found[0].feasible:
+        return []
+    return meets_on(catalog, w)
 
 
 def workload_gpus(

@@ -22,6 +22,7 @@ from clustergen.engine.sizing.workload.inputs import WorkloadInputs
 from clustergen.engine.sizing.workload.published import inference_table
 from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
 from clustergen.errors import RequestError
+from clustergen.units import plural
 
 #: error bands (+/- %), held by tests/engine/sizing/test_calibration.py: (anchored to published
 #: rows, the forward model alone) for dense and MoE models; extra when a latency limit binds
@@ -43,6 +44,7 @@ class Anchor:
     tp: int | None
     basis: str
     sources: list[str]
+    layout: str = "tp"
 
 
 def anchor(
@@ -60,36 +62,53 @@ def anchor(
     points: list[tuple[float, float, float]] = []
     for p in table.points:
         rep = build_replica(
-            w.arch, w.gpu, w.precision, table.tp, 1, p.isl_tokens, p.osl_tokens, eff
+            w.arch,
+            w.gpu,
+            w.precision,
+            table.tp,
+            1,
+            p.isl_tokens,
+            p.osl_tokens,
+            eff,
+            table.layout,
+            w.nvlink_gpus,
         )
         if p is exclude or rep is None or rep.max_batch < 1:
             continue
-        modelled = rep.tokens_per_s(rep.max_batch) / rep.gpus
-        points.append(
-            (math.log(p.isl_tokens), math.log(p.osl_tokens), p.tokens_per_s_per_gpu / modelled)
-        )
+        factor = rep.batch_factor(p.tokens_per_s_per_gpu * rep.gpus)
+        points.append((math.log(p.isl_tokens), math.log(p.osl_tokens), factor))
     if not points:
         return unanchored
     x, y = math.log(w.isl), math.log(w.osl)
     weights = [1 / ((px - x) ** 2 + (py - y) ** 2 + 1e-9) for px, py, _ in points]
     factor = sum(wt * f for wt, (_, _, f) in zip(weights, points, strict=True)) / sum(weights)
+    shape = f"{table.layout.upper()}{table.tp}"
     return Anchor(
         factor=factor,
         tp=table.tp,
+        layout=table.layout,
         basis=f"the forward model anchored to the published table {table.id!r} ({table.software},"
-        f" TP{table.tp}, {len(points)} lengths): x{factor:.2f} at ISL/OSL {w.isl}/{w.osl}",
+        f" {shape}, {len(points)} lengths): x{factor:.2f} at ISL/OSL {w.isl}/{w.osl}",
         sources=[f"inference_throughput.yaml {table.id}: {table.source}"],
     )
 
 
-def _shapes(w: WorkloadInputs) -> list[tuple[int, int]]:
-    """(TP, PP) to weigh: TP inside the NVLink domain; PP over nodes only if TP alone is short."""
+def _shapes(w: WorkloadInputs) -> list[tuple[int, int, str]]:
+    """(GPUs per stage, PP, layout) to weigh: TP inside the NVLink domain, PP over nodes only if
+    TP alone is short; for a mixture-of-experts model also DEP (attention data parallel, experts
+    spread) inside the domain and, where the domain is too small, over nodes (its all-to-all
+    then crosses the scale-out fabric)."""
     tps = [t for t in _POWERS if t <= w.nvlink_gpus]
     widest = tps[-1]
     mem = (w.gpu.memory_gb or 0) * 1e9
     if w.arch.weight_bytes(w.precision) < 0.9 * widest * mem:
-        return [(t, 1) for t in tps]
-    return [(widest, p) for p in (2, 4, 8, 16)]
+        out = [(t, 1, "tp") for t in tps]
+    else:
+        out = [(widest, p, "tp") for p in (2, 4, 8, 16)]
+    if w.arch.moe:
+        deps = [t for t in _POWERS if t >= 2 and (t <= w.nvlink_gpus or t <= 4 * widest)]
+        out += [(t, 1, "dep") for t in deps]
+    return out
 
 
 @dataclass(frozen=True)
@@ -108,11 +127,13 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
     anc = anchor(catalog, w, eff)
     weighed: list[Replica] = []
     options: list[tuple[float, Replica, float]] = []
-    for tp, pp in _shapes(w):
-        rep = build_replica(w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff)
+    for tp, pp, layout in _shapes(w):
+        rep = build_replica(
+            w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff, layout, w.nvlink_gpus
+        )
         if rep is None or rep.max_batch < 1:
             continue
-        rep = rep.scaled(anc.factor).at_percentile(w.percentile)
+        rep = rep.anchored(anc.factor).at_percentile(w.percentile)
         weighed.append(rep)
         b = rep.best_batch(w.ttft_s, w.tpot_s)
         if b >= 1:
@@ -123,7 +144,9 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
     # replica can do far better, and the table's TP was chosen for max throughput
     top = max(o[0] for o in options)
     published = [
-        o for o in options if o[1].tp == anc.tp and o[1].pp == 1 and o[0] >= _NEAR_BEST * top
+        o
+        for o in options
+        if (o[1].tp, o[1].pp, o[1].layout) == (anc.tp, 1, anc.layout) and o[0] >= _NEAR_BEST * top
     ]
     if published:
         _, rep, b = published[0]
@@ -365,7 +388,7 @@ def _method(
     band: float,
 ) -> str:
     rep = choice.replica
-    shape = f"TP{rep.tp}" + (f" x PP{rep.pp}" if rep.pp > 1 else "")
+    shape = rep.shape
     at = f"p{w.percentile * 100:g} " if w.percentile else ""
     limits = ", ".join(
         t
@@ -388,7 +411,7 @@ def _method(
         f"{choice.batch:,.0f} sequences in flight"
         + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
         f"{per_replica:,.0f} output tokens/s per replica",
-        f"{replicas:,} replicas; at the target load {batch:,.0f} in flight per replica",
+        f"{plural(replicas, 'replica')}; at the target load {batch:,.0f} in flight per replica",
         queue,
         *notes,
         f"band +/-{band:g}%",

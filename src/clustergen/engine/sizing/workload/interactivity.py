@@ -17,6 +17,7 @@ from clustergen.catalog.models import Gpu, System
 from clustergen.engine.model.workload import InteractivityPoint
 from clustergen.engine.sizing.workload.inference import choose_replica
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs
+from clustergen.units import plural
 
 #: output tokens/s per user the table is read at: from batch-like (5) to faster than anyone reads
 USER_RATES = (5.0, 10.0, 20.0, 30.0, 50.0, 75.0, 100.0, 150.0, 200.0)
@@ -116,13 +117,12 @@ def meets_on(catalog: Catalog, w: WorkloadInputs, gpus: list[Gpu] | None = None)
             continue
         rep = choice.replica
         per_replica = rep.tokens_per_s(choice.batch)
-        shape = f"TP{rep.tp}" + (f" x PP{rep.pp}" if rep.pp > 1 else "")
-        text = f"{gpu.id} ({trial.precision.upper()}, {shape}"
+        text = f"{gpu.id} ({trial.precision.upper()}, {rep.shape}"
         need = float(rep.gpus)
         if w.target_tokens_per_s:
             replicas = max(1, math.ceil(w.target_tokens_per_s / per_replica))
             need = replicas * rep.gpus
-            text += f", {replicas:,} replicas = {replicas * rep.gpus:,} GPUs"
+            text += f", {plural(replicas, 'replica')} = {replicas * rep.gpus:,} GPUs"
         text += f", TPOT {rep.step_s(choice.batch) * 1e3:,.1f} ms)"
         found.append((need, text))
     return [t for _, t in sorted(found)]

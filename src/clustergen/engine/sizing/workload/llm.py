@@ -56,12 +56,18 @@ class Arch:
         sliding = m.layers - full if m.sliding_window else 0
         return full, sliding
 
-    def _qk_v_width(self) -> float:
+    def _qk_v_width(self, absorbed: bool = False) -> float:
         """Query heads x (query-key width + value width): what one token's attention costs per
-        position it attends to, in multiply-adds per layer."""
+        position it attends to, in multiply-adds per layer. `absorbed`: MLA as decode runs it,
+        the up-projections folded into the query and output so every head attends over the
+        cached latent itself (keys kv_lora_rank + rotary wide, values kv_lora_rank wide), which
+        reads only the latent but multiplies over the wider vectors (DeepSeek-V2 paper, 2.1.2)."""
         m = self.model
         assert m is not None
         assert m.attention_heads
+        if m.kv_lora_rank and absorbed:
+            latent = m.kv_lora_rank + (m.qk_rope_head_dim or 0)
+            return float(m.attention_heads * (latent + m.kv_lora_rank))
         if m.kv_lora_rank:  # MLA: queries and keys carry a no-position and a rotary part
             qk = (m.qk_nope_head_dim or 0) + (m.qk_rope_head_dim or 0)
             return float(m.attention_heads * (qk + (m.v_head_dim or 0)))
@@ -78,7 +84,9 @@ class Arch:
         full, sliding = self._attention_layers()
         reach = context / 2 if causal else context
         window = min(reach, float(m.sliding_window or 0))
-        return 2 * self._qk_v_width() * (full * reach + sliding * window)
+        # a generated token (not causal: it sees the whole context) attends as decode runs it
+        width = self._qk_v_width(absorbed=not causal)
+        return 2 * width * (full * reach + sliding * window)
 
     def matmul_params(self) -> float:
         """Active parameters that are multiplied per token."""

@@ -37,6 +37,12 @@ from dataclasses import dataclass, replace
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.cache import cached
+from clustergen.engine.sizing.workload.experts import (
+    Layout,
+    all_to_all_s_per_token,
+    kv_copies,
+    weights_per_gpu,
+)
 from clustergen.engine.sizing.workload.inputs import constant
 from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 
@@ -62,6 +68,7 @@ class Efficiency:
     moe: float
     step_overhead_s_per_layer: float = 0.0
     chunk_tokens: int = 8192
+    scale_out_gb_per_s: float = 50.0
 
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
@@ -80,6 +87,7 @@ class Efficiency:
                 step_overhead_s_per_layer=constant(catalog, "inference-step-overhead-us-per-layer")
                 / 1e6,
                 chunk_tokens=int(constant(catalog, "inference-prefill-chunk-tokens")),
+                scale_out_gb_per_s=constant(catalog, "inference-scale-out-gb-per-s-per-gpu"),
             ),
         )
 
@@ -100,6 +108,8 @@ class Replica:
     max_batch: float  # sequences the KV cache holds
     overhead_s: float = 0.0  # fixed cost of every step (launches, all-reduces, sampling)
     chunks: int = 1  # steps one prompt's prefill is cut into (chunked prefill)
+    prefill_ranks: int = 1  # prompts prefilled at once, each on its own GPUs (DEP: one per GPU)
+    layout: str = "tp"  # "tp", or "dep": attention data parallel with expert parallelism
     percentile: float | None = None  # the TTFT the limits and figures mean: None for the mean
 
     @property
@@ -107,8 +117,15 @@ class Replica:
         """GPUs in the replica."""
         return self.tp * self.pp
 
+    @property
+    def shape(self) -> str:
+        """'TP8', 'TP8 x PP2' or 'DEP8' (attention data parallel, experts spread)."""
+        head = f"{'DEP' if self.layout == 'dep' else 'TP'}{self.tp}"
+        return head + (f" x PP{self.pp}" if self.pp > 1 else "")
+
     def scaled(self, factor: float) -> Replica:
-        """The same replica made `factor` times faster (anchored to a published row)."""
+        """The same replica made `factor` times faster in every term (a slower or faster
+        serving stack)."""
         return replace(
             self,
             prefill_s=self.prefill_s / factor,
@@ -117,6 +134,30 @@ class Replica:
             per_seq_s=self.per_seq_s / factor,
             overhead_s=self.overhead_s / factor,
         )
+
+    def anchored(self, factor: float) -> Replica:
+        """The replica with its per-sequence terms (prompt and decode math, KV reads: what a
+        published max-throughput row measures) `factor` times faster; the floor every step pays
+        whatever the batch (weights read, fixed cost) is kept as modelled, so a table measured
+        at full batch does not speed up one user's TPOT."""
+        return replace(self, prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
+
+    def floor_s(self, batch: float) -> float:
+        """Seconds of a step that do not grow with the batch's own work: weights read (the
+        experts `batch` touches) and the fixed cost."""
+        return self.decode_s(batch) - batch * self.per_seq_s
+
+    def batch_factor(self, tokens_per_s: float) -> float:
+        """The `anchored` factor that makes the replica deliver `tokens_per_s` at its memory's
+        batch; at most 4 x the factor that scales every term (a published figure beyond the
+        modelled floor would otherwise ask for unbounded speed)."""
+        b = self.max_batch
+        work = b * (self.per_seq_s + self.prefill_s / self.osl)
+        whole = tokens_per_s / self.tokens_per_s(b)
+        room = b / tokens_per_s - self.floor_s(b)
+        if room <= 0:
+            return 4 * whole
+        return min(work / room, 4 * whole)
 
     def at_percentile(self, percentile: float | None) -> Replica:
         """The same replica with its TTFT read at `percentile` (0-1; None for the mean)."""
@@ -149,8 +190,11 @@ class Replica:
         decode steps its chunks share, each pipeline stage in turn) plus the queue ahead of it,
         mean or at the replica's percentile."""
         rho = min(self.prefill_share(batch), 1 - 1e-9)
-        service = self.pp * self.prefill_s + self.chunks * self.decode_s(batch)
-        scale = _VARIABILITY * service / (1 - rho)
+        # one prompt is read by its own GPUs (a DEP rank: one GPU) while the others read theirs:
+        # its service is `prefill_ranks` times the replica's share, the queue sees them all
+        own = self.pp * self.prefill_s * self.prefill_ranks
+        service = own + self.chunks * self.decode_s(batch)
+        scale = _VARIABILITY * (service - own + self.pp * self.prefill_s) / (1 - rho)
         if self.percentile is None:
             wait = rho * scale
         else:
@@ -200,9 +244,20 @@ def kv_bytes(precision: str) -> float:
 
 
 def build_replica(
-    arch: Arch, gpu: Gpu, precision: str, tp: int, pp: int, isl: int, osl: int, eff: Efficiency
+    arch: Arch,
+    gpu: Gpu,
+    precision: str,
+    tp: int,
+    pp: int,
+    isl: int,
+    osl: int,
+    eff: Efficiency,
+    layout: str = "tp",
+    domain: int | None = None,
 ) -> Replica | None:
-    """The replica's time constants; None when the architecture or a GPU figure is unknown."""
+    """The replica's time constants; None when the architecture or a GPU figure is unknown, or a
+    DEP layout's all-to-all cannot be costed. `tp` is the GPUs per stage (TP or DEP degree),
+    `domain` the GPUs one NVLink domain joins (default: the stage)."""
     peak = {
         "bf16": gpu.bf16_dense_tflops,
         "fp16": gpu.bf16_dense_tflops,
@@ -212,30 +267,44 @@ def build_replica(
     kv_full = arch.kv_bytes_per_token(isl + osl, kv_bytes(precision))
     if not (peak and gpu.memory_bandwidth_gb_per_s and gpu.memory_gb) or kv_full is None:
         return None
+    lay = Layout(layout, tp)
+    a2a = all_to_all_s_per_token(arch, precision, lay, gpu, domain or tp, eff.scale_out_gb_per_s)
+    if a2a is None:
+        return None
     n = tp * pp
-    per_gpu = tp ** (-eff.tp_exponent)
+    # TP's all-reduces are in the fitted exponent; DEP's attention needs none (its all-to-all
+    # is costed on its own)
+    per_gpu = 1.0 if lay.dep else tp ** (-eff.tp_exponent)
     compute = n * peak * 1e12 * per_gpu * (eff.fp4 if precision == "fp4" else 1.0)
     compute *= eff.moe if arch.moe else 1.0
     bandwidth = n * gpu.memory_bandwidth_gb_per_s * 1e9 * per_gpu * eff.memory
     context = isl + osl / 2
     kv_mid = arch.kv_bytes_per_token(context, kv_bytes(precision)) or kv_full
+    copies = kv_copies(arch, lay)
     shared, routed = arch.expert_split()
     bpp = BYTES_PER_PARAM[precision]
     m = arch.model
     share = m.experts_per_token / m.experts if m and m.experts and m.experts_per_token else 1.0
-    free = eff.kv_fraction * (n * gpu.memory_gb * 1e9 - arch.weight_bytes(precision))
+    # a stage of `tp` GPUs: TP or PP splits the weights once over all the replica's GPUs
+    held = weights_per_gpu(arch, lay, bpp) * tp if lay.dep else arch.weight_bytes(precision)
+    free = eff.kv_fraction * (n * gpu.memory_gb * 1e9 - held)
+    # under DEP every GPU reads the shared weights whole each step
+    shared_read = (shared - arch.embedding_params()) * bpp * (tp if lay.dep else 1)
     return Replica(
         tp=tp,
         pp=pp,
         isl=isl,
         osl=osl,
-        prefill_s=arch.prefill_flops(isl) / (compute * eff.prefill),
-        shared_s=(shared - arch.embedding_params()) * bpp / bandwidth,  # a look-up reads rows
+        prefill_s=arch.prefill_flops(isl) / (compute * eff.prefill) + isl * a2a,
+        shared_s=shared_read / bandwidth,  # a look-up reads rows
         routed_s=routed * bpp / bandwidth,
         route_share=share,
         per_seq_s=arch.decode_flops_per_token(context) / (compute * eff.decode)
-        + kv_mid * context / bandwidth,
-        max_batch=max(0.0, free / (kv_full * (isl + osl))),
+        + copies * kv_mid * context / bandwidth
+        + a2a,
+        max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
         overhead_s=eff.step_overhead_s_per_layer * (m.layers if m and m.layers else 0),
         chunks=max(1, math.ceil(isl / eff.chunk_tokens)),
+        prefill_ranks=tp if lay.dep else 1,
+        layout=layout,
     )

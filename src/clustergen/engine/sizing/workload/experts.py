@@ -1,0 +1,94 @@
+"""How a replica lays a model over its GPUs, and what that costs beyond the matrix multiplies:
+tensor parallelism (TP: every layer split over the GPUs) or, for a mixture-of-experts model,
+expert parallelism with attention data parallelism (DEP, as TensorRT-LLM's DeepSeek-R1 and Qwen3
+tables run it: each GPU holds the attention and shared weights whole and serves its own
+sequences; the routed experts are spread over the GPUs, and each MoE layer sends every token to
+the GPUs of its k experts and back: an all-to-all dispatch and combine).
+
+What the layout decides:
+- weights per GPU: TP splits everything; DEP keeps the shared weights whole on every GPU;
+- KV cache: TP splits it by KV head, so heads fewer than the TP degree are copied, and an MLA
+  latent has no heads: every TP rank holds and reads every sequence's latent; DEP keeps each
+  sequence's cache on its own GPU, never copied;
+- communication: TP's all-reduces are in the fitted TP^-exponent; DEP's all-to-all moves
+  k x hidden bytes per token per MoE layer each way (dispatch in FP8 with FP8 or FP4 weights,
+  combine in BF16, as DeepEP does), over NVLink inside the domain at half its both-ways figure
+  and the scale-out NIC beyond (DeepEP's README, commit 0297fc8, measures 726-740 GB/s logical
+  on B200 EP8 NVLink, of 900 one way, and 61-90 GB/s over CX7 RDMA);
+- prefill: under DEP one GPU reads a prompt, so one prompt's service is N times the replica's
+  share, with N prompts served at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clustergen.catalog.models import Gpu
+from clustergen.engine.sizing.workload.llm import Arch
+
+#: bytes per value of the dispatch (FP8 with FP8/FP4 weights, else BF16) and of the combine
+_COMBINE_BYTES = 2.0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a replica's N GPUs share the model: "tp" or "dep" (attention DP + expert parallel)."""
+
+    kind: str
+    gpus: int
+
+    @property
+    def dep(self) -> bool:
+        """Attention data parallelism with expert parallelism."""
+        return self.kind == "dep"
+
+
+def kv_copies(arch: Arch, layout: Layout) -> int:
+    """How many GPUs of the replica hold each KV-cache byte: 1 under DEP; under TP, TP / KV heads
+    when the heads are fewer than the GPUs, and every rank for an MLA latent (it has no heads)."""
+    m = arch.model
+    if layout.dep or m is None or layout.gpus <= 1:
+        return 1
+    if m.kv_lora_rank:
+        return layout.gpus
+    heads = m.kv_heads or m.attention_heads or layout.gpus
+    return max(1, layout.gpus // heads)
+
+
+def weights_per_gpu(arch: Arch, layout: Layout, bytes_per_param: float) -> float:
+    """Bytes of weights each GPU holds."""
+    if not layout.dep:
+        return arch.params * bytes_per_param / layout.gpus
+    shared, routed = arch.expert_split()
+    return (shared + routed / layout.gpus) * bytes_per_param
+
+
+def all_to_all_bytes_per_token(arch: Arch, precision: str) -> float:
+    """Bytes one token sends out and gets back over all MoE layers (dispatch + combine)."""
+    m = arch.model
+    if not (arch.moe and m and m.experts_per_token and m.hidden_size and m.layers):
+        return 0.0
+    dispatch = 1.0 if precision in ("fp8", "fp4") else 2.0
+    moe_layers = m.layers - (m.dense_layers or 0)
+    return moe_layers * m.experts_per_token * m.hidden_size * (dispatch + _COMBINE_BYTES)
+
+
+def all_to_all_s_per_token(
+    arch: Arch, precision: str, layout: Layout, gpu: Gpu, domain: int, scale_out_gb_per_s: float
+) -> float | None:
+    """Seconds of all-to-all one token costs the replica (its GPU's links, shared by the GPUs'
+    tokens in parallel: divided by N); 0 for TP; None when the GPU's NVLink bandwidth is unknown
+    (never taken as free)."""
+    if not layout.dep or layout.gpus <= 1:
+        return 0.0
+    if not gpu.nvlink_gb_per_s:
+        return None
+    n = layout.gpus
+    per_token = all_to_all_bytes_per_token(arch, precision)
+    inside = min(n, max(domain, 1))
+    # NVLink figures are both directions together; a token's bytes go out one way
+    nvlink = gpu.nvlink_gb_per_s / 2 * 1e9
+    seconds = per_token * (inside - 1) / n / nvlink
+    if n > inside:
+        seconds += per_token * (n - inside) / n / (scale_out_gb_per_s * 1e9)
+    return seconds / n

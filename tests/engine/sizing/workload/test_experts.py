@@ -1,0 +1,101 @@
+"""Expert parallelism with attention data parallelism (DEP) against tensor parallelism (TP):
+weights per GPU, the MLA cache TP copies, the all-to-all, and the layout the estimator picks."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.sizing.workload.experts import (
+    Layout,
+    all_to_all_bytes_per_token,
+    all_to_all_s_per_token,
+    kv_copies,
+    weights_per_gpu,
+)
+from clustergen.engine.sizing.workload.inference import choose_replica
+from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.engine.sizing.workload.llm import arch_of
+from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
+
+CAT = load_catalog()
+EFF = Efficiency.of(CAT)
+R1 = arch_of(CAT.model("deepseek-r1"), None)
+assert R1 is not None
+
+
+def test_dep_keeps_the_shared_weights_whole_on_every_gpu() -> None:
+    """DeepSeek-R1 FP8: about 16.5 GB shared (attention, dense layers, shared expert,
+    embeddings) on every GPU plus 1/N of the 654 GB of routed experts; TP splits all 671 GB."""
+    shared, routed = R1.expert_split()
+    assert shared / 1e9 == pytest.approx(16.5, abs=0.5)
+    dep8 = weights_per_gpu(R1, Layout("dep", 8), 1.0)
+    assert dep8 == pytest.approx(shared + routed / 8)
+    assert weights_per_gpu(R1, Layout("tp", 8), 1.0) == pytest.approx(671e9 / 8)
+    assert dep8 > weights_per_gpu(R1, Layout("tp", 8), 1.0)
+
+
+def test_tp_copies_the_mla_latent_to_every_rank_and_dep_copies_nothing() -> None:
+    assert kv_copies(R1, Layout("tp", 8)) == 8
+    assert kv_copies(R1, Layout("dep", 8)) == 1
+    llama = arch_of(CAT.model("llama-3.3-70b"), None)
+    assert llama is not None
+    assert kv_copies(llama, Layout("tp", 8)) == 1
+
+
+def test_the_all_to_all_moves_k_x_hidden_per_moe_layer_and_costs_more_over_nodes() -> None:
+    """58 MoE layers x 8 experts x 7,168 wide x (1 B FP8 dispatch + 2 B BF16 combine)."""
+    assert all_to_all_bytes_per_token(R1, "fp8") == 58 * 8 * 7168 * 3
+    h100 = CAT.gpu("h100-sxm")
+    inside = all_to_all_s_per_token(R1, "fp8", Layout("dep", 8), h100, 8, 50.0)
+    across = all_to_all_s_per_token(R1, "fp8", Layout("dep", 16), h100, 8, 50.0)
+    assert inside is not None
+    assert across is not None
+    assert 0 < inside < across
+    assert all_to_all_s_per_token(R1, "fp8", Layout("tp", 8), h100, 8, 50.0) == 0.0
+
+
+def test_unknown_nvlink_is_never_free() -> None:
+    """A GPU with no NVLink figure cannot cost a DEP all-to-all: no DEP replica on it."""
+    l40s = CAT.gpu("l40s")
+    assert l40s.nvlink_gb_per_s is None
+    assert all_to_all_s_per_token(R1, "fp8", Layout("dep", 8), l40s, 8, 50.0) is None
+    assert build_replica(R1, l40s, "fp8", 8, 1, 1000, 1000, EFF, "dep", 8) is None
+
+
+def test_dep_holds_more_sequences_than_tp_for_an_mla_model() -> None:
+    h200 = CAT.gpu("h200")
+    tp = build_replica(R1, h200, "fp8", 8, 1, 1000, 1000, EFF, "tp", 8)
+    dep = build_replica(R1, h200, "fp8", 8, 1, 1000, 1000, EFF, "dep", 8)
+    assert tp is not None
+    assert dep is not None
+    assert dep.max_batch > 4 * tp.max_batch
+    assert dep.tokens_per_s(dep.max_batch) > 1.5 * tp.tokens_per_s(tp.max_batch)
+
+
+def test_deepseek_r1_is_served_expert_parallel_not_tp_x_pp() -> None:
+    """The brief's example: DeepSeek-R1 at 50 tokens/s per user on H100 was TP8 x PP2 at 19
+    output tokens/s per GPU; expert parallel over nodes serves it at many times that."""
+    request = DesignRequest(
+        model="deepseek-r1",
+        gpu="h100-sxm",
+        workload="inference",
+        output_tokens_per_s=5000,
+        tpot_ms=20,
+    )
+    choice, _ = choose_replica(CAT, resolve_workload(CAT, request))
+    assert choice is not None
+    assert choice.replica.layout == "dep"
+    per_gpu = choice.replica.tokens_per_s(choice.batch) / choice.replica.gpus
+    assert per_gpu > 100
+
+
+def test_pipeline_stages_hold_the_weights_once() -> None:
+    """TP8 x PP2 of Llama 3.1 405B BF16 on H100 holds 810 GB of weights once over 16 GPUs
+    (480 GB left for the cache), not once per stage."""
+    arch = arch_of(CAT.model("llama-3.1-405b"), None)
+    assert arch is not None
+    rep = build_replica(arch, CAT.gpu("h100-sxm"), "bf16", 8, 2, 1000, 1000, EFF)
+    assert rep is not None
+    assert rep.max_batch > 100
