@@ -52,11 +52,13 @@ def summary(d: Design) -> None:
 
 def _figures(d: Design) -> list[tuple[str, Any]]:
     """The design table's rows: compute, networks, servers and racks, storage, power, training."""
+    from clustergen.engine.report.scale_words import nodes_text, units_text
+
     c, f, pw = d.compute, d.fabrics.compute, d.power
     rows: list[tuple[str, Any]] = [
         (
             "nodes / GPUs / SUs",
-            f"{c.nodes:,} / {c.gpus:,} / {_units(c.scalable_units, c.su_nodes)}",
+            f"{nodes_text(d)} / {c.gpus:,} / {units_text(d) or '-'}",
         ),
         ("compute fabric", _compute_fabric(f) if f else "none: one node, its GPUs share NVLink"),
     ]
@@ -142,13 +144,6 @@ def _tiers(leaf: int, spine: int, core: int) -> str:
     """'8 leaf, 4 spine': the switches of each tier the fabric has."""
     counts = (("leaf", leaf), ("spine", spine), ("core", core))
     return ", ".join(f"{n} {tier}" for tier, n in counts if n or tier == "leaf")
-
-
-def _units(units: int, su_nodes: int | None) -> str:
-    """'2 SUs of 32 nodes', or '-' for a fabric that is not built in scalable units."""
-    if not su_nodes:
-        return "-"
-    return f"{units} SU{'s' if units != 1 else ''} of {su_nodes} nodes"
 
 
 def _data_path(d: Design) -> str:

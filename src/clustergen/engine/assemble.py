@@ -308,4 +308,5 @@ def _platform_section(inputs: Inputs, reason: str, follows_ra: bool) -> Platform
         cooling=system.cooling,
         reason=reason,
         follows_ra=follows_ra,
+        rack_scale=system.kind == "nvl-rack",
     )

@@ -33,4 +33,5 @@ def test_a_single_node_is_one_row_per_platform(text: str) -> None:
     study = trade_study(cat, merge_request(cat, text, {}))
     single = [r for r in study.rows if r.switch == "none"]
     platforms = [r.platform for r in single]
-    assert single and len(platforms) == len(set(platforms))
+    assert single
+    assert len(platforms) == len(set(platforms))

@@ -61,6 +61,9 @@ class PlatformSection(_M):
         default=False,
         description="the compute fabric is built as the platform's reference architecture builds it",
     )
+    rack_scale: bool = Field(
+        default=False, description="one node is a whole rack (an NVL72): counted in racks"
+    )
 
 
 class ComputeSection(_M):

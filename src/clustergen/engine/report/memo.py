@@ -17,6 +17,7 @@ from clustergen.engine.report.bomfile import (
     bom_power_w,
     category_totals,
 )
+from clustergen.engine.report.scale_words import in_units, node_noun, nodes_text, units_text
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     field_words,
@@ -57,18 +58,16 @@ def _fabric_words(f: FabricDesign | None) -> str:
 
 
 def _units(d: Design) -> str:
-    c = d.compute
-    if not c.su_nodes:
-        return "no scalable-unit layout (one block of nodes)"
-    return f"{plural(c.scalable_units, 'scalable unit')} of {plural(c.su_nodes or 0, 'node')}"
+    return units_text(d) or "no scalable-unit layout (one block of nodes)"
 
 
 def headline(d: Design) -> str:
     """The answer in one paragraph."""
     p, c, pw = d.platform, d.compute, d.power
-    su = f" in {plural(c.scalable_units, 'scalable unit')}" if c.su_nodes else ""
+    su = in_units(d)
+    what = f"{c.nodes:,} x {p.name}" if p.rack_scale else f"{c.nodes:,} {p.name} systems"
     text = (
-        f"We recommend {c.nodes:,} {p.name} systems ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
+        f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
         f"{_fabric_words(d.fabrics.compute)}. The design draws "
         f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
@@ -262,7 +261,7 @@ def configuration(d: Design) -> list[str]:
     if p.architecture_name:
         out.append(f"- Follows: {p.architecture_name}")
     out.append(
-        f"- Compute: {c.nodes:,} nodes, {c.gpus:,} GPUs, {_units(d)}; {watts(c.node_power.node_w)} per node ({c.node_power.basis} rating)"
+        f"- Compute: {nodes_text(d)}, {c.gpus:,} GPUs, {_units(d)}; {watts(c.node_power.node_w)} per {node_noun(d)} ({c.node_power.basis} rating)"
     )
     out += _networks(d)
     if s.fabric_managers or s.management_servers:

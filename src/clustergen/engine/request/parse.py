@@ -14,8 +14,14 @@ from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.cache import cached
 from clustergen.engine.model.request import MAX_REQUEST_CHARS, DesignRequest, sizes_workload
+from clustergen.engine.request.counts import (
+    count_before,
+    racks_to_nodes,
+    su_count,
+    su_node_count,
+)
 from clustergen.engine.request.load import to_tokens
-from clustergen.engine.request.rules import RULES, Reading, Rule, _num
+from clustergen.engine.request.rules import RULES, Reading, Rule
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
 from clustergen.engine.request.workload_rules import MONEY_RULES
@@ -95,7 +101,8 @@ def _find_platform(
 class _Reading:
     """The text being read: which characters are taken, the fields found and the notes made."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, catalog: Catalog, text: str) -> None:
+        self.catalog = catalog
         self.low = text.lower().replace("×", "x")
         self.used = [False] * len(self.low)
         self.fields: dict[str, object] = {"text": text.strip()}
@@ -219,7 +226,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             value=len(text),
             limit=MAX_REQUEST_CHARS,
         )
-    r = _Reading(text)
+    r = _Reading(catalog, text)
     for rule in RULES[: len(MONEY_RULES)]:  # "$2 per H800 GPU-hour" holds a GPU's name
         _read_rule(r, rule)
     named, spans = _find_platform(catalog, r.low, r.used)
@@ -229,6 +236,8 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     for rule in RULES[len(MONEY_RULES) :]:
         _read_rule(r, rule)
     to_tokens(r.fields, r.phrases)
+    if "gpus" not in r.fields and "nodes" not in r.fields:
+        _read_su_count(r, named)
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_bare_count(r, named, spans)
     _resolve_members(r)
@@ -272,26 +281,47 @@ def _read_platforms(
 def _read_bare_count(
     r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
 ) -> None:
-    """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes)."""
-    for (s, _e), (kind, eid) in zip(spans, named, strict=True):
+    """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes), "a single
+    DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks)."""
+    for (s, e), (kind, eid) in zip(spans, named, strict=True):
         if kind == "model":
             continue
-        bare = re.search(r"(?<![\w.])(-?)(\d[\d,]*(?:\.\d+)?)(k)?\s*(?:x\s*)?$", r.low[:s])
-        if not bare:
+        unit = UNIT_WORD.match(r.low, e) if kind == "system" else None
+        count = count_before(r.low, s, e, unit.group(0).strip() if unit else None)
+        if count is None or (kind != "system" and not count.words[:1].isdigit()):
             continue
-        if bare.group(1) and (bare.start() == 0 or not r.low[bare.start() - 1].isalnum()):
-            raise RequestError(
-                f"{bare.group(0).strip()!r} is negative", hint="give a positive count"
-            )
-        n = round(_num(bare.group(2)) * (1000 if bare.group(3) else 1))
+        n = count.value
         if kind == "system":
+            words = (unit.group(0) if unit else r.low[s:e]).strip()
+            if words.endswith(("rack", "racks")):
+                n, basis = racks_to_nodes(r.catalog, eid, n)
+                note = f"{count.words!r} -> {n} {eid} nodes: {basis}"
+            else:
+                note = f"{count.words!r} -> {n} {eid} nodes"
             r.fields["nodes"] = n
-            note = f"{bare.group(0).strip()!r} -> {n} {eid} nodes"
         else:
             r.fields["gpus"] = n
-            note = f"{bare.group(0).strip()!r} -> {n} GPUs"
-        r.take(bare.start(2), bare.end(), note)
+            note = f"{count.words!r} -> {n} GPUs"
+        r.take(count.start, count.end, note)
         return
+
+
+def _read_su_count(r: _Reading, named: list[tuple[str, str]]) -> None:
+    """A count of scalable units of the named system ("DGX H100 4 SU"): its nodes as the RA
+    builds that many SUs."""
+    count = su_count(r.low)
+    if count is None or any(r.used[count.start : count.end]):
+        return
+    system = next((eid for kind, eid in named if kind == "system"), None)
+    if system is None:
+        raise RequestError(
+            f"{count.words!r} needs a system whose scalable unit it counts",
+            hint='name one, e.g. "DGX H100 4 SU" or "2 SU of GB200 NVL72"',
+        )
+    fabric = next(iter(r.members.get("fabric", set())), None)
+    nodes, basis = su_node_count(r.catalog, system, fabric, count.value)
+    r.fields["nodes"] = nodes
+    r.take(count.start, count.end, f"{count.words!r} -> {nodes} {system} nodes: {basis}")
 
 
 def _model_words(catalog: Catalog) -> frozenset[str]:
