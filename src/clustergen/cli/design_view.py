@@ -13,7 +13,7 @@ from clustergen.cli.output import (
     stdout,
     table,
 )
-from clustergen.units import ratio
+from clustergen.units import bandwidth, ratio
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -96,12 +96,18 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         (
             "racks",
             f"{d.racks.compute.compute_racks} compute ({d.racks.compute.nodes_per_rack}/rack, "
-            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks} network",
+            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks} network"
+            + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )
     st = d.storage.targets
+    site = d.storage.site_storage
     rows.append(
-        ("storage", f"{st.tier}: read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s")
+        (
+            "storage",
+            ("the site's storage (none of its own), " if site else "")
+            + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
+        )
     )
     rows.append(("storage data path", _data_path(d)))
     at_least = "" if pw.complete else "at least "

@@ -224,8 +224,9 @@ def build_once(
             (plan.appliance, plan.appliances.count if plan.appliances else 0),
         ]
     )
-    racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra)
     power = power_section(inputs, nodes, fabrics, srv, storage)
+    support_w = None if not power.complete else power.it_total_w - power.compute_w
+    racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
     it_cap = inputs.common.it_cap_w
     if check_cap and it_cap is not None and power.it_total_w > it_cap:
         fabric_w = power.compute_fabric_switches_w + power.compute_fabric_optics_w

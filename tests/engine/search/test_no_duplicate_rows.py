@@ -17,7 +17,7 @@ from .test_one_sizing_path import CASES
 
 def _shown(row: dict[str, Any]) -> tuple[object, ...]:
     """What the terminal's study table shows of a row (it has no technology column)."""
-    return (row["platform"], row["switch"], row["oversubscription"], row["gpus"], row["nodes"])
+    return (row["platform"], row["switch"], row["oversubscription"], row["gpus"], row["it_power_w"])
 
 
 @pytest.mark.parametrize("design", CASES)
@@ -32,6 +32,6 @@ def test_a_single_node_is_one_row_per_platform(text: str) -> None:
     cat = load_catalog()
     study = trade_study(cat, merge_request(cat, text, {}))
     single = [r for r in study.rows if r.switch == "none"]
-    platforms = [r.platform for r in single]
+    platforms = [(r.platform, r.it_power_w) for r in single]
     assert single
     assert len(platforms) == len(set(platforms))

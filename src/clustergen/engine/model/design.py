@@ -212,6 +212,11 @@ class StorageSection(_M):
     )
     layout: str = Field(description="recommended dataset layout")
     notes: list[str]
+    site_storage: bool = Field(
+        default=False,
+        description="a single-node footprint: the site's storage serves the node, so the design "
+        "holds no storage system or storage fabric (the targets say what that storage delivers)",
+    )
 
 
 class Alternative(_M):

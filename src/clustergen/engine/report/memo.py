@@ -65,7 +65,7 @@ def headline(d: Design) -> str:
     """The answer in one paragraph."""
     p, c, pw = d.platform, d.compute, d.power
     su = in_units(d)
-    what = f"{c.nodes:,} x {p.name}" if p.rack_scale else f"{c.nodes:,} {p.name} systems"
+    what = f"{c.nodes:,} x {p.name}" if p.rack_scale else plural(c.nodes, f"{p.name} system")
     text = (
         f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
         f"{_fabric_words(d.fabrics.compute)}. The design draws "
@@ -237,7 +237,12 @@ def _carried(d: Design) -> list[str]:
         if _CARRIERS.get(r.carried_by, "") and not _own(r.network, r.carried_by)
     ]
     return [
-        f"- {r.network.capitalize()}: carried by {_CARRIERS[r.carried_by]} ({r.detail})"
+        f"- {r.network.capitalize()}: "
+        + (
+            r.detail  # a single node's own ports: the detail says where they go
+            if r.carried_by == "node" and r.network != "compute"
+            else f"carried by {_CARRIERS[r.carried_by]} ({r.detail})"
+        )
         for r in shared
     ]
 
