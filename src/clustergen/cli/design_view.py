@@ -42,6 +42,8 @@ def summary(d: Design) -> None:
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     if d.notice:
         say(f"note: {d.notice}")
+    if d.scale and d.scale.caveat:
+        say(f"scale: {d.scale.caveat}")
     stdout.print(kv_table("design", _figures(d)))
     if d.alternatives:
         _trade_study(d)
@@ -95,8 +97,8 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
     rows.append(
         (
             "racks",
-            f"{d.racks.compute.compute_racks} compute ({d.racks.compute.nodes_per_rack}/rack, "
-            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks} network"
+            f"{d.racks.compute.compute_racks:,} compute ({d.racks.compute.nodes_per_rack}/rack, "
+            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks:,} network"
             + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )
@@ -140,8 +142,9 @@ def _compute_fabric(f: FabricDesign) -> str:
         planes = f", {f.planes} planes"
         if f.plane_split:
             planes += f" ({f.port_speed_gbps:g}G split {f.planes} x {f.plane_port_speed_gbps:g}G)"
+    pods = f", {f.pods:,} pods" if f.tiers == 3 and f.pods else ""
     return (
-        f"{f.technology} {f.tiers}-tier {ratio(f.oversubscription)}{planes}"
+        f"{f.technology} {f.tiers}-tier {ratio(f.oversubscription)}{planes}{pods}"
         f": {_tiers(f.leaf_switches, f.spine_switches, f.core_switches)} {f.leaf_switch}"
     )
 
@@ -149,7 +152,7 @@ def _compute_fabric(f: FabricDesign) -> str:
 def _tiers(leaf: int, spine: int, core: int) -> str:
     """'8 leaf, 4 spine': the switches of each tier the fabric has."""
     counts = (("leaf", leaf), ("spine", spine), ("core", core))
-    return ", ".join(f"{n} {tier}" for tier, n in counts if n or tier == "leaf")
+    return ", ".join(f"{n:,} {tier}" for tier, n in counts if n or tier == "leaf")
 
 
 def _data_path(d: Design) -> str:

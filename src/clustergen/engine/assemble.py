@@ -31,7 +31,7 @@ from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.bom import build_bom, totals
 from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
-from clustergen.engine.sizing.fabric import compute_fabric
+from clustergen.engine.sizing.fabric import compute_fabric, scale_section
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
 from clustergen.engine.sizing.links import Hosts, build_links
 from clustergen.engine.sizing.management import Servers, inband_network, oob_network, servers
@@ -237,6 +237,13 @@ def build_once(
             f"over the {it_cap / 1e6:.2f} MW IT cap",
             power.it_total_w,
         )
+    scale = scale_section(
+        catalog,
+        inputs.architecture,
+        cf,
+        nodes,
+        (power.compute_w, power.it_total_w, power.facility_total_w),
+    )
     su_nodes = cf.su_nodes if cf else setup.plan.su_nodes
     compute = compute_section(inputs, nodes, cf.scalable_units if cf else 1, su_nodes, cap_solve)
     checks = design_checks(inputs, compute, fabrics, rack_plan, power, storage)
@@ -272,6 +279,7 @@ def build_once(
         checks=checks,
         alternatives=alternatives,
         warnings=notes.warnings,
+        scale=scale,
         provenance=Provenance(
             engine_version=__version__,
             catalog_hash=catalog.hash,

@@ -219,6 +219,22 @@ class StorageSection(_M):
     )
 
 
+class ScaleSection(_M):
+    """How a large design is split, and whether it is past what an RA publishes or site-scale."""
+
+    ra_max_nodes: int | None = Field(
+        description="the largest cluster the design's RA publishes; None if unknown or no RA"
+    )
+    beyond_ra: bool = Field(description="more nodes than the RA publishes a design for")
+    pods: int | None = Field(description="pods of the compute fabric (a 3-tier fabric's pods)")
+    pod_nodes: int | None = Field(description="nodes a pod holds at most")
+    planes: int = Field(description="independent compute-fabric planes")
+    split: str = Field(description="how the compute fabric is split, in words")
+    site_scale: bool = Field(description="IT power past the site-scale threshold")
+    caveat: str | None = Field(description="the first-lines statement when beyond the RA or site")
+    basis: str
+
+
 class Alternative(_M):
     """One row of the trade study: a projection of the whole design the engine builds for the
     candidate, so the chosen row and the answer are the same design. `why_not` says, for every row
@@ -339,6 +355,11 @@ class Design(_M):
         "need, a design built to fit under the cap), said in the first lines",
     )
     warnings: list[str]
+    scale: ScaleSection | None = Field(
+        default=None,
+        description="how a design past its RA's published size is split, and the site-scale "
+        "caveat; None for designs within it",
+    )
     memo: str | None = None
     agent: AgentRun | None = None
     grounding: GroundingReport | None = None

@@ -26,7 +26,7 @@ from clustergen.engine.report.words import (
     verdict,
 )
 from clustergen.safe_text import map_text, markdown, markdown_block
-from clustergen.units import plural, ratio, watts
+from clustergen.units import bandwidth, plural, ratio, watts
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
 
@@ -46,11 +46,11 @@ def _fabric_words(f: FabricDesign | None) -> str:
         "non-blocking" if f.oversubscription <= 1 else f"{ratio(f.oversubscription)} oversubscribed"
     )
     planes = f", {f.planes} planes" if f.planes > 1 else ""
-    tiers = [f"{f.leaf_switches} leaf"]
+    tiers = [f"{f.leaf_switches:,} leaf"]
     if f.spine_switches:
-        tiers.append(f"{f.spine_switches} spine")
+        tiers.append(f"{f.spine_switches:,} spine")
     if f.core_switches:
-        tiers.append(f"{f.core_switches} core")
+        tiers.append(f"{f.core_switches:,} core")
     return (
         f"{blocking} {f.tiers}-tier {tech} fabric{planes} ({', '.join(tiers)} "
         f"{model_name(f.leaf_switch)} switches, {f.port_speed_gbps:g} Gb/s links)"
@@ -98,7 +98,7 @@ def key_figures(d: Design) -> list[str]:
     rows.append(
         (
             "Storage",
-            f"{st.tier} tier: read {st.read_gb_per_s:,.1f} GB/s, write {st.write_gb_per_s:,.1f} GB/s",
+            f"{st.tier} tier: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
         )
     )
     if d.workload is not None and d.workload.days is not None:
@@ -138,6 +138,11 @@ def executive_summary(d: Design) -> list[str]:
         headline(d),
         "",
         *([f"**Note:** {d.notice[0].upper()}{d.notice[1:]}.", ""] if d.notice else []),
+        *(
+            [f"**Scale:** {d.scale.caveat[0].upper()}{d.scale.caveat[1:]}.", ""]
+            if d.scale and d.scale.caveat
+            else []
+        ),
         f"**Checks: {v.status}.** {v.line[0].upper()}{v.line[1:]}.",
     ]
     if v.failing:
@@ -161,7 +166,7 @@ def storage_lines(d: Design) -> list[str]:
     """The storage part: targets, the file system, and whether the data path keeps the GPUs fed."""
     st, fs, io = d.storage.targets, d.storage.file_system, d.storage.io
     out = [
-        f"- Storage ({st.tier} tier): read {st.read_gb_per_s:,.1f} GB/s, write {st.write_gb_per_s:,.1f} GB/s "
+        f"- Storage ({st.tier} tier): read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)} "
         f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
         "- Storage capacity: "
         + (
