@@ -66,9 +66,16 @@ class Weighed:
     design: Design
 
 
+#: lifecycles a request must name a system or GPU to weigh (catalog `lifecycle`, sourced)
+PAST_SALE = frozenset({"superseded", "end-of-sale"})
+#: the default-candidate rule, as the "why" line states it
+CURRENT_ONLY = "among current systems (a superseded one is weighed only when named)"
+
+
 def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
-    """Platforms the request allows: the one it names, systems with its GPU, or every platform
-    with a published reference architecture that fits the cooling and rack limits."""
+    """Platforms the request allows: the one it names, systems with its GPU, or every current
+    platform (not superseded or end-of-sale) with a published reference architecture that fits
+    the cooling and rack limits."""
     if request.platform:
         return [gpu_system(catalog, request.platform)]
     if request.gpu:
@@ -81,6 +88,8 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     out = []
     for s in catalog.all("systems", System):
         if not s.gpus_per_node or catalog.architecture_for(s.id) is None:
+            continue
+        if s.lifecycle in PAST_SALE:
             continue
         if request.cooling == "air" and s.cooling == "liquid":
             continue
