@@ -93,7 +93,9 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         rows.append(
             ("fabric managers", f"{d.servers.fabric_managers} x {d.servers.fabric_manager}")
         )
-    rows.append(("management servers", f"{d.servers.management_servers}"))
+    servers = d.servers
+    none_why = f" ({servers.basis})" if not servers.management_servers and servers.basis else ""
+    rows.append(("management servers", f"{servers.management_servers}{none_why}"))
     rows.append(
         (
             "racks",

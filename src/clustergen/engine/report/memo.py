@@ -279,6 +279,8 @@ def configuration(d: Design) -> list[str]:
             f"- Servers: {plural(s.management_servers, 'management server')}, "
             f"{plural(s.fabric_managers, 'fabric manager')} ({s.basis})"
         )
+    elif s.management_rule:  # none, and why (a single-node footprint)
+        out.append(f"- Servers: {s.management_rule}")
     out += storage_lines(d)
     out.append(
         f"- Racks: {plural(r.compute.compute_racks, 'compute rack')} of "
