@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from clustergen.catalog import load_catalog
@@ -79,3 +83,46 @@ def test_an_su_count_without_a_system_says_what_would_work() -> None:
 def test_racks_of_a_system_that_is_not_rack_scale_follow_its_ra_rack_layout() -> None:
     r = parse_request(CAT, "2 DGX H100 racks")
     assert r.nodes == 2 * (_ra("dgx-h100").nodes_per_rack or 0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "train a 70B model on 15T tokens in 60 days on a DGX B200.",
+        "serve llama 3.1 70b at 5000 tokens per second on an HGX H200 server",
+        "max GPUs under 5 MW on a DGX H100.",
+    ],
+)
+def test_an_article_names_the_platform_when_something_else_sizes_the_request(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.platform is not None
+    assert r.nodes is None
+
+
+def test_a_count_word_counts_even_beside_a_cap() -> None:
+    r = parse_request(CAT, "one DGX B200, 5 MW")
+    assert (r.platform, r.nodes) == ("dgx-b200", 1)
+
+
+_PARSE = (
+    "from clustergen.catalog import load_catalog\n"
+    "from clustergen.engine.request import parse_request\n"
+    "r = parse_request(load_catalog(), 'GB200 NVL72, 4 SU')\n"
+    "print(r.platform, r.nodes)\n"
+)
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "2"])
+def test_a_name_a_system_and_a_gpu_share_is_the_system(seed: str) -> None:
+    # "GB200 NVL72" is the rack's name and an alias of its GPU: always the rack, whatever order
+    # the interpreter's string hashing gives a set of names
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    out = subprocess.run(
+        [sys.executable, "-c", _PARSE], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["gb200-nvl72", "32"]
+
+
+def test_a_gpu_word_after_a_system_counts_gpus() -> None:
+    r = parse_request(CAT, "64 GB200 NVL72 GPUs")
+    assert (r.platform, r.gpus, r.nodes) == ("gb200-nvl72", 64, None)

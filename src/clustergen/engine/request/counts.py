@@ -16,7 +16,8 @@ from clustergen.catalog.loader import Catalog
 from clustergen.errors import RequestError
 
 #: counts written as words; "a" and "an" count only when a unit word or the end of a clause
-#: follows the name ("an HGX H200 server", "a DGX H100."), never in "a DGX H100 cluster"
+#: follows the name ("an HGX H200 server", "a DGX H100."), never in "a DGX H100 cluster", and
+#: only when nothing else in the request sizes the design (a workload, a power cap)
 WORD_COUNTS = {
     "a": 1,
     "an": 1,
@@ -57,9 +58,13 @@ class Count:
     words: str
 
 
-def count_before(low: str, start: int, end: int, unit: str | None) -> Count | None:
+def count_before(
+    low: str, start: int, end: int, unit: str | None, articles: bool = True
+) -> Count | None:
     """The count right before the name at low[start:end] (`unit` the unit word after it, if
-    any); None when there is none or it is "a"/"an" not closing a phrase."""
+    any); None when there is none, or it is "a"/"an" not closing a phrase or not to be read as a
+    count (`articles` off: "serve 70B on an HGX H200 server" names the platform, the workload
+    sizes it)."""
     m = BEFORE_NAME.search(low[:start])
     if not m:
         return None
@@ -70,7 +75,9 @@ def count_before(low: str, start: int, end: int, unit: str | None) -> Count | No
         return Count(value, m.start(2), m.end(), m.group(0).strip())
     word = " ".join(m.group(4).split())
     named_unit = unit or _UNITS.search(low[start:end])
-    if word in {"a", "an"} and not named_unit and not _CLAUSE_END.match(low, end):
+    if word in {"a", "an"} and (
+        not articles or (not named_unit and not _CLAUSE_END.match(low, end))
+    ):
         return None
     return Count(WORD_COUNTS[word], m.start(4), m.end(), m.group(0).strip())
 

@@ -57,7 +57,10 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
             names += [
                 (n, "model", m.id) for n in m.names() if len(n) >= 3 and not _BARE_SIZE.match(n)
             ]
-        return sorted(set(names), key=lambda t: -len(t[0]))
+        # a name both a system and a GPU answer to ("GB200 NVL72") is the system: the GPU follows
+        # from it; the order is fixed, never the set's hash order
+        rank = {"system": 0, "gpu": 1, "model": 2}
+        return sorted(set(names), key=lambda t: (-len(t[0]), rank[t[1]], t[2]))
 
     return cached(catalog, ("request-names",), build)
 
@@ -75,7 +78,9 @@ def _find_platform(
         for w in re.finditer(r"[a-z0-9][a-z0-9.+-]*", text)
         if used is None or not any(used[w.start() : w.end()])
     ]
-    table = {n: (k, i) for n, k, i in _platform_names(catalog)}
+    table: dict[str, tuple[str, str]] = {}
+    for n, k, i in _platform_names(catalog):
+        table.setdefault(n, (k, i))
     i = 0
     while i < len(words):
         hit = None
@@ -287,10 +292,14 @@ def _read_bare_count(
         if kind == "model":
             continue
         unit = UNIT_WORD.match(r.low, e) if kind == "system" else None
-        count = count_before(r.low, s, e, unit.group(0).strip() if unit else None)
+        # "a"/"an" is a count only when nothing else sizes the request
+        articles = "power_cap_w" not in r.fields and not sizes_workload(r.fields)
+        count = count_before(r.low, s, e, unit.group(0).strip() if unit else None, articles)
         if count is None or (kind != "system" and not count.words[:1].isdigit()):
             continue
         n = count.value
+        if kind == "system" and _GPU_WORD.match(r.low, e):  # "64 GB200 NVL72 GPUs": GPUs
+            kind = "gpu"
         if kind == "system":
             words = (unit.group(0) if unit else r.low[s:e]).strip()
             if words.endswith(("rack", "racks")):
@@ -304,6 +313,10 @@ def _read_bare_count(
             note = f"{count.words!r} -> {n} GPUs"
         r.take(count.start, count.end, note)
         return
+
+
+#: a GPU word right after a system's name: the count before it counts GPUs
+_GPU_WORD = re.compile(r"\s*(?:gpus?|accelerators?)\b")
 
 
 def _read_su_count(r: _Reading, named: list[tuple[str, str]]) -> None:
