@@ -79,8 +79,8 @@ def _find_platform(
         if used is None or not any(used[w.start() : w.end()])
     ]
     table: dict[str, tuple[str, str]] = {}
-    for n, k, i in _platform_names(catalog):
-        table.setdefault(n, (k, i))
+    for name, kind, eid in _platform_names(catalog):
+        table.setdefault(name, (kind, eid))
     i = 0
     while i < len(words):
         hit = None
