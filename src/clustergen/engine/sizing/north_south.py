@@ -211,6 +211,14 @@ def network_roles(
             roles.append(
                 NetworkRole(network="in-band management", carried_by="inband", detail=inband.basis)
             )
+        else:  # a standalone server with storage of its own: in-band still goes to the site
+            detail = (
+                "the node's in-band port to the site's network: a single-node footprint has no "
+                "in-band network of its own"
+            )
+            roles.append(
+                NetworkRole(network="in-band management", carried_by="node", detail=detail)
+            )
     if oob is not None:
         roles.append(
             NetworkRole(network="out-of-band management", carried_by="oob", detail=oob.basis)
