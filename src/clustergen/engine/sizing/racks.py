@@ -164,18 +164,21 @@ def racks_section(
     arch, cf = inputs.architecture, fabrics.compute
     switch_ru, leaf_ru, unknown = _switch_units(inputs.catalog, fabrics)
     su_racks = 0
-    in_compute = not (follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes)
-    if in_compute and not unknown and nodes is not None:
-        in_compute = _fits_a_compute_rack(inputs, plan, nodes, switch_ru + server_units, support_w)
-    else:
-        in_compute = False
+    su_layout = bool(follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes)
+    # heights all known and the RA gives no SU layout: the gear may share a compute rack
+    in_compute = (
+        not su_layout
+        and not unknown
+        and nodes is not None
+        and _fits_a_compute_rack(inputs, plan, nodes, switch_ru + server_units, support_w)
+    )
     if in_compute:
         network_racks = 0
         basis = (
             f"no network rack: the switches, servers and storage ({switch_ru + server_units} U, "
             f"{watts(support_w)}) fit a compute rack's free space and power headroom"
         )
-    elif follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes:
+    elif su_layout and arch and arch.network_racks_per_su and cf:
         # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores,
         # servers and storage in central management racks.
         central_ru = switch_ru - leaf_ru + server_units
