@@ -75,3 +75,10 @@ def test_support_gear_that_fits_a_compute_rack_needs_no_network_rack() -> None:
     big = _design("DGX H100 4 SU")  # the SuperPOD's SU layout keeps its network racks
     assert big.racks.network_racks == 6
     assert big.racks.total_racks == 38  # H100 RA Table 7
+
+
+def test_support_gear_without_power_headroom_gets_a_network_rack() -> None:
+    # two DGX B200 at 28.6 kW leave 0.4 kW of a 29 kW rack: the switches and servers need more
+    d = _design("4 DGX B200 systems, 29 kW per rack")
+    assert d.racks.network_racks == 1
+    assert _design("4 DGX B200 systems").racks.network_racks == 0
