@@ -17,6 +17,17 @@ def watts(w: float | None) -> str:
     return f"{w:,.0f} W"
 
 
+def bandwidth(gb_per_s: float | None) -> str:
+    """Bytes per second for people: GB/s below 1,000, TB/s above; three significant figures and
+    thousands separators ('8 GB/s', '11.1 GB/s', '15.6 TB/s'); None is 'unknown'."""
+    if gb_per_s is None:
+        return "unknown"
+    value, unit = (gb_per_s / 1e3, "TB/s") if abs(gb_per_s) >= 1e3 else (gb_per_s, "GB/s")
+    digits = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2
+    text = f"{value:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:,.0f}"
+    return f"{text} {unit}"
+
+
 def duration(days: float) -> str:
     """Wall-clock time in words: hours and minutes under two days, days beyond."""
     if days >= 2:

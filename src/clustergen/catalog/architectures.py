@@ -151,6 +151,13 @@ class Architecture(Entry):
     su_nodes: Annotated[int, Field(ge=1, le=10_000)]
     min_nodes: int = Field(default=1, ge=1, le=1_000_000)
     max_nodes: int | None = Field(default=None, ge=1, le=1_000_000)
+    published_max_nodes: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="the largest cluster the RA publishes a design for (its fabric tables); "
+        "beyond it the design says how it is split and that no RA covers it; None if unknown",
+    )
     nodes_per_rack: Annotated[int, Field(ge=1, le=1000)] | None = None
     network_racks_per_su: Annotated[int, Field(ge=1, le=1000)] | None = Field(
         default=None,

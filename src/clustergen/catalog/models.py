@@ -221,6 +221,12 @@ class System(Entry):
     architecture: str | None = Field(
         default=None, description="reference architecture id it follows"
     )
+    lifecycle: Literal["current", "superseded", "end-of-sale"] | None = Field(
+        default=None,
+        description="where the system is in its sales life, with its source in field_sources; "
+        "a request that names no GPU or platform weighs only systems not superseded or "
+        "end-of-sale; None (unknown) is weighed",
+    )
     included: list[IncludedPart] = Field(
         default_factory=list,
         max_length=32,

@@ -13,7 +13,7 @@ from clustergen.cli.output import (
     stdout,
     table,
 )
-from clustergen.units import ratio
+from clustergen.units import bandwidth, ratio
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -42,6 +42,8 @@ def summary(d: Design) -> None:
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     if d.notice:
         say(f"note: {d.notice}")
+    if d.scale and d.scale.caveat:
+        say(f"scale: {d.scale.caveat}")
     stdout.print(kv_table("design", _figures(d)))
     if d.alternatives:
         _trade_study(d)
@@ -52,11 +54,13 @@ def summary(d: Design) -> None:
 
 def _figures(d: Design) -> list[tuple[str, Any]]:
     """The design table's rows: compute, networks, servers and racks, storage, power, training."""
+    from clustergen.engine.report.scale_words import nodes_text, units_text
+
     c, f = d.compute, d.fabrics.compute
     rows: list[tuple[str, Any]] = [
         (
             "nodes / GPUs / SUs",
-            f"{c.nodes:,} / {c.gpus:,} / {_units(c.scalable_units, c.su_nodes)}",
+            f"{nodes_text(d)} / {c.gpus:,} / {units_text(d) or '-'}",
         ),
         ("compute fabric", _compute_fabric(f) if f else "none: one node, its GPUs share NVLink"),
     ]
@@ -89,17 +93,25 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         rows.append(
             ("fabric managers", f"{d.servers.fabric_managers} x {d.servers.fabric_manager}")
         )
-    rows.append(("management servers", f"{d.servers.management_servers}"))
+    servers = d.servers
+    none_why = f" ({servers.basis})" if not servers.management_servers and servers.basis else ""
+    rows.append(("management servers", f"{servers.management_servers}{none_why}"))
     rows.append(
         (
             "racks",
-            f"{d.racks.compute.compute_racks} compute ({d.racks.compute.nodes_per_rack}/rack, "
-            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks} network",
+            f"{d.racks.compute.compute_racks:,} compute ({d.racks.compute.nodes_per_rack}/rack, "
+            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks:,} network"
+            + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )
     st = d.storage.targets
+    site = d.storage.site_storage
     rows.append(
-        ("storage", f"{st.tier}: read {st.read_gb_per_s:g} GB/s, write {st.write_gb_per_s:g} GB/s")
+        (
+            "storage",
+            ("the site's storage (none of its own), " if site else "")
+            + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
+        )
     )
     rows.append(("storage data path", _data_path(d)))
     rows += _power_rows(d)
@@ -146,8 +158,9 @@ def _compute_fabric(f: FabricDesign) -> str:
         planes = f", {f.planes} planes"
         if f.plane_split:
             planes += f" ({f.port_speed_gbps:g}G split {f.planes} x {f.plane_port_speed_gbps:g}G)"
+    pods = f", {f.pods:,} pods" if f.tiers == 3 and f.pods else ""
     return (
-        f"{f.technology} {f.tiers}-tier {ratio(f.oversubscription)}{planes}"
+        f"{f.technology} {f.tiers}-tier {ratio(f.oversubscription)}{planes}{pods}"
         f": {_tiers(f.leaf_switches, f.spine_switches, f.core_switches)} {f.leaf_switch}"
     )
 
@@ -155,14 +168,7 @@ def _compute_fabric(f: FabricDesign) -> str:
 def _tiers(leaf: int, spine: int, core: int) -> str:
     """'8 leaf, 4 spine': the switches of each tier the fabric has."""
     counts = (("leaf", leaf), ("spine", spine), ("core", core))
-    return ", ".join(f"{n} {tier}" for tier, n in counts if n or tier == "leaf")
-
-
-def _units(units: int, su_nodes: int | None) -> str:
-    """'2 SUs of 32 nodes', or '-' for a fabric that is not built in scalable units."""
-    if not su_nodes:
-        return "-"
-    return f"{units} SU{'s' if units != 1 else ''} of {su_nodes} nodes"
+    return ", ".join(f"{n:,} {tier}" for tier, n in counts if n or tier == "leaf")
 
 
 def _data_path(d: Design) -> str:

@@ -40,7 +40,7 @@ from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.bom import build_bom, totals
 from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
-from clustergen.engine.sizing.fabric import compute_fabric
+from clustergen.engine.sizing.fabric import compute_fabric, scale_section
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
 from clustergen.engine.sizing.links import Hosts, build_links
 from clustergen.engine.sizing.management import Servers, inband_network, oob_network, servers
@@ -253,8 +253,9 @@ def build_once(
             (plan.appliance, plan.appliances.count if plan.appliances else 0),
         ]
     )
-    racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra)
     power = power_section(inputs, nodes, fabrics, srv, storage)
+    support_w = None if not power.complete else power.it_total_w - power.compute_w
+    racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
     it_cap = inputs.common.it_cap_w
     if check_cap and it_cap is not None and power.it_total_w > it_cap:
         fabric_w = power.compute_fabric_switches_w + power.compute_fabric_optics_w
@@ -265,6 +266,13 @@ def build_once(
             f"over the {it_cap / 1e6:.2f} MW IT cap",
             power.it_total_w,
         )
+    scale = scale_section(
+        catalog,
+        inputs.architecture,
+        cf,
+        nodes,
+        (power.compute_w, power.it_total_w, power.facility_total_w),
+    )
     su_nodes = cf.su_nodes if cf else setup.plan.su_nodes
     compute = compute_section(inputs, nodes, cf.scalable_units if cf else 1, su_nodes, cap_solve)
     checks = design_checks(inputs, compute, fabrics, rack_plan, power, storage)
@@ -307,6 +315,7 @@ def build_once(
         checks=checks,
         alternatives=alternatives,
         warnings=notes.warnings,
+        scale=scale,
         provenance=Provenance(
             engine_version=__version__,
             catalog_hash=catalog.hash,
@@ -344,4 +353,5 @@ def _platform_section(inputs: Inputs, reason: str, follows_ra: bool) -> Platform
         cooling=system.cooling,
         reason=reason,
         follows_ra=follows_ra,
+        rack_scale=system.kind == "nvl-rack",
     )

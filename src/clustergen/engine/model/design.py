@@ -62,6 +62,9 @@ class PlatformSection(_M):
         default=False,
         description="the compute fabric is built as the platform's reference architecture builds it",
     )
+    rack_scale: bool = Field(
+        default=False, description="one node is a whole rack (an NVL72): counted in racks"
+    )
 
 
 class ComputeSection(_M):
@@ -210,6 +213,27 @@ class StorageSection(_M):
     )
     layout: str = Field(description="recommended dataset layout")
     notes: list[str]
+    site_storage: bool = Field(
+        default=False,
+        description="a single-node footprint: the site's storage serves the node, so the design "
+        "holds no storage system or storage fabric (the targets say what that storage delivers)",
+    )
+
+
+class ScaleSection(_M):
+    """How a large design is split, and whether it is past what an RA publishes or site-scale."""
+
+    ra_max_nodes: int | None = Field(
+        description="the largest cluster the design's RA publishes; None if unknown or no RA"
+    )
+    beyond_ra: bool = Field(description="more nodes than the RA publishes a design for")
+    pods: int | None = Field(description="pods of the compute fabric (a 3-tier fabric's pods)")
+    pod_nodes: int | None = Field(description="nodes a pod holds at most")
+    planes: int = Field(description="independent compute-fabric planes")
+    split: str = Field(description="how the compute fabric is split, in words")
+    site_scale: bool = Field(description="IT power past the site-scale threshold")
+    caveat: str | None = Field(description="the first-lines statement when beyond the RA or site")
+    basis: str
 
 
 class Alternative(_M):
@@ -343,6 +367,11 @@ class Design(_M):
         "need, a design built to fit under the cap), said in the first lines",
     )
     warnings: list[str]
+    scale: ScaleSection | None = Field(
+        default=None,
+        description="how a design past its RA's published size is split, and the site-scale "
+        "caveat; None for designs within it",
+    )
     memo: str | None = None
     agent: AgentRun | None = None
     grounding: GroundingReport | None = None

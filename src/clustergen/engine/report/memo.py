@@ -18,6 +18,7 @@ from clustergen.engine.report.bomfile import (
     category_totals,
 )
 from clustergen.engine.report.cost import cost_line, cost_section
+from clustergen.engine.report.scale_words import in_units, node_noun, nodes_text, units_text
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     field_words,
@@ -26,7 +27,7 @@ from clustergen.engine.report.words import (
     verdict,
 )
 from clustergen.safe_text import map_text, markdown, markdown_block
-from clustergen.units import plural, ratio, watts
+from clustergen.units import bandwidth, plural, ratio, watts
 
 __all__ = ["bom_csv", "render_memo", "storage_lines"]
 
@@ -46,11 +47,11 @@ def _fabric_words(f: FabricDesign | None) -> str:
         "non-blocking" if f.oversubscription <= 1 else f"{ratio(f.oversubscription)} oversubscribed"
     )
     planes = f", {f.planes} planes" if f.planes > 1 else ""
-    tiers = [f"{f.leaf_switches} leaf"]
+    tiers = [f"{f.leaf_switches:,} leaf"]
     if f.spine_switches:
-        tiers.append(f"{f.spine_switches} spine")
+        tiers.append(f"{f.spine_switches:,} spine")
     if f.core_switches:
-        tiers.append(f"{f.core_switches} core")
+        tiers.append(f"{f.core_switches:,} core")
     return (
         f"{blocking} {f.tiers}-tier {tech} fabric{planes} ({', '.join(tiers)} "
         f"{model_name(f.leaf_switch)} switches, {f.port_speed_gbps:g} Gb/s links)"
@@ -58,18 +59,16 @@ def _fabric_words(f: FabricDesign | None) -> str:
 
 
 def _units(d: Design) -> str:
-    c = d.compute
-    if not c.su_nodes:
-        return "no scalable-unit layout (one block of nodes)"
-    return f"{plural(c.scalable_units, 'scalable unit')} of {plural(c.su_nodes or 0, 'node')}"
+    return units_text(d) or "no scalable-unit layout (one block of nodes)"
 
 
 def headline(d: Design) -> str:
     """The answer in one paragraph."""
     p, c, pw = d.platform, d.compute, d.power
-    su = f" in {plural(c.scalable_units, 'scalable unit')}" if c.su_nodes else ""
+    su = in_units(d)
+    what = f"{c.nodes:,} x {p.name}" if p.rack_scale else plural(c.nodes, f"{p.name} system")
     text = (
-        f"We recommend {c.nodes:,} {p.name} systems ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
+        f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
         f"{_fabric_words(d.fabrics.compute)}. The design draws "
         f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
@@ -100,7 +99,7 @@ def key_figures(d: Design) -> list[str]:
     rows.append(
         (
             "Storage",
-            f"{st.tier} tier: read {st.read_gb_per_s:,.1f} GB/s, write {st.write_gb_per_s:,.1f} GB/s",
+            f"{st.tier} tier: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
         )
     )
     if d.workload is not None and d.workload.days is not None:
@@ -155,6 +154,11 @@ def executive_summary(d: Design) -> list[str]:
         headline(d),
         "",
         *([f"**Note:** {d.notice[0].upper()}{d.notice[1:]}.", ""] if d.notice else []),
+        *(
+            [f"**Scale:** {d.scale.caveat[0].upper()}{d.scale.caveat[1:]}.", ""]
+            if d.scale and d.scale.caveat
+            else []
+        ),
         f"**Checks: {v.status}.** {v.line[0].upper()}{v.line[1:]}.",
     ]
     if v.failing:
@@ -180,7 +184,7 @@ def storage_lines(d: Design) -> list[str]:
     """The storage part: targets, the file system, and whether the data path keeps the GPUs fed."""
     st, fs, io = d.storage.targets, d.storage.file_system, d.storage.io
     out = [
-        f"- Storage ({st.tier} tier): read {st.read_gb_per_s:,.1f} GB/s, write {st.write_gb_per_s:,.1f} GB/s "
+        f"- Storage ({st.tier} tier): read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)} "
         f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
         "- Storage capacity: "
         + (
@@ -256,7 +260,12 @@ def _carried(d: Design) -> list[str]:
         if _CARRIERS.get(r.carried_by, "") and not _own(r.network, r.carried_by)
     ]
     return [
-        f"- {r.network.capitalize()}: carried by {_CARRIERS[r.carried_by]} ({r.detail})"
+        f"- {r.network.capitalize()}: "
+        + (
+            r.detail  # a single node's own ports: the detail says where they go
+            if r.carried_by == "node" and r.network != "compute"
+            else f"carried by {_CARRIERS[r.carried_by]} ({r.detail})"
+        )
         for r in shared
     ]
 
@@ -280,7 +289,7 @@ def configuration(d: Design) -> list[str]:
     if p.architecture_name:
         out.append(f"- Follows: {p.architecture_name}")
     out.append(
-        f"- Compute: {c.nodes:,} nodes, {c.gpus:,} GPUs, {_units(d)}; {watts(c.node_power.node_w)} per node ({c.node_power.basis} rating)"
+        f"- Compute: {nodes_text(d)}, {c.gpus:,} GPUs, {_units(d)}; {watts(c.node_power.node_w)} per {node_noun(d)} ({c.node_power.basis} rating)"
     )
     out += _networks(d)
     if s.fabric_managers or s.management_servers:
@@ -288,6 +297,8 @@ def configuration(d: Design) -> list[str]:
             f"- Servers: {plural(s.management_servers, 'management server')}, "
             f"{plural(s.fabric_managers, 'fabric manager')} ({s.basis})"
         )
+    elif s.management_rule:  # none, and why (a single-node footprint)
+        out.append(f"- Servers: {s.management_rule}")
     out += storage_lines(d)
     out.append(
         f"- Racks: {plural(r.compute.compute_racks, 'compute rack')} of "

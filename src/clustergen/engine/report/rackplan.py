@@ -10,6 +10,7 @@ Rules:
   trays), positions indicative;
 - switches go to network racks, management servers and fabric managers to management racks,
   storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order;
+  a design with no network rack (they fit a compute rack) has them above the last rack's nodes;
 - a device of unknown height takes 1U and is flagged; a rack's power is the sum of its devices'
   (the compute rack's is the design's), marked "at least" when a device's power is unknown.
 """
@@ -224,9 +225,29 @@ def _used(rack: Rack) -> int:
     return sum(x.height for x in rack.devices)
 
 
+def _into_compute_rack(d: Design, racks: list[Rack]) -> list[Rack]:
+    """A design with no network rack (its switches, servers and storage fit a compute rack's
+    free space and power headroom, sizing/racks.py): they go in the last compute rack, above
+    its nodes."""
+    rack = racks[-1]
+    u = 1 + max((x.position + x.height for x in rack.devices if "oob" not in x.name), default=2)
+    for device, _role, _leaf in _support_devices(d):
+        device.position = u
+        u += device.height
+        rack.devices.append(device)
+        if rack.power_w is not None and device.power_w is not None:
+            rack.power_w += device.power_w
+        elif device.power_w is None:
+            rack.power_complete = False
+    return racks
+
+
 def rack_plan(d: Design) -> list[Rack]:
     """Every rack of the design, compute racks first."""
-    return _compute_racks(d) + _support_racks(d)
+    compute = _compute_racks(d)
+    if d.racks.network_racks == 0 and compute:
+        return _into_compute_rack(d, compute)
+    return compute + _support_racks(d)
 
 
 def rack_plan_csv(d: Design) -> str:

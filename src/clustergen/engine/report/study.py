@@ -41,23 +41,26 @@ def short_reason(why_not: str | None) -> str:
     return "lower score" if " against " in why_not else why_not
 
 
+def built_on(row: Alternative) -> str:
+    """'hgx-h100 on sn5610 (1:1)', or what a design without a compute fabric is built as."""
+    if row.switch == "none":
+        return (
+            f"{row.platform} ({row.nodes:,} node{'s' if row.nodes != 1 else ''}, no compute fabric)"
+        )
+    return f"{row.platform} on {row.switch} ({ratio(row.oversubscription)})"
+
+
 def why_winner(study: TradeStudy) -> str:
     """One sentence: why the chosen row won, against the runner-up, and what ruled the others
     out."""
     chosen = next((r for r in study.rows if r.chosen), None)
     if chosen is None:
         return "No alternative was chosen from the study."
-    text = (
-        f"{chosen.platform} on {chosen.switch} ({ratio(chosen.oversubscription)}) was chosen "
-        f"by {study.objective} ({figure(study, chosen)})"
-    )
+    text = f"{built_on(chosen)} was chosen by {study.objective} ({figure(study, chosen)})"
     eligible = [r for r in study.rows if r.eligible and not r.chosen]
     if eligible:
         runner = eligible[0]
-        text += (
-            f"; the runner-up, {runner.platform} on {runner.switch}, "
-            f"{runner.why_not or 'ranks below it'}"
-        )
+        text += f"; the runner-up, {built_on(runner)}, {runner.why_not or 'ranks below it'}"
     ruled = [r for r in study.rows if not r.eligible]
     if ruled:
         counts: dict[str, int] = {}

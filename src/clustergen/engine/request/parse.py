@@ -19,8 +19,14 @@ from clustergen.engine.model.request import (
     DesignRequest,
     sizes_workload,
 )
+from clustergen.engine.request.counts import (
+    count_before,
+    racks_to_nodes,
+    su_count,
+    su_node_count,
+)
 from clustergen.engine.request.load import serving_defaults, to_tokens
-from clustergen.engine.request.rules import RULES, Reading, Rule, _num
+from clustergen.engine.request.rules import RULES, Reading, Rule
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
 from clustergen.engine.request.workload_rules import MONEY_RULES
@@ -56,7 +62,10 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
             names += [
                 (n, "model", m.id) for n in m.names() if len(n) >= 3 and not _BARE_SIZE.match(n)
             ]
-        return sorted(set(names), key=lambda t: -len(t[0]))
+        # a name both a system and a GPU answer to ("GB200 NVL72") is the system: the GPU follows
+        # from it; the order is fixed, never the set's hash order
+        rank = {"system": 0, "gpu": 1, "model": 2}
+        return sorted(set(names), key=lambda t: (-len(t[0]), rank[t[1]], t[2]))
 
     return cached(catalog, ("request-names",), build)
 
@@ -74,7 +83,9 @@ def _find_platform(
         for w in re.finditer(r"[a-z0-9][a-z0-9.+-]*", text)
         if used is None or not any(used[w.start() : w.end()])
     ]
-    table = {n: (k, i) for n, k, i in _platform_names(catalog)}
+    table: dict[str, tuple[str, str]] = {}
+    for name, kind, eid in _platform_names(catalog):
+        table.setdefault(name, (kind, eid))
     i = 0
     while i < len(words):
         hit = None
@@ -100,7 +111,8 @@ def _find_platform(
 class _Reading:
     """The text being read: which characters are taken, the fields found and the notes made."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, catalog: Catalog, text: str) -> None:
+        self.catalog = catalog
         self.low = text.lower().replace("×", "x")
         self.used = [False] * len(self.low)
         self.fields: dict[str, object] = {"text": text.strip()}
@@ -224,7 +236,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
             value=len(text),
             limit=MAX_REQUEST_CHARS,
         )
-    r = _Reading(text)
+    r = _Reading(catalog, text)
     for rule in RULES[: len(MONEY_RULES)]:  # "$2 per H800 GPU-hour" holds a GPU's name
         _read_rule(r, rule)
     named, spans = _find_platform(catalog, r.low, r.used)
@@ -234,6 +246,8 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     for rule in RULES[len(MONEY_RULES) :]:
         _read_rule(r, rule)
     to_tokens(r.fields, r.phrases, serving_defaults(catalog))
+    if "gpus" not in r.fields and "nodes" not in r.fields:
+        _read_su_count(r, named)
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_bare_count(r, named, spans)
     _resolve_members(r)
@@ -301,26 +315,55 @@ def _read_platforms(
 def _read_bare_count(
     r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
 ) -> None:
-    """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes)."""
-    for (s, _e), (kind, eid) in zip(spans, named, strict=True):
+    """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes), "a single
+    DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks)."""
+    for (s, e), (kind, eid) in zip(spans, named, strict=True):
         if kind == "model":
             continue
-        bare = re.search(r"(?<![\w.])(-?)(\d[\d,]*(?:\.\d+)?)(k)?\s*(?:x\s*)?$", r.low[:s])
-        if not bare:
+        unit = UNIT_WORD.match(r.low, e) if kind == "system" else None
+        # "a"/"an" is a count only when nothing else sizes the request
+        articles = "power_cap_w" not in r.fields and not sizes_workload(r.fields)
+        count = count_before(r.low, s, e, unit.group(0).strip() if unit else None, articles)
+        if count is None or (kind != "system" and not count.words[:1].isdigit()):
             continue
-        if bare.group(1) and (bare.start() == 0 or not r.low[bare.start() - 1].isalnum()):
-            raise RequestError(
-                f"{bare.group(0).strip()!r} is negative", hint="give a positive count"
-            )
-        n = round(_num(bare.group(2)) * (1000 if bare.group(3) else 1))
+        n = count.value
+        if kind == "system" and _GPU_WORD.match(r.low, e):  # "64 GB200 NVL72 GPUs": GPUs
+            kind = "gpu"
         if kind == "system":
+            words = (unit.group(0) if unit else r.low[s:e]).strip()
+            if words.endswith(("rack", "racks")):
+                n, basis = racks_to_nodes(r.catalog, eid, n)
+                note = f"{count.words!r} -> {n} {eid} nodes: {basis}"
+            else:
+                note = f"{count.words!r} -> {n} {eid} nodes"
             r.fields["nodes"] = n
-            note = f"{bare.group(0).strip()!r} -> {n} {eid} nodes"
         else:
             r.fields["gpus"] = n
-            note = f"{bare.group(0).strip()!r} -> {n} GPUs"
-        r.take(bare.start(2), bare.end(), note)
+            note = f"{count.words!r} -> {n} GPUs"
+        r.take(count.start, count.end, note)
         return
+
+
+#: a GPU word right after a system's name: the count before it counts GPUs
+_GPU_WORD = re.compile(r"\s*(?:gpus?|accelerators?)\b")
+
+
+def _read_su_count(r: _Reading, named: list[tuple[str, str]]) -> None:
+    """A count of scalable units of the named system ("DGX H100 4 SU"): its nodes as the RA
+    builds that many SUs."""
+    count = su_count(r.low)
+    if count is None or any(r.used[count.start : count.end]):
+        return
+    system = next((eid for kind, eid in named if kind == "system"), None)
+    if system is None:
+        raise RequestError(
+            f"{count.words!r} needs a system whose scalable unit it counts",
+            hint='name one, e.g. "DGX H100 4 SU" or "2 SU of GB200 NVL72"',
+        )
+    fabric = next(iter(r.members.get("fabric", set())), None)
+    nodes, basis = su_node_count(r.catalog, system, fabric, count.value)
+    r.fields["nodes"] = nodes
+    r.take(count.start, count.end, f"{count.words!r} -> {nodes} {system} nodes: {basis}")
 
 
 def _model_words(catalog: Catalog) -> frozenset[str]:

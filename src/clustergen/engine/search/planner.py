@@ -10,7 +10,7 @@ from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.objective import RA_MARGIN
-from clustergen.engine.search.trade_study import run_study
+from clustergen.engine.search.trade_study import CURRENT_ONLY, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.workload import not_met_elsewhere
 from clustergen.errors import InfeasibleDesignError
@@ -72,6 +72,8 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     reason = f"{study.objective}"
     if request.platform or request.gpu:
         reason = "named in the request; " + reason
+    else:
+        reason += f" {CURRENT_ONLY}"
     arch = catalog.architecture_for(best.platform, best.fabric, best.nodes)
     if best.follows_ra and arch is not None:
         reason += f"; follows {arch.name}"

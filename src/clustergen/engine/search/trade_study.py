@@ -67,9 +67,16 @@ class Weighed:
     design: Design
 
 
+#: lifecycles a request must name a system or GPU to weigh (catalog `lifecycle`, sourced)
+PAST_SALE = frozenset({"superseded", "end-of-sale"})
+#: the default-candidate rule, as the "why" line states it
+CURRENT_ONLY = "among current systems (a superseded one is weighed only when named)"
+
+
 def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
-    """Platforms the request allows: the one it names, systems with its GPU, or every platform
-    with a published reference architecture that fits the cooling and rack limits."""
+    """Platforms the request allows: the one it names, systems with its GPU, or every current
+    platform (not superseded or end-of-sale) with a published reference architecture that fits
+    the cooling and rack limits."""
     if request.platform:
         return [gpu_system(catalog, request.platform)]
     if request.gpu:
@@ -82,6 +89,8 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     out = []
     for s in catalog.all("systems", System):
         if not s.gpus_per_node or catalog.architecture_for(s.id) is None:
+            continue
+        if s.lifecycle in PAST_SALE:
             continue
         if request.cooling == "air" and s.cooling == "liquid":
             continue
@@ -261,10 +270,22 @@ def _dropped(c: Candidate, exc: ClustergenError, whole: bool = False) -> Dropped
 
 
 def _same(a: Alternative, b: Alternative) -> bool:
-    """Two rows that are one design (a single node needs no fabric, so its technology and ratio
-    change nothing)."""
-    keys = ("platform", "fabric", "switch", "oversubscription", "nodes", "it_power_w", "switches")
-    return all(getattr(a, k) == getattr(b, k) for k in keys)
+    """Two rows that are one design: the same platform, switch, ratio, size and power. A single
+    node needs no compute fabric, so the technology a candidate named changes nothing there."""
+    keys = ("platform", "switch", "oversubscription", "nodes", "gpus", "it_power_w", "switches")
+    same_fabric = a.fabric == b.fabric or a.switch == b.switch == "none"
+    return same_fabric and all(getattr(a, k) == getattr(b, k) for k in keys)
+
+
+def _keep_one(weighed: list[Weighed], w: Weighed) -> None:
+    """Add a weighed candidate unless its design is already a row; of two such rows the one on
+    its platform's reference architecture is kept, so the merge never loses the RA label."""
+    for i, o in enumerate(weighed):
+        if _same(w.row, o.row):
+            if w.row.follows_ra and not o.row.follows_ra:
+                weighed[i] = w
+            return
+    weighed.append(w)
 
 
 @dataclass(frozen=True)
@@ -305,8 +326,7 @@ def run_study(
             if isinstance(exc, RequestError):
                 request_errors.append(exc)
             continue
-        if not any(_same(w.row, o.row) for o in weighed):
-            weighed.append(w)
+        _keep_one(weighed, w)
     rows = _rank([w.row for w in weighed], objective)
     chosen = next((w.design for w in weighed if rows and _same(w.row, rows[0])), None)
     study = TradeStudy(

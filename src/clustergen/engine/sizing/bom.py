@@ -319,6 +319,8 @@ def _management_lines(
 
 def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
     a = storage.appliances
+    if a is None and storage.site_storage:
+        return []  # a single-node footprint: the site's storage serves it
     if a is None:
         return [
             line(

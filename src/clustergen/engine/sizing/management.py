@@ -79,10 +79,49 @@ def _rule_text(rule: ScaledCount, nodes: int, unit: str) -> str:
     return f"{' + '.join(terms) or '0'} = {rule.count(nodes)} {unit}: {rule.basis}"
 
 
+def smallest_cluster_nodes(catalog: Catalog) -> int:
+    """The fewest nodes an NVIDIA RA publishes a cluster for (DGX BasePOD: 2)."""
+    return int(float(catalog.assumption("smallest-cluster-nodes").value))
+
+
+def standalone(inputs: Inputs, nodes: int) -> bool:
+    """Whether the design is one server standing alone: fewer nodes than the smallest cluster an
+    RA publishes, and not a rack-scale system (one NVL72 rack is a cluster of compute trays, built
+    as its RA builds it). A standalone server gets a single-node footprint: no control plane, no
+    storage system or fabric of its own unless the request names a storage tier, one out-of-band
+    switch, no network rack."""
+    return nodes < smallest_cluster_nodes(inputs.catalog) and inputs.system.kind != "nvl-rack"
+
+
+def storage_asked(inputs: Inputs) -> bool:
+    """Whether the request asks for storage of its own (it names a storage tier)."""
+    return inputs.request.storage_tier is not None
+
+
+def _standalone_servers(inputs: Inputs) -> Servers:
+    a = inputs.catalog.assumption("smallest-cluster-nodes")
+    text = (
+        "none: one server stands alone, with no cluster to schedule, so it needs no BCM head "
+        f"nodes or service nodes; the RA's control plane (five servers) starts at "
+        f"{plural(smallest_cluster_nodes(inputs.catalog), 'node')} ({a.source.split(',')[0]})"
+    )
+    section = ServersSection(
+        fabric_manager=None,
+        fabric_managers=0,
+        management_server=None,
+        management_servers=0,
+        basis="single-node footprint",
+        management_rule=text,
+    )
+    return Servers(section=section, fabric_manager=None, management_server=None)
+
+
 def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     """The RA's fabric managers (per InfiniBand fabric of the RA's design) and management
     servers, each count scaled with the cluster by its rule; two management servers (an HA pair)
-    where no RA says."""
+    where no RA says; none for a server standing alone (`standalone`)."""
+    if standalone(inputs, nodes):
+        return _standalone_servers(inputs)
     catalog, arch = inputs.catalog, inputs.architecture
     fm_rule = arch.fabric_managers if arch else None
     fm = (
@@ -119,8 +158,8 @@ def inband_network(inputs: Inputs, nodes: int, srv: Servers) -> ManagementNetwor
     """In-band management: every node's in-band ports and two per server. None when the
     architecture carries in-band on its converged north-south fabric."""
     system, arch = inputs.system, inputs.architecture
-    if arch is None or arch.converged_inband:
-        return None
+    if arch is None or arch.converged_inband or standalone(inputs, nodes):
+        return None  # a standalone server's in-band ports go to the site's network
     spec = arch.inband_fabric
     per_node = spec.ports_per_node if spec and spec.ports_per_node else None
     if per_node is None:

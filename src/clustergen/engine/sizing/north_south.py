@@ -22,7 +22,7 @@ from clustergen.engine.model.design import ManagementNetwork, NetworkRole
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
 from clustergen.engine.sizing.fabric import choose_cabling_for, size_setup, size_storage_fabric
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.engine.sizing.management import Servers
+from clustergen.engine.sizing.management import Servers, standalone, storage_asked
 from clustergen.engine.sizing.storage import StoragePlan
 from clustergen.errors import CatalogGapError
 
@@ -38,6 +38,7 @@ class NorthSouth:
     collapsed: bool
     node_ports: int  # a node's ports on the north-south fabric
     speed_gbps: float
+    site: bool = False  # a standalone node's north-south ports go to the site's network
 
 
 def storage_spec(inputs: Inputs, compute_technology: str | None) -> FabricSpec | None:
@@ -130,6 +131,11 @@ def north_south(
     node_ports, wanted = _node_ports(inputs, spec)
     sw = inputs.catalog.switch(spec.switch)
     speed = fabric_speed(sw, wanted or sw.port_speed_gbps)
+    if standalone(inputs, nodes) and not storage_asked(inputs):
+        # a single-node footprint: its own north-south ports reach the site's network
+        group = inputs.system.storage
+        ports, rate = (group.ports, group.port_speed_gbps) if group else (node_ports, speed)
+        return NorthSouth(cf, None, converged, False, ports, rate, site=True)
     other = storage.storage_ports + server_ports(srv, converged)
     if arch.collapse_compute and follows_ra:
         both = _collapse(inputs.catalog, setup, cf, nodes * node_ports + other)
@@ -152,9 +158,11 @@ def north_south(
 
 def storage_network_gb(ns: NorthSouth, nodes: int, storage_ports: int) -> float | None:
     """GB/s the storage network carries: the nodes' side or the storage side, the smaller."""
-    if ns.node_ports == 0 or (ns.storage is None and not ns.collapsed):
+    if ns.node_ports == 0 or (ns.storage is None and not ns.collapsed and not ns.site):
         return None
     node_side = nodes * ns.node_ports * ns.speed_gbps / 8
+    if ns.site:  # the site's storage side is not designed here: the node's ports bound it
+        return node_side
     return min(node_side, storage_ports * ns.speed_gbps / 8)
 
 
@@ -175,7 +183,14 @@ def network_roles(
         roles.append(
             NetworkRole(network="compute", carried_by="compute", detail="the compute fabric")
         )
-    if ns.collapsed:
+    if ns.site:
+        detail = (
+            f"the node's {ns.node_ports} north-south ports ({ns.speed_gbps:g} Gb/s) to the site's "
+            "network: a single-node footprint has no storage fabric of its own"
+        )
+        roles.append(NetworkRole(network="storage", carried_by="node", detail=detail))
+        roles.append(NetworkRole(network="in-band management", carried_by="node", detail=detail))
+    elif ns.collapsed:
         detail = "the compute fabric's switch pair (collapsed: every port fits one pair)"
         roles.append(NetworkRole(network="storage", carried_by="compute", detail=detail))
         roles.append(NetworkRole(network="in-band management", carried_by="compute", detail=detail))
@@ -195,6 +210,14 @@ def network_roles(
         elif inband is not None:
             roles.append(
                 NetworkRole(network="in-band management", carried_by="inband", detail=inband.basis)
+            )
+        else:  # a standalone server with storage of its own: in-band still goes to the site
+            detail = (
+                "the node's in-band port to the site's network: a single-node footprint has no "
+                "in-band network of its own"
+            )
+            roles.append(
+                NetworkRole(network="in-band management", carried_by="node", detail=detail)
             )
     if oob is not None:
         roles.append(

@@ -48,6 +48,8 @@ def _fabric_terms(label: str, f: FabricDesign | None, unknown: list[str]) -> tup
 
 def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
     a = storage.appliances
+    if a is None and storage.site_storage:
+        return 0.0  # a single-node footprint uses the site's storage: none in this design
     if a is None:
         unknown.append("storage array power (no storage appliance in the architecture)")
         return None

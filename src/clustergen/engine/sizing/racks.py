@@ -8,7 +8,7 @@ from clustergen.engine.model.compute import RackPlan
 from clustergen.engine.model.design import FabricsSection, RacksSection
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import ceil_div, plural
+from clustergen.units import ceil_div, plural, watts
 
 
 def plan_racks(
@@ -133,19 +133,52 @@ def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, 
     return total, leaves, sorted(unknown)
 
 
+def _fits_a_compute_rack(
+    inputs: Inputs, plan: RackPlan, nodes: int, units: int, support_w: float | None
+) -> bool:
+    """Whether every switch, server and appliance (`units` U, `support_w` W) fits the free space
+    and power headroom of one compute rack: the least filled, laid out as the rack plan lays
+    nodes (from U2, one free U between nodes, in-rack switches at the top)."""
+    if plan.node_rack_units is None or support_w is None or inputs.system.kind == "nvl-rack":
+        return False
+    here = nodes - (plan.compute_racks - 1) * plan.nodes_per_rack
+    free_ru = plan.rack_units - 1 - here * (plan.node_rack_units + 1)
+    headroom_w = plan.rack_power_limit_kw * 1e3 - here * inputs.platform.node_power.node_w
+    return units <= free_ru and support_w <= headroom_w
+
+
 def racks_section(
     inputs: Inputs,
     plan: RackPlan,
     fabrics: FabricsSection,
     server_units: int,
     follows_ra: bool,
+    nodes: int | None = None,
+    support_w: float | None = None,
 ) -> RacksSection:
     """Compute racks, network racks (the RA's SU layout where it has one) and PDUs. Network racks
-    hold every switch at its height, the servers and the storage appliances (`server_units`)."""
+    hold every switch at its height, the servers and the storage appliances (`server_units`);
+    where the RA gives no SU layout and they all fit one compute rack's free space and power
+    headroom (`nodes` the design's, `support_w` the power of what the racks hold), they sit
+    there and no network rack is added."""
     arch, cf = inputs.architecture, fabrics.compute
     switch_ru, leaf_ru, unknown = _switch_units(inputs.catalog, fabrics)
     su_racks = 0
-    if follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes:
+    su_layout = bool(follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes)
+    # heights all known and the RA gives no SU layout: the gear may share a compute rack
+    in_compute = (
+        not su_layout
+        and not unknown
+        and nodes is not None
+        and _fits_a_compute_rack(inputs, plan, nodes, switch_ru + server_units, support_w)
+    )
+    if in_compute:
+        network_racks = 0
+        basis = (
+            f"no network rack: the switches, servers and storage ({switch_ru + server_units} U, "
+            f"{watts(support_w)}) fit a compute rack's free space and power headroom"
+        )
+    elif su_layout and arch and arch.network_racks_per_su and cf:
         # The RA's SU layout: each SU's leaves sit in its own network rack(s); spines, cores,
         # servers and storage in central management racks.
         central_ru = switch_ru - leaf_ru + server_units

@@ -15,6 +15,7 @@ from clustergen.engine.sizing.fabric.plan import (
     resolve_fabric,
     size_setup,
 )
+from clustergen.engine.sizing.fabric.scale import scale_section, split_text
 from clustergen.engine.sizing.fabric.storage import size_storage_fabric
 
 __all__ = [
@@ -28,8 +29,10 @@ __all__ = [
     "platform_fabric",
     "platform_setup",
     "resolve_fabric",
+    "scale_section",
     "size_clos",
     "size_setup",
     "size_storage_fabric",
+    "split_text",
     "switch_power_w",
 ]

@@ -17,6 +17,7 @@ from clustergen.catalog.models import System
 from clustergen.engine.model.design import StorageAppliances, StorageSection
 from clustergen.engine.model.storage import DesignIo, StorageTargets
 from clustergen.engine.sizing.inputs import Inputs, Notes
+from clustergen.engine.sizing.management import standalone, storage_asked
 from clustergen.engine.sizing.storage.io import analyze_storage
 from clustergen.engine.sizing.storage.targets import design_io, storage_targets
 from clustergen.errors import CatalogGapError
@@ -40,6 +41,7 @@ class StoragePlan:
     storage_ports: int
     port_speed_gbps: float
     notes: list[str]
+    site_storage: bool = False  # a single-node footprint: the site's storage, none designed
 
 
 def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
@@ -97,7 +99,12 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
     )
     notes.assumed += inputs.assumptions("storage_tier")
     targets = design_targets(inputs, nodes)
-    appliance = catalog.system(arch.storage_appliance) if arch and arch.storage_appliance else None
+    own_storage = not standalone(inputs, nodes) or storage_asked(inputs)
+    appliance = (
+        catalog.system(arch.storage_appliance)
+        if arch and arch.storage_appliance and own_storage
+        else None
+    )
     st_speed = system.storage.port_speed_gbps if system.storage else 400.0
     training_like = inputs.workload in {"training", "fine-tuning"}
     io_plan = design_io(
@@ -136,6 +143,15 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
             f"{st_speed:g} Gb/s line rate and one per storage target, at least 2 (an estimate; the "
             "storage vendor sizes the array)"
         )
+    if not own_storage:
+        # the node's own north-south ports are the path to the site's storage
+        ports = system.storage.ports if system.storage else ports
+        port_note = (
+            "single-node footprint: no storage system or storage fabric of its own; the data set "
+            "sits on the node's local NVMe and the site's storage over its north-south ports "
+            f"(the {targets.tier} read target {targets.read_gb_per_s:g} GB/s is what that storage "
+            "should deliver); name a storage tier to size a storage system and its fabric"
+        )
     section_notes = [port_note, f"file system: {fs.basis}"]
     if io_plan.checkpoint_interval_basis:
         section_notes.append(f"checkpoint interval: {io_plan.checkpoint_interval_basis}")
@@ -151,6 +167,7 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
         storage_ports=ports,
         port_speed_gbps=appliances.port_speed_gbps if appliances else st_speed,
         notes=section_notes,
+        site_storage=not own_storage,
     )
 
 
@@ -170,4 +187,5 @@ def storage_section(inputs: Inputs, plan: StoragePlan, network_gb: float | None)
         io=io,
         layout=io.recommended_layout,
         notes=plan.notes + io.notes,
+        site_storage=plan.site_storage,
     )

@@ -1,0 +1,38 @@
+"""How a design's size is worded, in one place for the terminal, the memo and the pictures: a
+rack-scale system (an NVL72) is counted in racks, other systems in systems; fewer nodes than one
+scalable unit are a part of one ("1 of the 8 racks of an SU"), never "1 SU of 8 nodes"."""
+
+from __future__ import annotations
+
+from clustergen.engine.model.design import Design
+from clustergen.units import plural
+
+
+def node_noun(d: Design) -> str:
+    """What one node of the design is called: 'rack' for a rack-scale system, else 'node'."""
+    return "rack" if d.platform.rack_scale else "node"
+
+
+def nodes_text(d: Design, nodes: int | None = None) -> str:
+    """'1 rack', '127 nodes'."""
+    return plural(d.compute.nodes if nodes is None else nodes, node_noun(d))
+
+
+def units_text(d: Design) -> str | None:
+    """'4 SUs of 32 nodes', '1 of the 8 racks of an SU', or None when the design is not built
+    in scalable units."""
+    c = d.compute
+    if not c.su_nodes:
+        return None
+    noun = node_noun(d)
+    if c.nodes < c.su_nodes:
+        return f"{c.nodes:,} of the {plural(c.su_nodes, noun)} of an SU"
+    return f"{plural(c.scalable_units, 'SU')} of {plural(c.su_nodes, noun)}"
+
+
+def in_units(d: Design) -> str:
+    """' in 4 scalable units' for the headline; '' when less than one or none."""
+    c = d.compute
+    if not c.su_nodes or c.nodes < c.su_nodes:
+        return ""
+    return f" in {plural(c.scalable_units, 'scalable unit')}"

@@ -1,0 +1,129 @@
+"""Counts of a named system: "4 DGX B200 systems", "a single DGX H100", "one GB200 NVL72 rack",
+"DGX H100 4 SU", "2 scalable units of DGX B200".
+
+A count right before a system's name counts that system's nodes; a rack-scale system (an NVL72
+rack is one node) counts in racks; a count of scalable units is the SUs of the system's reference
+architecture, built as the RA builds them (`su_node_count`). Counts in words are read for systems
+only: "an H100" in "train on an H100 cluster" is not one GPU.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from clustergen.catalog.loader import Catalog
+from clustergen.errors import RequestError
+
+#: counts written as words; "a" and "an" count only when a unit word or the end of a clause
+#: follows the name ("an HGX H200 server", "a DGX H100."), never in "a DGX H100 cluster", and
+#: only when nothing else in the request sizes the design (a workload, a power cap)
+WORD_COUNTS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "single": 1,
+    "a single": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "sixteen": 16,
+}
+_WORDS = "|".join(sorted((re.escape(w) for w in WORD_COUNTS), key=len, reverse=True))
+#: a count right before a name: digits (with a thousands 'k') or a count word, an optional 'x'
+BEFORE_NAME = re.compile(rf"(?<![\w.])(-?)(?:(\d[\d,]*(?:\.\d+)?)(k)?|({_WORDS}))\s*(?:x\s*)?$")
+#: a count of scalable units anywhere in the request ("4 SU", "2 scalable units", "one SU")
+SU_COUNT = re.compile(
+    rf"(?<![\w.])(?:(\d[\d,]*)|({_WORDS}))\s*(?:x\s*)?(?:sus?|scalable[- ]units?)\b"
+)
+#: what may follow a name counted with "a"/"an": the end of a clause
+_CLAUSE_END = re.compile(r"\s*(?:$|[,.;:!?)]|(?:for|with|to|at|under|running|and)\b)")
+_UNITS = re.compile(r"(?:nodes?|systems?|servers?|boxes|racks?)$")
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count read before a name: its value, where its words start and end, and its words."""
+
+    value: int
+    start: int
+    end: int
+    words: str
+
+
+def count_before(
+    low: str, start: int, end: int, unit: str | None, articles: bool = True
+) -> Count | None:
+    """The count right before the name at low[start:end] (`unit` the unit word after it, if
+    any); None when there is none, or it is "a"/"an" not closing a phrase or not to be read as a
+    count (`articles` off: "serve 70B on an HGX H200 server" names the platform, the workload
+    sizes it)."""
+    m = BEFORE_NAME.search(low[:start])
+    if not m:
+        return None
+    if m.group(1) and (m.start() == 0 or not low[m.start() - 1].isalnum()):
+        raise RequestError(f"{m.group(0).strip()!r} is negative", hint="give a positive count")
+    if m.group(2):
+        value = round(float(m.group(2).replace(",", "")) * (1000 if m.group(3) else 1))
+        return Count(value, m.start(2), m.end(), m.group(0).strip())
+    word = " ".join(m.group(4).split())
+    named_unit = unit or _UNITS.search(low[start:end])
+    if word in {"a", "an"} and (
+        not articles or (not named_unit and not _CLAUSE_END.match(low, end))
+    ):
+        return None
+    return Count(WORD_COUNTS[word], m.start(4), m.end(), m.group(0).strip())
+
+
+def su_count(low: str) -> Count | None:
+    """A count of scalable units anywhere in the request."""
+    m = SU_COUNT.search(low)
+    if not m:
+        return None
+    value = int(m.group(1).replace(",", "")) if m.group(1) else WORD_COUNTS[m.group(2)]
+    if value < 1:
+        raise RequestError(f"{m.group(0)!r} is no scalable unit", hint="give 1 SU or more")
+    return Count(value, m.start(), m.end(), m.group(0).strip())
+
+
+def su_node_count(
+    catalog: Catalog, system_id: str, technology: str | None, sus: int
+) -> tuple[int, str]:
+    """Nodes in `sus` scalable units of the system's scaling reference architecture, as the RA
+    builds them: a SuperPOD whose fabric manager takes a node slot (H100 RA Table 4: 1 SU = 31
+    DGX) holds one node fewer. Raises RequestError when the system has no architecture."""
+    arch = catalog.architecture_for(system_id, technology)
+    if arch is None:
+        raise RequestError(
+            f"{system_id} has no reference architecture, so a scalable unit of it is not defined",
+            hint="give a node or GPU count instead",
+        )
+    slot = 1 if arch.fabric_manager_links else 0
+    nodes = sus * arch.su_nodes - slot
+    basis = f"{sus} SU of {arch.su_nodes} ({arch.id})"
+    if slot:
+        basis += ", one node slot to the fabric manager as the RA builds it"
+    return nodes, basis
+
+
+def racks_to_nodes(catalog: Catalog, system_id: str, racks: int) -> tuple[int, str]:
+    """Nodes in `racks` racks of a system: a rack-scale system is one node per rack; another
+    system's rack holds its RA's published nodes per rack. Raises RequestError when unknown."""
+    system = catalog.system(system_id)
+    if system.kind == "nvl-rack":
+        return racks, f"{racks} {system_id} rack{'s' if racks != 1 else ''} (one node each)"
+    arch = catalog.architecture_for(system_id)
+    if arch is None or arch.nodes_per_rack is None:
+        raise RequestError(
+            f"how many {system_id} nodes a rack holds depends on the rack's power limit",
+            hint=f'give a node count, e.g. "4 {system_id} nodes"',
+        )
+    nodes = racks * arch.nodes_per_rack
+    return nodes, f"{racks} rack(s) x {arch.nodes_per_rack} nodes per rack ({arch.id})"

@@ -1,0 +1,128 @@
+"""Counts of a named system: nodes, racks and scalable units, in digits or words."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.catalog.architectures import Architecture
+from clustergen.engine.request import parse_request
+from clustergen.engine.request.counts import su_node_count
+from clustergen.errors import RequestError
+
+CAT = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("text", "platform", "nodes"),
+    [
+        ("one GB200 NVL72 rack", "gb200-nvl72", 1),
+        ("2 NVL72 racks", "gb200-nvl72", 2),
+        ("one DGX GB200 rack", "gb200-nvl72", 1),
+        ("a single DGX H100", "dgx-h100", 1),
+        ("4 DGX B200 systems", "dgx-b200", 4),
+        ("an HGX H200 server", "hgx-h200", 1),
+        ("two DGX B200 nodes", "dgx-b200", 2),
+        ("a DGX H100.", "dgx-h100", 1),
+        ("3 GB300 NVL72 racks", "gb300-nvl72", 3),
+    ],
+)
+def test_a_count_of_a_named_system_is_its_nodes(text: str, platform: str, nodes: int) -> None:
+    r = parse_request(CAT, text)
+    assert (r.platform, r.nodes, r.gpus) == (platform, nodes, None)
+
+
+def _ra(system: str) -> Architecture:
+    arch = CAT.architecture_for(system)
+    assert arch is not None
+    return arch
+
+
+@pytest.mark.parametrize(
+    ("text", "platform", "sus"),
+    [
+        ("GB200 NVL72, 4 SU", "gb200-nvl72", 4),
+        ("DGX H100 4 SU", "dgx-h100", 4),
+        ("2 scalable units of DGX B200", "dgx-b200", 2),
+        ("one SU of DGX H100", "dgx-h100", 1),
+    ],
+)
+def test_a_count_of_scalable_units_is_built_as_the_ra_builds_it(
+    text: str, platform: str, sus: int
+) -> None:
+    r = parse_request(CAT, text)
+    arch = _ra(platform)
+    slot = 1 if arch.fabric_manager_links else 0
+    assert (r.platform, r.nodes) == (platform, sus * arch.su_nodes - slot)
+    assert any("SU" in u or "su" in u for u in r.understood)
+
+
+def test_the_superpod_su_counts_match_the_ra_tables() -> None:
+    # H100 RA Table 4: 1, 2 and 4 SU hold 31, 63 and 127 DGX (one slot to the UFM)
+    assert [su_node_count(CAT, "dgx-h100", None, k)[0] for k in (1, 2, 4)] == [31, 63, 127]
+    # GB200 RA: an SU is 8 NVL72 racks
+    assert su_node_count(CAT, "gb200-nvl72", None, 4)[0] == 32
+
+
+@pytest.mark.parametrize("text", ["train on a DGX H100 cluster", "a DGX H100 cluster for training"])
+def test_an_article_before_a_system_that_is_not_a_count_sizes_nothing(text: str) -> None:
+    with pytest.raises(RequestError, match="nothing to size"):
+        parse_request(CAT, text)
+    assert parse_request(CAT, text + ", 16 nodes").nodes == 16
+
+
+def test_an_su_count_without_a_system_says_what_would_work() -> None:
+    with pytest.raises(RequestError, match="needs a system"):
+        parse_request(CAT, "4 SU training")
+
+
+def test_racks_of_a_system_that_is_not_rack_scale_follow_its_ra_rack_layout() -> None:
+    r = parse_request(CAT, "2 DGX H100 racks")
+    assert r.nodes == 2 * (_ra("dgx-h100").nodes_per_rack or 0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "train a 70B model on 15T tokens in 60 days on a DGX B200.",
+        "serve llama 3.1 70b at 5000 tokens per second on an HGX H200 server",
+        "max GPUs under 5 MW on a DGX H100.",
+    ],
+)
+def test_an_article_names_the_platform_when_something_else_sizes_the_request(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.platform is not None
+    assert r.nodes is None
+
+
+def test_a_count_word_counts_even_beside_a_cap() -> None:
+    r = parse_request(CAT, "one DGX B200, 5 MW")
+    assert (r.platform, r.nodes) == ("dgx-b200", 1)
+
+
+_PARSE = (
+    "from clustergen.catalog import load_catalog\n"
+    "from clustergen.engine.request import parse_request\n"
+    "r = parse_request(load_catalog(), 'GB200 NVL72, 4 SU')\n"
+    "print(r.platform, r.nodes)\n"
+)
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "2"])
+def test_a_name_a_system_and_a_gpu_share_is_the_system(seed: str) -> None:
+    # "GB200 NVL72" is the rack's name and an alias of its GPU: always the rack, whatever order
+    # the interpreter's string hashing gives a set of names
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    out = subprocess.run(
+        [sys.executable, "-c", _PARSE], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["gb200-nvl72", "32"]
+
+
+def test_a_gpu_word_after_a_system_counts_gpus() -> None:
+    r = parse_request(CAT, "64 GB200 NVL72 GPUs")
+    assert (r.platform, r.gpus, r.nodes) == ("gb200-nvl72", 64, None)
