@@ -14,12 +14,16 @@ site-scale.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.cache import cached
-from clustergen.engine.model.design import ScaleSection
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.units import ceil_div, plural, watts
+
+if TYPE_CHECKING:  # `fabric` and `power` size a fabric without building the design model
+    from clustergen.engine.model.design import ScaleSection
 
 
 def split_text(f: FabricDesign | None, nodes: int) -> tuple[str, int | None, int | None]:
@@ -110,6 +114,8 @@ def scale_section(
     basis = (
         f"published maximum: {arch.id} published_max_nodes" if arch and ra_max else "no RA maximum"
     ) + f"; site scale: past {largest_published(catalog)[1]}"
+    from clustergen.engine.model.design import ScaleSection
+
     return ScaleSection(
         ra_max_nodes=ra_max,
         beyond_ra=beyond,
