@@ -32,6 +32,7 @@ from clustergen.engine.model.design import (
     FabricsSection,
     Mode,
     PlatformSection,
+    PowerSection,
     Provenance,
     TradeStudy,
 )
@@ -256,16 +257,8 @@ def build_once(
     power = power_section(inputs, nodes, fabrics, srv, storage)
     support_w = None if not power.complete else power.it_total_w - power.compute_w
     racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
-    it_cap = inputs.common.it_cap_w
-    if check_cap and it_cap is not None and power.it_total_w > it_cap:
-        fabric_w = power.compute_fabric_switches_w + power.compute_fabric_optics_w
-        raise OverCap(
-            Reserve(w=power.it_total_w - (power.compute_w + fabric_w)),
-            f"{nodes * system.gpus_per_node} {inputs.platform.gpu.id} GPUs need "
-            f"{'at least ' if not power.complete else ''}{power.it_total_w / 1e6:.2f} MW IT, "
-            f"over the {it_cap / 1e6:.2f} MW IT cap",
-            power.it_total_w,
-        )
+    if check_cap:
+        _refuse_over_cap(inputs, nodes, power)
     scale = scale_section(
         catalog,
         inputs.architecture,
@@ -324,6 +317,22 @@ def build_once(
             generated_by="clustergen offline planner" if mode == "offline" else "clustergen agent",
             inputs_sha256=inputs_digest(inputs.request, inputs.choices, catalog.hash),
         ),
+    )
+
+
+def _refuse_over_cap(inputs: Inputs, nodes: int, power: PowerSection) -> None:
+    """OverCap, carrying what the rest of the design needs beside compute and its fabric, when
+    the design's IT power is over the request's IT cap."""
+    it_cap = inputs.common.it_cap_w
+    if it_cap is None or power.it_total_w <= it_cap:
+        return
+    fabric_w = power.compute_fabric_switches_w + power.compute_fabric_optics_w
+    raise OverCap(
+        Reserve(w=power.it_total_w - (power.compute_w + fabric_w)),
+        f"{nodes * inputs.system.gpus_per_node} {inputs.platform.gpu.id} GPUs need "
+        f"{'at least ' if not power.complete else ''}{power.it_total_w / 1e6:.2f} MW IT, "
+        f"over the {it_cap / 1e6:.2f} MW IT cap",
+        power.it_total_w,
     )
 
 
