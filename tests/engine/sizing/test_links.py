@@ -169,6 +169,28 @@ def test_h100_ra_table_8_transceiver_counts() -> None:
     assert ufm.a.transceivers == 4
 
 
+def test_h100_ra_table_8_inband_cables_are_qsfp56_aocs() -> None:
+    """DGX SuperPOD H100 RA (RA-11333-001 V11) Table 8: "254 x 200 Gbps QSFP56 AOC, DGX H100
+    system, 980-9I440-00H030" into the QSFP112 ConnectX-7 in-band ports (the port group's
+    cage_accepts), with no transceiver at either end."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    inband = next(g for g in d.links if g.fabric == d.fabrics.inband.name)
+    assert inband.cable == "aoc-200g-qsfp56"
+    assert inband.a.transceivers == inband.b.transceivers == 0
+    line = next(ln for ln in d.bom if ln.part == "aoc-200g-qsfp56")
+    assert line.opn == "980-9I440-00H030"
+    assert line.quantity >= 254
+    assert not line.placeholder
+
+
+def test_a_cage_takes_another_form_only_where_the_catalog_says_so() -> None:
+    aoc = CATALOG.optic("aoc-200g-qsfp56")
+    assert not fits_cage(aoc, "QSFP112")
+    assert fits_cage(aoc, "QSFP112", ["QSFP56"])
+    assert fits_cage(aoc, "qsfp56")
+    assert not fits_cage(aoc, "OSFP", ["QSFP112"])
+
+
 def test_a_bluefield_port_at_200g_takes_a_qsfp112_module_on_a_splitter_fiber() -> None:
     """GB200 NVL72: each BlueField-3 400G QSFP112 port runs 2 x 200GbE (NCP reference guide);
     the QSFP112 SR4 in its 200G mode on a 1:2 splitter fiber (MMA1Z00-NS400-T overview), one

@@ -430,7 +430,9 @@ def _management_links(
                 for o in catalog.all("optics", Optic)
                 if o.kind == ("dac" if copper else "aoc")
                 and o.total_gbps == speed
-                and fits_cage(o, node.cage_form if node else None)
+                and fits_cage(
+                    o, node.cage_form if node else None, node.cage_accepts if node else ()
+                )
             ),
             None,
         )
