@@ -314,7 +314,31 @@ def _management_lines(
         out.append(
             line("management-server", servers.management_servers, mgmt.name, mgmt, mgmt.max_power_w)
         )
+        out += _server_card_lines(catalog, mgmt, servers.management_servers)
     return out
+
+
+def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[BomLine]:
+    """The north-south card a management server is configured with, where the catalog names it
+    (its links' modules are chosen for that card's cage): listed, bought inside the server as an
+    OEM server's adapters are."""
+    g = server.storage
+    if g is None or g.nic is None:
+        return []
+    nic = catalog.nic(g.nic)
+    per = g.nics or ceil_div(g.ports, nic.ports)
+    what = f"{nic.name}, north-south card of the {server.name} ({per} per server; its power is in the server's)"
+    return [
+        line(
+            "nic",
+            servers * per,
+            what,
+            nic,
+            None,
+            source=server.source_of("storage"),
+            status=included(server),
+        )
+    ]
 
 
 def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:

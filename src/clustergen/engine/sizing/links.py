@@ -345,9 +345,16 @@ def _north_south(
         out.append(_Host(device, "storage port", counts["storage"], None, 1, "storage vendor"))
     if counts["server"] > 0:
         srv = catalog.system(servers.management_server) if servers.management_server else None
-        optic = _optic(catalog, c, c.speed_gbps, 1, None, tech)
+        # the server's north-south card sets the module; an unknown cage gets none
+        sg = srv.storage if srv else None
+        sppc = sg.ports_per_cage if sg else 1
+        optic = _optic(catalog, c, c.speed_gbps * sppc, sppc, sg.cage_form if sg else None, tech)
         device = srv.name if srv else "management server"
-        out.append(_Host(device, "server port", counts["server"], optic, 1, "order"))
+        # a server the catalog gives no north-south card says so, not a bare "server port"
+        port = _port_name(
+            catalog, sg, "server port (card not in the catalog)" if srv else "server port"
+        )
+        out.append(_Host(device, port, counts["server"], optic, sppc, "order"))
     return out
 
 
