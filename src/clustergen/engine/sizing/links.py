@@ -428,8 +428,9 @@ def _management_links(
     QSFP AOCs on the in-band network), else a cable to choose."""
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
-    # an active cable's end plugs into the node's cage: none is picked for an unknown cage
-    cage_known = copper or node is None or node.cage_form is not None
+    # an active cable's end plugs into the node's cage: none is picked for an unknown cage, nor
+    # for nodes whose in-band ports the catalog does not give at all
+    cage_known = copper or (node is not None and node.cage_form is not None)
     cable = (
         next(
             (
