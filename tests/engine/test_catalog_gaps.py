@@ -130,11 +130,7 @@ _WHY = {
 
 #: gaps this test found and the engine does not say yet (strict xfail: a fix makes the case pass,
 #: and its id must then go from here)
-KNOWN = set(
-    """
-    dgx-h100-dgx-h100-inband dgx-h100-dgx-h100-storage.nics
-    """.split()  # noqa: SIM905 - a block of ids reads better than a list literal
-)
+KNOWN: set[str] = set()
 
 
 def _cases() -> list[Any]:

@@ -178,6 +178,9 @@ class Architecture(Entry):
     fabric_manager_links: ArchCount = Field(default=0, description="its compute-fabric links")
     fabric_managers: ScaledCount | None = Field(default=None, description="per InfiniBand fabric")
     management: ScaledCount | None = Field(default=None, description="control-plane servers")
+    management_server: str | None = Field(
+        default=None, description="system id of the control-plane server (else the first one)"
+    )
     storage_tier_default: str | None = None
 
     @model_validator(mode="after")

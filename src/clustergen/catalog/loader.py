@@ -178,6 +178,7 @@ def _check_references(
         for sid in a.systems:
             need("systems", sid, "architectures.yaml", a.id, "systems")
         need("systems", a.fabric_manager, "architectures.yaml", a.id, "fabric_manager")
+        need("systems", a.management_server, "architectures.yaml", a.id, "management_server")
         need("systems", a.storage_appliance, "architectures.yaml", a.id, "storage_appliance")
         for name in (
             "compute_fabric",

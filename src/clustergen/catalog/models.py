@@ -181,6 +181,13 @@ class PortGroup(Strict):
         description="logical ports per transceiver cage (2 for twin-port OSFP)",
     )
     cage_form: str | None = Field(default=None, description="OSFP, QSFP112, RJ45, ...")
+    cage_accepts: list[str] = Field(
+        default_factory=list,
+        description=(
+            "module forms the cage takes besides its own, where the platform's RA cables it so"
+            " (DGX H100 in-band: QSFP56 AOCs in the QSFP112 cages)"
+        ),
+    )
 
 
 class IncludedPart(Strict):

@@ -4,13 +4,14 @@ no orderable line buys a part that comes inside a system."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
-from clustergen.engine.model.design import Design
+from clustergen.engine.model.design import Design, LinkGroup
 from clustergen.engine.report import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
@@ -169,6 +170,28 @@ def test_h100_ra_table_8_transceiver_counts() -> None:
     assert ufm.a.transceivers == 4
 
 
+def test_h100_ra_table_8_inband_cables_are_qsfp56_aocs() -> None:
+    """DGX SuperPOD H100 RA (RA-11333-001 V11) Table 8: "254 x 200 Gbps QSFP56 AOC, DGX H100
+    system, 980-9I440-00H030" into the QSFP112 ConnectX-7 in-band ports (the port group's
+    cage_accepts), with no transceiver at either end."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    inband = next(g for g in d.links if g.fabric == d.fabrics.inband.name)
+    assert inband.cable == "aoc-200g-qsfp56"
+    assert inband.a.transceivers == inband.b.transceivers == 0
+    line = next(ln for ln in d.bom if ln.part == "aoc-200g-qsfp56")
+    assert line.opn == "980-9I440-00H030"
+    assert line.quantity >= 254
+    assert not line.placeholder
+
+
+def test_a_cage_takes_another_form_only_where_the_catalog_says_so() -> None:
+    aoc = CATALOG.optic("aoc-200g-qsfp56")
+    assert not fits_cage(aoc, "QSFP112")
+    assert fits_cage(aoc, "QSFP112", ["QSFP56"])
+    assert fits_cage(aoc, "qsfp56")
+    assert not fits_cage(aoc, "OSFP", ["QSFP112"])
+
+
 def test_a_bluefield_port_at_200g_takes_a_qsfp112_module_on_a_splitter_fiber() -> None:
     """GB200 NVL72: each BlueField-3 400G QSFP112 port runs 2 x 200GbE (NCP reference guide);
     the QSFP112 SR4 in its 200G mode on a 1:2 splitter fiber (MMA1Z00-NS400-T overview), one
@@ -183,16 +206,52 @@ def test_a_bluefield_port_at_200g_takes_a_qsfp112_module_on_a_splitter_fiber() -
     assert line.quantity == nodes.links // 2
 
 
+def _server_ends(d: Design) -> list[LinkGroup]:
+    assert d.servers.management_server
+    name = CATALOG.system(d.servers.management_server).name
+    return [g for g in d.links if g.a.device == name and g.a.transceivers]
+
+
+def test_a_control_plane_node_end_takes_a_module_for_its_card() -> None:
+    """The SuperPOD control-plane nodes carry one dual-port BlueField-3 (DGX SuperPOD RA,
+    Management Servers): their 200G north-south ends take the QSFP112 module, and the card is
+    listed as bought inside the servers. No end of a GB200 design is left to choose."""
+    d = design({"platform": "gb200-nvl72", "nodes": 8})
+    assert d.servers.management_server == "superpod-control-plane-node"
+    servers = _server_ends(d)
+    assert servers
+    assert all(g.a.transceiver == "mma1z00-ns400" for g in servers)
+    assert all("BlueField-3" in g.a.port for g in servers)
+    card = next(ln for ln in d.bom if ln.part == "bluefield-3-b3220")
+    assert card.quantity == d.servers.management_servers
+    assert card.status.startswith("included in DGX SuperPOD control-plane node")
+    assert not [ln for ln in d.bom if ln.category == "transceiver" and ln.placeholder]
+
+
+def test_the_h100_ra_management_servers_keep_their_own_spec() -> None:
+    """The H100 RA's BCM servers (Table 7, HDR200 VPI ports) are not the newer control-plane
+    node: an architecture names its server, the rest take the first in the catalog."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    assert d.servers.management_server == "bcm-head-node"
+    assert not [ln for ln in d.bom if ln.part == "bluefield-3-b3220"]
+
+
 def test_a_host_of_unknown_cage_gets_no_guessed_module() -> None:
     """A management server whose adapter cage the catalog does not know: its transceiver is one
     to choose (flagged), never a module picked for another cage."""
-    d = design({"platform": "gb200-nvl72", "nodes": 8})
-    servers = [g for g in d.links if "management server" in g.a.device]
+    server = CATALOG.system("superpod-control-plane-node")
+    assert server.storage is not None
+    blind = server.model_copy(
+        update={"storage": server.storage.model_copy(update={"cage_form": None})}
+    )
+    entries = {stem: dict(rows) for stem, rows in CATALOG.entries.items()}
+    entries["systems"][server.id] = blind
+    catalog = dataclasses.replace(CATALOG, entries=entries, hash="blind-control-plane-cage")
+    d = plan_design(catalog, request_from_fields(catalog, {"platform": "gb200-nvl72", "nodes": 8}))
+    servers = _server_ends(d)
     assert servers
     assert all(g.a.transceiver is None for g in servers)
-    flagged = [
-        ln for ln in d.bom if ln.category == "transceiver" and "management server" in ln.description
-    ]
+    flagged = [ln for ln in d.bom if ln.category == "transceiver" and server.name in ln.description]
     assert flagged
     assert all(ln.placeholder for ln in flagged)
 

@@ -4,7 +4,7 @@ catalog (or a user's layered catalog) has them."""
 from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Entry, Optic, Switch, System
+from clustergen.catalog.models import Entry, Optic, PortGroup, Switch, System
 from clustergen.engine.model.bom import BomLine, BomTotals
 from clustergen.engine.model.design import (
     ComputeSection,
@@ -157,9 +157,10 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
             line(
                 "nic",
                 compute.nodes * per_node,
-                f"{nic.name}, {role} ({per_node} per node; its power is in the node's)",
+                f"{nic.name}, {role} ({_cards(group, per_node, 'node')}; its power is in the node's)",
                 nic,
                 None,
+                source=_card_source(group, nic.source),
                 status=status,
             )
         )
@@ -314,7 +315,46 @@ def _management_lines(
         out.append(
             line("management-server", servers.management_servers, mgmt.name, mgmt, mgmt.max_power_w)
         )
+        out += _server_card_lines(catalog, mgmt, servers.management_servers)
     return out
+
+
+def _cards(group: PortGroup, count: int, unit: str) -> str:
+    """How many cards per host: the catalog's count, or (where it gives only the ports) the
+    fewest cards that carry them, said to be a lower bound (the DGX H100 spreads 2 storage ports
+    over 2 dual-port cards)."""
+    if group.nics:
+        return f"{count} per {unit}"
+    return f"at least {count} per {unit}: the catalog gives the ports, not the card count"
+
+
+def _card_source(group: PortGroup, source: str) -> str:
+    if group.nics:
+        return source
+    return f"{source}; card count: at least the fewest cards that carry the ports (none in the catalog)"
+
+
+def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[BomLine]:
+    """The north-south card a management server is configured with, where the catalog names it
+    (its links' modules are chosen for that card's cage): listed, bought inside the server as an
+    OEM server's adapters are."""
+    g = server.storage
+    if g is None or g.nic is None:
+        return []
+    nic = catalog.nic(g.nic)
+    per = g.nics or ceil_div(g.ports, nic.ports)
+    what = f"{nic.name}, north-south card of the {server.name} ({_cards(g, per, 'server')}; its power is in the server's)"
+    return [
+        line(
+            "nic",
+            servers * per,
+            what,
+            nic,
+            None,
+            source=_card_source(g, server.source_of("storage")),
+            status=included(server),
+        )
+    ]
 
 
 def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:

@@ -345,9 +345,16 @@ def _north_south(
         out.append(_Host(device, "storage port", counts["storage"], None, 1, "storage vendor"))
     if counts["server"] > 0:
         srv = catalog.system(servers.management_server) if servers.management_server else None
-        optic = _optic(catalog, c, c.speed_gbps, 1, None, tech)
+        # the server's north-south card sets the module; an unknown cage gets none
+        sg = srv.storage if srv else None
+        sppc = sg.ports_per_cage if sg else 1
+        optic = _optic(catalog, c, c.speed_gbps * sppc, sppc, sg.cage_form if sg else None, tech)
         device = srv.name if srv else "management server"
-        out.append(_Host(device, "server port", counts["server"], optic, 1, "order"))
+        # a server the catalog gives no north-south card says so, not a bare "server port"
+        port = _port_name(
+            catalog, sg, "server port (card not in the catalog)" if srv else "server port"
+        )
+        out.append(_Host(device, port, counts["server"], optic, sppc, "order"))
     return out
 
 
@@ -421,8 +428,9 @@ def _management_links(
     QSFP AOCs on the in-band network), else a cable to choose."""
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
-    # an active cable's end plugs into the node's cage: none is picked for an unknown cage
-    cage_known = copper or node is None or node.cage_form is not None
+    # an active cable's end plugs into the node's cage: none is picked for an unknown cage, nor
+    # for nodes whose in-band ports the catalog does not give at all
+    cage_known = copper or (node is not None and node.cage_form is not None)
     cable = (
         next(
             (
@@ -430,7 +438,9 @@ def _management_links(
                 for o in catalog.all("optics", Optic)
                 if o.kind == ("dac" if copper else "aoc")
                 and o.total_gbps == speed
-                and fits_cage(o, node.cage_form if node else None)
+                and fits_cage(
+                    o, node.cage_form if node else None, node.cage_accepts if node else ()
+                )
             ),
             None,
         )

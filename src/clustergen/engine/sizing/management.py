@@ -141,7 +141,13 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
         if mgmt_rule
         else "two management servers (the BCM head nodes' HA pair), no RA"
     )
-    mgmt = next((s for s in catalog.all("systems", System) if s.kind == "management-server"), None)
+    mgmt = (
+        catalog.system(arch.management_server)
+        if arch and arch.management_server
+        else next(
+            (s for s in catalog.all("systems", System) if s.kind == "management-server"), None
+        )
+    )
     section = ServersSection(
         fabric_manager=fm.id if fm else None,
         fabric_managers=fm_count,

@@ -10,21 +10,24 @@ run at 200G on a 1:2 splitter fiber) fits when no full-rate module does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic
 from clustergen.engine.cache import cached
 from clustergen.errors import CatalogGapError
 
 
-def fits_cage(optic: Optic, cage_form: str | None) -> bool:
-    """Whether an optic's form factor is the cage's (OSFP, QSFP112, ...); True when the cage is
-    not known."""
+def fits_cage(optic: Optic, cage_form: str | None, accepts: Sequence[str] = ()) -> bool:
+    """Whether an optic's form factor is the cage's (OSFP, QSFP112, ...) or one the cage is
+    documented to take (`accepts`, a port group's `cage_accepts`); True when the cage is not
+    known."""
     if not cage_form:
         return True
     form = (optic.form_factor or "").upper()
-    cage = cage_form.upper()
+    forms = {cage_form.upper(), *(a.upper() for a in accepts)}
     # "QSFP112" must not match a "QSFP1120" or an OSFP module match "QSFP": compare the first word
-    return form.split(" ")[0].split("(")[0] == cage
+    return form.split(" ")[0].split("(")[0] in forms
 
 
 def transceivers(catalog: Catalog, *fields: str) -> list[Optic]:
