@@ -130,7 +130,14 @@ def workload_lines(d: Design) -> list[str]:
     if d.workload is None:
         return []
     head, method = workload.workload_lines(d.workload)
-    return ["\n### Workload estimate\n", head + ".", "", method[0].upper() + method[1:] + "."]
+    cost = [f"Cost at a GPU-hour price: {d.workload.cost_basis}."] if d.workload.cost_basis else []
+    return [
+        "\n### Workload estimate\n",
+        head + ".",
+        "",
+        method[0].upper() + method[1:] + ".",
+        *(["", *cost] if cost else []),
+    ]
 
 
 def executive_summary(d: Design) -> list[str]:
