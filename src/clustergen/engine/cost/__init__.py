@@ -1,6 +1,6 @@
 """What a design costs: its capital from the BOM's priced lines (unpriced lines unknown, never
-zero), the capital budget check, the total cost of ownership over a term, and a workload's cost
-at a rented GPU-hour price."""
+zero), the capital budget check, and the total cost of ownership over a term (a workload's cost at a
+rented GPU-hour price is the workload estimate's: engine/sizing/workload/token_cost.py)."""
 
 from clustergen.engine.cost.capital import (
     HOW_TO_PRICE,
@@ -11,13 +11,11 @@ from clustergen.engine.cost.capital import (
     over_budget,
     unpriced_text,
 )
-from clustergen.engine.cost.hourly import HourlyCost, run_cost, serving_cost
 from clustergen.engine.cost.ownership import HOURS_PER_YEAR, Terms, cost_of_ownership, terms_for
 
 __all__ = [
     "HOURS_PER_YEAR",
     "HOW_TO_PRICE",
-    "HourlyCost",
     "Terms",
     "budget_verdict",
     "capital_check",
@@ -25,8 +23,6 @@ __all__ = [
     "cost_of_ownership",
     "node_capital_usd",
     "over_budget",
-    "run_cost",
-    "serving_cost",
     "terms_for",
     "unpriced_text",
 ]

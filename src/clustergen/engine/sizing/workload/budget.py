@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
 from clustergen.catalog.workload_models import HourlyPrice
-from clustergen.engine.cost import run_cost, serving_cost
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.sizing.workload.token_cost import run_cost, serving_cost
 from clustergen.errors import RequestError
 
 

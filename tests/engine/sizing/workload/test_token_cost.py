@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.cost import run_cost, serving_cost
 from clustergen.engine.request import merge_request
 from clustergen.engine.sizing.workload import estimate_request
+from clustergen.engine.sizing.workload.token_cost import run_cost, serving_cost
 
 
 def test_serving_cost_is_the_hourly_price_over_the_tokens_delivered_at_the_target() -> None:
