@@ -9,6 +9,7 @@ from clustergen.engine.cost.capital import (
     capital_of,
     node_capital_usd,
     over_budget,
+    unpriceable,
     unpriced_text,
 )
 from clustergen.engine.cost.ownership import HOURS_PER_YEAR, Terms, cost_of_ownership, terms_for
@@ -24,5 +25,6 @@ __all__ = [
     "node_capital_usd",
     "over_budget",
     "terms_for",
+    "unpriceable",
     "unpriced_text",
 ]
