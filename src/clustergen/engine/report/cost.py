@@ -93,7 +93,7 @@ def cost_section(d: Design) -> list[str]:
     if c.unpriceable:
         out.append(
             f"\nNo price layer can price {plural(len(c.unpriceable), 'orderable line')}, so the "
-            "capital stays a lower bound: a layer prices a line by its catalog id, and these name "
+            "capital is never complete (at best a lower bound): a layer prices a line by its catalog id, and these name "
             "no catalog part (a part still to choose, or one the catalog has no entry for, such as "
             "a PDU named on its rack). Price them outside clustergen until the catalog has a "
             "part for them:\n"
