@@ -28,6 +28,8 @@ FIELDS = {
     # issue 24: time in hours, interactivity, latency percentile, method, advice
     "hours", "tokens_per_s_per_user", "latency_percentile", "training_method", "interactivity",
     "meets_on", "warnings",
+    # issue 24, cost: serving's $ per million output tokens and the cost's basis
+    "usd_per_million_output_tokens", "cost_basis",
 }  # fmt: skip
 #: what the reading adds (issue 24): words not understood, defaults taken, what is not modelled
 READING = {"not_understood", "assumptions", "warnings"}

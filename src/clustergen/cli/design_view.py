@@ -189,7 +189,14 @@ SHOWN_ROWS = 8
 def _trade_study(d: Design) -> None:
     """The first rows of the trade study, the chosen one starred, and why the winner won; for a
     "most GPUs" study, the answer per platform first."""
-    from clustergen.engine.report.study import figure, per_platform, short_reason, why_winner
+    from clustergen.engine.report.study import (
+        capital_cell,
+        figure,
+        per_platform,
+        priced,
+        short_reason,
+        why_winner,
+    )
 
     study = d.alternatives
     assert study is not None
@@ -212,9 +219,18 @@ def _trade_study(d: Design) -> None:
                 no_wrap=("platform",),
             )
         )
-    # With IT power as the objective, the objective column would repeat the IT power column.
-    own_column = study.objective_unit != "W"
-    head = ("", "platform", "switch", "oversub", "GPUs", "IT power")
+    # With IT power or capital as the objective, the objective column would repeat its column.
+    own_column = study.objective_unit not in {"W", "USD"}
+    capital = priced(study)
+    head = (
+        "",
+        "platform",
+        "switch",
+        "oversub",
+        "GPUs",
+        "IT power",
+        *(("capital",) if capital else ()),
+    )
     stdout.print(
         table(
             f"trade study: {study.objective}",
@@ -227,6 +243,7 @@ def _trade_study(d: Design) -> None:
                     ratio(a.oversubscription),
                     f"{a.gpus:,}",
                     ("" if a.power_complete else ">= ") + fmt_w(a.it_power_w),
+                    *((capital_cell(a, ">= "),) if capital else ()),
                     *((figure(study, a),) if own_column else ()),
                     short_reason(a.why_not),
                 )
@@ -238,6 +255,8 @@ def _trade_study(d: Design) -> None:
     more = len(study.rows) - SHOWN_ROWS
     if more > 0:
         say(f"({more} more rows in the memo and in --json)")
+    if capital:
+        say("capital: the priced BOM lines; >= where some lines are unpriced (unknown, not $0)")
     say(f"why: {why_winner(study)}")
 
 

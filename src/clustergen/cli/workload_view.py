@@ -6,7 +6,12 @@ from __future__ import annotations
 from clustergen.cli.output import say, stdout
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
-from clustergen.engine.report.workload import advice_lines, interactivity_rows, workload_lines
+from clustergen.engine.report.workload import (
+    advice_lines,
+    cost_lines,
+    interactivity_rows,
+    workload_lines,
+)
 from clustergen.errors import RequestError
 
 
@@ -40,7 +45,7 @@ def print_workload(w: WorkloadEstimate) -> None:
     head, method = workload_lines(w)
     stdout.print(f"workload: {head}", markup=False, highlight=False, soft_wrap=False)
     stdout.print(method, markup=False, highlight=False, style="dim", soft_wrap=False)
-    for line in advice_lines(w.model_copy(update={"warnings": []})):
+    for line in [*cost_lines(w), *advice_lines(w.model_copy(update={"warnings": []}))]:
         stdout.print(line, markup=False, highlight=False, soft_wrap=False)
     print_interactivity(w)
 

@@ -1,5 +1,6 @@
 """What a design costs: its capital from the BOM's priced lines (unpriced lines unknown, never
-zero), the capital budget check, and the total cost of ownership over a term."""
+zero), the capital budget check, and the total cost of ownership over a term (a workload's cost at a
+rented GPU-hour price is the workload estimate's: engine/sizing/workload/token_cost.py)."""
 
 from clustergen.engine.cost.capital import (
     HOW_TO_PRICE,
@@ -8,6 +9,7 @@ from clustergen.engine.cost.capital import (
     capital_of,
     node_capital_usd,
     over_budget,
+    unpriceable,
     unpriced_text,
 )
 from clustergen.engine.cost.ownership import HOURS_PER_YEAR, Terms, cost_of_ownership, terms_for
@@ -23,5 +25,6 @@ __all__ = [
     "node_capital_usd",
     "over_budget",
     "terms_for",
+    "unpriceable",
     "unpriced_text",
 ]

@@ -15,9 +15,9 @@ from clustergen.units import dollars as usd
 #: how to supply prices when a design lacks them (the README's price-layer command)
 HOW_TO_PRICE = (
     "layer your prices over the catalog: a directory whose systems.yaml (and switches.yaml, "
-    "optics.yaml, ...) entries give an id with price_usd and price_source, layered with the "
-    "catalog option of the command line or the MCP server (examples/prices/hardware shows the "
-    "form)"
+    "optics.yaml, racks.yaml, ...) entries give a BOM line's catalog id (its part column) with "
+    "price_usd and price_source, layered with the catalog option of the command line or the "
+    "MCP server (examples/prices/hardware shows the form)"
 )
 
 #: how many unpriced parts a capital lists by name
@@ -41,6 +41,16 @@ def capital_of(bom: list[BomLine]) -> Capital:
         priced_lines=len(priced),
         unpriced=unpriced,
     )
+
+
+def unpriceable(bom: list[BomLine]) -> list[str]:
+    """The orderable lines no price layer can price: they name no catalog part (a part still to
+    choose, or one the catalog lacks), and a layer prices a line by its part's catalog id."""
+    out: list[str] = []
+    for ln in bom:
+        if ln.status == "order" and ln.part is None and ln.description not in out:
+            out.append(ln.description)
+    return out
 
 
 def node_capital_usd(bom: list[BomLine], system_id: str) -> float:

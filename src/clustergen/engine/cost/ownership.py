@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Assumption
-from clustergen.engine.cost.capital import HOW_TO_PRICE, budget_verdict, capital_of, unpriced_text
+from clustergen.engine.cost.capital import (
+    HOW_TO_PRICE,
+    budget_verdict,
+    capital_of,
+    unpriceable,
+    unpriced_text,
+)
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.errors import RequestError
@@ -143,6 +149,7 @@ def cost_of_ownership(
             else unpriced_text(capital)
         ),
         unpriced=capital.unpriced,
+        unpriceable=unpriceable(bom),
         capital_budget_usd=capital_budget_usd,
         within_capital_budget=within,
         facility_kw=round(facility_kw, 1),

@@ -44,6 +44,11 @@ class CostOfOwnership(BaseModel):
     unpriced: list[str] = Field(
         default_factory=list, description="orderable BOM parts without a price (unknown)"
     )
+    unpriceable: list[str] = Field(
+        default_factory=list,
+        description="orderable BOM lines no price layer can price: they name no catalog part "
+        "(a part still to choose, or one the catalog lacks), and a layer prices by catalog id",
+    )
     capital_budget_usd: float | None = Field(
         default=None, description="the request's capital budget, USD"
     )

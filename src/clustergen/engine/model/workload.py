@@ -67,6 +67,14 @@ class WorkloadEstimate(BaseModel):
     )
     cost_usd: float | None = Field(description="GPU-hours x price; None without a price")
     price_per_gpu_hour: float | None = Field(description="USD, from the request or the catalog")
+    usd_per_million_output_tokens: float | None = Field(
+        default=None,
+        description="serving: the GPUs' hourly price over the output tokens they deliver at the "
+        "sized load, USD per million; None without a price",
+    )
+    cost_basis: str | None = Field(
+        default=None, description="how the cost was reckoned and where the price came from"
+    )
     feasible: bool = Field(description="whether the plan meets every stated target and limit")
     band_pct: float = Field(description="the stated error band, +/- percent")
     method: str = Field(description="how the figures were made, in one paragraph")

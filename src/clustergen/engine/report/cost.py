@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.tco import CostOfOwnership
-from clustergen.units import dollars
+from clustergen.units import dollars, plural
 
 #: how many unpriced parts the memo names
 SHOWN = 12
@@ -80,12 +80,25 @@ def cost_section(d: Design) -> list[str]:
         out.append(f"\nCapital is {verdict} the {dollars(c.capital_budget_usd)} capital budget.")
     if c.missing:
         out.append("\nMissing for a complete total: " + "; ".join(c.missing) + ".")
-    if c.unpriced:
-        more = len(c.unpriced) - SHOWN
-        names = ", ".join(f"`{u}`" for u in c.unpriced[:SHOWN])
-        out.append(f"Unpriced parts: {names}{f', and {more} more' if more > 0 else ''}.")
+    # the lines with no catalog part are listed on their own below
+    by_id = [u for u in c.unpriced if u not in c.unpriceable]
+    if by_id:
+        more = len(by_id) - SHOWN
+        names = ", ".join(f"`{u}`" for u in by_id[:SHOWN])
+        out.append(
+            f"Unpriced parts (by catalog id): {names}{f', and {more} more' if more > 0 else ''}."
+        )
     if c.how_to_price:
         out.append(f"To price them, {c.how_to_price}.")
+    if c.unpriceable:
+        out.append(
+            f"\nNo price layer can price {plural(len(c.unpriceable), 'orderable line')}, so the "
+            "capital is never complete (at best a lower bound): a layer prices a line by its catalog id, and these name "
+            "no catalog part (a part still to choose, or one the catalog has no entry for, such as "
+            "a PDU named on its rack). Price them outside clustergen until the catalog has a "
+            "part for them:\n"
+        )
+        out += [f"- {u}" for u in c.unpriceable]
     if c.assumed:
         out.append("")
     for a in c.assumed:

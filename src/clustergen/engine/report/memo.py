@@ -135,6 +135,8 @@ def workload_lines(d: Design) -> list[str]:
         "",
         method[0].upper() + method[1:].rstrip(".") + ".",
     ]
+    if d.workload.cost_basis:
+        out += ["", f"Cost at a GPU-hour price: {d.workload.cost_basis}."]
     table = workload.interactivity_memo(d.workload)
     if table:
         out += [

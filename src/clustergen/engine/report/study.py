@@ -5,7 +5,7 @@ appendix and the terminal say the same things from here."""
 from __future__ import annotations
 
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
-from clustergen.units import ratio, watts
+from clustergen.units import dollars, ratio, watts
 
 #: short labels for why a row was not chosen, by the phrase its reason carries
 _REASONS = (
@@ -20,15 +20,37 @@ _REASONS = (
 )
 
 
+#: what the capital column holds, said once above the table
+CAPITAL_NOTE = (
+    "Capital is each row's priced BOM lines: 'at least' where some orderable lines have no "
+    "price (unknown, not zero), 'unpriced' where none has."
+)
+
+
 def figure(study: TradeStudy, row: Alternative) -> str:
     """A row's objective in its unit."""
     if row.objective is None:
         return "unknown"
     if study.objective_unit == "W":
         return watts(row.objective)
+    if study.objective_unit == "USD":
+        return dollars(row.objective)
     if study.objective_unit == "GPUs":
         return f"{row.objective:,.0f} GPUs"
     return f"{row.objective:,.1f} PFLOPS"
+
+
+def priced(study: TradeStudy) -> bool:
+    """Whether any row has a price: then the study shows each row's capital."""
+    return any(r.capital_usd is not None for r in study.rows)
+
+
+def capital_cell(row: Alternative, at_least: str = "at least ") -> str:
+    """A row's capital for a table: the total, a lower bound when lines are unpriced, or
+    'unpriced' (unknown, never $0)."""
+    if row.capital_usd is None:
+        return "unpriced"
+    return ("" if row.capital_complete else at_least) + dollars(row.capital_usd)
 
 
 def short_reason(why_not: str | None) -> str:
@@ -110,21 +132,25 @@ def study_table(d: Design) -> list[str]:
         out += ["", f"Ranking: {study.ranking}."]
     if study.objective_unit == "GPUs":
         out += ["", "The answer per platform:", "", *answer_table(study)]
+    capital = priced(study)
+    if capital:
+        out += ["", CAPITAL_NOTE]
     out += [
         "",
         "| platform | fabric | oversubscription | GPUs | needed | IT power | switches | racks "
-        "| follows RA | objective | not chosen because |",
-        "|---|---|---|---:|---:|---:|---:|---:|---|---:|---|",
+        f"| follows RA |{' capital |' if capital else ''} objective | not chosen because |",
+        f"|---|---|---|---:|---:|---:|---:|---:|---|{'---:|' if capital else ''}---:|---|",
     ]
     for r in study.rows:
         mark = " **(chosen)**" if r.chosen else ""
         need = "" if r.needed_gpus is None else f"{r.needed_gpus:,}"
         bound = "" if r.power_complete else "at least "
+        cap = f" {capital_cell(r)} |" if capital else ""
         out.append(
             f"| {r.platform}{mark} | {r.fabric} ({r.switch}) | {ratio(r.oversubscription)} "
             f"| {r.gpus:,} | {need} | {bound}{watts(r.it_power_w)} | {r.switches:,} "
             f"| {'' if r.racks is None else f'{r.racks:,}'} | {'yes' if r.follows_ra else 'no'} "
-            f"| {figure(study, r)} | {r.why_not or ''} |"
+            f"|{cap} {figure(study, r)} | {r.why_not or ''} |"
         )
     for drop in study.dropped:
         out.append(f"\nNot sized: {drop.platform} ({drop.fabric or 'any fabric'}): {drop.why_not}")

@@ -52,6 +52,8 @@ def headline(w: WorkloadEstimate) -> str:
         parts.append(f"{w.gpu_hours:,.0f} GPU-hours")
     if w.cost_usd is not None and w.price_per_gpu_hour is not None:
         parts.append(f"{_money(w.cost_usd)} at ${w.price_per_gpu_hour:,.2f}/GPU-hour")
+    if w.usd_per_million_output_tokens is not None:
+        parts.append(f"${w.usd_per_million_output_tokens:,.2f} per million output tokens")
     text = "; ".join(parts) + f" (estimate, +/-{w.band_pct:g}%)"
     return text if w.feasible else "NOT MET: " + text
 
@@ -59,6 +61,12 @@ def headline(w: WorkloadEstimate) -> str:
 def workload_lines(w: WorkloadEstimate) -> list[str]:
     """The headline and the method, for a terminal or a memo."""
     return [headline(w), f"method: {w.method}"]
+
+
+def cost_lines(w: WorkloadEstimate) -> list[str]:
+    """The cost's basis, when a price is known: GPU-hours x $/GPU-hour, $ per million output
+    tokens when serving, and where the price came from."""
+    return [f"cost: {w.cost_basis}"] if w.cost_basis else []
 
 
 def advice_lines(w: WorkloadEstimate) -> list[str]:

@@ -3,6 +3,9 @@
 - A GPU or node count: meet it with the least IT power (the whole design's).
 - A workload (training tokens in a time, serving throughput, a budget): the least IT power that
   meets it; a platform whose smallest buildable unit overshoots the need pays for what it builds.
+  Where prices are known (some eligible row has every orderable BOM line priced), the least
+  capital instead: a row whose capital is unknown or only a lower bound is never ranked as if it
+  were cheaper, so it follows the priced rows, by IT power (`with_prices`).
 - "Max GPUs under a cap": the most GPUs, then the most dense compute.
 - A cap alone: the most dense compute (PFLOPS at the workload's precision) under it.
 
@@ -18,12 +21,12 @@ from typing import Literal
 from clustergen.engine.model.design import Alternative
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload import wants_estimate
-from clustergen.units import watts
+from clustergen.units import dollars, watts
 
 #: how far behind the best score a reference-architecture design may be and still rank first
 RA_MARGIN = 0.10
 
-Kind = Literal["gpus", "workload", "most-gpus", "compute"]
+Kind = Literal["gpus", "workload", "cost", "most-gpus", "compute"]
 
 
 @dataclass(frozen=True)
@@ -35,16 +38,21 @@ class Objective:
     better: Literal["higher", "lower"]
 
     @property
-    def unit(self) -> Literal["W", "GPUs", "PFLOPS"]:
+    def unit(self) -> Literal["W", "USD", "GPUs", "PFLOPS"]:
         """The unit of a row's score."""
         if self.kind in {"gpus", "workload"}:
             return "W"
+        if self.kind == "cost":
+            return "USD"
         return "GPUs" if self.kind == "most-gpus" else "PFLOPS"
 
     def score(self, row: Alternative) -> float | None:
         """The row's score (None when its throughput is unknown and the objective needs it)."""
         if self.kind in {"gpus", "workload"}:
             return row.it_power_w
+        if self.kind == "cost":
+            # only a whole capital is a score: a lower bound would rank a less-priced row first
+            return row.capital_usd if row.capital_complete else None
         if self.kind == "most-gpus":
             return float(row.gpus)
         return row.dense_pflops
@@ -52,6 +60,8 @@ class Objective:
     def key(self, row: Alternative) -> tuple[float, float]:
         """Sort key, best first; unknown scores last."""
         s = self.score(row)
+        if self.kind == "cost":  # unpriced rows after the priced ones, then by IT power
+            return (float("inf") if s is None else s, row.it_power_w)
         if s is None:
             return (float("inf"), 0.0)
         tie = -(row.dense_pflops or 0.0) if self.kind == "most-gpus" else 0.0
@@ -70,9 +80,11 @@ class Objective:
         """The row's score in words."""
         s = self.score(row)
         if s is None:
-            return "unknown"
+            return "capital unknown" if self.kind == "cost" else "unknown"
         if self.kind in {"gpus", "workload"}:
             return f"{watts(s)} IT"
+        if self.kind == "cost":
+            return f"{dollars(s)} capital"
         if self.kind == "most-gpus":
             return f"{row.gpus:,} GPUs"
         return f"{s:,.1f} dense PFLOPS"
@@ -93,3 +105,20 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
             "workload", "least IT power (whole design) that meets the workload", "lower"
         )
     return Objective("compute", f"most dense {precision} PFLOPS under the cap", "higher")
+
+
+#: the cost objective in words: the ranking rule, stated once in the study
+COST_TEXT = (
+    "least capital (every orderable BOM line priced) that meets the workload; rows whose capital "
+    "is unknown or only a lower bound follow, by least IT power (whole design)"
+)
+
+
+def with_prices(objective: Objective, rows: list[Alternative]) -> Objective:
+    """The workload objective turned to cost where prices are known: some eligible row meets the
+    workload with every orderable line priced. Any other objective, or no such row, is kept."""
+    if objective.kind != "workload":
+        return objective
+    if not any(r.eligible and r.capital_complete and r.capital_usd is not None for r in rows):
+        return objective
+    return Objective("cost", COST_TEXT, "lower")

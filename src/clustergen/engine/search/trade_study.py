@@ -29,7 +29,7 @@ from clustergen.engine.model.design import (
     TradeStudy,
 )
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_for
+from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_for, with_prices
 from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
 from clustergen.engine.sizing.platform import gpu_system, node_power
 from clustergen.engine.sizing.workload import workload_gpus
@@ -327,6 +327,7 @@ def run_study(
                 request_errors.append(exc)
             continue
         _keep_one(weighed, w)
+    objective = with_prices(objective, [w.row for w in weighed])
     rows = _rank([w.row for w in weighed], objective)
     chosen = next((w.design for w in weighed if rows and _same(w.row, rows[0])), None)
     study = TradeStudy(

@@ -14,6 +14,8 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
 from clustergen.catalog.workload_models import HourlyPrice
 from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.sizing.workload.token_cost import run_cost, serving_cost
 from clustergen.errors import RequestError
 
 
@@ -91,3 +93,29 @@ def cost_usd(gpu_hours: float | None, price: Price | None) -> float | None:
     if gpu_hours is None or price is None:
         return None
     return gpu_hours * price.usd_per_gpu_hour
+
+
+def with_cost(
+    estimate: WorkloadEstimate, price: Price | None, target_tokens_per_s: float | None
+) -> WorkloadEstimate:
+    """The estimate with its cost basis, and for serving its dollars per million output tokens
+    at the sized load; unchanged without a price."""
+    if price is None:
+        return estimate
+    update: dict[str, object] = {}
+    basis = [run_cost(estimate.gpu_hours, price.usd_per_gpu_hour)]
+    per_gpu = estimate.tokens_per_s_per_gpu
+    if estimate.kind == "inference" and estimate.replicas and estimate.gpus_per_replica and per_gpu:
+        serving = serving_cost(
+            estimate.gpus_required or estimate.replicas * estimate.gpus_per_replica,
+            price.usd_per_gpu_hour,
+            full_load_tokens_per_s=estimate.replicas * estimate.gpus_per_replica * per_gpu,
+            target_tokens_per_s=target_tokens_per_s,
+        )
+        if serving is not None:
+            update["usd_per_million_output_tokens"] = serving.usd_per_million_output_tokens
+            basis.append(serving.basis)
+    known = [b for b in basis if b]
+    if known:
+        update["cost_basis"] = "; ".join(known) + f"; price: {price.source}"
+    return estimate.model_copy(update=update)

@@ -13,7 +13,7 @@ from clustergen.engine.cache import cached
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import InteractivityPoint, WorkloadEstimate
-from clustergen.engine.sizing.workload.budget import no_price_error
+from clustergen.engine.sizing.workload.budget import no_price_error, with_cost
 from clustergen.engine.sizing.workload.inference import choose_replica, estimate_inference, fastest
 from clustergen.engine.sizing.workload.inputs import (
     WorkloadInputs,
@@ -54,7 +54,7 @@ def estimate_workload(
             found, unmet = estimate_inference(catalog, w)
         else:
             found, unmet = estimate_training(catalog, w)
-        return found, w.assumed, unmet
+        return with_cost(found, w.price, w.target_tokens_per_s), w.assumed, unmet
 
     # The trade study asks once per fabric row of a platform, and the design once more.
     key = ("workload", request.model_dump_json(), system.id if system else None, percentile)

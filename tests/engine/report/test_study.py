@@ -1,0 +1,37 @@
+"""The trade study's table shows each row's capital once any row has a price: a total, a lower
+bound ("at least") or "unpriced", never $0; without prices it has no capital column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.report.study import capital_cell, study_table
+from clustergen.engine.request import merge_request
+from clustergen.engine.search.planner import plan_design
+
+PRICES = Path(__file__).parents[3] / "examples" / "prices" / "hardware"
+ASK = "512 GPUs training, 5 MW"
+
+
+def _table(catalog_dir: Path | None) -> tuple[list[str], list[str]]:
+    cat = load_catalog(catalog_dir)
+    d = plan_design(cat, merge_request(cat, ASK, {}))
+    assert d.alternatives is not None
+    return study_table(d), [capital_cell(r) for r in d.alternatives.rows]
+
+
+def test_priced_rows_show_capital_as_a_lower_bound_and_unpriced_ones_as_unknown() -> None:
+    table, cells = _table(PRICES)
+    head = next(line for line in table if line.startswith("| platform | fabric"))
+    assert "| capital |" in head
+    assert any(c.startswith("at least $") for c in cells)  # DGX rows: systems priced only
+    assert "unpriced" in cells  # HGX rows: no price in the example layer
+    assert not any(c in {"$0", "at least $0"} for c in cells)
+    assert any("unknown, not zero" in line for line in table)
+
+
+def test_without_prices_there_is_no_capital_column() -> None:
+    table, _ = _table(None)
+    head = next(line for line in table if line.startswith("| platform | fabric"))
+    assert "capital" not in head
