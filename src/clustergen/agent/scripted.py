@@ -80,7 +80,7 @@ def memo_from_summary(s: dict[str, Any]) -> str:
         f"{f['spine_switches']} spine {f['leaf_switch']} switches at {f['port_speed_gbps']:g}G, "
         f"oversubscription {ratio(f['oversubscription'])}."
         if f
-        else "in one node: its GPUs share NVLink, no scale-out fabric."
+        else f"in one node: its GPUs share {s.get('gpu_link', 'NVLink')}, no scale-out fabric."
     )
     lines = [
         f"## Recommendation: {s['platform_name']}",

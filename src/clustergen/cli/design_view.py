@@ -62,7 +62,10 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
             "nodes / GPUs / SUs",
             f"{nodes_text(d)} / {c.gpus:,} / {units_text(d) or '-'}",
         ),
-        ("compute fabric", _compute_fabric(f) if f else "none: one node, its GPUs share NVLink"),
+        (
+            "compute fabric",
+            _compute_fabric(f) if f else f"none: one node, its GPUs share {d.platform.gpu_link}",
+        ),
     ]
     if f:
         links = [("node", f.node_links), ("leaf-spine", f.leaf_spine_links)]

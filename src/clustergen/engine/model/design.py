@@ -65,6 +65,10 @@ class PlatformSection(_M):
     rack_scale: bool = Field(
         default=False, description="one node is a whole rack (an NVL72): counted in racks"
     )
+    gpu_link: str = Field(
+        default="NVLink",
+        description="what the GPUs of one node talk over without a network (NVLink, PCIe, ...)",
+    )
 
 
 class ComputeSection(_M):
@@ -108,7 +112,7 @@ class NetworkRole(_M):
     carried_by: Carrier = Field(
         description=(
             "the fabrics section that carries it (compute, storage, inband, oob), or node when "
-            "a single node needs no network of its own (its GPUs share NVLink)"
+            "a single node needs no network of its own (its GPUs share the node's GPU link)"
         )
     )
     detail: str

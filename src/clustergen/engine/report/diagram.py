@@ -86,7 +86,7 @@ def layout(d: Design) -> Layout:
                 col_w,
                 1.4,
                 f"{d.compute.nodes:,} x {p.name}\n"
-                f"{d.compute.gpus:,} GPUs on NVLink, no scale-out fabric",
+                f"{d.compute.gpus:,} GPUs on {d.platform.gpu_link}, no scale-out fabric",
                 "node",
             )
         )

@@ -22,6 +22,7 @@ from clustergen.engine.report.scale_words import in_units, node_noun, nodes_text
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     field_words,
+    no_fabric_words,
     power_rows,
     value_words,
     verdict,
@@ -39,9 +40,9 @@ PICTURES = {
 }
 
 
-def _fabric_words(f: FabricDesign | None) -> str:
+def _fabric_words(f: FabricDesign | None, link: str) -> str:
     if f is None:
-        return "single node: its GPUs share NVLink, no scale-out fabric"
+        return no_fabric_words(link)
     tech = "InfiniBand" if f.technology == "infiniband" else "Ethernet"
     blocking = (
         "non-blocking" if f.oversubscription <= 1 else f"{ratio(f.oversubscription)} oversubscribed"
@@ -69,7 +70,7 @@ def headline(d: Design) -> str:
     what = f"{c.nodes:,} x {p.name}" if p.rack_scale else plural(c.nodes, f"{p.name} system")
     text = (
         f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
-        f"{_fabric_words(d.fabrics.compute)}. The design draws "
+        f"{_fabric_words(d.fabrics.compute, d.platform.gpu_link)}. The design draws "
         f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
         f"of {pw.pue:g})"
@@ -89,7 +90,7 @@ def key_figures(d: Design) -> list[str]:
     rows = [
         ("GPUs / nodes", f"{c.gpus:,} / {c.nodes:,}"),
         ("Scalable units", _units(d)),
-        ("Compute fabric", _fabric_words(d.fabrics.compute)),
+        ("Compute fabric", _fabric_words(d.fabrics.compute, d.platform.gpu_link)),
         ("Racks", f"{r.compute.compute_racks} compute + {r.network_racks} network"),
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
@@ -232,7 +233,7 @@ def _networks(d: Design) -> list[str]:
         label = name.replace("_", " ")
         if isinstance(net, FabricDesign):
             out.append(
-                f"- {label.capitalize()} fabric: {_fabric_words(net)}; {net.node_links:,} node links, bisection {net.bisection_bandwidth_gbps / 1e3:,.1f} Tb/s"
+                f"- {label.capitalize()} fabric: {_fabric_words(net, d.platform.gpu_link)}; {net.node_links:,} node links, bisection {net.bisection_bandwidth_gbps / 1e3:,.1f} Tb/s"
             )
         elif isinstance(net, ManagementNetwork):
             out.append(

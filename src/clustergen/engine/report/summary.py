@@ -43,11 +43,16 @@ class DesignSummary(BaseModel):
     platform_name: str
     gpu: str
     gpus_per_node: int
+    gpu_link: str = Field(
+        default="NVLink", description="what one node's GPUs talk over without a network"
+    )
     nodes: int
     gpus: int
     scalable_units: int
     su_nodes: int | None
-    compute_fabric: FabricSummary | None = Field(description="None for a single node (NVLink)")
+    compute_fabric: FabricSummary | None = Field(
+        description="None for a single node (its GPUs share gpu_link)"
+    )
     storage_fabric: FabricSummary | None
     compute_racks: int
     total_racks: int
@@ -112,6 +117,7 @@ def summarize(d: Design) -> DesignSummary:
         platform_name=d.platform.name,
         gpu=d.platform.gpu,
         gpus_per_node=d.platform.gpus_per_node,
+        gpu_link=d.platform.gpu_link,
         nodes=d.compute.nodes,
         gpus=d.compute.gpus,
         scalable_units=d.compute.scalable_units,

@@ -40,10 +40,10 @@ def su_sizes(d: Design, f: FabricDesign) -> list[int]:
 
 def _compute(d: Design) -> list[str]:
     f, p = d.fabrics.compute, d.platform
-    if f is None:  # one node: its GPUs talk over NVLink, no scale-out fabric
+    if f is None:  # one node: its GPUs talk over the node's GPU link, no scale-out fabric
         return [
             '  subgraph compute["Compute: one node, no scale-out fabric"]',
-            f'    nodes1["{d.compute.nodes} x {label(p.name)}<br/>{d.compute.gpus} GPUs on NVLink"]',
+            f'    nodes1["{d.compute.nodes} x {label(p.name)}<br/>{d.compute.gpus} GPUs on {d.platform.gpu_link}"]',
             "  end",
         ]
     planes = f" x {f.planes} planes" if f.planes > 1 else ""

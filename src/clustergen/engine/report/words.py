@@ -235,3 +235,8 @@ def document(source: str) -> str:
         if head and any(c.isalpha() for c in head) and head not in docs:
             docs.append(head)
     return "; ".join(docs)
+
+
+def no_fabric_words(link: str) -> str:
+    """A single node's compute network: none, its GPUs talk over the node's own link."""
+    return f"single node: its GPUs share {link}, no scale-out fabric"

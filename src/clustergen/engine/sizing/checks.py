@@ -13,6 +13,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.sizing.inputs import Inputs
+from clustergen.engine.sizing.platform import gpu_link
 from clustergen.units import plural, ratio
 
 
@@ -189,7 +190,9 @@ def design_checks(
         check(
             "fabric suits the workload",
             oversub <= 1.0 or workload not in {"training", "fine-tuning"},
-            f"{ratio(oversub)} for {workload}" if cf else f"one node (NVLink) for {workload}",
+            f"{ratio(oversub)} for {workload}"
+            if cf
+            else f"one node ({gpu_link(inputs.platform.gpu)}) for {workload}",
             "training all-reduce needs a non-blocking compute fabric (the SuperPOD RAs are full fat trees)",
             severity="warning",
         )

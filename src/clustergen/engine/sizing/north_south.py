@@ -167,16 +167,20 @@ def storage_network_gb(ns: NorthSouth, nodes: int, storage_ports: int) -> float 
 
 
 def network_roles(
-    ns: NorthSouth, inband: ManagementNetwork | None, oob: ManagementNetwork | None
+    ns: NorthSouth,
+    inband: ManagementNetwork | None,
+    oob: ManagementNetwork | None,
+    gpu_link: str = "NVLink",
 ) -> list[NetworkRole]:
-    """Which fabric carries each of the four networks, in words a reader can check."""
+    """Which fabric carries each of the four networks, in words a reader can check; `gpu_link`
+    is what one node's GPUs talk over (NVLink, PCIe, ...)."""
     roles: list[NetworkRole] = []
     if ns.compute is None:
         roles.append(
             NetworkRole(
                 network="compute",
                 carried_by="node",
-                detail="a single node: its GPUs talk over NVLink inside it; no scale-out fabric",
+                detail=f"a single node: its GPUs talk over {gpu_link} inside it; no scale-out fabric",
             )
         )
     else:

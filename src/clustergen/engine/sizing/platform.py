@@ -8,7 +8,7 @@ builders above it all import from here and nothing here imports them back.
 from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Entry, System
+from clustergen.catalog.models import Entry, Gpu, System
 from clustergen.engine.model.bounds import MAX_POWER_W, MAX_PUE, MIN_PUE, check_number
 from clustergen.engine.model.compute import CapBasis, NodePower, NodePowerBasis
 from clustergen.errors import CatalogGapError, NotFoundError, RequestError
@@ -146,3 +146,12 @@ def estimate_of(entry: Entry, field: str) -> str | None:
     if not entry.estimated(field):
         return None
     return f"{entry.name}: {_FIELD_WORDS.get(field, field.replace('_', ' '))}"
+
+
+def gpu_link(gpu: Gpu) -> str:
+    """What one node's GPUs talk over with no network: NVLink on SXM boards and superchips (and
+    wherever the catalog gives an NVLink rate), AMD's Infinity Fabric on OAM boards, else PCIe
+    (a PCIe card's NVLink bridge is optional, so it is not assumed)."""
+    if gpu.nvlink_gb_per_s or gpu.form_factor in ("sxm", "superchip"):
+        return "NVLink"
+    return "Infinity Fabric" if gpu.form_factor == "oam" else "PCIe"
