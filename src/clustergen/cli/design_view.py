@@ -55,6 +55,7 @@ def summary(d: Design) -> None:
 def _figures(d: Design) -> list[tuple[str, Any]]:
     """The design table's rows: compute, networks, servers and racks, storage, power, training."""
     from clustergen.engine.report.scale_words import nodes_text, units_text
+    from clustergen.engine.report.words import compute_rack_words
 
     c, f = d.compute, d.fabrics.compute
     rows: list[tuple[str, Any]] = [
@@ -102,8 +103,8 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
     rows.append(
         (
             "racks",
-            f"{d.racks.compute.compute_racks:,} compute ({d.racks.compute.nodes_per_rack}/rack, "
-            f"{d.racks.compute.rack_power_kw:.1f} kW) + {d.racks.network_racks:,} network"
+            f"{d.racks.compute.compute_racks:,} compute ({compute_rack_words(d)}) + "
+            f"{d.racks.network_racks:,} network"
             + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )

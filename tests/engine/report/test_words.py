@@ -63,3 +63,20 @@ def test_a_check_with_an_unknown_outcome_is_not_a_pass() -> None:
     ch = Check(name="storage power", passed=False, unknown=True, figure="unknown", detail="")
     assert ch.status == "UNKNOWN"
     assert words.verdict(_design(ch)).status == "WARN"
+
+
+def test_a_cluster_smaller_than_one_rack_states_the_power_its_rack_draws() -> None:
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.assemble import assemble_design
+    from clustergen.engine.model.design import DesignChoices
+    from clustergen.engine.model.request import DesignRequest
+
+    cat = load_catalog()
+    one = assemble_design(cat, DesignRequest(nodes=1), DesignChoices(platform="dgx-h100"))
+    node_kw = one.racks.compute.rack_power_kw / one.racks.compute.nodes_per_rack
+    assert words.compute_rack_words(one).startswith(f"1 node at {node_kw:.1f} kW, ")
+    many = assemble_design(cat, DesignRequest(nodes=64), DesignChoices(platform="dgx-h100"))
+    per = many.racks.compute.nodes_per_rack
+    assert words.compute_rack_words(many) == (
+        f"{per} nodes per rack at {many.racks.compute.rack_power_kw:.1f} kW"
+    )

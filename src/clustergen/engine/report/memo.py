@@ -21,6 +21,7 @@ from clustergen.engine.report.cost import cost_line, cost_section
 from clustergen.engine.report.scale_words import in_units, node_noun, nodes_text, units_text
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
+    compute_rack_words,
     field_words,
     no_fabric_words,
     power_rows,
@@ -304,9 +305,8 @@ def configuration(d: Design) -> list[str]:
         out.append(f"- Servers: {s.management_rule}")
     out += storage_lines(d)
     out.append(
-        f"- Racks: {plural(r.compute.compute_racks, 'compute rack')} of "
-        f"{plural(r.compute.nodes_per_rack, 'node')} at "
-        f"{r.compute.rack_power_kw:.1f} kW ({r.compute.cooling} cooling, limited by {r.compute.limited_by}), "
+        f"- Racks: {plural(r.compute.compute_racks, 'compute rack')}, "
+        f"{compute_rack_words(d)} ({r.compute.cooling} cooling, limited by {r.compute.limited_by}), "
         f"{r.network_racks} network racks, {r.pdus} PDUs"
     )
     if d.workload is not None:

@@ -240,3 +240,16 @@ def document(source: str) -> str:
 def no_fabric_words(link: str) -> str:
     """A single node's compute network: none, its GPUs talk over the node's own link."""
     return f"single node: its GPUs share {link}, no scale-out fabric"
+
+
+def compute_rack_words(d: Design) -> str:
+    """A compute rack's load: nodes per rack at the full rack's power, or, for a cluster smaller
+    than one rack, the nodes it holds and their power beside the space the layout leaves."""
+    r, nodes = d.racks.compute, d.compute.nodes
+    if r.compute_racks == 1 and nodes < r.nodes_per_rack:
+        used_kw = r.rack_power_kw * nodes / r.nodes_per_rack
+        return (
+            f"{plural(nodes, 'node')} at {used_kw:.1f} kW, in a rack laid out for "
+            f"{r.nodes_per_rack} at {r.rack_power_kw:.1f} kW"
+        )
+    return f"{plural(r.nodes_per_rack, 'node')} per rack at {r.rack_power_kw:.1f} kW"
