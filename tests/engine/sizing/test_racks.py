@@ -27,3 +27,22 @@ def test_an_nvl_rack_is_one_rack() -> None:
     nvl = load_catalog().system("gb200-nvl72")
     plan = plan_racks(nvl, 3, nvl.max_power_w or 0, 200, 48, "liquid")
     assert (plan.nodes_per_rack, plan.compute_racks) == (1, 3)
+
+
+def test_nvidias_rack_profile_sets_the_height_of_its_own_systems_racks() -> None:
+    """DGX B200 at two per rack is NVIDIA's 52U best-practice profile: the plan, the BOM line and
+    the rack type agree on 52U; an OEM HGX server keeps the generic 48U line to settle."""
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.assemble import assemble_design
+    from clustergen.engine.model.design import DesignChoices
+    from clustergen.engine.model.request import DesignRequest
+
+    cat = load_catalog()
+    dgx = assemble_design(cat, DesignRequest(nodes=32), DesignChoices(platform="dgx-b200"))
+    rack = next(b for b in dgx.bom if b.category == "rack" and "compute rack" in b.description)
+    assert dgx.racks.rack_type == "air-52u-b200"
+    assert dgx.racks.compute.rack_units == 52
+    assert rack.part == "air-52u-b200"
+    assert rack.description.startswith("52U ")
+    hgx = assemble_design(cat, DesignRequest(nodes=48), DesignChoices(platform="hgx-h100"))
+    assert hgx.racks.compute.rack_units == 48

@@ -75,6 +75,8 @@ def rack_type_for(catalog: Catalog, racks: RackPlan) -> RackType | None:
     )
 
 
+#: compute rack height where no catalog rack of the platform's load says otherwise
+_DEFAULT_RACK_UNITS = 48
 #: PDUs in a compute rack: the DGX SuperPOD H100 RA's rack layout
 PDUS_PER_COMPUTE_RACK = 3
 #: usable rack units for switches and servers in a network rack (a stated estimate)
@@ -87,15 +89,33 @@ def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
     """Compute racks under the rack power limit, in the RA's layout unless the request set one."""
     notes.assumed += inputs.assumptions("rack_power_kw")
     arch = inputs.architecture
-    return plan_racks(
-        inputs.system,
-        nodes,
-        inputs.platform.node_power.node_w,
-        inputs.rack_power_kw,
-        48,
-        inputs.cooling,
-        arch.nodes_per_rack if arch and inputs.rack_layout_from_ra else None,
-    )
+
+    def plan(rack_units: int) -> RackPlan:
+        return plan_racks(
+            inputs.system,
+            nodes,
+            inputs.platform.node_power.node_w,
+            inputs.rack_power_kw,
+            rack_units,
+            inputs.cooling,
+            arch.nodes_per_rack if arch and inputs.rack_layout_from_ra else None,
+        )
+
+    # 48U unless NVIDIA's rack profile for this load is another height, as the 52U DGX B200
+    # profile is: the BOM's rack and the elevations then agree on it. NVIDIA's profiles are for
+    # its own systems within their power limit; an OEM server's rack is the OEM's to state.
+    first = plan(_DEFAULT_RACK_UNITS)
+    rack = rack_type_for(inputs.catalog, first)
+    if (
+        rack is None
+        or not rack.rack_units
+        or rack.rack_units == first.rack_units
+        or inputs.system.kind not in ("dgx", "nvl-rack")
+        or first.rack_power_kw > rack.power_limit_kw * 1.0001
+    ):
+        return first
+    again = plan(rack.rack_units)
+    return again if rack_type_for(inputs.catalog, again) == rack else first
 
 
 def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, list[str]]:
