@@ -77,12 +77,8 @@ def infeasible(
     )
     fits = most_under_cap_by_platform(catalog, request)
     if fits:
-        top = fits[0][1]
-        on = ", ".join(p for p, g in fits if g == top)
-        others = [f"{g:,} on {p}" for p, g in fits if g != top][: SHOWN - 1]
-        hint = f"at most {top:,} GPUs fit under it (on {on}"
-        hint += f"; {', '.join(others)})" if others else ")"
-        hint += f"; or raise the cap to {needed_mw:.2f} MW IT; or build the largest that fits"
+        hint = f"{_what_fits(fits, 'under it')}; or raise the cap to {needed_mw:.2f} MW IT; "
+        hint += "or build the largest that fits"
     else:
         hint = f"nothing fits under the cap; raise it to {needed_mw:.2f} MW IT"
     return InfeasibleDesignError(
@@ -93,6 +89,15 @@ def infeasible(
         needs_it_w=least.it_power_w,
         field="fit",
     )
+
+
+def _what_fits(fits: list[tuple[str, int]], under: str) -> str:
+    """'at most 360 GPUs fit under it (on dgx-h100, hgx-h100; 256 on hgx-b200)': the most GPUs,
+    the platforms that reach it, then the next few platforms with theirs."""
+    top = fits[0][1]
+    on = ", ".join(p for p, g in fits if g == top)
+    others = [f"{g:,} on {p}" for p, g in fits if g != top][: SHOWN - 1]
+    return f"at most {top:,} GPUs fit {under} (on {on}{'; ' + ', '.join(others) if others else ''})"
 
 
 def over_budget_error(
@@ -122,10 +127,7 @@ def over_budget_error(
     fits = most_under_cap_by_platform(catalog, request)
     raise_to = f"raise the capital budget to {dollars(least.capital_usd or 0.0)}"
     if fits:
-        top = fits[0][1]
-        on = ", ".join(p for p, g in fits if g == top)
-        hint = f"at most {top:,} GPUs fit the budget (on {on}); or {raise_to}; or build the "
-        hint += "largest that fits"
+        hint = f"{_what_fits(fits, 'the budget')}; or {raise_to}; or build the largest that fits"
     else:
         hint = f"nothing fits the budget; {raise_to}"
     return InfeasibleDesignError(
