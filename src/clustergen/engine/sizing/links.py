@@ -33,8 +33,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import CableLine, FabricDesign
 from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
-from clustergen.engine.sizing.fabric import fits_cage, host_optic
-from clustergen.errors import CatalogGapError
+from clustergen.engine.sizing.fabric import fits_cage, host_optic, optics_of_kind
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -381,13 +380,15 @@ def _cable(
     if is_copper(c.media):
         fits = [
             o
-            for o in _read(cables, "dac", "port_speed_gbps")
+            for o in optics_of_kind(cables, "dac", "port_speed_gbps")
             if o.port_speed_gbps == c.speed_gbps
             and (not o.technologies or f.technology in o.technologies)
         ]
     elif optic is not None and optic.media in ("multimode", "singlemode"):
         fibers = [
-            o for o in _read(cables, "fiber", "media", "port_speed_gbps") if o.media == optic.media
+            o
+            for o in optics_of_kind(cables, "fiber", "media", "port_speed_gbps")
+            if o.media == optic.media
         ]
         # a port slower than the module's lane group runs on a splitter fiber (200G on a
         # 400G SR4 pair: MFP7E20, MMA1Z00-NS400-T overview); else one straight fiber a link
@@ -397,22 +398,6 @@ def _cable(
     else:
         fits = []
     return (fits[0] if fits else None), "order"
-
-
-def _read(cables: list[Optic], kind: str, *fields: str) -> list[Optic]:
-    """The catalog's cables of a kind, each with the fields the choice reads: a null one is a
-    named gap, never a cable silently passed over for another."""
-    out = [o for o in cables if o.kind == kind]
-    for o in out:
-        for name in fields:
-            if getattr(o, name) is None:
-                raise CatalogGapError(
-                    f"cable {o.id} has no {name} in the catalog",
-                    entry=o.id,
-                    field=name,
-                    hint=f"add {name} to {o.id} in a layered catalog",
-                )
-    return out
 
 
 def _runs_split(optic: Optic, port_gbps: float) -> bool:

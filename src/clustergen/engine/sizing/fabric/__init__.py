@@ -5,7 +5,7 @@ Other packages import only the names below; the modules are this package's own.
 """
 
 from clustergen.engine.sizing.fabric.clos import leaf_split, max_host_ports
-from clustergen.engine.sizing.fabric.host_optics import fits_cage, host_optic
+from clustergen.engine.sizing.fabric.host_optics import fits_cage, host_optic, optics_of_kind
 from clustergen.engine.sizing.fabric.network import known_power_w, size_clos, switch_power_w
 from clustergen.engine.sizing.fabric.plan import (
     choose_cabling_for,
@@ -26,6 +26,7 @@ __all__ = [
     "known_power_w",
     "leaf_split",
     "max_host_ports",
+    "optics_of_kind",
     "platform_fabric",
     "platform_setup",
     "resolve_fabric",

@@ -31,14 +31,20 @@ def fits_cage(optic: Optic, cage_form: str | None, accepts: Sequence[str] = ()) 
 
 
 def transceivers(catalog: Catalog, *fields: str) -> list[Optic]:
-    """The catalog's transceivers, each with the fields a look-up reads: a null one is a named
-    gap (CatalogGapError), never a module silently passed over for another part."""
-    out = [o for o in catalog.all("optics", Optic) if o.kind == "transceiver"]
+    """The catalog's transceivers, each with the fields a look-up reads (see `optics_of_kind`)."""
+    return optics_of_kind(catalog.all("optics", Optic), "transceiver", *fields)
+
+
+def optics_of_kind(optics: list[Optic], kind: str, *fields: str) -> list[Optic]:
+    """The optics of a kind (transceiver, dac, fiber, ...), each with the fields a choice reads:
+    a null one is a named gap (CatalogGapError), never a part silently passed over for another."""
+    out = [o for o in optics if o.kind == kind]
+    noun = "transceiver" if kind == "transceiver" else "cable"
     for o in out:
         for name in fields:
             if getattr(o, name) is None:
                 raise CatalogGapError(
-                    f"transceiver {o.id} has no {name} in the catalog",
+                    f"{noun} {o.id} has no {name} in the catalog",
                     entry=o.id,
                     field=name,
                     hint=f"add {name} to {o.id} in a layered catalog",
