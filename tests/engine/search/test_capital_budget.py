@@ -115,3 +115,34 @@ def test_a_budget_with_a_model_and_an_hourly_price_stays_a_gpu_hour_budget() -> 
     )
     assert req.budget_usd == 2e6
     assert req.capital_budget_usd is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "serve DeepSeek-R1 to about 2,000 concurrent users, budget $15M and 1 MW",
+        "serve llama 3.1 70b at 5000 tokens/s on a $3M budget",
+    ],
+)
+def test_a_serving_clusters_budget_buys_hardware_not_gpu_hours(text: str) -> None:
+    """A serving cluster runs without end: with no hourly price its budget is capital."""
+    r = parse_request(load_catalog(), text)
+    assert r.capital_budget_usd is not None
+    assert r.budget_usd is None
+
+
+def test_a_training_budget_without_an_hourly_price_stays_one_of_gpu_hours() -> None:
+    r = parse_request(load_catalog(), "train a 70B model on 15T tokens with a $20M budget")
+    assert r.budget_usd == 20e6
+    assert r.capital_budget_usd is None
+
+
+def test_a_budget_that_rules_out_what_the_power_cap_admits_is_what_the_refusal_names() -> None:
+    """Under 1 MW the unpriced B200/H100 designs fit the power: the budget (no price to hold
+    them to) binds, not the cap that only the L40S servers overrun."""
+    cat = load_catalog()
+    request = parse_request(
+        cat, "serve DeepSeek-R1 to about 2,000 concurrent users, budget $15M and 1 MW"
+    )
+    with pytest.raises(InfeasibleDesignError, match="capital budget"):
+        plan_design(cat, request)

@@ -268,14 +268,18 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     return validated(DesignRequest, r.fields, phrases=r.phrases)
 
 
-#: what a GPU-hour budget buys: without one of these, a bare budget buys hardware
-_SPENDS_GPU_HOURS = ("model", "model_params_b", "price_per_gpu_hour", "price_per_node_hour")
+#: an hourly price makes a budget one of GPU-hours; so does a model to train, not to serve
+_HOURLY = ("price_per_gpu_hour", "price_per_node_hour")
+_JOB = ("model", "model_params_b")
 
 
 def _budget_meaning(r: _Reading) -> None:
-    """A bare budget ("$50M, 10 MW") with no model to spend GPU-hours on and no hourly price is
-    a capital budget: the most the cluster's hardware may cost."""
-    if "budget_usd" not in r.fields or any(k in r.fields for k in _SPENDS_GPU_HOURS):
+    """A bare budget ("$50M, 10 MW") with no job to spend GPU-hours on and no hourly price is
+    a capital budget: the most the cluster's hardware may cost. A serving cluster runs without
+    end, so its budget buys hardware unless the request prices GPU-hours."""
+    serving = r.fields.get("workload") == "inference" or "output_tokens_per_s" in r.fields
+    job = any(k in r.fields for k in _JOB) and not serving
+    if "budget_usd" not in r.fields or job or any(k in r.fields for k in _HOURLY):
         return
     usd = r.fields.pop("budget_usd")
     phrase = r.phrases.pop("budget_usd")
@@ -288,7 +292,8 @@ def _budget_meaning(r: _Reading) -> None:
     r.fields["capital_budget_usd"] = usd
     r.phrases.setdefault("capital_budget_usd", phrase)
     old = f"{phrase!r} -> budget ${usd:,.0f}"
-    new = f"{phrase!r} -> capital budget ${usd:,.0f} (no model to buy GPU-hours for)"
+    why = "a serving cluster" if serving else "no model to buy GPU-hours for"
+    new = f"{phrase!r} -> capital budget ${usd:,.0f} ({why})"
     r.understood = [new if n == old else n for n in r.understood]
 
 

@@ -63,7 +63,10 @@ def infeasible(
         and "IT cap" in (r.why_not or "")
         and (named or pattern_misfit(catalog, catalog.system(r.platform), workload) is None)
     ]
-    if request.capital_budget_usd is not None and not over:
+    # a candidate the power cap admits but the budget rules out (over it, or unpriced): the
+    # budget is what binds, and its refusal says how to price or what the budget buys
+    by_budget = [r for r in study.rows if "capital budget" in (r.why_not or "") and r not in over]
+    if request.capital_budget_usd is not None and (by_budget or not over):
         return over_budget_error(catalog, request, study, message)
     if request.power_cap_w is None or not over:
         return InfeasibleDesignError(message, hint="relax a constraint, or name a platform")
