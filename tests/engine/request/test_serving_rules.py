@@ -175,3 +175,25 @@ def test_as_many_as_possible_asks_for_the_most_gpus(text: str) -> None:
 def test_as_possible_without_as_many_is_not_read_as_an_objective() -> None:
     r = parse_request(CAT, "512 GPUs training, 5 MW, delivered as soon as possible")
     assert r.objective != "most-gpus"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "serve llama 3.1 70b at 5000 tokens/s with sub-second first token",
+        "serve llama 3.1 70b at 5000 tokens/s, TTFT under a second",
+        "serve llama 3.1 70b at 5000 tokens/s, first token in under one second",
+        "serve llama 3.1 70b at 5000 tokens/s, sub-second latency",
+    ],
+)
+def test_a_second_written_in_words_is_a_ttft_limit(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.ttft_ms == pytest.approx(1000.0)
+    assert r.not_understood == []
+
+
+def test_a_plain_user_count_is_a_load_read_as_concurrent_and_says_so() -> None:
+    r = parse_request(CAT, "serve llama 3.1 70b to 500 users at 30 tokens/s each")
+    assert r.output_tokens_per_s == pytest.approx(15_000.0)
+    assert any("read as concurrent" in n for n in r.understood)
+    assert r.not_understood == []

@@ -33,6 +33,20 @@ LOAD_RULES: tuple[Rule, ...] = (
         r"streams?|requests?|conversations?)\b",
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
     ),
+    # "to 500 users": how customers write a serving load. Read as all of them at once (the most
+    # it can be); the note says so, since a user base is often larger than its peak concurrency
+    _rule(
+        "users",
+        _AMOUNT + r"\s*(?:users?|seats?)\b(?!\s*(?:/|per\b))",
+        lambda m: [
+            Reading(
+                "_concurrent",
+                _amount(m),
+                f"{_amount(m):g} users, read as concurrent streams (give concurrent users or "
+                "requests/s if fewer are active at once)",
+            )
+        ],
+    ),
 )
 
 

@@ -26,6 +26,7 @@ from clustergen.engine.request.counts import (
     su_node_count,
 )
 from clustergen.engine.request.load import serving_defaults, to_tokens
+from clustergen.engine.request.model_family import family_size_names
 from clustergen.engine.request.rules import RULES, Reading, Rule
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
@@ -64,6 +65,7 @@ def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
             ]
         # a name both a system and a GPU answer to ("GB200 NVL72") is the system: the GPU follows
         # from it; the order is fixed, never the set's hash order
+        names += [(n, "model", eid) for n, (eid, _) in family_size_names(catalog).items()]
         rank = {"system": 0, "gpu": 1, "model": 2}
         return sorted(set(names), key=lambda t: (-len(t[0]), rank[t[1]], t[2]))
 
@@ -314,7 +316,16 @@ def _read_platforms(
         if unit_word:  # "64 DGX B200 nodes": the word names what the count counts
             e = unit_word.end()
         note = f"{r.low[s:e]!r} -> {'platform' if kind == 'system' else kind} {eid}"
+        if kind == "model":
+            note += _family_size_reason(r, s, e)
         r.take(s, e, note)
+
+
+def _family_size_reason(r: _Reading, start: int, end: int) -> str:
+    """The reason a model named by family and size alone ("llama 70b") reads as one version."""
+    derived = family_size_names(r.catalog)
+    hit = derived.get(normalise_name(r.low[start:end]))
+    return f" ({hit[1]})" if hit else ""
 
 
 def _read_bare_count(
@@ -397,8 +408,22 @@ def _refuse_unknown_model(catalog: Catalog, r: _Reading) -> None:
         if any(r.used[w.start() : w.end()]):
             continue
         if any(w.group(0).startswith(f) for f in families):
-            phrase = " ".join(r.low[w.start() :].split()[:3]).strip(" ,.;:?!")
+            phrase = _name_phrase(r.low[w.start() :])
             raise NotFoundError("model", phrase, catalog.closest("models", phrase))
+
+
+def _name_phrase(text: str) -> str:
+    """The words that name a model at the start of the text ("llama 5 900b, what ..." ->
+    "llama 5 900b"): up to three, ending at punctuation or a common word."""
+    kept: list[str] = []
+    for word in text.split()[:3]:
+        bare = word.strip(" ,.;:?!")
+        if kept and (not bare or bare in FILLER):
+            break
+        kept.append(bare)
+        if bare != word:
+            break
+    return " ".join(kept)
 
 
 def _refuse_unknown_product(catalog: Catalog, r: _Reading) -> None:

@@ -128,8 +128,29 @@ SERVING_RULES: tuple[Rule, ...] = (
     ),
 )
 
+#: "sub-second", "under a second": a limit of one second written without a number
+_A_SECOND = (
+    r"(?:sub[- ]?second|(?:in\s+)?(?:under|below|within|less\s+than)\s+(?:a|one|1)\s+second)"
+)
+_FIRST_TOKEN = r"(?:ttft|time[- ]to[- ]first[- ]tokens?|first[- ]tokens?(?:\s+latency)?)"
+#: "sub-second latency" or "responses": for a language model, the wait for the first token
+_RESPONSE = r"(?:latency|responses?(?:\s+times?)?|response\s+times?)"
+
+
+def _one_second(m: re.Match[str]) -> list[Reading]:
+    named = re.search(_FIRST_TOKEN, m.group(0)) is not None
+    note = "TTFT 1,000 ms" + ("" if named else " (latency read as time to first token)")
+    return [Reading("ttft_ms", 1000.0, note)]
+
+
 #: read right after the aggregate serving target
 LATENCY_RULES: tuple[Rule, ...] = (
+    _rule(
+        "ttft_one_second",
+        r"\b" + _A_SECOND + r"\s+(?:" + _FIRST_TOKEN + r"|" + _RESPONSE + r")\b"
+        r"|\b" + _FIRST_TOKEN + r"\s*(?:of|is|:|=)?\s*" + _A_SECOND + r"\b",
+        _one_second,
+    ),
     _rule(
         "ttft",
         r"(?:"

@@ -160,6 +160,24 @@ FILLER = frozenset(
         "served",
         "deliver",
         "delivers",
+        # how customers talk: "we just want ...", "put the biggest ... you can in 3 MW"
+        "just",
+        "do",
+        "does",
+        "put",
+        "get",
+        "electricity",
+        "like",
+        "could",
+        "looking",
+        "plan",
+        "planning",
+        "us",
+        "so",
+        "this",
+        "hi",
+        "hello",
+        "thanks",
     ]
 )
 
