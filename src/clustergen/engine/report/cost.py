@@ -25,15 +25,24 @@ def capital_words(c: CostOfOwnership) -> str:
     return f"at least {dollars(c.capital_priced_usd)} ({c.capital_note.split(' (')[0]})"
 
 
+def _total(c: CostOfOwnership) -> str:
+    """The whole term's cost, a lower bound when a term is unknown, unknown when none is known."""
+    if c.total_usd is not None:
+        return dollars(c.total_usd)
+    return f"at least {dollars(c.known_usd)}" if c.known_usd else "unknown"
+
+
+def _total_basis(c: CostOfOwnership) -> str:
+    if c.total_usd is not None:
+        return "every term known"
+    if c.known_usd:
+        return "a lower bound: terms above are unknown, not zero"
+    return "no term is known yet"
+
+
 def cost_line(c: CostOfOwnership) -> str:
     """The cost in one line: capital, then the cost of ownership over the term."""
-    total = (
-        dollars(c.total_usd)
-        if c.total_usd is not None
-        else f"at least {dollars(c.known_usd)}"
-        if c.known_usd
-        else "unknown"
-    )
+    total = _total(c)
     energy = (
         f"energy {dollars(c.energy_usd)} at ${c.usd_per_kwh:g}/kWh"
         if c.energy_usd is not None and c.usd_per_kwh is not None
@@ -62,7 +71,6 @@ def cost_section(d: Design) -> list[str]:
     energy_basis = (
         f"{c.facility_kw:,.0f} kW facility x load share {c.load_share:g} x {c.term_years:g} years"
     )
-    total = dollars(c.total_usd) if c.total_usd is not None else f"at least {dollars(c.known_usd)}"
     out = [
         f"\n### Cost of ownership over {c.term_years:g} years\n",
         "| term | cost | basis |",
@@ -71,7 +79,7 @@ def cost_section(d: Design) -> list[str]:
         f"| energy | {_money(c.energy_usd)} | {energy_basis}"
         + (f" at ${c.usd_per_kwh:g}/kWh |" if c.usd_per_kwh is not None else ", no $/kWh given |"),
         f"| support | {support} | share of capital a year, from the price layer |",
-        f"| **total** | **{total}** | {'every term known' if c.total_usd is not None else 'a lower bound: terms below are unknown, not zero'} |",
+        f"| **total** | **{_total(c)}** | {_total_basis(c)} |",
     ]
     if c.capital_budget_usd is not None:
         verdict = {True: "within", False: "over", None: "not known to be within"}[

@@ -233,9 +233,17 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     leaf_y = min((b.y for b in out.boxes if b.id.startswith("su")), default=3.0)
     gold = "#b8860b"
     if s is None:
+        carrier = next((r.carried_by for r in d.fabrics.networks if r.network == "storage"), "")
+        via = "over the compute fabric"
+        if carrier == "node":  # a single-node footprint: the site's storage, not one of ours
+            sys_label = (
+                "Site storage (not in this design)\nneeds read "
+                f"{st.targets.read_gb_per_s:,.0f} GB/s, write {st.targets.write_gb_per_s:,.0f} GB/s"
+            )
+            via = "the node's north-south ports"
         _bus(out, "sbus", nodes_bottom + 0.4, right + col_w / 2, gold)
         out.boxes.append(Box("ssys", right, leaf_y, col_w, 1.3, sys_label, "storage"))
-        out.edges.append(Edge("ssys", "sbus", "over the compute fabric", gold))
+        out.edges.append(Edge("ssys", "sbus", via, gold))
         return
     node_links = sum(
         g.links for g in d.links if g.fabric == "storage" and g.a.device == d.platform.name

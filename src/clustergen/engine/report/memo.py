@@ -187,8 +187,11 @@ def executive_summary(d: Design) -> list[str]:
 def storage_lines(d: Design) -> list[str]:
     """The storage part: targets, the file system, and whether the data path keeps the GPUs fed."""
     st, fs, io = d.storage.targets, d.storage.file_system, d.storage.io
+    # a single-node footprint builds no storage: the figures are what the site's must deliver
+    site = any(r.network == "storage" and r.carried_by == "node" for r in d.fabrics.networks)
+    whose = "the site's, not in this design; it must deliver, " if site else ""
     out = [
-        f"- Storage ({st.tier} tier): read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)} "
+        f"- Storage ({whose}{st.tier} tier): read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)} "
         f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
         "- Storage capacity: "
         + (
@@ -197,7 +200,8 @@ def storage_lines(d: Design) -> list[str]:
             else "not sized (no capacity guidance for this tier; size it with the storage "
             "partner from the datasets and checkpoints to keep)"
         ),
-        f"- File system: {value_words(fs.system)}, {fs.basis}"
+        f"- File system{' (for sizing the site storage)' if site else ''}: "
+        f"{value_words(fs.system)}, {fs.basis}"
         + (f", write {fs.write_gb_per_s:g} GB/s" if fs.write_gb_per_s else ""),
         f"- Data path: {io.demand_read_gb_per_s:,.1f} GB/s demand ({io.ingest_mb_per_s_per_gpu:,.1f} MB/s "
         f"per GPU) against {io.pattern_read_gb_per_s:,.1f} GB/s for {value_words(io.workload.read_pattern)}; "
@@ -264,10 +268,11 @@ def _carried(d: Design) -> list[str]:
         if _CARRIERS.get(r.carried_by, "") and not _own(r.network, r.carried_by)
     ]
     return [
-        f"- {r.network.capitalize()}: "
+        # "Compute" alone would read as a second line about the nodes
+        f"- {'Compute fabric' if r.network == 'compute' else r.network.capitalize()}: "
         + (
-            r.detail  # a single node's own ports: the detail says where they go
-            if r.carried_by == "node" and r.network != "compute"
+            r.detail  # a single node's own ports or NVLink: the detail says which
+            if r.carried_by == "node"
             else f"carried by {_CARRIERS[r.carried_by]} ({r.detail})"
         )
         for r in shared

@@ -21,10 +21,10 @@ def _gpus(w: WorkloadEstimate) -> str:
         return "GPUs not fixed"
     if w.kind == "inference" and w.replicas is not None and w.gpus_per_replica:
         return (
-            f"{plural(w.replicas, 'replica')} x {w.gpus_per_replica} GPUs = {w.gpus_required:,} "
-            f"{w.gpu} GPUs"
+            f"{plural(w.replicas, 'replica')} x {plural(w.gpus_per_replica, 'GPU')} = "
+            f"{plural(w.gpus_required, w.gpu + ' GPU')}"
         )
-    return f"{w.gpus_required:,} {w.gpu} GPUs"
+    return plural(w.gpus_required, f"{w.gpu} GPU")
 
 
 def _latency(w: WorkloadEstimate) -> str:

@@ -21,7 +21,7 @@ from clustergen.engine.sizing.management import standalone, storage_asked
 from clustergen.engine.sizing.storage.io import analyze_storage
 from clustergen.engine.sizing.storage.targets import design_io, storage_targets
 from clustergen.errors import CatalogGapError
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, plural
 
 #: the system whose node Table 6 counts
 _TABLE6_SYSTEM = "dgx-h100"
@@ -56,7 +56,8 @@ def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
     basis = t.basis
     if system.id != ref.id or equivalent != nodes:
         basis = (
-            f"{gpus} GPUs = {equivalent} {ref.name}-equivalent nodes ({ref.gpus_per_node} GPUs each, "
+            f"{plural(gpus, 'GPU')} = {plural(equivalent, ref.name + '-equivalent node')} "
+            f"({ref.gpus_per_node} GPUs each, "
             f"Table 6's unit); {basis}"
         )
     return t.model_copy(update={"nodes": nodes, "basis": basis})
