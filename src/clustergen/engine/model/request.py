@@ -17,6 +17,7 @@ from clustergen.engine.model.bounds import (
     RackKw,
 )
 from clustergen.engine.model.storage import Layout
+from clustergen.engine.model.storage import System as StorageSystem
 
 #: longest request text read (a request is a paragraph; a book is not a request)
 MAX_REQUEST_CHARS = 20_000
@@ -186,6 +187,11 @@ class DesignRequest(BaseModel):
     dataset_layout: Layout | None = Field(
         default=None, description="how the training data is stored"
     )
+    storage_system: StorageSystem | None = Field(
+        default=None,
+        description="the data path's storage system: parallel-fs (Lustre, GPFS, WEKA ...), "
+        "object-store or local-nvme",
+    )
     # 1 GB = 1000 MB
     sample_mb: float | None = Field(
         default=None, ge=TINY, le=1e6, description="one sample (one file) in MB"
@@ -266,6 +272,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "usd_per_kwh": FieldWords("energy price", unit="USD/kWh", flag="usd-per-kwh"),
     "tco_years": FieldWords("cost-of-ownership term", unit="years", flag="tco-years"),
     "dataset_layout": FieldWords("dataset layout"),
+    "storage_system": FieldWords("storage system"),
     "sample_mb": FieldWords("sample size", unit="MB"),
     "checkpoint_gb": FieldWords("checkpoint size", unit="GB"),
     "understood": FieldWords("phrases understood"),

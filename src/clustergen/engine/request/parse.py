@@ -26,9 +26,10 @@ from clustergen.engine.request.counts import (
     su_node_count,
 )
 from clustergen.engine.request.load import serving_defaults, to_tokens
-from clustergen.engine.request.model_family import family_size_names
 from clustergen.engine.request.rules import RULES, Reading, Rule
+from clustergen.engine.request.storage_words import named_storage
 from clustergen.engine.request.translate import validated
+from clustergen.engine.request.versions import family_size_names
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
 from clustergen.engine.request.workload_rules import MONEY_RULES
 from clustergen.errors import NotFoundError, RequestError
@@ -245,6 +246,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     named, spans = _with_priced_gpu(catalog, r, named, spans)
     _refuse_other_variant(catalog, r.low, named, spans)
     _read_platforms(r, named, spans)
+    _read_storage(r)
     for rule in RULES[len(MONEY_RULES) :]:
         _read_rule(r, rule)
     to_tokens(r.fields, r.phrases, serving_defaults(catalog))
@@ -319,6 +321,20 @@ def _read_platforms(
         if kind == "model":
             note += _family_size_reason(r, s, e)
         r.take(s, e, note)
+
+
+def _read_storage(r: _Reading) -> None:
+    """The storage system named by class or product ("Lustre", "WEKA"), one at most."""
+    for system, product, start, end in named_storage(r.catalog, r.low, r.used):
+        if r.fields.get("storage_system", system) != system:
+            raise RequestError(
+                f"the request names two storage systems ({r.fields['storage_system']} and "
+                f"{system})",
+                hint="choose one: a parallel file system, an object store or local NVMe",
+            )
+        r.fields["storage_system"] = system
+        r.phrases.setdefault("storage_system", r.low[start:end])
+        r.take(start, end, f"{r.low[start:end]!r} -> storage system {system} ({product})")
 
 
 def _family_size_reason(r: _Reading, start: int, end: int) -> str:

@@ -51,8 +51,16 @@ def test_checkpoint_size_from_the_model_is_recorded_even_when_it_cannot_be_timed
 
 def test_an_object_store_layout_reads_from_an_object_store() -> None:
     assumed: list[Assumed] = []
-    assert _system(load_catalog(), "object-store", assumed) == "object-store"
+    assert _system(load_catalog(), "object-store", None, assumed) == "object-store"
     assert assumed == []
+
+
+def test_a_storage_system_asked_for_is_used_and_not_assumed() -> None:
+    assumed: list[Assumed] = []
+    assert _system(load_catalog(), "shards", "local-nvme", assumed) == "local-nvme"
+    assert assumed == []
+    with pytest.raises(RequestError, match="object-store dataset is read from an object store"):
+        _system(load_catalog(), "object-store", "parallel-fs", [])
 
 
 def test_metadata_servers_grow_with_the_shard_opens() -> None:

@@ -115,6 +115,7 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
         read_gb_per_s=targets.read_gb_per_s,
         storage_network_gb_per_s=None,
         layout=request.dataset_layout,
+        storage_system=request.storage_system,
         sample_mb=request.sample_mb,
         checkpoint_gb=request.checkpoint_gb,
         model_params_b=request.model_params_b,

@@ -175,6 +175,7 @@ def design_io(
     checkpoints: bool = True,
     appliance: CatalogSystem | None = None,
     write_gb_per_s: float | None = None,
+    storage_system: System | None = None,
 ) -> DesignIo:
     """The I/O workload of a design of `gpus` GPUs whose storage tier reads `read_gb_per_s`.
 
@@ -205,10 +206,10 @@ def design_io(
     pattern, workers = _loaders(catalog, assumed)
     if layout != "shards" and sample_mb is None:
         raise RequestError(
-            f"a {layout} dataset opens one file per sample, so the sample size is needed",
+            f"{'an' if layout[0] in 'aeiou' else 'a'} {layout} dataset opens one file per sample, so the sample size is needed",
             hint='say it, e.g. "110 KB images" or "sample size 2 MB"',
         )
-    system = _system(catalog, layout, assumed)
+    system = _system(catalog, layout, storage_system, assumed)
     if appliance is not None and system == "parallel-fs":
         fs = _appliance_file_system(catalog, appliance, pattern, read_gb_per_s, write_gb_per_s)
     else:
@@ -285,9 +286,20 @@ def _loaders(catalog: Catalog, assumed: list[Assumed]) -> tuple[ReadPattern, int
     return pattern, workers
 
 
-def _system(catalog: Catalog, layout: Layout, assumed: list[Assumed]) -> System:
+def _system(
+    catalog: Catalog, layout: Layout, asked: System | None, assumed: list[Assumed]
+) -> System:
     if layout == "object-store":
+        if asked not in (None, "object-store"):
+            raise RequestError(
+                f"an object-store dataset is read from an object store, not {asked}",
+                hint="drop one: the dataset layout or the storage system",
+                field="storage_system",
+                value=asked,
+            )
         return "object-store"
+    if asked is not None:
+        return asked
     value, src = _design_default(catalog, "design-storage-system")
     system = cast(System, _allowed(value, SYSTEMS, "design-storage-system"))
     assumed.append(

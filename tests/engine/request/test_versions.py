@@ -11,7 +11,7 @@ from clustergen.catalog import load_catalog
 from clustergen.catalog.models import normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.request import parse_request
-from clustergen.engine.request.model_family import family_size_names
+from clustergen.engine.request.versions import family_size_names
 from clustergen.errors import NotFoundError
 
 CAT = load_catalog()

@@ -1,0 +1,44 @@
+"""A storage system named by class or product reads as the catalog's storage-system entry whose
+aliases hold the name, and the design's data path is sized on it (the field's consumer)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.catalog.models import StorageModel
+from clustergen.engine.request import parse_request
+from clustergen.engine.search.planner import plan_design
+from clustergen.errors import RequestError
+
+CAT = load_catalog()
+
+
+def _aliases() -> list[tuple[str, str]]:
+    return [
+        (a, m.id.removeprefix("system-"))
+        for m in CAT.all("storage_models", StorageModel)
+        if m.kind == "storage-system" and "object" not in m.id
+        for a in m.aliases
+    ]
+
+
+@pytest.mark.parametrize(("alias", "system"), _aliases())
+def test_every_catalog_alias_names_its_storage_system(alias: str, system: str) -> None:
+    r = parse_request(CAT, f"256 H100 GPUs for training with {alias} storage")
+    assert r.storage_system == system
+    assert r.not_understood == []
+
+
+def test_two_storage_systems_are_refused() -> None:
+    with pytest.raises(RequestError, match="two storage systems"):
+        parse_request(CAT, "256 H100 GPUs, lustre and local nvme")
+
+
+def test_the_design_sizes_the_data_path_on_the_system_named() -> None:
+    default = plan_design(CAT, parse_request(CAT, "256 H100 GPUs for training"))
+    local = plan_design(CAT, parse_request(CAT, "256 H100 GPUs for training, local NVMe"))
+    assert default.storage.file_system.system == "parallel-fs"
+    assert local.storage.file_system.system == "local-nvme"
+    assert not any(a.field == "storage_system" for a in local.assumptions)
+    assert any(a.field == "storage_system" for a in default.assumptions)
