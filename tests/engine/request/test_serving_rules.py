@@ -197,3 +197,25 @@ def test_a_plain_user_count_is_a_load_read_as_concurrent_and_says_so() -> None:
     assert r.output_tokens_per_s == pytest.approx(15_000.0)
     assert any("read as concurrent" in n for n in r.understood)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "isl", "sequence"),
+    [
+        ("inference for deepseek r1 with 100 concurrent users, 8k context", 8000, None),
+        ("serve llama 3.1 70b at 5000 tokens/s, context window of 32k tokens", 32000, None),
+        ("train llama 3.1 8b on 1T tokens in 10 days with 32k context", None, 32000),
+        ("train a 70B model on 15T tokens in 60 days with 8k-token context", None, 8000),
+    ],
+)
+def test_a_context_is_a_served_prompt_or_a_training_sequence(
+    text: str, isl: int | None, sequence: int | None
+) -> None:
+    r = parse_request(CAT, text)
+    assert (r.isl_tokens, r.sequence_tokens) == (isl, sequence)
+    assert r.not_understood == []
+
+
+def test_an_explicit_input_length_beats_a_context() -> None:
+    r = parse_request(CAT, "serve llama 3.1 70b at 5000 tokens/s, 2k input, 8k context")
+    assert r.isl_tokens == 2000

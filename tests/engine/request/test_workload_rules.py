@@ -39,7 +39,8 @@ CAT = load_catalog()
         ("precision", "in nvfp4", "precision", "fp4"),
         ("precision", "bf16", "precision", "bf16"),
         ("sequence", "sequence length 4096", "sequence_tokens", 4096),
-        ("sequence", "32k-token context", "sequence_tokens", 32000),
+        ("context", "32k-token context", "_context", 32000),
+        ("context", "context window of 8k", "_context", 8000),
         ("tokens", "1.4 trillion tokens", "training_tokens_t", 1.4),
     ],
 )

@@ -256,6 +256,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
         _read_bare_count(r, named, spans)
     _resolve_members(r)
     _budget_meaning(r)
+    _context_meaning(r)
     r.fields["understood"] = r.understood
     r.fields["not_understood"] = r.leftovers()
     _refuse_unknown_model(catalog, r)
@@ -275,6 +276,28 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
 #: an hourly price makes a budget one of GPU-hours; so does a model to train, not to serve
 _HOURLY = ("price_per_gpu_hour", "price_per_node_hour")
 _JOB = ("model", "model_params_b")
+
+
+def _context_meaning(r: _Reading) -> None:
+    """A context length ("8k context") is the training sequence, or for a serving request the
+    prompt length it must hold (the output's share is unknown, so the whole context, the most)."""
+    if "_context" not in r.fields:
+        return
+    n = r.fields.pop("_context")
+    phrase = r.phrases.pop("_context")
+    serving = r.fields.get("workload") == "inference" or "output_tokens_per_s" in r.fields
+    field, words = (
+        ("isl_tokens", f"input length {n:,} tokens (a served context read as its prompt)")
+        if serving
+        else ("sequence_tokens", f"sequence {n} tokens")
+    )
+    if r.fields.get(field, n) != n:
+        return  # an explicit input or sequence length was given too: it stands
+    r.fields[field] = n
+    r.phrases.setdefault(field, phrase)
+    r.understood = [
+        f"{phrase!r} -> {words}" if u.startswith(f"{phrase!r} ->") else u for u in r.understood
+    ]
 
 
 def _budget_meaning(r: _Reading) -> None:

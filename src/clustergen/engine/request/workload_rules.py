@@ -115,6 +115,11 @@ def _sequence(m: re.Match[str]) -> list[Reading]:
     return [Reading("sequence_tokens", n, f"sequence {n} tokens")]
 
 
+def _context(m: re.Match[str]) -> int:
+    value, k = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    return round(_num(value) * (1e3 if k else 1.0))
+
+
 _USD = (
     r"(?:\$\s*" + _AMOUNT + r"\s*(k|mm|m|million|bn|b|billion)?"
     r"|(?<![\w.])" + _AMOUNT + r"\s*(k|mm|m|million|bn|b|billion)?\s*(?:usd|dollars?))\b"
@@ -184,8 +189,16 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
         "sequence",
         # not "input sequence length" (a serving request's prompt length)
         r"(?<!input )(?<!output )\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
-        r"|(?<![\w.])" + _LEN + r"[- ]token\s+(?:sequences?|context)\b",
+        r"|(?<![\w.])" + _LEN + r"[- ]token\s+sequences?\b",
         _sequence,
+    ),
+    # "8k context", "a 32k-token context window": the training sequence, or a served prompt's
+    # length; which is settled once the whole request is read (parse.py `_context_meaning`)
+    _rule(
+        "context",
+        r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:context|ctx)(?:\s+(?:window|length))?\b"
+        r"|\bcontext(?:\s+(?:window|length))?\s*(?:of|=|:)?\s*" + _LEN + r"(?:\s*tokens?)?\b",
+        lambda m: [Reading("_context", _context(m), f"context {_context(m):,} tokens")],
     ),
 )
 
