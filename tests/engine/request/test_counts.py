@@ -21,6 +21,9 @@ CAT = load_catalog()
     ("text", "platform", "nodes"),
     [
         ("one GB200 NVL72 rack", "gb200-nvl72", 1),
+        ("two racks of GB300 NVL72", "gb300-nvl72", 2),
+        ("a rack of NVIDIA GB200 NVL72", "gb200-nvl72", 1),
+        ("16 servers of HGX H200 for training", "hgx-h200", 16),
         ("2 NVL72 racks", "gb200-nvl72", 2),
         ("one DGX GB200 rack", "gb200-nvl72", 1),
         ("a single DGX H100", "dgx-h100", 1),

@@ -192,8 +192,9 @@ def test_a_second_written_in_words_is_a_ttft_limit(text: str) -> None:
     assert r.not_understood == []
 
 
-def test_a_plain_user_count_is_a_load_read_as_concurrent_and_says_so() -> None:
-    r = parse_request(CAT, "serve llama 3.1 70b to 500 users at 30 tokens/s each")
+@pytest.mark.parametrize("who", ["users", "employees", "seats", "developers"])
+def test_a_plain_user_count_is_a_load_read_as_concurrent_and_says_so(who: str) -> None:
+    r = parse_request(CAT, f"serve llama 3.1 70b to 500 {who} at 30 tokens/s each")
     assert r.output_tokens_per_s == pytest.approx(15_000.0)
     assert any("read as concurrent" in n for n in r.understood)
     assert r.not_understood == []

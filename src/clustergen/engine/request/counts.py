@@ -43,6 +43,11 @@ BEFORE_NAME = re.compile(rf"(?<![\w.])(-?)(?:(\d[\d,]*(?:\.\d+)?)(k)?|({_WORDS})
 SU_COUNT = re.compile(
     rf"(?<![\w.])(?:(\d[\d,]*)|({_WORDS}))\s*(?:x\s*)?(?:sus?|scalable[- ]units?)\b"
 )
+#: a count and its unit before "of" and the name: "two racks of GB300 NVL72", "4 nodes of DGX B200"
+UNITS_OF_NAME = re.compile(
+    rf"(?<![\w.])(?:(\d[\d,]*)|({_WORDS}))\s+(?:nodes?|systems?|servers?|boxes|racks?)\s+of"
+    r"\s+(?:the\s+)?(?:nvidia\s+)?$"
+)
 #: what may follow a name counted with "a"/"an": the end of a clause
 _CLAUSE_END = re.compile(r"\s*(?:$|[,.;:!?)]|(?:for|with|to|at|under|running|and)\b)")
 _UNITS = re.compile(r"(?:nodes?|systems?|servers?|boxes|racks?)$")
@@ -67,7 +72,7 @@ def count_before(
     sizes it)."""
     m = BEFORE_NAME.search(low[:start])
     if not m:
-        return None
+        return _units_of(low, start, articles)
     if m.group(1) and (m.start() == 0 or not low[m.start() - 1].isalnum()):
         raise RequestError(f"{m.group(0).strip()!r} is negative", hint="give a positive count")
     if m.group(2):
@@ -80,6 +85,20 @@ def count_before(
     ):
         return None
     return Count(WORD_COUNTS[word], m.start(4), m.end(), m.group(0).strip())
+
+
+def _units_of(low: str, start: int, articles: bool) -> Count | None:
+    """ "two racks of GB300 NVL72": the count with its unit before the name (the words say
+    which unit, so the caller can tell racks from nodes)."""
+    m = UNITS_OF_NAME.search(low[:start])
+    if not m:
+        return None
+    if m.group(1):
+        return Count(int(m.group(1).replace(",", "")), m.start(), start, m.group(0).strip())
+    word = " ".join(m.group(2).split())
+    if word in {"a", "an"} and not articles:
+        return None
+    return Count(WORD_COUNTS[word], m.start(), start, m.group(0).strip())
 
 
 def su_count(low: str) -> Count | None:

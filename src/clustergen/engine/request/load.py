@@ -37,7 +37,8 @@ LOAD_RULES: tuple[Rule, ...] = (
     # it can be); the note says so, since a user base is often larger than its peak concurrency
     _rule(
         "users",
-        _AMOUNT + r"\s*(?:users?|seats?)\b(?!\s*(?:/|per\b))",
+        _AMOUNT + r"\s*(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
+        r"(?!\s*(?:/|per\b))",
         lambda m: [
             Reading(
                 "_concurrent",

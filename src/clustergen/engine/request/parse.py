@@ -33,6 +33,7 @@ from clustergen.engine.request.versions import family_size_names
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
 from clustergen.engine.request.workload_rules import MONEY_RULES
 from clustergen.errors import NotFoundError, RequestError
+from clustergen.units import plural
 
 #: a two-character GPU name ("L4", "T4")
 _SHORT_GPU = re.compile(r"^[a-z]\d$")
@@ -386,11 +387,11 @@ def _read_bare_count(
             kind = "gpu"
         if kind == "system":
             words = (unit.group(0) if unit else r.low[s:e]).strip()
-            if words.endswith(("rack", "racks")):
+            if words.endswith(("rack", "racks")) or re.search(r"\bracks?\b", count.words):
                 n, basis = racks_to_nodes(r.catalog, eid, n)
-                note = f"{count.words!r} -> {n} {eid} nodes: {basis}"
+                note = f"{count.words!r} -> {plural(n, eid + ' node')}: {basis}"
             else:
-                note = f"{count.words!r} -> {n} {eid} nodes"
+                note = f"{count.words!r} -> {plural(n, eid + ' node')}"
             r.fields["nodes"] = n
         else:
             r.fields["gpus"] = n
@@ -418,7 +419,7 @@ def _read_su_count(r: _Reading, named: list[tuple[str, str]]) -> None:
     fabric = next(iter(r.members.get("fabric", set())), None)
     nodes, basis = su_node_count(r.catalog, system, fabric, count.value)
     r.fields["nodes"] = nodes
-    r.take(count.start, count.end, f"{count.words!r} -> {nodes} {system} nodes: {basis}")
+    r.take(count.start, count.end, f"{count.words!r} -> {plural(nodes, system + ' node')}: {basis}")
 
 
 def _model_words(catalog: Catalog) -> frozenset[str]:

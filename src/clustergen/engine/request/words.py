@@ -178,6 +178,26 @@ FILLER = frozenset(
         "hi",
         "hello",
         "thanks",
+        "estimate",
+        "quote",
+        # contractions split at the apostrophe: "we're", "we've", "we'll", "I'm", "I'd"
+        "re",
+        "ve",
+        "ll",
+        "m",
+        "d",
+        # what every design is already: on-premises, the RA's pod, its rail-optimised fabric
+        "on-prem",
+        "on-premises",
+        "onprem",
+        "superpod",
+        "basepod",
+        "rail",
+        "rails",
+        "optimized",
+        "optimised",
+        "rail-optimized",
+        "rail-optimised",
     ]
 )
 
