@@ -116,6 +116,38 @@ def _standalone_servers(inputs: Inputs) -> Servers:
     return Servers(section=section, fabric_manager=None, management_server=None)
 
 
+def below_one_rack_su(inputs: Inputs, nodes: int) -> bool:
+    """Whether the design is a rack-scale cluster smaller than one scalable unit of its RA (one
+    to seven NVL72 racks of an 8-rack SU). Its RA publishes no design that small; an 8-GPU
+    cluster that small has a published design of its own (the DGX BasePOD)."""
+    arch = inputs.architecture
+    return inputs.system.kind == "nvl-rack" and arch is not None and nodes < arch.su_nodes
+
+
+def _management_count(inputs: Inputs, nodes: int) -> tuple[int, str]:
+    """The management servers and the rule behind the count: the RA's scaled count, capped for a
+    rack-scale cluster below one SU at the smallest control plane NVIDIA publishes."""
+    arch = inputs.architecture
+    if arch is None or arch.management is None:
+        return _NO_RA_MANAGEMENT, "two management servers (the BCM head nodes' HA pair), no RA"
+    rule = arch.management
+    count = rule.count(nodes)
+    if not below_one_rack_su(inputs, nodes):
+        return count, _rule_text(rule, nodes, "servers")
+    a = inputs.catalog.assumption("sub-su-control-plane")
+    plane = int(float(a.value))
+    if count <= plane:
+        return count, _rule_text(rule, nodes, "servers")
+    racks = plural(nodes, "rack")
+    text = (
+        f"{plane} servers: {racks}, fewer than one SU of {arch.su_nodes}, so not the RA's "
+        f"per-SU count ({count}) but the smallest control plane NVIDIA publishes: 2 BCM head "
+        "nodes in HA and 3 Kubernetes admin nodes that host NMX-M (DGX BasePOD RA's five "
+        "servers; Mission Control N/S guide 2.3.0: 'Kubernetes Admin|User nodes Server - 3x')"
+    )
+    return plane, text
+
+
 def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     """The RA's fabric managers (per InfiniBand fabric of the RA's design) and management
     servers, each count scaled with the cluster by its rule; two management servers (an HA pair)
@@ -134,13 +166,7 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
             f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
-    mgmt_rule = arch.management if arch else None
-    mgmt_count = mgmt_rule.count(nodes) if mgmt_rule else _NO_RA_MANAGEMENT
-    mgmt_text = (
-        _rule_text(mgmt_rule, nodes, "servers")
-        if mgmt_rule
-        else "two management servers (the BCM head nodes' HA pair), no RA"
-    )
+    mgmt_count, mgmt_text = _management_count(inputs, nodes)
     mgmt = (
         catalog.system(arch.management_server)
         if arch and arch.management_server
