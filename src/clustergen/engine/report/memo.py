@@ -93,7 +93,7 @@ def key_figures(d: Design) -> list[str]:
     """The figures a reader quotes, as a two-column table."""
     c, pw, r, st = d.compute, d.power, d.racks, d.storage.targets
     rows = [
-        ("GPUs / nodes", f"{c.gpus:,} / {c.nodes:,}"),
+        (f"GPUs / {node_noun(d)}s", f"{c.gpus:,} / {c.nodes:,}"),
         ("Scalable units", _units(d)),
         ("Compute fabric", _fabric_words(d.fabrics.compute, d.platform.lone_unit)),
         ("Racks", f"{r.compute.compute_racks} compute + {r.network_racks} network"),
