@@ -26,6 +26,10 @@ GB200_CF = (
     "(one for each compute rack) and 6 spine switches in each SLG'; DGX GB Rack Scale User "
     "Guide: '2x TOR Switches for management' per rack"
 )
+ERA_2_4_3 = (
+    "Enterprise RA ERA-00008-001 (2-4-3-200) Tables 10/11 as NVIDIA's ERA tooling transcribes "
+    "them: 'SU 1-4: 2 core leaves + 2 OOB; SU 5-6: 3 OOB; SU 7-8: 4 OOB' (SU = 4 nodes)"
+)
 BASEPOD_T42 = (
     "DGX BasePOD RA (RA-11127-001 V5) Table 4.2 (secondary transcriptions) and System Architecture"
 )
@@ -78,6 +82,9 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         BASEPOD_T42 + ": 8 DGX",
         {"compute_switches": 2, "storage_switches": 2, "oob_switches": 2, "management_servers": 5},
     ),
+] + [
+    (f"{nodes} pcie-4gpu-l40s nodes", ERA_2_4_3, {"compute_switches": 2, "oob_switches": oob})
+    for nodes, oob in ((4, 2), (16, 2), (20, 3), (24, 3), (28, 4), (32, 4))
 ]
 
 

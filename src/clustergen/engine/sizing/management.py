@@ -5,7 +5,8 @@ The counts follow the architecture's `ScaledCount` rules (catalog/architectures.
 its basis: the RA's published count for the sizes it documents, and a stated estimate beyond.
 The out-of-band network is access switches only: SN2201 leaves whose 100G uplinks go to the
 in-band (or converged north-south) fabric (DGX SuperPOD H100 RA Table 8: "Two uplinks per OOB to
-in-band"), at least one per `racks_per_switch` compute racks where the RA places them so, plus the
+in-band"), at least one per `racks_per_switch` compute racks or `nodes_per_switch` nodes (and at
+least `min_switches`) where the RA places them so, plus the
 in-rack switches of rack-scale systems (two SN2201 in every NVL72 rack).
 """
 
@@ -217,12 +218,19 @@ def oob_network(
     down, _ = leaf_split(sw.radix_at(sw.port_speed_gbps) or sw.ports, spec.oversubscription)
     access = ceil_div(hosts, down) if hosts else 0
     by_racks = ceil_div(compute_racks, spec.racks_per_switch) if spec.racks_per_switch else 0
-    leaves = max(access, by_racks)
+    by_nodes = ceil_div(nodes, spec.nodes_per_switch) if spec.nodes_per_switch else 0
+    # a server standing alone keeps its one switch (the single-node footprint)
+    floor = 0 if standalone(inputs, nodes) else spec.min_switches or 0
+    leaves = max(access, by_racks, by_nodes, floor)
     total = in_rack + leaves
     unit_w = switch_power_w(sw)
     basis = f"{plural(leaves, 'access switch')}: {hosts:,} host ports at {down} per {sw.id}"
     if by_racks:
         basis += f", at least one per {spec.racks_per_switch} compute racks"
+    if by_nodes:
+        basis += f", at least one per {spec.nodes_per_switch} nodes"
+    if floor:
+        basis += f", at least {floor}"
     if in_rack:
         basis += f"; {in_rack} in-rack ({spec.switches_per_rack} per compute rack)"
     basis += "; uplinks to the in-band (north-south) fabric, no OOB spine"
