@@ -30,62 +30,117 @@ ERA_2_4_3 = (
     "Enterprise RA ERA-00008-001 (2-4-3-200) Tables 10/11 as NVIDIA's ERA tooling transcribes "
     "them: 'SU 1-4: 2 core leaves + 2 OOB; SU 5-6: 3 OOB; SU 7-8: 4 OOB' (SU = 4 nodes)"
 )
+B200_T = (
+    "DGX SuperPOD B200 RA (RA-11334-001), DGX SuperPOD Architecture, larger-SuperPOD table "
+    "(leaf / spine / core per SU count; 32 nodes per SU, one node slot given to UFM as H100 RA "
+    "Table 4)"
+)
+B300E_TABLE = (
+    "DGX SuperPOD B300 Spectrum-4 RA (RA-11337-001), Table 3 'Larger DGX SuperPOD component counts'"
+)
 BASEPOD_T42 = (
     "DGX BasePOD RA (RA-11127-001 V5) Table 4.2 (secondary transcriptions) and System Architecture"
 )
 
-CASES: list[tuple[str, str, dict[str, Any]]] = [
-    (
-        "127 DGX H100, InfiniBand",
-        H100_T78,
-        {
-            "compute_switches": 48,  # 32 leaf + 16 spine QM9700
-            "storage_switches": 16,  # QM9700
-            "inband_switches": 8,  # SN4600C
-            "oob_switches": 8,  # SN2201
-            "fabric_managers": 4,  # UFM 3.1
-            "management_servers": 4,  # BCM
-            "total_racks": 38,
-            "pdus": 108,  # 32 compute racks x 3 + 12 PX3-5747V-V2
-        },
-    ),
-    (
-        "127 DGX B200, InfiniBand",
-        B200_F32,
-        {
-            "compute_switches": 48,
-            "oob_switches": 16,
-            "fabric_managers": 4,  # 2 compute + 2 storage UFM
-            "management_servers": 7,  # 2 BCM + 5 service
-            "compute_racks": 64,  # 16 racks per SU, 2 DGX B200 each
-        },
-    ),
-    ("72 DGX B300, InfiniBand", B300_T3, {"leaf": 8, "spine": 4}),
-    (
-        "576 DGX B300, InfiniBand",
-        B300_T3 + "; management: 2 BCM + 3 Kubernetes + 2 Slurm login for 8 SU (secondary)",
-        {"leaf": 64, "spine": 36, "management_servers": 7},
-    ),
-    ("64 DGX B300, Ethernet", B300E_T3, {"leaf": 16, "spine": 8, "node_links": 512}),
-    (
-        "8 GB200 NVL72 racks",
-        GB200_CF,
-        {"leaf": 32, "spine": 24, "core": 0, "in_rack_oob": 16, "compute_racks": 8},
-    ),
-    (
-        "4 DGX H100",
-        BASEPOD_T42 + ": 4 DGX",
-        {"compute_switches": 2, "storage_switches": 2, "oob_switches": 1, "management_servers": 5},
-    ),
-    (
-        "8 DGX H100",
-        BASEPOD_T42 + ": 8 DGX",
-        {"compute_switches": 2, "storage_switches": 2, "oob_switches": 2, "management_servers": 5},
-    ),
-] + [
-    (f"{nodes} pcie-4gpu-l40s nodes", ERA_2_4_3, {"compute_switches": 2, "oob_switches": oob})
-    for nodes, oob in ((4, 2), (16, 2), (20, 3), (24, 3), (28, 4), (32, 4))
-]
+CASES: list[tuple[str, str, dict[str, Any]]] = (
+    [
+        (
+            "127 DGX H100, InfiniBand",
+            H100_T78,
+            {
+                "compute_switches": 48,  # 32 leaf + 16 spine QM9700
+                "storage_switches": 16,  # QM9700
+                "inband_switches": 8,  # SN4600C
+                "oob_switches": 8,  # SN2201
+                "fabric_managers": 4,  # UFM 3.1
+                "management_servers": 4,  # BCM
+                "total_racks": 38,
+                "pdus": 108,  # 32 compute racks x 3 + 12 PX3-5747V-V2
+            },
+        ),
+        (
+            "127 DGX B200, InfiniBand",
+            B200_F32,
+            {
+                "compute_switches": 48,
+                "oob_switches": 16,
+                "fabric_managers": 4,  # 2 compute + 2 storage UFM
+                "management_servers": 7,  # 2 BCM + 5 service
+                "compute_racks": 64,  # 16 racks per SU, 2 DGX B200 each
+            },
+        ),
+        ("72 DGX B300, InfiniBand", B300_T3, {"leaf": 8, "spine": 4}),
+        (
+            "576 DGX B300, InfiniBand",
+            B300_T3 + "; management: 2 BCM + 3 Kubernetes + 2 Slurm login for 8 SU (secondary)",
+            {"leaf": 64, "spine": 36, "management_servers": 7},
+        ),
+        ("64 DGX B300, Ethernet", B300E_T3, {"leaf": 16, "spine": 8, "node_links": 512}),
+        (
+            "8 GB200 NVL72 racks",
+            GB200_CF,
+            {"leaf": 32, "spine": 24, "core": 0, "in_rack_oob": 16, "compute_racks": 8},
+        ),
+        (
+            "4 DGX H100",
+            BASEPOD_T42 + ": 4 DGX",
+            {
+                "compute_switches": 2,
+                "storage_switches": 2,
+                "oob_switches": 1,
+                "management_servers": 5,
+            },
+        ),
+        (
+            "8 DGX H100",
+            BASEPOD_T42 + ": 8 DGX",
+            {
+                "compute_switches": 2,
+                "storage_switches": 2,
+                "oob_switches": 2,
+                "management_servers": 5,
+            },
+        ),
+    ]
+    + [
+        (f"{nodes} DGX B200, InfiniBand", B200_T, {"leaf": leaf, "spine": spine, "core": core})
+        for nodes, leaf, spine, core in (
+            (63, 16, 8, 0),
+            (255, 64, 32, 0),
+            (511, 128, 128, 64),
+            (1023, 256, 256, 128),
+            (2047, 512, 512, 256),
+        )
+    ]
+    + [
+        (
+            f"{nodes} DGX B300, Ethernet",
+            B300E_TABLE,
+            {"leaf": leaf, "spine": spine, "node_links": links},
+        )
+        for nodes, leaf, spine, links in (
+            (128, 32, 16, 1024),
+            (256, 64, 32, 2048),
+            (1024, 256, 128, 8192),
+        )
+    ]
+    + [
+        (
+            f"{nodes} DGX B300, InfiniBand",
+            B300_T3,
+            {"leaf": leaf, "spine": spine, "node_links": links},
+        )
+        for nodes, leaf, spine, links in (
+            (144, 16, 8, 1152),
+            (288, 32, 18, 2304),
+            (1296, 144, 72, 10368),
+        )
+    ]
+    + [
+        (f"{nodes} pcie-4gpu-l40s nodes", ERA_2_4_3, {"compute_switches": 2, "oob_switches": oob})
+        for nodes, oob in ((4, 2), (16, 2), (20, 3), (24, 3), (28, 4), (32, 4))
+    ]
+)
 
 
 def _figures(d: Design) -> dict[str, Any]:
