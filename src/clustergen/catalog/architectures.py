@@ -119,6 +119,12 @@ class FabricSpec(Strict):
     racks_per_switch: int | None = Field(
         default=None, ge=1, le=64, description="OOB: at least one switch per this many racks"
     )
+    nodes_per_switch: int | None = Field(
+        default=None, ge=1, le=1000, description="OOB: at least one switch per this many nodes"
+    )
+    min_switches: int | None = Field(
+        default=None, ge=1, le=16, description="OOB: the fewest access switches of a cluster"
+    )
 
 
 class ScaledCount(Strict):

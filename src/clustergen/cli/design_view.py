@@ -65,7 +65,7 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         ),
         (
             "compute fabric",
-            _compute_fabric(f) if f else f"none: one node, its GPUs share {d.platform.gpu_link}",
+            _compute_fabric(f) if f else f"none: {d.platform.lone_unit}",
         ),
     ]
     if f:

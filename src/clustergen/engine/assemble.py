@@ -53,7 +53,7 @@ from clustergen.engine.sizing.north_south import (
     storage_network_gb,
     storage_spec,
 )
-from clustergen.engine.sizing.platform import gpu_link
+from clustergen.engine.sizing.platform import gpu_link, lone_unit
 from clustergen.engine.sizing.power import power_section
 from clustergen.engine.sizing.racks import (
     PDUS_PER_COMPUTE_RACK,
@@ -202,7 +202,7 @@ def _networks(
         storage=ns.storage,
         inband=inband,
         oob=oob,
-        networks=network_roles(ns, inband, oob, gpu_link(inputs.platform.gpu)),
+        networks=network_roles(ns, inband, oob, lone_unit(inputs.system, inputs.platform.gpu)),
     )
 
 
@@ -364,5 +364,6 @@ def _platform_section(inputs: Inputs, reason: str, follows_ra: bool) -> Platform
         reason=reason,
         follows_ra=follows_ra,
         rack_scale=system.kind == "nvl-rack",
-        gpu_link=gpu_link(gpu),
+        gpu_link=gpu_link(gpu, system),
+        lone_unit=lone_unit(system, gpu),
     )

@@ -45,3 +45,34 @@ def test_nvl72_racks_carry_two_oob_switches_each() -> None:
     assert oob is not None
     assert oob.in_rack_switches == 16
     assert oob.total_switches > 16  # the control plane's own access switches besides
+
+
+@pytest.mark.parametrize(
+    ("text", "servers"),
+    [
+        ("one GB200 NVL72 rack", 5),
+        ("2 GB200 NVL72 racks", 5),
+        ("7 GB200 NVL72 racks", 5),
+        ("one GB300 NVL72 rack, InfiniBand", 5),
+        ("8 GB200 NVL72 racks", 7),
+    ],
+)
+def test_a_rack_scale_cluster_below_one_su_gets_the_smallest_published_control_plane(
+    text: str, servers: int
+) -> None:
+    """Issue 23: one NVL72 rack had the 7 servers the SuperPOD layouts count per SU (2 BCM + 5
+    service, an estimate). Below one SU of 8 racks: 2 BCM head nodes in HA + 3 Kubernetes admin
+    nodes for NMX-M (catalog assumption sub-su-control-plane); from one SU the RA's count."""
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, text, {}))
+    assert d.servers.management_servers == servers
+    rule = d.servers.management_rule or ""
+    assert ("smallest control plane" in rule) == (servers == 5)
+
+
+def test_an_8_gpu_cluster_below_one_su_keeps_its_own_published_design() -> None:
+    """The sub-SU cap is for rack-scale systems: 20 DGX B200 keep the B200 SuperPOD count (the
+    BasePOD covers 8-GPU clusters up to 16 nodes with its own entry)."""
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, "20 DGX B200, InfiniBand", {}))
+    assert d.servers.management_servers == 7

@@ -51,4 +51,4 @@ def test_a_single_pcie_node_is_not_said_to_share_nvlink() -> None:
     text = d.model_dump_json()
     assert d.platform.gpu_link == "PCIe"
     assert "NVLink" not in text
-    assert "one node (PCIe)" in text
+    assert "one node, its GPUs share PCIe" in text

@@ -69,6 +69,11 @@ class PlatformSection(_M):
         default="NVLink",
         description="what the GPUs of one node talk over without a network (NVLink, PCIe, ...)",
     )
+    lone_unit: str = Field(
+        default="one node, its GPUs share NVLink",
+        description="what a design of one node is, in words: 'one node, its GPUs share NVLink', "
+        "or for a rack-scale system 'one GB200 NVL72 rack, its 72 GPUs share NVLink (...)'",
+    )
 
 
 class ComputeSection(_M):
@@ -252,6 +257,9 @@ class Alternative(_M):
     oversubscription: float
     nodes: int
     gpus: int
+    rack_scale: bool = Field(
+        default=False, description="one node is a whole rack (an NVL72): nodes count racks"
+    )
     needed_gpus: int | None = Field(
         default=None, description="GPUs the request or its workload needs on this platform"
     )

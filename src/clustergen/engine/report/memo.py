@@ -41,9 +41,9 @@ PICTURES = {
 }
 
 
-def _fabric_words(f: FabricDesign | None, link: str) -> str:
+def _fabric_words(f: FabricDesign | None, unit: str) -> str:
     if f is None:
-        return no_fabric_words(link)
+        return no_fabric_words(unit)
     tech = "InfiniBand" if f.technology == "infiniband" else "Ethernet"
     blocking = (
         "non-blocking" if f.oversubscription <= 1 else f"{ratio(f.oversubscription)} oversubscribed"
@@ -69,9 +69,13 @@ def headline(d: Design) -> str:
     p, c, pw = d.platform, d.compute, d.power
     su = in_units(d)
     what = f"{c.nodes:,} x {p.name}" if p.rack_scale else plural(c.nodes, f"{p.name} system")
+    on = (
+        f" on a {_fabric_words(d.fabrics.compute, p.lone_unit)}"
+        if d.fabrics.compute
+        else f" with no scale-out fabric (its {c.gpus:,} GPUs share {p.gpu_link})"
+    )
     text = (
-        f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
-        f"{_fabric_words(d.fabrics.compute, d.platform.gpu_link)}. The design draws "
+        f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su}{on}. The design draws "
         f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
         f"of {pw.pue:g})"
@@ -89,9 +93,9 @@ def key_figures(d: Design) -> list[str]:
     """The figures a reader quotes, as a two-column table."""
     c, pw, r, st = d.compute, d.power, d.racks, d.storage.targets
     rows = [
-        ("GPUs / nodes", f"{c.gpus:,} / {c.nodes:,}"),
+        (f"GPUs / {node_noun(d)}s", f"{c.gpus:,} / {c.nodes:,}"),
         ("Scalable units", _units(d)),
-        ("Compute fabric", _fabric_words(d.fabrics.compute, d.platform.gpu_link)),
+        ("Compute fabric", _fabric_words(d.fabrics.compute, d.platform.lone_unit)),
         ("Racks", f"{r.compute.compute_racks} compute + {r.network_racks} network"),
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
@@ -238,7 +242,7 @@ def _networks(d: Design) -> list[str]:
         label = name.replace("_", " ")
         if isinstance(net, FabricDesign):
             out.append(
-                f"- {label.capitalize()} fabric: {_fabric_words(net, d.platform.gpu_link)}; {net.node_links:,} node links, bisection {net.bisection_bandwidth_gbps / 1e3:,.1f} Tb/s"
+                f"- {label.capitalize()} fabric: {_fabric_words(net, d.platform.lone_unit)}; {net.node_links:,} node links, bisection {net.bisection_bandwidth_gbps / 1e3:,.1f} Tb/s"
             )
         elif isinstance(net, ManagementNetwork):
             out.append(
@@ -256,7 +260,7 @@ _CARRIERS = {
     "storage": "the storage (north-south) fabric",
     "inband": "the in-band management network",
     "oob": "the out-of-band management network",
-    "node": "no network: a single node",
+    "node": "no network of its own",
 }
 
 
@@ -293,7 +297,7 @@ def configuration(d: Design) -> list[str]:
     p, c, s, r = d.platform, d.compute, d.servers, d.racks
     out = [
         "## 1. Recommended configuration\n",
-        f"- Platform: {p.name}, {p.gpus_per_node} x {p.gpu_name} per node. Why: {p.reason}.",
+        f"- Platform: {p.name}, {p.gpus_per_node} x {p.gpu_name} per {node_noun(d)}. Why: {p.reason}.",
     ]
     if p.architecture_name:
         out.append(f"- Follows: {p.architecture_name}")
@@ -312,7 +316,7 @@ def configuration(d: Design) -> list[str]:
     out.append(
         f"- Racks: {plural(r.compute.compute_racks, 'compute rack')}, "
         f"{compute_rack_words(d)} ({r.compute.cooling} cooling, limited by {r.compute.limited_by}), "
-        f"{r.network_racks} network racks, {r.pdus} PDUs"
+        f"{plural(r.network_racks, 'network rack')}, {plural(r.pdus, 'PDU')}"
     )
     if d.workload is not None:
         out.append(f"- Workload: {workload.headline(d.workload)}")

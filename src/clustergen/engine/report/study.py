@@ -5,7 +5,7 @@ appendix and the terminal say the same things from here."""
 from __future__ import annotations
 
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
-from clustergen.units import dollars, ratio, watts
+from clustergen.units import dollars, plural, ratio, watts
 
 #: short labels for why a row was not chosen, by the phrase its reason carries
 _REASONS = (
@@ -66,9 +66,9 @@ def short_reason(why_not: str | None) -> str:
 def built_on(row: Alternative) -> str:
     """'hgx-h100 on sn5610 (1:1)', or what a design without a compute fabric is built as."""
     if row.switch == "none":
-        return (
-            f"{row.platform} ({row.nodes:,} node{'s' if row.nodes != 1 else ''}, no compute fabric)"
-        )
+        if row.rack_scale:  # the node is the rack: '1 rack of 72 GPUs', never '1 node'
+            return f"{row.platform} ({plural(row.nodes, 'rack')} of {row.gpus:,} GPUs, no compute fabric)"
+        return f"{row.platform} ({plural(row.nodes, 'node')}, no compute fabric)"
     return f"{row.platform} on {row.switch} ({ratio(row.oversubscription)})"
 
 

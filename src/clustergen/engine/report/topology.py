@@ -42,7 +42,7 @@ def _compute(d: Design) -> list[str]:
     f, p = d.fabrics.compute, d.platform
     if f is None:  # one node: its GPUs talk over the node's GPU link, no scale-out fabric
         return [
-            '  subgraph compute["Compute: one node, no scale-out fabric"]',
+            f'  subgraph compute["Compute: one {"rack" if p.rack_scale else "node"}, no scale-out fabric"]',
             f'    nodes1["{d.compute.nodes} x {label(p.name)}<br/>{d.compute.gpus} GPUs on {d.platform.gpu_link}"]',
             "  end",
         ]

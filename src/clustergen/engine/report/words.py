@@ -237,15 +237,21 @@ def document(source: str) -> str:
     return "; ".join(docs)
 
 
-def no_fabric_words(link: str) -> str:
-    """A single node's compute network: none, its GPUs talk over the node's own link."""
-    return f"single node: its GPUs share {link}, no scale-out fabric"
+def no_fabric_words(unit: str) -> str:
+    """A single node's compute network: none, its GPUs talk over the node's own link (`unit`:
+    the design's `platform.lone_unit`, e.g. 'one GB200 NVL72 rack, its 72 GPUs share NVLink
+    through the rack's NVLink Switch trays')."""
+    return f"{unit}, no scale-out fabric"
 
 
 def compute_rack_words(d: Design) -> str:
     """A compute rack's load: nodes per rack at the full rack's power, or, for a cluster smaller
     than one rack, the nodes it holds and their power beside the space the layout leaves."""
     r, nodes = d.racks.compute, d.compute.nodes
+    if d.platform.rack_scale:  # the node is the rack: say which rack, not "1 node per rack"
+        rack = d.platform.name.split(" (")[0].removeprefix("NVIDIA ")
+        each = "a" if r.compute_racks == 1 else "each a"
+        return f"{each} {rack} at {r.rack_power_kw:.1f} kW"
     if r.compute_racks == 1 and nodes < r.nodes_per_rack:
         used_kw = r.rack_power_kw * nodes / r.nodes_per_rack
         return (

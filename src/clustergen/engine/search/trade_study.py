@@ -226,6 +226,7 @@ def project(catalog: Catalog, d: Design, c: Candidate, workload: str) -> Alterna
         oversubscription=cf.oversubscription if cf else 1.0,
         nodes=d.compute.nodes,
         gpus=d.compute.gpus,
+        rack_scale=d.platform.rack_scale,
         needed_gpus=_needed_gpus(d),
         it_power_w=p.it_total_w,
         facility_power_w=p.facility_total_w,

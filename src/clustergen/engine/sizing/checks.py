@@ -13,7 +13,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.engine.sizing.platform import gpu_link
+from clustergen.engine.sizing.platform import lone_unit
 from clustergen.units import plural, ratio
 
 
@@ -173,7 +173,11 @@ def design_checks(
             "rack power within limit",
             racks.rack_power_kw <= rack_kw * 1.0001,
             f"{racks.rack_power_kw:.1f} kW of {rack_kw:g} kW",
-            f"{plural(racks.nodes_per_rack, 'node')} per rack, limited by {racks.limited_by}",
+            (
+                "one rack-scale system per rack"
+                if inputs.system.kind == "nvl-rack"
+                else f"{plural(racks.nodes_per_rack, 'node')} per rack, limited by {racks.limited_by}"
+            ),
         )
     )
     checks.append(
@@ -192,7 +196,7 @@ def design_checks(
             oversub <= 1.0 or workload not in {"training", "fine-tuning"},
             f"{ratio(oversub)} for {workload}"
             if cf
-            else f"one node ({gpu_link(inputs.platform.gpu)}) for {workload}",
+            else f"{lone_unit(inputs.system, inputs.platform.gpu)}, for {workload}",
             "training all-reduce needs a non-blocking compute fabric (the SuperPOD RAs are full fat trees)",
             severity="warning",
         )

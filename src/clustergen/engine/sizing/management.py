@@ -5,7 +5,8 @@ The counts follow the architecture's `ScaledCount` rules (catalog/architectures.
 its basis: the RA's published count for the sizes it documents, and a stated estimate beyond.
 The out-of-band network is access switches only: SN2201 leaves whose 100G uplinks go to the
 in-band (or converged north-south) fabric (DGX SuperPOD H100 RA Table 8: "Two uplinks per OOB to
-in-band"), at least one per `racks_per_switch` compute racks where the RA places them so, plus the
+in-band"), at least one per `racks_per_switch` compute racks or `nodes_per_switch` nodes (and at
+least `min_switches`) where the RA places them so, plus the
 in-rack switches of rack-scale systems (two SN2201 in every NVL72 rack).
 """
 
@@ -116,6 +117,38 @@ def _standalone_servers(inputs: Inputs) -> Servers:
     return Servers(section=section, fabric_manager=None, management_server=None)
 
 
+def below_one_rack_su(inputs: Inputs, nodes: int) -> bool:
+    """Whether the design is a rack-scale cluster smaller than one scalable unit of its RA (one
+    to seven NVL72 racks of an 8-rack SU). Its RA publishes no design that small; an 8-GPU
+    cluster that small has a published design of its own (the DGX BasePOD)."""
+    arch = inputs.architecture
+    return inputs.system.kind == "nvl-rack" and arch is not None and nodes < arch.su_nodes
+
+
+def _management_count(inputs: Inputs, nodes: int) -> tuple[int, str]:
+    """The management servers and the rule behind the count: the RA's scaled count, capped for a
+    rack-scale cluster below one SU at the smallest control plane NVIDIA publishes."""
+    arch = inputs.architecture
+    if arch is None or arch.management is None:
+        return _NO_RA_MANAGEMENT, "two management servers (the BCM head nodes' HA pair), no RA"
+    rule = arch.management
+    count = rule.count(nodes)
+    if not below_one_rack_su(inputs, nodes):
+        return count, _rule_text(rule, nodes, "servers")
+    a = inputs.catalog.assumption("sub-su-control-plane")
+    plane = int(float(a.value))
+    if count <= plane:
+        return count, _rule_text(rule, nodes, "servers")
+    racks = plural(nodes, "rack")
+    text = (
+        f"{plane} servers: {racks}, fewer than one SU of {arch.su_nodes}, so not the RA's "
+        f"per-SU count ({count}) but the smallest control plane NVIDIA publishes: 2 BCM head "
+        "nodes in HA and 3 Kubernetes admin nodes that host NMX-M (DGX BasePOD RA's five "
+        "servers; Mission Control N/S guide 2.3.0: 'Kubernetes Admin|User nodes Server - 3x')"
+    )
+    return plane, text
+
+
 def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     """The RA's fabric managers (per InfiniBand fabric of the RA's design) and management
     servers, each count scaled with the cluster by its rule; two management servers (an HA pair)
@@ -134,13 +167,7 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
             f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
-    mgmt_rule = arch.management if arch else None
-    mgmt_count = mgmt_rule.count(nodes) if mgmt_rule else _NO_RA_MANAGEMENT
-    mgmt_text = (
-        _rule_text(mgmt_rule, nodes, "servers")
-        if mgmt_rule
-        else "two management servers (the BCM head nodes' HA pair), no RA"
-    )
+    mgmt_count, mgmt_text = _management_count(inputs, nodes)
     mgmt = (
         catalog.system(arch.management_server)
         if arch and arch.management_server
@@ -191,12 +218,19 @@ def oob_network(
     down, _ = leaf_split(sw.radix_at(sw.port_speed_gbps) or sw.ports, spec.oversubscription)
     access = ceil_div(hosts, down) if hosts else 0
     by_racks = ceil_div(compute_racks, spec.racks_per_switch) if spec.racks_per_switch else 0
-    leaves = max(access, by_racks)
+    by_nodes = ceil_div(nodes, spec.nodes_per_switch) if spec.nodes_per_switch else 0
+    # a server standing alone keeps its one switch (the single-node footprint)
+    floor = 0 if standalone(inputs, nodes) else spec.min_switches or 0
+    leaves = max(access, by_racks, by_nodes, floor)
     total = in_rack + leaves
     unit_w = switch_power_w(sw)
     basis = f"{plural(leaves, 'access switch')}: {hosts:,} host ports at {down} per {sw.id}"
     if by_racks:
         basis += f", at least one per {spec.racks_per_switch} compute racks"
+    if by_nodes:
+        basis += f", at least one per {spec.nodes_per_switch} nodes"
+    if floor:
+        basis += f", at least {floor}"
     if in_rack:
         basis += f"; {in_rack} in-rack ({spec.switches_per_rack} per compute rack)"
     basis += "; uplinks to the in-band (north-south) fabric, no OOB spine"

@@ -170,17 +170,17 @@ def network_roles(
     ns: NorthSouth,
     inband: ManagementNetwork | None,
     oob: ManagementNetwork | None,
-    gpu_link: str = "NVLink",
+    unit: str = "one node, its GPUs share NVLink",
 ) -> list[NetworkRole]:
-    """Which fabric carries each of the four networks, in words a reader can check; `gpu_link`
-    is what one node's GPUs talk over (NVLink, PCIe, ...)."""
+    """Which fabric carries each of the four networks, in words a reader can check; `unit` is
+    what a design of one node is (platform.lone_unit: its GPUs and what they talk over)."""
     roles: list[NetworkRole] = []
     if ns.compute is None:
         roles.append(
             NetworkRole(
                 network="compute",
                 carried_by="node",
-                detail=f"a single node: its GPUs talk over {gpu_link} inside it; no scale-out fabric",
+                detail=f"{unit}; no scale-out fabric",
             )
         )
     else:

@@ -148,10 +148,27 @@ def estimate_of(entry: Entry, field: str) -> str | None:
     return f"{entry.name}: {_FIELD_WORDS.get(field, field.replace('_', ' '))}"
 
 
-def gpu_link(gpu: Gpu) -> str:
+def gpu_link(gpu: Gpu, system: System | None = None) -> str:
     """What one node's GPUs talk over with no network: NVLink on SXM boards and superchips (and
     wherever the catalog gives an NVLink rate), AMD's Infinity Fabric on OAM boards, else PCIe
-    (a PCIe card's NVLink bridge is optional, so it is not assumed)."""
+    (a PCIe card's NVLink bridge is optional, so it is not assumed). A rack-scale system's GPUs
+    reach each other through the NVLink Switch trays the catalog lists inside the rack (their
+    count is left out: a figure the agent's grounding could not match to a design number)."""
     if gpu.nvlink_gb_per_s or gpu.form_factor in ("sxm", "superchip"):
-        return "NVLink"
+        trays = system is not None and any(
+            "nvlink switch tray" in p.name.lower() for p in system.included
+        )
+        return "NVLink through the rack's NVLink Switch trays" if trays else "NVLink"
     return "Infinity Fabric" if gpu.form_factor == "oam" else "PCIe"
+
+
+def lone_unit(system: System, gpu: Gpu) -> str:
+    """What a design of one node is, in a customer's words: one node whose GPUs share their
+    link, or, for a rack-scale system, one rack (its product name) whose GPUs share NVLink
+    through its switch trays. The one home of the phrase the design table, the why line, the
+    memo and the pictures use for a design without a compute fabric."""
+    link = gpu_link(gpu, system)
+    if system.kind != "nvl-rack":
+        return f"one node, its GPUs share {link}"
+    rack = system.name.split(" (")[0].removeprefix("NVIDIA ")
+    return f"one {rack}, its {system.gpus_per_node} GPUs share {link}"
