@@ -55,6 +55,19 @@ def test_storage_and_management_hang_from_the_nodes(h100: Design) -> None:
     assert ("oob", "mbus") in edges
 
 
+@pytest.mark.parametrize("platform", ["hgx-h100", "dgx-h100"])
+def test_the_servers_edge_counts_only_the_servers_links(platform: str) -> None:
+    """An HGX node is an '8-GPU server': its storage links are the nodes', not the management
+    servers' (the README design labelled the servers' edge 138 links for their 10)."""
+    d = _design({"platform": platform, "nodes": 64})
+    edge = next(e for e in diagram.layout(d).edges if e.src == "servers")
+    assert d.servers.management_server
+    name = CATALOG.system(d.servers.management_server).name
+    want = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device == name)
+    assert want
+    assert edge.label == f"{want:,} links"
+
+
 def test_pictures_are_deterministic_and_the_drawio_file_parses(h100: Design) -> None:
     assert diagram.topology_svg(h100) == diagram.topology_svg(h100)
     assert diagram.topology_png(h100)[:8] == b"\x89PNG\r\n\x1a\n"

@@ -168,3 +168,28 @@ def test_a_serving_memo_states_the_interactivity_it_was_sized_at() -> None:
     assert len(rows) == len(d.workload.interactivity)
     assert any(r.startswith("| 50 | 20.0 | ") for r in rows)
     assert not any(line.endswith("..") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("platform", "nodes", "start"),
+    [
+        (
+            "gb200-nvl72",
+            8,
+            "We recommend 8 NVIDIA GB200 NVL72 racks (DGX GB200) with 576 NVIDIA GB200 "
+            "Blackwell GPUs in 1 scalable unit on",
+        ),
+        ("dgx-b200", 32, "We recommend 32 NVIDIA DGX B200 systems (256 NVIDIA B200 GPUs)"),
+        ("dgx-h100", 127, "We recommend 127 NVIDIA DGX H100 systems (1,016 NVIDIA H100 SXM5"),
+    ],
+)
+def test_the_headline_names_systems_and_gpus_once_each(
+    platform: str, nodes: int, start: str
+) -> None:
+    """No 'GPU (in GB200 NVL72) GPUs', no '32 x ... rack (DGX GB200) (2,304 ...)': the plural
+    on the noun, a product note in parentheses kept once, never two brackets in a row."""
+    d = assemble_design(CATALOG, DesignRequest(nodes=nodes), DesignChoices(platform=platform))
+    text = memo.headline(d)
+    assert text.startswith(start), text
+    assert ") (" not in text
+    assert "GPU GPUs" not in text and ") GPUs" not in text

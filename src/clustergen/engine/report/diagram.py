@@ -293,9 +293,12 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
     if storage is not None:  # beside the storage fabric its north-south ports land on
         x, y = storage.x + storage.w + 0.6, storage.y + storage.h + 0.8
     out.boxes.append(Box("servers", x, y, col_w, 1.1, "\n".join(parts), "mgmt"))
-    ports = sum(
-        g.links for g in d.links if g.fabric == "storage" and "server" in g.a.device.lower()
-    )
+    # the servers' own links, by the names their BOM lines give them: a node whose name says
+    # "server" (an HGX 8-GPU server) is not one of them
+    names = {
+        ln.description for ln in d.bom if ln.category in ("management-server", "fabric-manager")
+    }
+    ports = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device in names)
     if storage is not None:
         out.edges.append(Edge("servers", "sfabric", f"{ports:,} links" if ports else "", "#777777"))
     elif nets:

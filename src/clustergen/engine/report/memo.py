@@ -18,7 +18,14 @@ from clustergen.engine.report.bomfile import (
     category_totals,
 )
 from clustergen.engine.report.cost import cost_line, cost_section
-from clustergen.engine.report.scale_words import in_units, node_noun, nodes_text, units_text
+from clustergen.engine.report.scale_words import (
+    gpus_text,
+    in_units,
+    node_noun,
+    nodes_text,
+    systems_text,
+    units_text,
+)
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     compute_rack_words,
@@ -66,11 +73,13 @@ def _units(d: Design) -> str:
 
 def headline(d: Design) -> str:
     """The answer in one paragraph."""
-    p, c, pw = d.platform, d.compute, d.power
+    c, pw = d.compute, d.power
     su = in_units(d)
-    what = f"{c.nodes:,} x {p.name}" if p.rack_scale else plural(c.nodes, f"{p.name} system")
+    what = systems_text(d)
+    # a name that already ends in a note in parentheses is not followed by a second one
+    gpus = f" with {gpus_text(d)}" if what.endswith(")") else f" ({gpus_text(d)})"
     text = (
-        f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su} on a "
+        f"We recommend {what}{gpus}{su} on a "
         f"{_fabric_words(d.fabrics.compute, d.platform.gpu_link)}. The design draws "
         f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
