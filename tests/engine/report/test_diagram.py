@@ -128,3 +128,35 @@ def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Desig
     # rail-optimized: port r of every node in SU 1 lands on SU 1's leaf r
     first = [r for r in rows if r["side_a_device"] == "node-0001"]
     assert [r["side_b_device"] for r in first] == [f"qm9700-{i:03d}" for i in range(1, 9)]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"platform": "dgx-h100", "nodes": 128},
+        {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+        {"platform": "gb200-nvl72", "nodes": 32},
+    ],
+    ids=lambda f: str(f.get("platform", "readme")),
+)
+def test_every_kind_of_device_gets_an_elevation(fields: dict[str, object]) -> None:
+    """A management server packed into a rack named for its switches still has its rack drawn
+    (the H100 4-SU plan drew no management rack), and no rack is drawn twice."""
+    from clustergen.engine.report.elevation import picked_racks
+
+    racks = rackplan.rack_plan(_design(fields))
+    kinds = {x.role or r.role for r in racks for x in r.devices}
+    picked = picked_racks(racks)
+    drawn = {x.role or r.role for _, r in picked for x in r.devices}
+    assert kinds <= drawn
+    assert len({id(r) for _, r in picked}) == len(picked)
+    assert next(k for k, _ in picked) == "compute"
+
+
+def test_a_device_of_unknown_height_says_the_height_it_holds() -> None:
+    d = _design({"gpus": 512, "power_cap_w": 5e6, "workload": "training"})
+    rows = rackplan.rack_plan_csv(d)
+    held = [x for r in rackplan.rack_plan(d) for x in r.devices if not x.height_known]
+    assert held
+    assert "1U held" not in rows
+    assert all(f"{x.height}U (height unknown, estimate)" in rows for x in held)

@@ -192,4 +192,5 @@ def test_the_headline_names_systems_and_gpus_once_each(
     text = memo.headline(d)
     assert text.startswith(start), text
     assert ") (" not in text
-    assert "GPU GPUs" not in text and ") GPUs" not in text
+    assert "GPU GPUs" not in text
+    assert ") GPUs" not in text
