@@ -160,3 +160,10 @@ def test_a_device_of_unknown_height_says_the_height_it_holds() -> None:
     assert held
     assert "1U held" not in rows
     assert all(f"{x.height}U (height unknown, estimate)" in rows for x in held)
+
+
+def test_the_title_names_the_gpus_and_systems_once_each() -> None:
+    lay = diagram.layout(_design({"platform": "gb200-nvl72", "nodes": 32}))
+    assert lay.title.startswith(
+        "2,304 NVIDIA GB200 Blackwell GPUs on 32 NVIDIA GB200 NVL72 racks (DGX GB200):"
+    ), lay.title

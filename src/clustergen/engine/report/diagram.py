@@ -17,6 +17,7 @@ from typing import Any
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
+from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.topology import model_name, su_sizes, tech_name
 from clustergen.units import plural, ratio
 
@@ -102,7 +103,7 @@ def layout(d: Design) -> Layout:
     out.width = max(b.x + b.w for b in out.boxes) + 0.5
     out.height = max(b.y + b.h for b in out.boxes) + 0.5
     planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
-    out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {d.compute.nodes:,} x {p.name}" + (
+    out.title = f"{gpus_text(d)} on {systems_text(d)}" + (
         f": {tech_name(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
     )
     return out
