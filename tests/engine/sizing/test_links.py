@@ -291,3 +291,40 @@ def test_the_compute_rack_on_the_bom_is_the_one_drawn(d: Design) -> None:
     assert f"{d.racks.compute.cooling}-cooled" in line.description
     if line.part:
         assert CATALOG.rack(line.part).rack_units == height
+
+
+def test_a_bluefield_inband_port_on_spectrum4_takes_modules_and_splitter_fiber() -> None:
+    """DGX B200: the BlueField-3 in-band port is QSFP112 at 200 Gb/s and the SN5600 has OSFP
+    cages; no AOC joins them. NVIDIA's MMA1Z00-NS400-T overview gives the link: the QSFP112
+    SR4 in its 200G mode, a 1:2 splitter fiber (MFP7E20), a twin-port OSFP (MMA4Z00-NS) in the
+    Spectrum-4 switch serving four such ports. No in-band line is left to choose."""
+    d = design({"platform": "dgx-b200", "nodes": 32})
+    g = next(g for g in d.links if g.fabric == "in-band management")
+    assert (g.a.transceiver, g.cable, g.b.transceiver) == (
+        "mma1z00-ns400",
+        "fiber-mpo-mm-split",
+        "mma4z00-ns",
+    )
+    assert g.a.transceivers == g.links
+    assert g.b.transceivers == -(-g.links // 4)
+    assert g.links_per_cable == 2
+    lines = [ln for ln in d.bom if "in-band management" in ln.description]
+    assert not [ln for ln in lines if ln.placeholder]
+    cable = next(ln for ln in lines if ln.category == "cable")
+    assert cable.quantity == -(-g.links // 2)
+
+
+def test_an_unsettled_inband_cable_says_what_it_must_join() -> None:
+    """Without the splitter fiber in the catalog the B200's in-band cable stays a flagged
+    placeholder that names both ends, and the link claims no cable type (AOC) nobody chose."""
+    entries = {stem: dict(rows) for stem, rows in CATALOG.entries.items()}
+    del entries["optics"]["fiber-mpo-mm-split"]
+    catalog = dataclasses.replace(CATALOG, entries=entries, hash="no-splitter-fiber")
+    d = plan_design(catalog, request_from_fields(catalog, {"platform": "dgx-b200", "nodes": 32}))
+    g = next(g for g in d.links if g.fabric == "in-band management")
+    assert g.cable is None
+    assert "AOC" not in g.media
+    line = next(ln for ln in d.bom if ln.category == "cable" and "in-band" in ln.description)
+    assert line.placeholder
+    assert "QSFP112" in line.source
+    assert "OSFP cage" in line.source
