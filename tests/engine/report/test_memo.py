@@ -38,7 +38,7 @@ def headings(text: str) -> list[str]:
 
 def test_the_memo_leads_with_the_summary_and_follows_proposal_order(readme_design: Design) -> None:
     text = memo.render_memo(readme_design)
-    assert text.startswith("# GPU cluster proposal: 512 x ")
+    assert text.startswith("# GPU cluster proposal: 512 NVIDIA H100 SXM5 80GB GPUs on ")
     platform = readme_design.platform.name
     assert headings(text) == [
         "## Executive summary",
@@ -194,3 +194,6 @@ def test_the_headline_names_systems_and_gpus_once_each(
     assert ") (" not in text
     assert "GPU GPUs" not in text
     assert ") GPUs" not in text
+    memo_text = memo.render_memo(d)
+    assert " x NVIDIA" not in memo_text.split("## 2.", 1)[0].split("## 1.", 1)[1]
+    assert "GPU (in" not in memo_text.splitlines()[0]

@@ -297,7 +297,8 @@ def configuration(d: Design) -> list[str]:
     p, c, s, r = d.platform, d.compute, d.servers, d.racks
     out = [
         "## 1. Recommended configuration\n",
-        f"- Platform: {p.name}, {p.gpus_per_node} x {p.gpu_name} per node. Why: {p.reason}.",
+        f"- Platform: {p.name}, {gpus_text(d, p.gpus_per_node)} per {node_noun(d)}. "
+        f"Why: {p.reason}.",
     ]
     if p.architecture_name:
         out.append(f"- Follows: {p.architecture_name}")
@@ -426,9 +427,9 @@ def next_steps(d: Design) -> list[str]:
 def render_memo(design: Design) -> str:
     """The memo as Markdown, in proposal order. Every string of the design is shown as text."""
     d: Design = map_text(design, markdown, skip=frozenset({"memo"}))
-    p, c = d.platform, d.compute
+    p = d.platform
     out = [
-        f"# GPU cluster proposal: {c.gpus:,} x {p.gpu_name} on {p.name}\n",
+        f"# GPU cluster proposal: {gpus_text(d)} on {p.name}\n",
         f"_Prepared with clustergen {d.provenance.engine_version} ({d.mode} mode), catalog {d.provenance.catalog_hash}. "
         f"Request: '{d.request.text}'._\n"
         if d.request.text

@@ -54,8 +54,10 @@ def systems_text(d: Design) -> str:
     return plural(n, base if base.endswith(" rack") else f"{base} rack") + note
 
 
-def gpus_text(d: Design) -> str:
+def gpus_text(d: Design, gpus: int | None = None) -> str:
     """'2,304 NVIDIA GB200 Blackwell GPUs': the GPU's product name without its note in
-    parentheses ('(in GB200 NVL72)', '(HGX/DGX B200)') and without a second 'GPU'."""
+    parentheses ('(in GB200 NVL72)', '(HGX/DGX B200)') and without a second 'GPU'; the design's
+    GPUs unless another count is given."""
     base, _ = _split_note(d.platform.gpu_name)
-    return plural(d.compute.gpus, f"{base.removesuffix(' GPU')} GPU")
+    n = d.compute.gpus if gpus is None else gpus
+    return plural(n, f"{base.removesuffix(' GPU')} GPU")
