@@ -167,3 +167,10 @@ def test_the_title_names_the_gpus_and_systems_once_each() -> None:
     assert lay.title.startswith(
         "2,304 NVIDIA GB200 Blackwell GPUs on 32 NVIDIA GB200 NVL72 racks (DGX GB200):"
     ), lay.title
+
+
+def test_a_management_box_gives_the_hosts_link_rate() -> None:
+    """DGX B200: 200G in-band ports on an 800G SN5600, drawn as '... at 200 Gb/s'."""
+    d = _design({"platform": "dgx-b200", "nodes": 32})
+    box = next(b for b in diagram.layout(d).boxes if b.id == "inband")
+    assert "host ports at 200 Gb/s" in box.label

@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from clustergen.engine.model.design import Design
+from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
@@ -259,6 +259,12 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     out.edges.append(Edge("sfabric", "ssys", f"{st.storage_ports:,} ports", gold))
 
 
+def _host_speed(d: Design, net: ManagementNetwork) -> float:
+    """The rate a network's hosts link at (the DGX B200's 200G in-band ports, not the SN5600's
+    800G port speed)."""
+    return next((g.speed_gbps for g in d.links if g.fabric == net.name), net.port_speed_gbps)
+
+
 def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) -> None:
     nets = [(k, n) for k, n in (("inband", d.fabrics.inband), ("oob", d.fabrics.oob)) if n]
     bus_y = max(b.y + b.h for b in out.boxes if b.kind != "storage") + 0.4
@@ -276,7 +282,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 col_w,
                 1.1,
                 f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
-                f"{net.host_ports:,} host ports at {net.port_speed_gbps:g} Gb/s",
+                f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
                 "mgmt",
             )
         )
