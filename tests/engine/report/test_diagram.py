@@ -174,3 +174,10 @@ def test_a_management_box_gives_the_hosts_link_rate() -> None:
     d = _design({"platform": "dgx-b200", "nodes": 32})
     box = next(b for b in diagram.layout(d).boxes if b.id == "inband")
     assert "host ports at 200 Gb/s" in box.label
+
+
+def test_a_converged_storage_fabric_is_named_for_both_networks() -> None:
+    d = _design({"platform": "hgx-b200", "nodes": 64})
+    assert d.fabrics.inband is None
+    box = next(b for b in diagram.layout(d).boxes if b.id == "sfabric")
+    assert box.label.startswith("Storage and in-band fabric")

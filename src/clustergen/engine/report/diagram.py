@@ -220,6 +220,13 @@ def _bus(out: Layout, bus_id: str, y: float, right: float, color: str) -> None:
         out.edges.append(Edge(nid, bus_id, "", color))
 
 
+def _storage_fabric_name(d: Design) -> str:
+    """'Storage and in-band fabric' where the storage fabric carries in-band management too
+    (the converged north-south fabric of the Enterprise RAs), else 'Storage fabric'."""
+    carried = {n.network for n in d.fabrics.networks if n.carried_by == "storage"}
+    return "Storage and in-band fabric" if "in-band management" in carried else "Storage fabric"
+
+
 def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     s, st = d.fabrics.storage, d.storage
     # the appliance's product name, as the BOM gives it (not its catalog id)
@@ -248,7 +255,8 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
             leaf_y,
             col_w,
             1.1,
-            f"Storage fabric ({tech_name(s)}): {s.leaf_switches} x {model_name(s.leaf_switch)} leaves"
+            f"{_storage_fabric_name(d)} ({tech_name(s)}): "
+            f"{s.leaf_switches} x {model_name(s.leaf_switch)} leaves"
             + (f", {s.spine_switches} spines" if s.spine_switches else ""),
             "storage",
         )
