@@ -15,6 +15,7 @@ from clustergen.engine.model.design import Design, LinkGroup
 from clustergen.engine.report import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
+from clustergen.engine.sizing.fabric import VENDOR_MEDIA
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
 from clustergen.engine.sizing.links import is_copper
 
@@ -49,7 +50,12 @@ def test_every_fabric_link_is_in_a_link_group(d: Design) -> None:
         for c in f.cables:
             got = sum(g.links for g in groups if g.segment == c.segment)
             assert got == c.count, (name, c.segment)
-            assert all(g.media == c.media for g in groups if g.segment == c.segment)
+            for g in groups:
+                if g.segment != c.segment:
+                    continue
+                # an ordered end among the storage vendor's (a management server) is optical
+                vendor = c.media == VENDOR_MEDIA and g.cable_supply == "order"
+                assert g.media == ("optical" if vendor else c.media), g
 
 
 def test_switch_and_node_transceivers_match_the_fabric(d: Design) -> None:
@@ -328,3 +334,19 @@ def test_an_unsettled_inband_cable_says_what_it_must_join() -> None:
     assert line.placeholder
     assert "QSFP112" in line.source
     assert "OSFP cage" in line.source
+
+
+def test_a_management_server_among_the_storage_ends_is_optical_and_says_what_is_unknown() -> None:
+    """H100 RA: the BCM servers' storage links share the storage-leaf segment with the
+    appliances, whose cables the storage vendor chooses; the servers' own links are ordered
+    fiber ('optical'), and their module, for a card the catalog does not know, is a flagged
+    line that says so rather than 'no catalog part fits'."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    g = next(g for g in d.links if g.fabric == "storage" and "BCM" in g.a.device)
+    assert g.cable_supply == "order"
+    assert g.media == "optical"
+    assert g.cable is not None
+    assert CATALOG.optic(g.cable).kind == "fiber"
+    line = next(ln for ln in d.bom if ln.category == "transceiver" and "BCM" in ln.description)
+    assert line.placeholder
+    assert "card not in the catalog" in line.description

@@ -220,7 +220,9 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
             )
         ]
     optic = catalog.optic(end.transceiver) if end.transceiver else None
-    name = optic.name if optic else "transceiver (no catalog part fits; choose one for the cage)"
+    # no module: the end's cage is not in the catalog or no catalog part fits it; the port
+    # says which ("server port (card not in the catalog)")
+    name = optic.name if optic else f"transceiver to choose for the {end.port}"
     if end.unit_power_w is None and optic is not None and optic.power_w is not None:
         # a north-south host's module draws from the host's own budget, as the fabric counts it;
         # a management network counts its switches only, so its switch modules are left out

@@ -37,6 +37,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import CableLine, FabricDesign
 from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
 from clustergen.engine.sizing.fabric import (
+    VENDOR_MEDIA,
     AccessOptics,
     access_optics,
     fits_cage,
@@ -151,7 +152,9 @@ def _group(
         segment=c.segment,
         links=h.links,
         speed_gbps=c.speed_gbps,
-        media=c.media,
+        # the management servers on the storage-leaf segment are ordered, not the storage
+        # vendor's: their links are optical, whatever the appliances' cables turn out to be
+        media="optical" if c.media == VENDOR_MEDIA and h.supply == "order" else c.media,
         cable=cable.id if cable else None,
         links_per_cable=cable.ports if cable and cable_supply == "order" else 1,
         cable_supply=cable_supply,

@@ -22,9 +22,10 @@ from clustergen.engine.sizing.fabric.plan import (
     size_setup,
 )
 from clustergen.engine.sizing.fabric.scale import scale_section, split_text
-from clustergen.engine.sizing.fabric.storage import size_storage_fabric
+from clustergen.engine.sizing.fabric.storage import VENDOR_MEDIA, size_storage_fabric
 
 __all__ = [
+    "VENDOR_MEDIA",
     "AccessOptics",
     "access_optics",
     "choose_cabling_for",
