@@ -197,3 +197,13 @@ def test_the_headline_names_systems_and_gpus_once_each(
     memo_text = memo.render_memo(d)
     assert " x NVIDIA" not in memo_text.split("## 2.", 1)[0].split("## 1.", 1)[1]
     assert "GPU (in" not in memo_text.splitlines()[0]
+
+
+def test_placeholder_lines_are_listed_one_per_item(readme_design: Design) -> None:
+    """A placeholder's description has semicolons of its own: each is its own sub-item, never
+    joined with '; ' into one sentence a reader cannot split."""
+    text = memo.render_memo(readme_design)
+    placeholders = [ln for ln in readme_design.bom if ln.placeholder]
+    assert placeholders
+    for ln in placeholders:
+        assert f"\n  - {ln.description}" in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.tco import CostOfOwnership
+from clustergen.engine.report.words import field_words
 from clustergen.units import dollars, plural
 
 #: how many unpriced parts the memo names
@@ -62,7 +63,14 @@ def cost_section(d: Design) -> list[str]:
     energy_basis = (
         f"{c.facility_kw:,.0f} kW facility x load share {c.load_share:g} x {c.term_years:g} years"
     )
-    total = dollars(c.total_usd) if c.total_usd is not None else f"at least {dollars(c.known_usd)}"
+    # nothing known is not a lower bound of $0: the total is unknown
+    total = (
+        dollars(c.total_usd)
+        if c.total_usd is not None
+        else f"at least {dollars(c.known_usd)}"
+        if c.known_usd
+        else "unknown"
+    )
     out = [
         f"\n### Cost of ownership over {c.term_years:g} years\n",
         "| term | cost | basis |",
@@ -102,5 +110,5 @@ def cost_section(d: Design) -> list[str]:
     if c.assumed:
         out.append("")
     for a in c.assumed:
-        out.append(f"- Assumed {a.field.replace('_', ' ')} {a.value}: {a.reason}.")
+        out.append(f"- Assumed {field_words(a.field)} {a.value}: {a.reason}.")
     return out

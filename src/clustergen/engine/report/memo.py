@@ -382,8 +382,10 @@ def risks(d: Design) -> list[str]:
         out.append(
             f"- {plural(len(placeholders), 'BOM line')} "
             f"{'is a placeholder' if len(placeholders) == 1 else 'are placeholders'} "
-            "to settle with vendors: " + "; ".join(ln.description for ln in placeholders) + "."
+            "to settle with vendors:"
         )
+        # one sub-item each: a description holds semicolons of its own
+        out += [f"  - {ln.description}" for ln in placeholders]
     no_opn = [ln for ln in d.bom if not ln.placeholder and ln.opn is None and ln.status == "order"]
     if no_opn:
         out.append(
