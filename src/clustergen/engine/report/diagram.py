@@ -220,6 +220,10 @@ def _bus(out: Layout, bus_id: str, y: float, right: float, color: str) -> None:
         out.edges.append(Edge(nid, bus_id, "", color))
 
 
+#: the gap between boxes joined sideways, room for an edge label
+_LABEL_GAP = 1.2
+
+
 def _storage_fabric_name(d: Design) -> str:
     """'Storage and in-band fabric' where the storage fabric carries in-band management too
     (the converged north-south fabric of the Enterprise RAs), else 'Storage fabric'."""
@@ -263,7 +267,10 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     )
     _bus(out, "sbus", nodes_bottom + 0.4, right + col_w, gold)
     out.edges.append(Edge("sfabric", "sbus", f"{node_links:,} node links", gold))
-    out.boxes.append(Box("ssys", right + col_w + 0.6, leaf_y, col_w, 1.1, sys_label, "storage"))
+    # a gap wide enough for the edge's label ("1,024 ports") between the two boxes
+    out.boxes.append(
+        Box("ssys", right + col_w + _LABEL_GAP, leaf_y, col_w, 1.1, sys_label, "storage")
+    )
     out.edges.append(Edge("sfabric", "ssys", f"{st.storage_ports:,} ports", gold))
 
 
@@ -306,7 +313,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
         return
     storage = next((b for b in out.boxes if b.id == "sfabric"), None)
     if storage is not None:  # beside the storage fabric its north-south ports land on
-        x, y = storage.x + storage.w + 0.6, storage.y + storage.h + 0.8
+        x, y = storage.x + storage.w + _LABEL_GAP, storage.y + storage.h + 0.8
     out.boxes.append(Box("servers", x, y, col_w, 1.1, "\n".join(parts), "mgmt"))
     # the servers' own links, by the names their BOM lines give them: a node whose name says
     # "server" (an HGX 8-GPU server) is not one of them
