@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from clustergen.catalog import load_catalog
+from clustergen.catalog.models import System
 from clustergen.engine.model.design import Design
 from clustergen.engine.report import bomfile
 from clustergen.engine.request import merge_request
@@ -25,9 +26,11 @@ def h100() -> Design:
     )
 
 
-@pytest.mark.parametrize(
-    "platform", ["dgx-h100", "dgx-b200", "dgx-b300", "gb200-nvl72", "gb300-nvl72", None]
-)
+#: every GPU platform of the catalog, not a list that misses the next one
+PLATFORMS = sorted(s.id for s in CATALOG.all("systems", System) if s.gpu)
+
+
+@pytest.mark.parametrize("platform", [*PLATFORMS, None])
 @pytest.mark.parametrize("text", ["512 GPUs training, 5 MW", "4096 GPUs training", "3 MW"])
 def test_bom_power_equals_the_designs_it_power(platform: str | None, text: str) -> None:
     fields = {"platform": platform} if platform else {}
@@ -156,6 +159,34 @@ def test_the_bom_sheet_lists_the_csv_lines(h100: Design) -> None:
         row = dict(zip(head, r, strict=True))
         assert (row["Part"] or "") == b["part"]
         assert str(row["Quantity"]) == b["quantity"]
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_csv_workbook_and_design_agree_on_every_line_and_link(platform: str) -> None:
+    """The same lines in bom.csv and the BOM sheet (part, OPN, quantity, status), and the same
+    link groups on the Links sheet as in design.json (count, media, cable, transceivers)."""
+    from openpyxl import load_workbook
+
+    from clustergen.engine.search.proposal import request_from_fields
+
+    d = plan_design(CATALOG, request_from_fields(CATALOG, {"platform": platform, "nodes": 64}))
+    wb = load_workbook(io.BytesIO(bomfile.bom_xlsx(d)))
+    rows = list(wb["BOM"].iter_rows(values_only=True))
+    body = [dict(zip(rows[0], r, strict=True)) for r in rows[1 : len(d.bom) + 1]]
+    from_csv = list(csv.DictReader(io.StringIO(bomfile.bom_csv(d))))
+    assert len(body) == len(from_csv) == len(d.bom)
+    for row, b in zip(body, from_csv, strict=True):
+        got = (row["Part"] or "", row["OPN"] or "", str(row["Quantity"]), row["Status"])
+        assert got == (b["part"], b["opn"], b["quantity"], b["status"])
+    links = list(wb["Links"].iter_rows(values_only=True))
+    sheet = [dict(zip(links[0], r, strict=True)) for r in links[1:] if r[0]]
+    assert len(sheet) == len(d.links)
+    for row, g in zip(sheet, d.links, strict=True):
+        assert (row["Links"], row["Media"]) == (g.links, g.media)
+        assert (row["End A transceivers"], row["End B transceivers"]) == (
+            g.a.transceivers,
+            g.b.transceivers,
+        )
 
 
 def test_an_example_price_layer_prices_the_systems() -> None:

@@ -44,3 +44,13 @@ def test_the_agent_summary_carries_the_cost() -> None:
     assert s.capital_usd == d.cost.capital_priced_usd
     assert not s.capital_complete
     assert s.tco_usd is None  # unpriced lines: no total, never a total with zeros
+
+
+def test_an_unpriced_design_has_an_unknown_total_in_words() -> None:
+    """No term known: the total is 'unknown', not 'at least $0'; an assumed default is named
+    in words ('cost-of-ownership term (years)'), never as the field 'tco years'."""
+    d = plan_design(load_catalog(), DesignRequest(gpus=64, platform="dgx-h100"))
+    section = render_memo(d).split("### Cost of ownership")[1].split("## 5.")[0]
+    assert "| **total** | **unknown** |" in section
+    assert "at least $0" not in section
+    assert "tco" not in section.lower()

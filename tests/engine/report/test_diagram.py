@@ -55,6 +55,19 @@ def test_storage_and_management_hang_from_the_nodes(h100: Design) -> None:
     assert ("oob", "mbus") in edges
 
 
+@pytest.mark.parametrize("platform", ["hgx-h100", "dgx-h100"])
+def test_the_servers_edge_counts_only_the_servers_links(platform: str) -> None:
+    """An HGX node is an '8-GPU server': its storage links are the nodes', not the management
+    servers' (the README design labelled the servers' edge 138 links for their 10)."""
+    d = _design({"platform": platform, "nodes": 64})
+    edge = next(e for e in diagram.layout(d).edges if e.src == "servers")
+    assert d.servers.management_server
+    name = CATALOG.system(d.servers.management_server).name
+    want = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device == name)
+    assert want
+    assert edge.label == f"{want:,} links"
+
+
 def test_pictures_are_deterministic_and_the_drawio_file_parses(h100: Design) -> None:
     assert diagram.topology_svg(h100) == diagram.topology_svg(h100)
     assert diagram.topology_png(h100)[:8] == b"\x89PNG\r\n\x1a\n"
@@ -115,3 +128,56 @@ def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Desig
     # rail-optimized: port r of every node in SU 1 lands on SU 1's leaf r
     first = [r for r in rows if r["side_a_device"] == "node-0001"]
     assert [r["side_b_device"] for r in first] == [f"qm9700-{i:03d}" for i in range(1, 9)]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"platform": "dgx-h100", "nodes": 128},
+        {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+        {"platform": "gb200-nvl72", "nodes": 32},
+    ],
+    ids=lambda f: str(f.get("platform", "readme")),
+)
+def test_every_kind_of_device_gets_an_elevation(fields: dict[str, object]) -> None:
+    """A management server packed into a rack named for its switches still has its rack drawn
+    (the H100 4-SU plan drew no management rack), and no rack is drawn twice."""
+    from clustergen.engine.report.elevation import picked_racks
+
+    racks = rackplan.rack_plan(_design(fields))
+    kinds = {x.role or r.role for r in racks for x in r.devices}
+    picked = picked_racks(racks)
+    drawn = {x.role or r.role for _, r in picked for x in r.devices}
+    assert kinds <= drawn
+    assert len({id(r) for _, r in picked}) == len(picked)
+    assert next(k for k, _ in picked) == "compute"
+
+
+def test_a_device_of_unknown_height_says_the_height_it_holds() -> None:
+    d = _design({"gpus": 512, "power_cap_w": 5e6, "workload": "training"})
+    rows = rackplan.rack_plan_csv(d)
+    held = [x for r in rackplan.rack_plan(d) for x in r.devices if not x.height_known]
+    assert held
+    assert "1U held" not in rows
+    assert all(f"{x.height}U (height unknown, estimate)" in rows for x in held)
+
+
+def test_the_title_names_the_gpus_and_systems_once_each() -> None:
+    lay = diagram.layout(_design({"platform": "gb200-nvl72", "nodes": 32}))
+    assert lay.title.startswith(
+        "2,304 NVIDIA GB200 Blackwell GPUs on 32 NVIDIA GB200 NVL72 racks (DGX GB200):"
+    ), lay.title
+
+
+def test_a_management_box_gives_the_hosts_link_rate() -> None:
+    """DGX B200: 200G in-band ports on an 800G SN5600, drawn as '... at 200 Gb/s'."""
+    d = _design({"platform": "dgx-b200", "nodes": 32})
+    box = next(b for b in diagram.layout(d).boxes if b.id == "inband")
+    assert "host ports at 200 Gb/s" in box.label
+
+
+def test_a_converged_storage_fabric_is_named_for_both_networks() -> None:
+    d = _design({"platform": "hgx-b200", "nodes": 64})
+    assert d.fabrics.inband is None
+    box = next(b for b in diagram.layout(d).boxes if b.id == "sfabric")
+    assert box.label.startswith("Storage and in-band fabric")

@@ -38,7 +38,7 @@ def headings(text: str) -> list[str]:
 
 def test_the_memo_leads_with_the_summary_and_follows_proposal_order(readme_design: Design) -> None:
     text = memo.render_memo(readme_design)
-    assert text.startswith("# GPU cluster proposal: 512 x ")
+    assert text.startswith("# GPU cluster proposal: 512 NVIDIA H100 SXM5 80GB GPUs on ")
     platform = readme_design.platform.name
     assert headings(text) == [
         "## Executive summary",
@@ -168,3 +168,42 @@ def test_a_serving_memo_states_the_interactivity_it_was_sized_at() -> None:
     assert len(rows) == len(d.workload.interactivity)
     assert any(r.startswith("| 50 | 20.0 | ") for r in rows)
     assert not any(line.endswith("..") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("platform", "nodes", "start"),
+    [
+        (
+            "gb200-nvl72",
+            8,
+            "We recommend 8 NVIDIA GB200 NVL72 racks (DGX GB200) with 576 NVIDIA GB200 "
+            "Blackwell GPUs in 1 scalable unit on",
+        ),
+        ("dgx-b200", 32, "We recommend 32 NVIDIA DGX B200 systems (256 NVIDIA B200 GPUs)"),
+        ("dgx-h100", 127, "We recommend 127 NVIDIA DGX H100 systems (1,016 NVIDIA H100 SXM5"),
+    ],
+)
+def test_the_headline_names_systems_and_gpus_once_each(
+    platform: str, nodes: int, start: str
+) -> None:
+    """No 'GPU (in GB200 NVL72) GPUs', no '32 x ... rack (DGX GB200) (2,304 ...)': the plural
+    on the noun, a product note in parentheses kept once, never two brackets in a row."""
+    d = assemble_design(CATALOG, DesignRequest(nodes=nodes), DesignChoices(platform=platform))
+    text = memo.headline(d)
+    assert text.startswith(start), text
+    assert ") (" not in text
+    assert "GPU GPUs" not in text
+    assert ") GPUs" not in text
+    memo_text = memo.render_memo(d)
+    assert " x NVIDIA" not in memo_text.split("## 2.", 1)[0].split("## 1.", 1)[1]
+    assert "GPU (in" not in memo_text.splitlines()[0]
+
+
+def test_placeholder_lines_are_listed_one_per_item(readme_design: Design) -> None:
+    """A placeholder's description has semicolons of its own: each is its own sub-item, never
+    joined with '; ' into one sentence a reader cannot split."""
+    text = memo.render_memo(readme_design)
+    placeholders = [ln for ln in readme_design.bom if ln.placeholder]
+    assert placeholders
+    for ln in placeholders:
+        assert f"\n  - {ln.description}" in text

@@ -15,6 +15,7 @@ from clustergen.engine.model.design import Design, LinkGroup
 from clustergen.engine.report import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
+from clustergen.engine.sizing.fabric import VENDOR_MEDIA
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
 from clustergen.engine.sizing.links import is_copper
 
@@ -49,7 +50,12 @@ def test_every_fabric_link_is_in_a_link_group(d: Design) -> None:
         for c in f.cables:
             got = sum(g.links for g in groups if g.segment == c.segment)
             assert got == c.count, (name, c.segment)
-            assert all(g.media == c.media for g in groups if g.segment == c.segment)
+            for g in groups:
+                if g.segment != c.segment:
+                    continue
+                # an ordered end among the storage vendor's (a management server) is optical
+                vendor = c.media == VENDOR_MEDIA and g.cable_supply == "order"
+                assert g.media == ("optical" if vendor else c.media), g
 
 
 def test_switch_and_node_transceivers_match_the_fabric(d: Design) -> None:
@@ -291,3 +297,56 @@ def test_the_compute_rack_on_the_bom_is_the_one_drawn(d: Design) -> None:
     assert f"{d.racks.compute.cooling}-cooled" in line.description
     if line.part:
         assert CATALOG.rack(line.part).rack_units == height
+
+
+def test_a_bluefield_inband_port_on_spectrum4_takes_modules_and_splitter_fiber() -> None:
+    """DGX B200: the BlueField-3 in-band port is QSFP112 at 200 Gb/s and the SN5600 has OSFP
+    cages; no AOC joins them. NVIDIA's MMA1Z00-NS400-T overview gives the link: the QSFP112
+    SR4 in its 200G mode, a 1:2 splitter fiber (MFP7E20), a twin-port OSFP (MMA4Z00-NS) in the
+    Spectrum-4 switch serving four such ports. No in-band line is left to choose."""
+    d = design({"platform": "dgx-b200", "nodes": 32})
+    g = next(g for g in d.links if g.fabric == "in-band management")
+    assert (g.a.transceiver, g.cable, g.b.transceiver) == (
+        "mma1z00-ns400",
+        "fiber-mpo-mm-split",
+        "mma4z00-ns",
+    )
+    assert g.a.transceivers == g.links
+    assert g.b.transceivers == -(-g.links // 4)
+    assert g.links_per_cable == 2
+    lines = [ln for ln in d.bom if "in-band management" in ln.description]
+    assert not [ln for ln in lines if ln.placeholder]
+    cable = next(ln for ln in lines if ln.category == "cable")
+    assert cable.quantity == -(-g.links // 2)
+
+
+def test_an_unsettled_inband_cable_says_what_it_must_join() -> None:
+    """Without the splitter fiber in the catalog the B200's in-band cable stays a flagged
+    placeholder that names both ends, and the link claims no cable type (AOC) nobody chose."""
+    entries = {stem: dict(rows) for stem, rows in CATALOG.entries.items()}
+    del entries["optics"]["fiber-mpo-mm-split"]
+    catalog = dataclasses.replace(CATALOG, entries=entries, hash="no-splitter-fiber")
+    d = plan_design(catalog, request_from_fields(catalog, {"platform": "dgx-b200", "nodes": 32}))
+    g = next(g for g in d.links if g.fabric == "in-band management")
+    assert g.cable is None
+    assert "AOC" not in g.media
+    line = next(ln for ln in d.bom if ln.category == "cable" and "in-band" in ln.description)
+    assert line.placeholder
+    assert "QSFP112" in line.source
+    assert "OSFP cage" in line.source
+
+
+def test_a_management_server_among_the_storage_ends_is_optical_and_says_what_is_unknown() -> None:
+    """H100 RA: the BCM servers' storage links share the storage-leaf segment with the
+    appliances, whose cables the storage vendor chooses; the servers' own links are ordered
+    fiber ('optical'), and their module, for a card the catalog does not know, is a flagged
+    line that says so rather than 'no catalog part fits'."""
+    d = design({"platform": "dgx-h100", "nodes": 127})
+    g = next(g for g in d.links if g.fabric == "storage" and "BCM" in g.a.device)
+    assert g.cable_supply == "order"
+    assert g.media == "optical"
+    assert g.cable is not None
+    assert CATALOG.optic(g.cable).kind == "fiber"
+    line = next(ln for ln in d.bom if ln.category == "transceiver" and "BCM" in ln.description)
+    assert line.placeholder
+    assert "card not in the catalog" in line.description

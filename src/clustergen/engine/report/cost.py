@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.tco import CostOfOwnership
+from clustergen.engine.report.words import field_words
 from clustergen.units import dollars, plural
 
 #: how many unpriced parts the memo names
@@ -110,5 +111,5 @@ def cost_section(d: Design) -> list[str]:
     if c.assumed:
         out.append("")
     for a in c.assumed:
-        out.append(f"- Assumed {a.field.replace('_', ' ')} {a.value}: {a.reason}.")
+        out.append(f"- Assumed {field_words(a.field)} {a.value}: {a.reason}.")
     return out

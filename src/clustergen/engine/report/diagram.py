@@ -14,9 +14,10 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from clustergen.engine.model.design import Design
+from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
+from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.topology import model_name, su_sizes, tech_name
 from clustergen.units import plural, ratio
 
@@ -102,7 +103,7 @@ def layout(d: Design) -> Layout:
     out.width = max(b.x + b.w for b in out.boxes) + 0.5
     out.height = max(b.y + b.h for b in out.boxes) + 0.5
     planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
-    out.title = f"{d.compute.gpus:,} {p.gpu_name} GPUs on {d.compute.nodes:,} x {p.name}" + (
+    out.title = f"{gpus_text(d)} on {systems_text(d)}" + (
         f": {tech_name(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
     )
     return out
@@ -219,6 +220,17 @@ def _bus(out: Layout, bus_id: str, y: float, right: float, color: str) -> None:
         out.edges.append(Edge(nid, bus_id, "", color))
 
 
+#: the gap between boxes joined sideways, room for an edge label
+_LABEL_GAP = 1.2
+
+
+def _storage_fabric_name(d: Design) -> str:
+    """'Storage and in-band fabric' where the storage fabric carries in-band management too
+    (the converged north-south fabric of the Enterprise RAs), else 'Storage fabric'."""
+    carried = {n.network for n in d.fabrics.networks if n.carried_by == "storage"}
+    return "Storage and in-band fabric" if "in-band management" in carried else "Storage fabric"
+
+
 def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     s, st = d.fabrics.storage, d.storage
     # the appliance's product name, as the BOM gives it (not its catalog id)
@@ -255,15 +267,25 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
             leaf_y,
             col_w,
             1.1,
-            f"Storage fabric ({tech_name(s)}): {s.leaf_switches} x {model_name(s.leaf_switch)} leaves"
+            f"{_storage_fabric_name(d)} ({tech_name(s)}): "
+            f"{s.leaf_switches} x {model_name(s.leaf_switch)} leaves"
             + (f", {s.spine_switches} spines" if s.spine_switches else ""),
             "storage",
         )
     )
     _bus(out, "sbus", nodes_bottom + 0.4, right + col_w, gold)
     out.edges.append(Edge("sfabric", "sbus", f"{node_links:,} node links", gold))
-    out.boxes.append(Box("ssys", right + col_w + 0.6, leaf_y, col_w, 1.1, sys_label, "storage"))
+    # a gap wide enough for the edge's label ("1,024 ports") between the two boxes
+    out.boxes.append(
+        Box("ssys", right + col_w + _LABEL_GAP, leaf_y, col_w, 1.1, sys_label, "storage")
+    )
     out.edges.append(Edge("sfabric", "ssys", f"{st.storage_ports:,} ports", gold))
+
+
+def _host_speed(d: Design, net: ManagementNetwork) -> float:
+    """The rate a network's hosts link at (the DGX B200's 200G in-band ports, not the SN5600's
+    800G port speed)."""
+    return next((g.speed_gbps for g in d.links if g.fabric == net.name), net.port_speed_gbps)
 
 
 def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) -> None:
@@ -283,7 +305,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 col_w,
                 1.1,
                 f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
-                f"{net.host_ports:,} host ports at {net.port_speed_gbps:g} Gb/s",
+                f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
                 "mgmt",
             )
         )
@@ -299,11 +321,14 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
         return
     storage = next((b for b in out.boxes if b.id == "sfabric"), None)
     if storage is not None:  # beside the storage fabric its north-south ports land on
-        x, y = storage.x + storage.w + 0.6, storage.y + storage.h + 0.8
+        x, y = storage.x + storage.w + _LABEL_GAP, storage.y + storage.h + 0.8
     out.boxes.append(Box("servers", x, y, col_w, 1.1, "\n".join(parts), "mgmt"))
-    ports = sum(
-        g.links for g in d.links if g.fabric == "storage" and "server" in g.a.device.lower()
-    )
+    # the servers' own links, by the names their BOM lines give them: a node whose name says
+    # "server" (an HGX 8-GPU server) is not one of them
+    names = {
+        ln.description for ln in d.bom if ln.category in ("management-server", "fabric-manager")
+    }
+    ports = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device in names)
     if storage is not None:
         out.edges.append(Edge("servers", "sfabric", f"{ports:,} links" if ports else "", "#777777"))
     elif nets:

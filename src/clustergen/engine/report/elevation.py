@@ -8,7 +8,7 @@ from typing import Any
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.charts import png, pyplot
-from clustergen.engine.report.rackplan import Rack, rack_plan
+from clustergen.engine.report.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
 from clustergen.engine.report.safe_text import plot_text
 from clustergen.units import plural
 
@@ -21,7 +21,7 @@ def _short(kind: str) -> str:
     return kind if len(kind) <= 38 else kind[:37] + "..."
 
 
-def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
+def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
     from matplotlib.patches import Rectangle
 
     ax.add_patch(Rectangle((0, 0.5), 3.0, rack.height_u, fill=False, lw=2))
@@ -31,7 +31,7 @@ def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
                 (0.1, x.position - 0.5),
                 2.8,
                 x.height,
-                fc=_COLOR[rack.role] if x.height_known else "white",
+                fc=_COLOR[x.role or rack.role] if x.height_known else "white",
                 ec="black",
                 lw=0.5,
                 hatch=None if x.height_known else "//",
@@ -46,6 +46,8 @@ def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
             va="center",
             fontsize=size,
             clip_on=True,
+            # a label on a hatched (height unknown) box sits on white, not across the hatching
+            bbox=None if x.height_known else {"fc": "white", "ec": "none", "pad": 0.6},
         )
     power = (
         "power unknown"
@@ -53,10 +55,12 @@ def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
         else (("at least " if not rack.power_complete else "") + f"{rack.power_w / 1e3:,.1f} kW")
     )
     cool = f", {cooling}-cooled" if rack.role == "compute" else ", air-cooled"
+    held = sorted({x.role or rack.role for x in rack.devices} - {kind})
+    also = f"\nalso holds {', '.join(held)}" if held else ""
     ax.set_title(
         plot_text(
-            f"{rack.role} rack {rack.name}\n{rack.height_u}U{cool}, {power}\n"
-            f"{plural(alike, 'rack')} of this kind"
+            f"{kind}: rack {rack.name}{also}\n{rack.height_u}U{cool}, {power}\n"
+            f"{plural(alike, rack.role + ' rack')} in all"
         ),
         fontsize=8,
     )
@@ -66,21 +70,38 @@ def _panel(ax: Any, rack: Rack, alike: int, cooling: str) -> None:
     ax.tick_params(axis="y", labelsize=6)
 
 
+def _units_of(rack: Rack, kind: str) -> int:
+    return sum(x.height for x in rack.devices if (x.role or rack.role) == kind)
+
+
+def picked_racks(racks: list[Rack]) -> list[tuple[str, Rack]]:
+    """Per rack type, the first rack of that type; a type no rack is named for (management
+    servers packed in with switches) gets the rack holding most of its devices, unless that
+    rack is drawn already (its title then says it holds them too)."""
+    own = {k: r for k in _ORDER for r in racks[::-1] if r.role == k}  # the first of each
+    out = dict(own)
+    for kind in _ORDER:
+        holding = [r for r in racks if _units_of(r, kind) and all(r is not x for x in out.values())]
+        if kind not in out and holding:
+            out[kind] = max(holding, key=lambda r: _units_of(r, kind))
+    return [(k, out[k]) for k in _ORDER if k in out]
+
+
 def rack_elevations(d: Design) -> bytes:
     """One elevation per rack type, as PNG bytes; hatched: a device whose height is unknown."""
     plt = pyplot()
     racks = rack_plan(d)
-    kinds = [k for k in _ORDER if any(r.role == k for r in racks)]
-    fig, axes = plt.subplots(1, max(1, len(kinds)), figsize=(3.0 * max(1, len(kinds)) + 1, 8))
-    axes = list(axes) if len(kinds) > 1 else [axes]
-    for ax, kind in zip(axes, kinds, strict=False):
-        first = next(r for r in racks if r.role == kind)
-        _panel(ax, first, sum(1 for r in racks if r.role == kind), d.racks.compute.cooling)
+    picked = picked_racks(racks)
+    fig, axes = plt.subplots(1, max(1, len(picked)), figsize=(3.0 * max(1, len(picked)) + 1, 8))
+    axes = list(axes) if len(picked) > 1 else [axes]
+    for ax, (kind, rack) in zip(axes, picked, strict=False):
+        alike = sum(1 for r in racks if r.role == rack.role)
+        _panel(ax, kind, rack, alike, d.racks.compute.cooling)
     axes[0].set_ylabel("rack units")
     fig.suptitle(
         plot_text(
             f"Rack elevations (front): {plural(len(racks), 'rack')} in all; "
-            "hatched: height unknown, 1U held"
+            f"hatched: height unknown, an estimate held (switch 1U, server {SERVER_RACK_UNITS}U)"
         ),
         fontsize=10,
     )

@@ -18,7 +18,14 @@ from clustergen.engine.report.bomfile import (
     category_totals,
 )
 from clustergen.engine.report.cost import cost_line, cost_section
-from clustergen.engine.report.scale_words import in_units, node_noun, nodes_text, units_text
+from clustergen.engine.report.scale_words import (
+    gpus_text,
+    in_units,
+    node_noun,
+    nodes_text,
+    systems_text,
+    units_text,
+)
 from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     compute_rack_words,
@@ -68,14 +75,17 @@ def headline(d: Design) -> str:
     """The answer in one paragraph."""
     p, c, pw = d.platform, d.compute, d.power
     su = in_units(d)
-    what = f"{c.nodes:,} x {p.name}" if p.rack_scale else plural(c.nodes, f"{p.name} system")
+    what = systems_text(d)
+    # a name that already ends in a note in parentheses is not followed by a second one
+    gpus = f" with {gpus_text(d)}" if what.endswith(")") else f" ({gpus_text(d)})"
     on = (
         f" on a {_fabric_words(d.fabrics.compute, p.lone_unit)}"
         if d.fabrics.compute
-        else f" with no scale-out fabric (its {c.gpus:,} GPUs share {p.gpu_link})"
+        else f" {'and' if gpus.startswith(' with') else 'with'} no scale-out fabric "
+        f"(its {c.gpus:,} GPUs share {p.gpu_link})"
     )
     text = (
-        f"We recommend {what} ({c.gpus:,} {p.gpu_name} GPUs){su}{on}. The design draws "
+        f"We recommend {what}{gpus}{su}{on}. The design draws "
         f"{'' if pw.complete else 'at least '}{watts(pw.it_total_w)} of IT power "
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
         f"of {pw.pue:g})"
@@ -297,7 +307,8 @@ def configuration(d: Design) -> list[str]:
     p, c, s, r = d.platform, d.compute, d.servers, d.racks
     out = [
         "## 1. Recommended configuration\n",
-        f"- Platform: {p.name}, {p.gpus_per_node} x {p.gpu_name} per {node_noun(d)}. Why: {p.reason}.",
+        f"- Platform: {p.name}, {gpus_text(d, p.gpus_per_node)} per {node_noun(d)}. "
+        f"Why: {p.reason}.",
     ]
     if p.architecture_name:
         out.append(f"- Follows: {p.architecture_name}")
@@ -381,8 +392,10 @@ def risks(d: Design) -> list[str]:
         out.append(
             f"- {plural(len(placeholders), 'BOM line')} "
             f"{'is a placeholder' if len(placeholders) == 1 else 'are placeholders'} "
-            "to settle with vendors: " + "; ".join(ln.description for ln in placeholders) + "."
+            "to settle with vendors:"
         )
+        # one sub-item each: a description holds semicolons of its own
+        out += [f"  - {ln.description}" for ln in placeholders]
     no_opn = [ln for ln in d.bom if not ln.placeholder and ln.opn is None and ln.status == "order"]
     if no_opn:
         out.append(
@@ -426,9 +439,9 @@ def next_steps(d: Design) -> list[str]:
 def render_memo(design: Design) -> str:
     """The memo as Markdown, in proposal order. Every string of the design is shown as text."""
     d: Design = map_text(design, markdown, skip=frozenset({"memo"}))
-    p, c = d.platform, d.compute
+    p = d.platform
     out = [
-        f"# GPU cluster proposal: {c.gpus:,} x {p.gpu_name} on {p.name}\n",
+        f"# GPU cluster proposal: {gpus_text(d)} on {p.name}\n",
         f"_Prepared with clustergen {d.provenance.engine_version} ({d.mode} mode), catalog {d.provenance.catalog_hash}. "
         f"Request: '{d.request.text}'._\n"
         if d.request.text

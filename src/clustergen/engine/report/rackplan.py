@@ -11,7 +11,8 @@ Rules:
 - switches go to network racks, management servers and fabric managers to management racks,
   storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order;
   a design with no network rack (they fit a compute rack) has them above the last rack's nodes;
-- a device of unknown height takes 1U and is flagged; a rack's power is the sum of its devices'
+- a device of unknown height holds an estimate (a switch 1U, a server the racks section's 2U) and
+  is flagged; a rack's power is the sum of its devices'
   (the compute rack's is the design's), marked "at least" when a device's power is unknown.
 """
 
@@ -51,6 +52,7 @@ class Device:
     height: int
     power_w: float | None
     height_known: bool = True
+    role: str = ""  # network, management or storage outside the compute racks ("": the rack's)
 
 
 @dataclass
@@ -176,6 +178,7 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
                 ln.unit_power_w,
                 ln.unit_rack_units is not None,
             )
+            device.role = role
             out.append((device, role, leaf))
     return out
 
@@ -272,7 +275,7 @@ def rack_plan_csv(d: Design) -> str:
     for rack in rack_plan(d):
         for x in rack.devices:
             power = "power unknown" if x.power_w is None else f"{x.power_w:,.0f} W"
-            height = f"{x.height}U" + ("" if x.height_known else " (height unknown, 1U held)")
+            height = f"{x.height}U" + ("" if x.height_known else " (height unknown, estimate)")
             w.writerow(
                 [
                     cell_text(x.name),

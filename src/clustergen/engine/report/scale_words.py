@@ -36,3 +36,31 @@ def in_units(d: Design) -> str:
     if not c.su_nodes or c.nodes < c.su_nodes:
         return ""
     return f" in {plural(c.scalable_units, 'scalable unit')}"
+
+
+def _split_note(name: str) -> tuple[str, str]:
+    """'NVIDIA GB200 NVL72 rack (DGX GB200)' -> ('NVIDIA GB200 NVL72 rack', ' (DGX GB200)')."""
+    base, sep, note = name.partition(" (")
+    return base, (sep + note if sep else "")
+
+
+def systems_text(d: Design) -> str:
+    """'127 NVIDIA DGX H100 systems', '32 NVIDIA GB200 NVL72 racks (DGX GB200)': a rack-scale
+    system's plural on its noun, never after the product name's note in parentheses."""
+    p, n = d.platform, d.compute.nodes
+    base, note = _split_note(p.name)
+    if not p.rack_scale:
+        # "64 NVIDIA HGX H100 8-GPU servers (OEM)", not "... server (OEM) systems"
+        if base.endswith((" server", " system")):
+            return plural(n, base) + note
+        return plural(n, f"{p.name} system")
+    return plural(n, base if base.endswith(" rack") else f"{base} rack") + note
+
+
+def gpus_text(d: Design, gpus: int | None = None) -> str:
+    """'2,304 NVIDIA GB200 Blackwell GPUs': the GPU's product name without its note in
+    parentheses ('(in GB200 NVL72)', '(HGX/DGX B200)') and without a second 'GPU'; the design's
+    GPUs unless another count is given."""
+    base, _ = _split_note(d.platform.gpu_name)
+    n = d.compute.gpus if gpus is None else gpus
+    return plural(n, f"{base.removesuffix(' GPU')} GPU")

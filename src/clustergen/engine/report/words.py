@@ -88,6 +88,7 @@ _FIELD_WORDS = {
     "metadata_servers": "metadata servers",
     "mfu": "model FLOPs utilisation (MFU)",
     "checkpoint_interval_s": "checkpoint interval (s)",
+    "tco_load_share": "average load (share of the facility power)",
 }
 
 _UNIT_SUFFIXES = (

@@ -220,10 +220,17 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
             )
         ]
     optic = catalog.optic(end.transceiver) if end.transceiver else None
-    name = optic.name if optic else "transceiver (no catalog part fits; choose one for the cage)"
+    # no module: the end's cage is not in the catalog or no catalog part fits it; the port
+    # says which ("server port (card not in the catalog)")
+    name = optic.name if optic else f"transceiver to choose for the {end.port}"
     if end.unit_power_w is None and optic is not None and optic.power_w is not None:
-        # a north-south host's module draws from the host's own budget, as the fabric counts it
-        where += "; its power is in the host's"
+        # a north-south host's module draws from the host's own budget, as the fabric counts it;
+        # a management network counts its switches only, so its switch modules are left out
+        where += (
+            "; its power is in the host's"
+            if end is g.a
+            else "; its power is not in the design's (the network counts its switches only)"
+        )
     return [line("transceiver", end.transceivers, f"{name}; {where}", optic, end.unit_power_w)]
 
 
@@ -231,9 +238,10 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def _cable_line(catalog: Catalog, label: str, g: LinkGroup) -> BomLine:
+def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = None) -> BomLine:
     """A cable line: the catalog cable of the link group (its media and length class), the
-    storage vendor's, or a placeholder that says what to choose."""
+    storage vendor's, or a placeholder that says what to choose (and `why`, where the caller
+    knows what the cable must join)."""
     where = f"{label} {_plural(g.links, g.segment + ' link')}, {g.length_class}"
     if g.cable_supply == "storage vendor":
         return line(
@@ -253,7 +261,8 @@ def _cable_line(catalog: Catalog, label: str, g: LinkGroup) -> BomLine:
             f"{g.speed_gbps:g} Gb/s {g.media} cable; {where}",
             None,
             None,
-            source="link count from the fabric rules; no catalog cable fits this link",
+            source="link count from the fabric rules; "
+            + (why or "no catalog cable fits this link"),
         )
     n = ceil_div(g.links, g.links_per_cable)
     unit = None if g.cable_power_w is None else g.cable_power_w / max(1, n)
@@ -306,7 +315,10 @@ def _management_lines(
                 switch_power_w(sw),
             )
         )
-        out += [_cable_line(catalog, net.name, g) for g in _of(links, net.name)]
+        why = _unjoined(system.inband if net is fabrics.inband else system.oob, sw, net.name)
+        for g in _of(links, net.name):
+            out += _end_line(catalog, net.name, g, g.a) + _end_line(catalog, net.name, g, g.b)
+            out.append(_cable_line(catalog, net.name, g, why))
     if servers.fabric_manager and servers.fabric_managers:
         fm = catalog.system(servers.fabric_manager)
         out.append(line("fabric-manager", servers.fabric_managers, fm.name, fm, fm.max_power_w))
@@ -317,6 +329,19 @@ def _management_lines(
         )
         out += _server_card_lines(catalog, mgmt, servers.management_servers)
     return out
+
+
+def _unjoined(node: PortGroup | None, sw: Switch, net: str) -> str | None:
+    """Why a management network's host cable is left to choose: what its ends are (the DGX
+    B200's QSFP112 BlueField-3 in-band port at 200 Gb/s and the SN5600's OSFP cage, which no
+    catalog AOC joins and the B200 RA names no part for)."""
+    if node is None or not node.cage_form or not sw.cage_form:
+        return None
+    return (
+        f"no catalog cable joins the nodes' {node.cage_form} {net} port at "
+        f"{node.port_speed_gbps:g} Gb/s to the {sw.name}'s {sw.cage_form} cage, and the "
+        "platform's reference architecture names no part: choose one with the switch vendor"
+    )
 
 
 def _cards(group: PortGroup, count: int, unit: str) -> str:

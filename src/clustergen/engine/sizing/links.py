@@ -15,6 +15,9 @@ Rules:
   per end, which the fabric counts at its switch tier, moves with the cable;
 - a cable carries as many links as its logical ports (a twin-port DAC or a 1:2 splitter fiber
   two), so the BOM buys links / ports of it;
+- a management network's optical host link takes an AOC that fits the host's cage (H100 RA
+  Table 8), else a module at each end on fiber (`access_optics`: a BlueField-3 QSFP112 port at
+  200G on a 1:2 splitter to a twin-port OSFP in a Spectrum-4 switch, four hosts a module);
 - length class: a host's link to an in-rack switch is in-rack, a switch pair's inter-switch links
   are in-rack, everything to the network racks is row.
 """
@@ -33,7 +36,14 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import CableLine, FabricDesign
 from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
-from clustergen.engine.sizing.fabric import fits_cage, host_optic, optics_of_kind
+from clustergen.engine.sizing.fabric import (
+    VENDOR_MEDIA,
+    AccessOptics,
+    access_optics,
+    fits_cage,
+    host_optic,
+    optics_of_kind,
+)
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -142,7 +152,9 @@ def _group(
         segment=c.segment,
         links=h.links,
         speed_gbps=c.speed_gbps,
-        media=c.media,
+        # the management servers on the storage-leaf segment are ordered, not the storage
+        # vendor's: their links are optical, whatever the appliances' cables turn out to be
+        media="optical" if c.media == VENDOR_MEDIA and h.supply == "order" else c.media,
         cable=cable.id if cable else None,
         links_per_cable=cable.ports if cable and cable_supply == "order" else 1,
         cable_supply=cable_supply,
@@ -433,7 +445,12 @@ def _management_links(
         else None
     )
     sw = catalog.switch(net.switch)
-    media = "copper (RJ45)" if copper else "active optical (AOC)"
+    if cable is None and not copper and node is not None:
+        parts = access_optics(catalog, port_gbps=speed, cage_form=node.cage_form, switch=sw)
+        if parts is not None:
+            return _optical_access(net, node, sw.name, speed, parts)
+    # an optical link whose cable is not settled says so, not "AOC" (it may take transceivers)
+    media = "copper (RJ45)" if copper else ("active optical (AOC)" if cable else "optical")
     return LinkGroup(
         fabric=net.name,
         segment="host-access",
@@ -450,5 +467,37 @@ def _management_links(
         ),
         b=LinkEnd(
             device=f"{sw.name} access switch", port="access port", transceiver=None, transceivers=0
+        ),
+    )
+
+
+def _optical_access(
+    net: ManagementNetwork, node: PortGroup, switch: str, speed: float, parts: AccessOptics
+) -> LinkGroup:
+    """Host links where no active cable joins the host's cage to the switch's: a module at each
+    end and fiber (`access_optics`). The host's module draws from the host's budget; the
+    switch's is not in the network's power, which counts its switches (unit power None)."""
+    links, fiber = net.host_ports, parts.fiber
+    return LinkGroup(
+        fabric=net.name,
+        segment="host-access",
+        links=links,
+        speed_gbps=speed,
+        media=f"optical, {fiber.media}" + (", 1:2 splitter" if fiber.ports > 1 else ""),
+        cable=fiber.id,
+        links_per_cable=fiber.ports,
+        length_class="in-rack" if net.in_rack_switches else "row",
+        a=LinkEnd(
+            device="nodes and servers",
+            port=f"in-band port ({node.cage_form})",
+            transceiver=parts.host.id,
+            transceivers=links,
+        ),
+        b=LinkEnd(
+            device=f"{switch} access switch",
+            port="access port",
+            transceiver=parts.switch.id,
+            transceivers=ceil_div(links, parts.links_per_switch_module),
+            ports_per_transceiver=parts.links_per_switch_module,
         ),
     )

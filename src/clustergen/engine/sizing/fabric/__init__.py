@@ -5,7 +5,13 @@ Other packages import only the names below; the modules are this package's own.
 """
 
 from clustergen.engine.sizing.fabric.clos import leaf_split, max_host_ports
-from clustergen.engine.sizing.fabric.host_optics import fits_cage, host_optic, optics_of_kind
+from clustergen.engine.sizing.fabric.host_optics import (
+    AccessOptics,
+    access_optics,
+    fits_cage,
+    host_optic,
+    optics_of_kind,
+)
 from clustergen.engine.sizing.fabric.network import known_power_w, size_clos, switch_power_w
 from clustergen.engine.sizing.fabric.plan import (
     choose_cabling_for,
@@ -16,9 +22,12 @@ from clustergen.engine.sizing.fabric.plan import (
     size_setup,
 )
 from clustergen.engine.sizing.fabric.scale import scale_section, split_text
-from clustergen.engine.sizing.fabric.storage import size_storage_fabric
+from clustergen.engine.sizing.fabric.storage import VENDOR_MEDIA, size_storage_fabric
 
 __all__ = [
+    "VENDOR_MEDIA",
+    "AccessOptics",
+    "access_optics",
     "choose_cabling_for",
     "compute_fabric",
     "fits_cage",

@@ -11,9 +11,10 @@ run at 200G on a 1:2 splitter fiber) fits when no full-rate module does.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Optic
+from clustergen.catalog.models import Optic, Switch
 from clustergen.engine.cache import cached
 from clustergen.errors import CatalogGapError
 
@@ -95,3 +96,57 @@ def host_optic(
         return fits[0] if fits else None
 
     return cached(catalog, ("host_optic", total_gbps, ports, cage_form, technology), first)
+
+
+@dataclass(frozen=True)
+class AccessOptics:
+    """The parts of an optical host-to-switch link where no active cable fits: the host's
+    module, the switch's module (how many host links one carries) and the fiber (how many links
+    one carries)."""
+
+    host: Optic
+    switch: Optic
+    links_per_switch_module: int
+    fiber: Optic
+
+
+def access_optics(
+    catalog: Catalog, *, port_gbps: float, cage_form: str | None, switch: Switch
+) -> AccessOptics | None:
+    """A host port of `cage_form` at `port_gbps` to a switch's cage over transceivers and fiber:
+    the host module of the cage's form (`host_optic`, a 400G QSFP112 SR4 run at 200G where the
+    port is 200G), a switch module of the switch cage's form and rate in the same media (the
+    switch cage's finned module first), and a straight fiber, or a 1:2 splitter when the host
+    module runs at half its lanes. NVIDIA documents the combination for BlueField-3 QSFP112
+    ports on Spectrum-4: MMA1Z00-NS400-T overview, "linked to a single 800Gb/s Twin-port 2x400G
+    OSFP transceiver (MMA4Z00-NS) in a Spectrum-4 Ethernet switch ... 1:2 splitter ... (MFP7E20)
+    ... links to four 200Gb/s ... BlueField-3/QSFP112 adapter cards". None when a part is
+    missing from the catalog."""
+    host = host_optic(
+        catalog,
+        total_gbps=port_gbps,
+        ports=1,
+        cage_form=cage_form,
+        technology=switch.technology,
+    )
+    if host is None or not switch.cage_form or not switch.cage_gbps:
+        return None
+    modules = [
+        o
+        for o in transceivers(catalog, "total_gbps", "media", "form_factor")
+        if fits_cage(o, switch.cage_form)
+        and o.total_gbps == switch.cage_gbps
+        and o.media == host.media
+        and (not o.technologies or switch.technology in o.technologies)
+    ]
+    modules.sort(key=lambda o: "flat top" in (o.form_factor or ""))  # a switch cage: finned
+    split = host.total_gbps != port_gbps
+    fibers = [
+        o
+        for o in optics_of_kind(catalog.all("optics", Optic), "fiber", "media", "port_speed_gbps")
+        if o.media == host.media
+        and ((o.ports > 1 and o.port_speed_gbps == port_gbps) if split else o.ports == 1)
+    ]
+    if not modules or not fibers:
+        return None
+    return AccessOptics(host, modules[0], max(1, int(switch.cage_gbps // port_gbps)), fibers[0])

@@ -34,6 +34,9 @@ from clustergen.engine.sizing.fabric.clos import host_capacity, leaf_split
 from clustergen.engine.sizing.fabric.network import size_clos, switch_power_w
 from clustergen.units import ceil_div, divisors, ratio
 
+#: the storage-leaf segment's media: the appliances' cables are the storage vendor's choice
+VENDOR_MEDIA = "chosen with the storage system"
+
 
 def size_storage_fabric(
     spec: FabricSpec,
@@ -146,7 +149,7 @@ def _cables(
     cables.append(
         CableLine(
             segment="storage-leaf",
-            media="chosen with the storage system",
+            media=VENDOR_MEDIA,
             speed_gbps=speed,
             count=storage_ports,
         )
