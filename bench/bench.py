@@ -12,7 +12,8 @@ The seed script is read from the seed memo at run time, never copied into this r
 the memo the seed column is empty. Ratios are clustergen time / seed time (above 1: slower).
 The seed's numbers answer a simpler question (its fabric is port division with no spine-count,
 rail, core-tier or transceiver rules, and its "design" is one power solve), so a ratio is a cost
-of the extra rules, not a like-for-like race.
+of the extra rules, not a like-for-like race. `bench/startup.py` splits a design process's CPU
+time into its phases (pydantic, typer, class building, catalog, request, trade study, output).
 """
 
 from __future__ import annotations

@@ -104,3 +104,16 @@ def test_the_built_in_estimates_all_state_their_basis() -> None:
         for fs in e.field_sources.values()
     }
     assert kinds == {"datasheet", "literature", "estimate", "derived"}
+
+
+def test_the_loader_hands_over_the_name_index_it_checked() -> None:
+    # the names are folded once, while checking them: the catalog looks up by the same index
+    # it would build from its entries
+    from clustergen.catalog import Catalog
+
+    cat, problems = validate_catalog()
+    assert cat is not None
+    assert not problems
+    rebuilt = Catalog(cat.entries, cat.directories, cat.hash)
+    assert rebuilt == cat
+    assert cat.gpu("H100").id == rebuilt.gpu("H100").id == "h100-sxm"

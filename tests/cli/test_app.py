@@ -210,3 +210,34 @@ def test_the_quick_exit_reports_an_output_that_cannot_be_written() -> None:
         done = _process("fabric", "--platform", "dgx-h100", "--nodes", "32", "--json", stdout=full)
     assert done.returncode == 2
     assert done.stderr.strip() == "Error: cannot write the output: No space left on device"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("design", "512 GPUs training, 5 MW", "--offline", "--json"),
+        ("fabric", "--platform", "dgx-h100", "--nodes", "32", "--json"),
+    ],
+)
+def test_a_short_command_ends_before_the_collectors_first_pass(args: tuple[str, ...]) -> None:
+    # with the threshold `run` sets, a young pass over start-up's objects costs 10-15 ms and frees
+    # almost nothing; a command that now allocates more than _GC_YOUNG pays it again: trim what
+    # start-up builds, or weigh raising _GC_YOUNG (memory) in cli/app.py
+    code = (
+        "import contextlib, gc, io, sys\n"
+        "from clustergen.cli import app\n"
+        "gc.set_threshold(app._GC_YOUNG, 10, 10)\n"
+        "passes = []\n"
+        "gc.callbacks.append(lambda phase, info: passes.append(info) if phase == 'stop' else None)\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    app.main(sys.argv[1:])\n"
+        "print(len(passes), gc.get_count()[0])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    passes, allocated = (int(n) for n in done.stdout.split())
+    assert passes == 0, f"`clustergen {args[0]}` allocated past {app_module._GC_YOUNG:,}"
+    assert allocated > 1_000  # the count is real

@@ -11,4 +11,6 @@ def read(rule: str, text: str) -> list[Reading]:
     """The readings of the named rule's first match in `text` (failing if it does not match)."""
     m = _BY_NAME[rule].pattern.search(text)
     assert m is not None, f"{rule} does not match {text!r}"
+    # the pre-check the parser runs first must let every phrase a rule reads through
+    assert _BY_NAME[rule].may_match(text.lower()), f"{rule}'s needs would skip {text!r}"
     return _BY_NAME[rule].read(m)

@@ -216,13 +216,18 @@ def _check_references(
         )
 
 
-def _check_names(entries: dict[str, dict[str, Entry]], problems: list[Problem]) -> None:
+def _check_names(
+    entries: dict[str, dict[str, Entry]], problems: list[Problem]
+) -> dict[str, dict[str, str]]:
     """A name or alias answers for one entry of its file; a second one would silently lose.
+    Returns the look-up index this builds (file stem -> normalised name -> id), which the Catalog
+    takes rather than folding every name again.
 
     Entries are visited in load order (built-in before a user's layer, then file order), the order
     look-ups index them in, so the problem names the entry that came later."""
+    index: dict[str, dict[str, str]] = {}
     for stem, rows in entries.items():
-        owner: dict[str, str] = {}
+        owner: dict[str, str] = index.setdefault(stem, {})
         for entry_id, entry in rows.items():
             for name, key in zip(
                 (entry.id, entry.name, *entry.aliases), entry.names(), strict=True
@@ -237,6 +242,7 @@ def _check_names(entries: dict[str, dict[str, Entry]], problems: list[Problem]) 
                             f"{name!r} already names entry {first!r}; look-ups would find that one",
                         )
                     )
+    return index
 
 
 @dataclass
@@ -253,6 +259,8 @@ class Catalog:
 
     def __post_init__(self) -> None:
         for stem, rows in self.entries.items():
+            if stem in self._index:  # given by the loader, which built it checking the names
+                continue
             index: dict[str, str] = {}
             for entry in rows.values():
                 for name in entry.names():
@@ -393,10 +401,10 @@ def validate_catalog(user_dir: Path | None = None) -> tuple[Catalog | None, list
     raw, origin = _raw_layers(dirs, problems)
     entries = _validate_rows(raw, origin, problems)
     _check_references(entries, raw, problems)
-    _check_names(entries, problems)
+    index = _check_names(entries, problems)
     if problems:
         return None, problems
-    return Catalog(entries=entries, directories=dirs, hash=_hash(entries)), problems
+    return Catalog(entries=entries, directories=dirs, hash=_hash(entries), _index=index), problems
 
 
 @lru_cache(maxsize=8)

@@ -183,18 +183,21 @@ DURATION_RULES: tuple[Rule, ...] = (
         r"(?:(\d{4}-\d{2}-\d{2})|(" + _MONTH_WORD + r")\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?"
         r"(?:,?\s+(\d{4}))?)\b",
         _deadline,
+        needs=("before", "by", "later", "until"),
     ),
     _rule(
         "deadline_quarter",
         r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
         r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
         _quarter,
+        needs=("before", "by", "later", "until"),
     ),
     _rule(
         "deadline_year_end",
         r"\b(?:by|before|until)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:year|(\d{4}))|"
         r"year[- ]end|eoy)\b",
         _year_end,
+        needs=("end", "eoy", "year"),
     ),
     _rule(
         "days",
@@ -209,5 +212,6 @@ DURATION_RULES: tuple[Rule, ...] = (
         + _LONG_UNIT
         + r")\b",
         _span,
+        needs=("d", "h", "min", "mo", "w", "year", "yr"),
     ),
 )

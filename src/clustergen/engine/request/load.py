@@ -26,12 +26,14 @@ LOAD_RULES: tuple[Rule, ...] = (
         _AMOUNT + r"\s*(?:requests?|reqs?|queries|query|calls?|prompts?)\s*(?:/|per|a|each)\s*"
         r"(?:s|sec|second)\b|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?:qps|rps)\b",
         lambda m: [Reading("_requests_per_s", _load(m), f"{_load(m):g} requests/s")],
+        needs=("call", "prompt", "qps", "queries", "query", "req", "rps"),
     ),
     _rule(
         "concurrent_users",
         _AMOUNT + r"\s*(?:concurrent|simultaneous|parallel|active)\s+(?:users?|sessions?|"
         r"streams?|requests?|conversations?)\b",
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
+        needs=("active", "concurrent", "parallel", "simultaneous"),
     ),
     # "to 500 users": how customers write a serving load. Read as all of them at once (the most
     # it can be); the note says so, since a user base is often larger than its peak concurrency

@@ -69,32 +69,38 @@ MODEL_RULES: tuple[Rule, ...] = (
         + _SIZE
         + r"-a(\d+(?:\.\d+)?)([bt])\b",
         _total_and_active,
+        needs=("-a", "activated", "active"),
     ),
     _rule(
         "active_params",
         _SIZE + _PARAMS + r"\s*" + _ACTIVE + r"\b"
         r"|\b" + _ACTIVE + r"\s*(?:of|:|=|is|are)?\s*" + _SIZE + r"\b",
         _active,
+        needs=("activated", "active"),
     ),
     _rule(
         "method_qlora",
         r"\bq-?lora\b",
         _method("qlora", "QLoRA (4-bit base weights, low-rank adapters)", "fine-tuning"),
+        needs=("lora",),
     ),
     _rule(
         "method_lora",
         r"\blora\b|\bpeft\b|\b(?:low[- ]rank\s+)?adapters?\b",
         _method("lora", "LoRA (low-rank adapters)", "fine-tuning"),
+        needs=("adapter", "lora", "peft"),
     ),
     _rule(
         "method_full",
         r"\bfull(?:[- ]param(?:eter)?s?)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|ft|sft)\b"
         r"|\bfull[- ]weights?\s+fine[- ]?tun(?:e|ing)\b",
         _method("full", "full fine-tune (every weight trained)", "fine-tuning"),
+        needs=("full",),
     ),
     _rule(
         "method_cpt",
         r"\bcontinu(?:ed|al|ous)[- ]?(?:pre[- ]?)?train(?:ing|ed)?\b|\bcpt\b",
         _method("continued-pretraining", "continued pre-training", "training"),
+        needs=("continu", "cpt"),
     ),
 )

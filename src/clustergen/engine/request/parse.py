@@ -167,7 +167,10 @@ class _Reading:
 
 def _read_rule(r: _Reading, rule: Rule) -> None:
     """Every free match of the rule; a match over words already read is retried one character
-    on, so "1024, output length 128" still finds "output length 128" after "1024" was taken."""
+    on, so "1024, output length 128" still finds "output length 128" after "1024" was taken.
+    A rule whose words the request lacks cannot match: it is not compiled or searched."""
+    if not rule.may_match(r.low):
+        return
     pos = 0
     while m := rule.pattern.search(r.low, pos):
         if not r.free(m):

@@ -105,12 +105,13 @@ def _member(field: str, value: str, note: str) -> Callable[[re.Match[str]], list
 #: Every rule, in the order they read: earlier rules take their words first.
 RULES: tuple[Rule, ...] = (
     *MONEY_RULES,  # first: "$2M" and "$2.50 per GPU-hour" are not model sizes or counts
-    _rule("pue", r"\bpue\s*(?:of|=|:|at)?\s*(\d+(?:\.\d+)?)", _pue),
+    _rule("pue", r"\bpue\s*(?:of|=|:|at)?\s*(\d+(?:\.\d+)?)", _pue, needs=("pue",)),
     _rule(
         "rack",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*kw\s*(?:/|per)?\s*racks?\b"
         r"|racks?\s*(?:of|at|limited to|<=?|up to)?\s*(\d+(?:\.\d+)?)\s*kw\b",
         _rack,
+        needs=("rack",),
     ),
     _rule(
         "power",
@@ -120,38 +121,52 @@ RULES: tuple[Rule, ...] = (
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(gw|gigawatts?|mw|megawatts?|kw|kilowatts?)\b"
         r"(?:\s*(?:of\s+)?(it|critical|facility|total|utility|grid)(?:\s+(?:power|load))?)?",
         _power,
+        needs=("gigawatt", "gw", "kilowatt", "kw", "megawatt", "mw"),
     ),
     _rule(
-        "ratio", r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b(?:\s*oversubscri\w*)?", _ratio
+        "ratio",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b(?:\s*oversubscri\w*)?",
+        _ratio,
+        needs=(":",),
     ),
-    _rule("nonblocking", r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b", _nonblocking),
+    _rule(
+        "nonblocking",
+        r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b",
+        _nonblocking,
+        needs=("blocking", "full"),
+    ),
     _rule(
         "checkpoint",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(gb|tb)\s*(?:checkpoints?|ckpts?)\b"
         r"|\bcheckpoints?\s*(?:of|size|=|:)?\s*(\d+(?:\.\d+)?)\s*(gb|tb)\b",
         _checkpoint,
+        needs=("checkpoint", "ckpt"),
     ),
     _rule(
         "sample",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(kb|mb|gb)\s*(?:samples?|files?|images?|records?)\b"
         r"|\bsamples?\s*(?:of|size|=|:)?\s*(\d+(?:\.\d+)?)\s*(kb|mb|gb)\b",
         _sample,
+        needs=("file", "image", "record", "sample"),
     ),
     _rule(
         "layout_files",
         r"\bone\s+file\s+per\s+sample\b|\bfile[- ]per[- ]sample\b"
         r"|\b(?:individual|small|many)\s+files\b",
         _member("dataset_layout", "one-file-per-sample", "dataset layout"),
+        needs=("files", "sample"),
     ),
     _rule(
         "layout_shards",
         r"\bshard(?:s|ed)?\b|\bwebdataset\b|\btfrecords?\b",
         _member("dataset_layout", "shards", "dataset layout"),
+        needs=("shard", "tfrecord", "webdataset"),
     ),
     _rule(
         "layout_object",
         r"\bobject\s*(?:store|storage)\b|\bs3\b",
         _member("dataset_layout", "object-store", "dataset layout"),
+        needs=("object", "s3"),
     ),
     *LOAD_RULES,  # requests/s and concurrent users: turned into a token rate after reading
     *SERVING_RULES,  # a rate per user before the total rate
@@ -163,12 +178,14 @@ RULES: tuple[Rule, ...] = (
         "tokens",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*tokens?\b",
         _tokens,
+        needs=("token",),
     ),
     *TOKEN_UNIT_RULES,
     _rule(
         "model",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*([bt])\b(?:[- ]?param(?:eter)?s?)?(?:\s*(?:llm|model|moe))?",
         _model,
+        needs=("b", "t"),
     ),
     _rule(
         "most_gpus",
@@ -176,12 +193,14 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:max(?:imum)?|most)\s+(?:number\s+of\s+)?(?:gpus?|accelerators?)\b"
         r"|\bas\s+many\s+(?:gpus?|accelerators?)\s+as\b|\bhow\s+many\b",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
+        needs=("many", "max", "most"),
     ),
     _rule(
         "biggest",
         # "the biggest H200 cluster we can build", "the largest possible cluster"
         r"\b(?:biggest|largest)(?:\s+possible)?\b",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs")],
+        needs=("biggest", "largest"),
     ),
     _rule(
         "most_gpus_tail",
@@ -193,46 +212,69 @@ RULES: tuple[Rule, ...] = (
             if re.search(r"\bas\s+many\b[^.,;]{0,40}$", m.string[: m.start()])
             else []
         ),
+        needs=("fit", "possible"),
     ),
     _rule(
         "gpus",
         _NUM + r"\s*(?:x\s*)?(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
         _count("gpus", "GPUs"),
+        needs=("accelerator", "gpu"),
     ),
-    _rule("nodes", _NUM + r"\s*(?:x\s*)?(?:nodes?|servers?|systems?)\b", _count("nodes", "nodes")),
+    _rule(
+        "nodes",
+        _NUM + r"\s*(?:x\s*)?(?:nodes?|servers?|systems?)\b",
+        _count("nodes", "nodes"),
+        needs=("node", "server", "system"),
+    ),
     _rule(
         "tier",
         r"\b(good|better|best)\b(?:\s*(?:tier\s*)?storage|\s*tier)?"
         r"|storage\s*(?:tier\s*)?(good|better|best)",
         _tier,
+        needs=("best", "better", "good", "storage"),
     ),
     _rule(
         "fabric_ib",
         r"\binfini\s*band\b|\bib\b|\bndr\b|\bxdr\b|\bquantum(?:-?x800|-?2)?\b",
         _member("fabric", "infiniband", "fabric"),
+        needs=("ib", "infini", "ndr", "quantum", "xdr"),
     ),
     _rule(
         "fabric_eth",
         r"\bspectrum[- ]?x\b|\bethernet\b|\broce\b",
         _member("fabric", "ethernet", "fabric"),
+        needs=("ethernet", "roce", "spectrum"),
     ),
     _rule(
         "cool_liquid",
         r"\b(?:direct[- ])?liquid(?:[- ]cool(?:ed|ing))?\b|\bdlc\b",
         _member("cooling", "liquid", "cooling"),
+        needs=("dlc", "liquid"),
     ),
-    _rule("cool_air", r"\bair(?:[- ]cool(?:ed|ing))?\b", _member("cooling", "air", "cooling")),
-    _rule("w_train", r"\b(?:pre-?)?train(?:ing|s)?\b", _member("workload", "training", "workload")),
+    _rule(
+        "cool_air",
+        r"\bair(?:[- ]cool(?:ed|ing))?\b",
+        _member("cooling", "air", "cooling"),
+        needs=("air",),
+    ),
+    _rule(
+        "w_train",
+        r"\b(?:pre-?)?train(?:ing|s)?\b",
+        _member("workload", "training", "workload"),
+        needs=("train",),
+    ),
     _rule(
         "w_ft",
         r"\bfine[- ]?tun(?:e|ed|ing)\b|\bsft\b|\bfinetun(?:e|ed|ing)\b"
         r"|\binstruction[- ]tun(?:e|ed|ing)\b|\bdpo\b|\brlhf\b",
         _member("workload", "fine-tuning", "workload"),
+        needs=("dpo", "fine", "instruction", "rlhf", "sft"),
     ),
     _rule(
         "w_inf",
         r"\binferenc(?:e|ing)\b|\bserv(?:e|es|ed|ing)\b|\binference[- ]heavy\b",
         _member("workload", "inference", "workload"),
+        needs=("inference", "inferencing", "serve", "serving"),
     ),
-    _rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload")),
+    _rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
 )

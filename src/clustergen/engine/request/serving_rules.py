@@ -125,6 +125,18 @@ SERVING_RULES: tuple[Rule, ...] = (
         r"(?:at\s+least\s+)?(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")"
         r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*each\b",
         _per_user,
+        needs=(
+            "client",
+            "conversation",
+            "each",
+            "queries",
+            "query",
+            "request",
+            "sequence",
+            "session",
+            "stream",
+            "user",
+        ),
     ),
 )
 
@@ -166,6 +178,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _PCT
         + r"\s*)?(?:ttft|time[- ]to[- ]first[- ]token|to\s+first\s+token)\b",
         _latency("ttft_ms", "TTFT"),
+        needs=("first", "tft"),
     ),
     _rule(
         "tpot",
@@ -184,6 +197,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"(?:tpot|itl|inter[- ]token[- ]latency|(?:/|per|a|each|every|between)\s*(?:output\s+)?"
         r"(?:tokens?|tok)\b(?!\s*(?:/|per)))",
         _latency("tpot_ms", "TPOT"),
+        needs=("itl", "latency", "output", "tok", "tpot"),
     ),
     _rule(
         "shape",
@@ -205,6 +219,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _LEN
         + r"(?:\s*tokens?)?\s*out(?:put)?\b(?:\s*tokens?)?",
         _shape,
+        needs=("/", "osl", "out"),
     ),
     _rule(
         "isl",
@@ -213,6 +228,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"|\b" + _INPUT + _ABOUT + r"(?<![\w.])" + _LEN + r"(?:\s*tokens?)?\b"
         r"|(?<![\w.])" + _LEN + r"[- ]tokens?\s+(?:inputs?|prompts?|queries)\b",
         _one_length("isl_tokens", "input tokens"),
+        needs=("input", "isl", "prompt", "queries", "sequence", "token"),
     ),
     _rule(
         "osl_verb",
@@ -222,6 +238,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + r"\s*(?:output\s+)?tokens?\b"
         + _NOT_RATE,
         _one_length("osl_tokens", "output tokens"),
+        needs=("token",),
     ),
     _rule(
         "osl",
@@ -239,16 +256,29 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _LEN
         + r"[- ]tokens?\s+(?:outputs?|answers?|responses?|completions?)\b",
         _one_length("osl_tokens", "output tokens"),
+        needs=(
+            "answer",
+            "completion",
+            "generated",
+            "generation",
+            "osl",
+            "output",
+            "replies",
+            "response",
+            "sequence",
+        ),
     ),
-    _rule("percentile", _PCT, _lone_percentile),
+    _rule("percentile", _PCT, _lone_percentile, needs=("p",)),
     _rule(
         "interactive",
         r"\binteractive(?:ly)?\b|\bchat(?:bots?)?\b|\breal[- ]?time\b|\blive\s+users?\b",
         lambda m: [Reading("interactive", True, "interactive serving")],
+        needs=("chat", "interactive", "live", "real"),
     ),
     _rule(
         "offline",
         r"\boffline\b|\bbatch\s+(?:inference|serving|jobs?|processing)\b",
         lambda m: [Reading("interactive", False, "offline (batch) serving")],
+        needs=("batch", "offline"),
     ),
 )

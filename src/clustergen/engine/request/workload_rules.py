@@ -136,6 +136,7 @@ MONEY_RULES: tuple[Rule, ...] = (
         _PRICE + _PER + r"(?:(" + _GPU_NAME + r")[- ]+(?:gpus?[- /]?)?|gpus?[- /]?)"
         r"(?:hours?|hrs?|h)\b",
         _price("price_per_gpu_hour", "GPU-hour"),
+        needs=("h",),
     ),
     _rule(
         "price_node_hour",
@@ -143,27 +144,38 @@ MONEY_RULES: tuple[Rule, ...] = (
         r"(?:node|server|system|instance|box)\s*" + _PER + r"(?:hours?|hrs?|h)\b|"
         r"(?:hours?|hrs?|h)\s*" + _PER + r"(?:node|server|system|instance|box)\b)",
         _price("price_per_node_hour", "node-hour"),
+        needs=("box", "instance", "node", "server", "system"),
     ),
     _rule(
         "price_gpu_per_hour",
         _PRICE + _PER + r"(?:gpus?\s*(?:/|per|an?|each)\s*(?:hours?|hrs?|h)\b"
         r"|(?:hours?|hrs?|h)\s*(?:/|per|for\s+each|each|a)\s*gpus?\b)",
         _price("price_per_gpu_hour", "GPU-hour"),
+        needs=("gpu",),
     ),
-    _rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what),
-    _rule("energy_price", _PRICE + r"\s*(?:/|per|an?)\s*kwh\b", _energy_price),
+    _rule(
+        "price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what, needs=("h",)
+    ),
+    _rule("energy_price", _PRICE + r"\s*(?:/|per|an?)\s*kwh\b", _energy_price, needs=("kwh",)),
     _rule(
         "energy_cents",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:cents?|c|¢)\s*(?:/|per|an?)\s*kwh\b",
         _cents_per_kwh,
+        needs=("kwh",),
     ),
     _rule(
         "capital_budget",
         r"\b(?:capex|capital(?:\s+budget)?|hardware\s+budget|purchase\s+budget)\s*"
         r"(?:of|:|=|is|up\s+to|under|below|within)?\s*" + _USD,
         _capital,
+        needs=("capex", "capital", "hardware", "purchase"),
     ),
-    _rule("capital_after", _USD + r"\s*(?:of\s+)?(?:capex|capital|hardware\s+budget)\b", _capital),
+    _rule(
+        "capital_after",
+        _USD + r"\s*(?:of\s+)?(?:capex|capital|hardware\s+budget)\b",
+        _capital,
+        needs=("capex", "capital", "hardware"),
+    ),
     _rule(
         "tco_term",
         r"(?<![\w.])(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)[- ](?:tco|term|total cost of ownership|"
@@ -172,8 +184,9 @@ MONEY_RULES: tuple[Rule, ...] = (
         r"(\d+(?:\.\d+)?)\s*(?:years?|yrs?)\b"
         r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b",
         _term,
+        needs=("cost of ownership", "over", "tco", "term"),
     ),
-    _rule("budget", _USD, _budget),
+    _rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
 )
 
 #: read before token counts and model sizes
@@ -183,14 +196,21 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
         r"(?<![\w.])" + _AMOUNT + r"\s*([km])?\s*(?:output\s+|generated\s+)?(?:tokens?|tok)"
         r"\s*(?:/|per|an?|each)\s*(?:s|sec|second)\b",
         _target,
+        needs=("tok",),
     ),
-    _rule("precision", r"\b(bf16|fp16|fp8|fp4|nvfp4|mxfp4|mxfp8)\b", _precision),
+    _rule(
+        "precision",
+        r"\b(bf16|fp16|fp8|fp4|nvfp4|mxfp4|mxfp8)\b",
+        _precision,
+        needs=("bf16", "fp16", "fp4", "fp8"),
+    ),
     _rule(
         "sequence",
         # not "input sequence length" (a serving request's prompt length)
         r"(?<!input )(?<!output )\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
         r"|(?<![\w.])" + _LEN + r"[- ]token\s+sequences?\b",
         _sequence,
+        needs=("context", "seq"),
     ),
     # "8k context", "a 32k-token context window": the training sequence, or a served prompt's
     # length; which is settled once the whole request is read (parse.py `_context_meaning`)
@@ -209,10 +229,12 @@ TOKEN_UNIT_RULES: tuple[Rule, ...] = (
         r"(?<![\w.])\d+(?:\.\d+)?\s*(?:tb|pb|gb|terabytes?|petabytes?)\s*(?:of\s+)?"
         r"(?:text|tokens|training text|corpus)\b",
         _data_size,
+        needs=("corpus", "text", "tokens"),
     ),
     _rule(
         "bare_tokens",
         r"(?<![\w.$])(\d[\d,]*(?:\.\d+)?)\s*tokens?\b(?!\s*(?:/|per))",
         _bare_tokens,
+        needs=("token",),
     ),
 )

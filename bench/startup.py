@@ -1,0 +1,146 @@
+"""Where a `design --json` process's CPU time goes, phase by phase: the interpreter, pydantic,
+typer, clustergen's own imports (split into pydantic model classes, dataclasses and the rest),
+building the command, loading the catalog, reading the request, the trade study and the output.
+
+Run: uv run python bench/startup.py [--runs N] [--request TEXT]
+
+Each phase is timed in CPU time (time.process_time), not wall time, so another process on a
+shared machine moves it less; every figure is the minimum over N fresh interpreters (median
+beside it). The phases run in the order a real `clustergen design --json` runs them, with the
+collector tuned as `cli.app.run` tunes it. Class-building times come from wrapping pydantic's
+model metaclass and `dataclasses._process_class` while clustergen's modules import: a
+measurement aid here only, never in the package. Together the phases come within a few ms of the
+process's CPU time in bench.py (what is left is the interpreter's teardown, skipped by os._exit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+#: the child: imports and runs one design phase by phase, printing {phase: cpu ms} as JSON
+_CHILD = r"""
+import contextlib, gc, io, json, sys, time
+cpu = time.process_time
+start = cpu()
+times = {}
+def lap(name, since=[start]):
+    now = cpu()
+    times[name] = (now - since[0]) * 1e3
+    since[0] = now
+    return now
+import pydantic
+lap("import pydantic")
+import pydantic.plugin._loader
+lap("pydantic's plugin loader (imports importlib.metadata)")
+import annotated_types, pydantic.json_schema, pydantic.types, pydantic._internal._generate_schema
+lap("pydantic's modules its first model loads")
+import typer, typer.main
+lap("import typer")
+import clustergen.cli.app as app
+gc.set_threshold(app._GC_YOUNG, 10, 10)
+lap("import clustergen.cli.app")
+import dataclasses
+from pydantic._internal import _model_construction as construction
+built = {"models": 0.0, "dataclasses": 0.0}
+depth = [0]
+make_model = construction.ModelMetaclass.__new__
+def timed_model(mcs, *args, **kwargs):
+    t = cpu()
+    depth[0] += 1
+    try:
+        return make_model(mcs, *args, **kwargs)
+    finally:
+        depth[0] -= 1
+        if depth[0] == 0:
+            built["models"] += cpu() - t
+construction.ModelMetaclass.__new__ = timed_model
+make_dataclass = dataclasses._process_class
+def timed_dataclass(*args, **kwargs):
+    t = cpu()
+    try:
+        return make_dataclass(*args, **kwargs)
+    finally:
+        built["dataclasses"] += cpu() - t
+dataclasses._process_class = timed_dataclass
+import clustergen.cli.design_cmd as design_cmd
+import clustergen.catalog, clustergen.cli.workload_view, clustergen.engine.model.design
+import clustergen.engine.request.parse, clustergen.engine.request.resolve
+import clustergen.engine.search.planner as planner
+lap("import clustergen's modules for design")
+times["  of which pydantic model classes"] = built["models"] * 1e3
+times["  of which dataclasses"] = built["dataclasses"] * 1e3
+argv = ["design", sys.argv[1], "--offline", "--json"]
+command = typer.main.get_command(app._only("design"))
+command.make_context("clustergen", argv)
+lap("typer: build the design command, parse argv")
+catalog = clustergen.catalog.load_catalog()
+lap("load the catalog (cached parse, validate, hash)")
+request = design_cmd.load_request(catalog, sys.argv[1], None, {})
+lap("read the request")
+design = planner.plan_design(catalog, request)
+lap("plan_design (the trade study)")
+with contextlib.redirect_stdout(io.StringIO()):
+    design_cmd.print_json(design)
+lap("print the JSON")
+print(json.dumps(times))
+"""
+
+
+def _interpreter_ms(runs: int, env: dict[str, str]) -> list[float]:
+    """CPU time of `python -c pass`: the interpreter's own start and exit."""
+    out = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", "pass"], check=True, env=env)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e3)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=9, help="fresh interpreters per figure")
+    ap.add_argument("--request", default="512 GPUs training, 5 MW", help="the request designed")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # one warm-up: bytecode cache and parsed-catalog cache filled, as bench.py has them
+    subprocess.run(
+        [sys.executable, "-c", _CHILD, args.request], check=True, env=env, stdout=subprocess.DEVNULL
+    )
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", _CHILD, args.request],
+                check=True,
+                env=env,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        for _ in range(args.runs)
+    ]
+    rows = {"interpreter start and exit (python -c pass)": _interpreter_ms(args.runs, env)}
+    rows |= {phase: [r[phase] for r in runs] for phase in runs[0]}
+    whole = [p for p in rows if not p.startswith("  ")]
+    rows["total"] = [sum(rows[p][i] for p in whole) for i in range(args.runs)]
+    if args.json:
+        print(
+            json.dumps(
+                {p: {"min": min(v), "median": statistics.median(v)} for p, v in rows.items()}
+            )
+        )
+        return
+    print(f"{'phase (CPU ms)':58s} {'min':>7s} {'median':>7s}")
+    for phase, values in rows.items():
+        print(f"{phase:58s} {min(values):7.1f} {statistics.median(values):7.1f}")
+
+
+if __name__ == "__main__":
+    main()
