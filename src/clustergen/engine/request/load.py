@@ -49,6 +49,7 @@ LOAD_RULES: tuple[Rule, ...] = (
                 "requests/s if fewer are active at once)",
             )
         ],
+        needs=("agent", "customer", "developer", "employee", "people", "seat", "staff", "user"),
     ),
 )
 

@@ -162,6 +162,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"\b" + _A_SECOND + r"\s+(?:" + _FIRST_TOKEN + r"|" + _RESPONSE + r")\b"
         r"|\b" + _FIRST_TOKEN + r"\s*(?:of|is|:|=)?\s*" + _A_SECOND + r"\b",
         _one_second,
+        needs=("second",),
     ),
     _rule(
         "ttft",

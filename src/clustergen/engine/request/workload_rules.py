@@ -219,6 +219,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
         r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:context|ctx)(?:\s+(?:window|length))?\b"
         r"|\bcontext(?:\s+(?:window|length))?\s*(?:of|=|:)?\s*" + _LEN + r"(?:\s*tokens?)?\b",
         lambda m: [Reading("_context", _context(m), f"context {_context(m):,} tokens")],
+        needs=("context", "ctx"),
     ),
 )
 
