@@ -14,6 +14,7 @@ from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.report import appendix, memo, study
+from clustergen.engine.report.scale_words import systems_text
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 
@@ -55,7 +56,8 @@ def test_the_memo_leads_with_the_summary_and_follows_proposal_order(readme_desig
         "## Appendix E. Sources",
     ]
     summary = text.split("## Executive summary", 1)[1].split("## 1.", 1)[0]
-    assert f"We recommend 64 {platform} systems" in summary
+    assert f"We recommend {systems_text(readme_design)}" in summary
+    assert platform.partition(" (")[0] in summary
     assert "**Checks: PASS.**" in summary
     assert f"| IT power | {readme_design.power.it_total_w / 1e3:,.1f} kW |" in summary
     if readme_design.power.unknown:
@@ -207,3 +209,8 @@ def test_placeholder_lines_are_listed_one_per_item(readme_design: Design) -> Non
     assert placeholders
     for ln in placeholders:
         assert f"\n  - {ln.description}" in text
+
+
+def test_a_server_is_counted_as_servers_not_server_systems(readme_design: Design) -> None:
+    words = systems_text(readme_design)
+    assert words == "64 NVIDIA HGX H100 8-GPU servers (OEM)"
