@@ -78,6 +78,7 @@ class _Host:
     supply: Supply
     fixed: int | None = None  # transceivers at this end as the fabric counted them
     unit_power_w: float | None = None  # as the fabric counts it (None: the host's budget)
+    speed_gbps: float | None = None  # the link's rate where the host's port is slower
 
 
 def is_copper(media: str) -> bool:
@@ -101,7 +102,7 @@ def build_links(
         out += _fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
     for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob)):
         if net is not None:
-            out.append(_management_links(catalog, net, group))
+            out.append(management_links(catalog, net, group))
     return out
 
 
@@ -151,7 +152,7 @@ def _group(
         fabric=name,
         segment=c.segment,
         links=h.links,
-        speed_gbps=c.speed_gbps,
+        speed_gbps=h.speed_gbps or c.speed_gbps,
         # the management servers on the storage-leaf segment are ordered, not the storage
         # vendor's: their links are optical, whatever the appliances' cables turn out to be
         media="optical" if c.media == VENDOR_MEDIA and h.supply == "order" else c.media,
@@ -344,9 +345,10 @@ def _north_south(
     if counts["node"]:
         g = system.storage
         ppc = g.ports_per_cage if g else 1
-        optic = _optic(catalog, c, c.speed_gbps * ppc, ppc, g.cage_form if g else None, tech)
+        rate = link_rate(c.speed_gbps, g)
+        optic = _optic(catalog, c, rate * ppc, ppc, g.cage_form if g else None, tech)
         port = _port_name(catalog, g, "north-south port")
-        out.append(_Host(system.name, port, counts["node"], optic, ppc, "order"))
+        out.append(_Host(system.name, port, counts["node"], optic, ppc, "order", speed_gbps=rate))
     if counts["storage"]:
         device = (
             catalog.system(storage.appliances.appliance).name
@@ -359,14 +361,25 @@ def _north_south(
         # the server's north-south card sets the module; an unknown cage gets none
         sg = srv.storage if srv else None
         sppc = sg.ports_per_cage if sg else 1
-        optic = _optic(catalog, c, c.speed_gbps * sppc, sppc, sg.cage_form if sg else None, tech)
+        srate = link_rate(c.speed_gbps, sg)
+        optic = _optic(catalog, c, srate * sppc, sppc, sg.cage_form if sg else None, tech)
         device = srv.name if srv else "management server"
-        # a server the catalog gives no north-south card says so, not a bare "server port"
-        port = _port_name(
-            catalog, sg, "server port (card not in the catalog)" if srv else "server port"
-        )
-        out.append(_Host(device, port, counts["server"], optic, sppc, "order"))
+        # a server the catalog gives no north-south card says so, not a bare "server port"; one
+        # without its ports says the link's rate is the switch port's, its own being unknown
+        fallback = "server port (card not in the catalog)" if srv else "server port"
+        if srv is not None and sg is None:
+            fallback = "server port (its rate unknown: taken as the switch port's)"
+        port = _port_name(catalog, sg, fallback)
+        out.append(_Host(device, port, counts["server"], optic, sppc, "order", speed_gbps=srate))
     return out
+
+
+def link_rate(switch_port_gbps: float, host: PortGroup | None) -> float:
+    """A link runs at its slower end's rate: a 200 GbE BlueField-3 port on a 400 Gb/s switch
+    port carries 200 Gb/s, whatever the switch port could."""
+    if host is None or not host.port_speed_gbps:
+        return switch_port_gbps
+    return min(switch_port_gbps, host.port_speed_gbps)
 
 
 def _optic(
@@ -403,8 +416,15 @@ def _cable(
             if o.media == optic.media
         ]
         # a port slower than the module's lane group runs on a splitter fiber (200G on a
-        # 400G SR4 pair: MFP7E20, MMA1Z00-NS400-T overview); else one straight fiber a link
-        split = h.optic is not None and _runs_split(h.optic, c.speed_gbps * h.ports_per_cage)
+        # 400G SR4 pair: MFP7E20, MMA1Z00-NS400-T overview) where the switch's port is broken
+        # out to that rate too; on a whole switch port (no breakout at the host's rate) the
+        # link is one straight fiber, one switch port a host
+        rate = h.speed_gbps or c.speed_gbps
+        split = (
+            h.optic is not None
+            and rate == c.speed_gbps
+            and _runs_split(h.optic, rate * h.ports_per_cage)
+        )
         fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == c.speed_gbps]
         fits = fits or [o for o in fibers if o.ports == 1]
     else:
@@ -417,12 +437,12 @@ def _runs_split(optic: Optic, port_gbps: float) -> bool:
     return optic.total_gbps != port_gbps and optic.split_port_speed_gbps == port_gbps
 
 
-def _management_links(
-    catalog: Catalog, net: ManagementNetwork, node: PortGroup | None
-) -> LinkGroup:
+def management_links(catalog: Catalog, net: ManagementNetwork, node: PortGroup | None) -> LinkGroup:
     """A management network's host links at the nodes' port speed: RJ45 copper at 1 Gb/s, an
     active optical cable where the catalog has one that fits the node's cage (H100 RA Table 8:
-    QSFP AOCs on the in-band network), else a cable to choose."""
+    QSFP AOCs on the in-band network), else a cable to choose. The switch end's optics power
+    (the AOC's switch end, or the switch's module) is the network's, as a fabric counts its
+    switch tiers; the host end's is in the host's budget."""
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
     # an active cable's end plugs into the node's cage: none is picked for an unknown cage, nor
@@ -458,6 +478,12 @@ def _management_links(
         speed_gbps=speed,
         media=media,
         cable=cable.id if cable else None,
+        # an AOC's power is per end (catalog note); the switch's end is the network's
+        cable_power_w=(
+            None
+            if copper or cable is None or cable.power_w is None
+            else cable.power_w * net.host_ports
+        ),
         length_class="in-rack" if net.in_rack_switches else "row",
         a=LinkEnd(
             device="nodes, switches, servers and PDUs" if copper else "nodes and servers",
@@ -476,7 +502,7 @@ def _optical_access(
 ) -> LinkGroup:
     """Host links where no active cable joins the host's cage to the switch's: a module at each
     end and fiber (`access_optics`). The host's module draws from the host's budget; the
-    switch's is not in the network's power, which counts its switches (unit power None)."""
+    switch's is the network's (its catalog power, None where the catalog has none)."""
     links, fiber = net.host_ports, parts.fiber
     return LinkGroup(
         fabric=net.name,
@@ -499,5 +525,6 @@ def _optical_access(
             transceiver=parts.switch.id,
             transceivers=ceil_div(links, parts.links_per_switch_module),
             ports_per_transceiver=parts.links_per_switch_module,
+            unit_power_w=parts.switch.power_w,
         ),
     )
