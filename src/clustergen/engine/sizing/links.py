@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Optic, PortGroup, System
+from clustergen.catalog.models import Optic, PortGroup, Switch, System
 from clustergen.engine.model.design import (
     FabricsSection,
     ManagementNetwork,
@@ -468,14 +468,16 @@ def management_links(catalog: Catalog, net: ManagementNetwork, node: PortGroup |
     if cable is None and not copper and node is not None:
         parts = access_optics(catalog, port_gbps=speed, cage_form=node.cage_form, switch=sw)
         if parts is not None:
-            return _optical_access(net, node, sw.name, speed, parts)
+            return _optical_access(net, node, sw.name, _rate(speed, sw), parts)
     # an optical link whose cable is not settled says so, not "AOC" (it may take transceivers)
     media = "copper (RJ45)" if copper else ("active optical (AOC)" if cable else "optical")
     return LinkGroup(
         fabric=net.name,
         segment="host-access",
         links=net.host_ports,
-        speed_gbps=speed,
+        # the cable is the host port's (H100 RA Table 8: 200G QSFP56 AOCs); the link runs at
+        # the slower end's rate (a 200G port on an SN4600C's 100 GbE port carries 100 Gb/s)
+        speed_gbps=_rate(speed, sw),
         media=media,
         cable=cable.id if cable else None,
         # an AOC's power is per end (catalog note); the switch's end is the network's
@@ -495,6 +497,12 @@ def management_links(catalog: Catalog, net: ManagementNetwork, node: PortGroup |
             device=f"{sw.name} access switch", port="access port", transceiver=None, transceivers=0
         ),
     )
+
+
+def _rate(host_gbps: float, sw: Switch) -> float:
+    """A host link's rate on a switch: the slower of the host port and the switch's fastest
+    port."""
+    return min(host_gbps, max([sw.port_speed_gbps, *(b.speed_gbps for b in sw.breakouts)]))
 
 
 def _optical_access(
