@@ -79,6 +79,8 @@ def test_every_link_runs_at_a_rate_both_ends_have(d: Design) -> None:
         host = _host_group(d, g)
         if host is not None and host.port_speed_gbps:
             assert g.speed_gbps <= host.port_speed_gbps, g
+        if g.a.supply == "storage vendor":  # a storage appliance's port
+            assert g.speed_gbps <= d.storage.port_speed_gbps, g
         sid = _switch_of(d, g, g.b)
         if sid is not None:
             sw = CATALOG.switch(sid)
@@ -259,3 +261,15 @@ def test_a_200g_bluefield_on_a_400g_port_without_a_200g_breakout_runs_200g_one_p
     network = d.storage.io.workload.storage_network_gb_per_s
     assert network is not None
     assert network <= 64 * 2 * 200 / 8  # the nodes' side at the delivered 200 Gb/s
+
+
+def test_the_storage_port_check_counts_the_rate_the_ports_deliver() -> None:
+    """DGX BasePOD H100: the appliances' 200G ports land on SN4600C 100 GbE storage leaves, so
+    they carry 100 Gb/s each, and the read-target check counts that."""
+    d = design({"platform": "dgx-h100", "nodes": 16})
+    f = d.fabrics.storage
+    assert f is not None
+    assert f.port_speed_gbps < d.storage.port_speed_gbps
+    c = next(c for c in d.checks if c.name == "storage ports carry the read target")
+    delivered = d.storage.storage_ports * f.port_speed_gbps / 8
+    assert c.figure.startswith(f"{delivered:g} GB/s of ")

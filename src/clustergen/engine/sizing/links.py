@@ -355,7 +355,19 @@ def _north_south(
             if storage.appliances
             else "storage system"
         )
-        out.append(_Host(device, "storage port", counts["storage"], None, 1, "storage vendor"))
+        # the appliance's link runs at the slower of its port and the switch's
+        rate = min(c.speed_gbps, storage.port_speed_gbps or c.speed_gbps)
+        out.append(
+            _Host(
+                device,
+                "storage port",
+                counts["storage"],
+                None,
+                1,
+                "storage vendor",
+                speed_gbps=rate,
+            )
+        )
     if counts["server"] > 0:
         srv = catalog.system(servers.management_server) if servers.management_server else None
         # the server's north-south card sets the module; an unknown cage gets none
