@@ -225,11 +225,9 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
     name = optic.name if optic else f"transceiver to choose for the {end.port}"
     if end.unit_power_w is None and optic is not None and optic.power_w is not None:
         # a north-south host's module draws from the host's own budget, as the fabric counts it;
-        # a management network counts its switches only, so its switch modules are left out
+        # a switch end the link leaves unpowered is said to be outside the design's total
         where += (
-            "; its power is in the host's"
-            if end is g.a
-            else "; its power is not in the design's (the network counts its switches only)"
+            "; its power is in the host's" if end is g.a else "; its power is not in the design's"
         )
     return [line("transceiver", end.transceivers, f"{name}; {where}", optic, end.unit_power_w)]
 

@@ -210,7 +210,12 @@ def design_checks(
                 "whole nodes cover the requested GPUs",
             )
         )
-    st_cap = storage.storage_ports * storage.port_speed_gbps / 8
+    # a storage port delivers the slower of its own rate and the switch port it lands on
+    fabric = fabrics.storage
+    st_rate = storage.port_speed_gbps
+    if fabric is not None:
+        st_rate = min(st_rate, fabric.port_speed_gbps)
+    st_cap = storage.storage_ports * st_rate / 8
     targets = storage.targets
     checks.append(
         check(

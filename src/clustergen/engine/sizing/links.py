@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Optic, PortGroup, System
+from clustergen.catalog.models import Optic, PortGroup, Switch, System
 from clustergen.engine.model.design import (
     FabricsSection,
     ManagementNetwork,
@@ -78,6 +78,7 @@ class _Host:
     supply: Supply
     fixed: int | None = None  # transceivers at this end as the fabric counted them
     unit_power_w: float | None = None  # as the fabric counts it (None: the host's budget)
+    speed_gbps: float | None = None  # the link's rate where the host's port is slower
 
 
 def is_copper(media: str) -> bool:
@@ -101,7 +102,7 @@ def build_links(
         out += _fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
     for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob)):
         if net is not None:
-            out.append(_management_links(catalog, net, group))
+            out.append(management_links(catalog, net, group))
     return out
 
 
@@ -151,7 +152,7 @@ def _group(
         fabric=name,
         segment=c.segment,
         links=h.links,
-        speed_gbps=c.speed_gbps,
+        speed_gbps=h.speed_gbps or c.speed_gbps,
         # the management servers on the storage-leaf segment are ordered, not the storage
         # vendor's: their links are optical, whatever the appliances' cables turn out to be
         media="optical" if c.media == VENDOR_MEDIA and h.supply == "order" else c.media,
@@ -344,29 +345,53 @@ def _north_south(
     if counts["node"]:
         g = system.storage
         ppc = g.ports_per_cage if g else 1
-        optic = _optic(catalog, c, c.speed_gbps * ppc, ppc, g.cage_form if g else None, tech)
+        rate = link_rate(c.speed_gbps, g)
+        optic = _optic(catalog, c, rate * ppc, ppc, g.cage_form if g else None, tech)
         port = _port_name(catalog, g, "north-south port")
-        out.append(_Host(system.name, port, counts["node"], optic, ppc, "order"))
+        out.append(_Host(system.name, port, counts["node"], optic, ppc, "order", speed_gbps=rate))
     if counts["storage"]:
         device = (
             catalog.system(storage.appliances.appliance).name
             if storage.appliances
             else "storage system"
         )
-        out.append(_Host(device, "storage port", counts["storage"], None, 1, "storage vendor"))
+        # the appliance's link runs at the slower of its port and the switch's
+        rate = min(c.speed_gbps, storage.port_speed_gbps or c.speed_gbps)
+        out.append(
+            _Host(
+                device,
+                "storage port",
+                counts["storage"],
+                None,
+                1,
+                "storage vendor",
+                speed_gbps=rate,
+            )
+        )
     if counts["server"] > 0:
         srv = catalog.system(servers.management_server) if servers.management_server else None
         # the server's north-south card sets the module; an unknown cage gets none
         sg = srv.storage if srv else None
         sppc = sg.ports_per_cage if sg else 1
-        optic = _optic(catalog, c, c.speed_gbps * sppc, sppc, sg.cage_form if sg else None, tech)
+        srate = link_rate(c.speed_gbps, sg)
+        optic = _optic(catalog, c, srate * sppc, sppc, sg.cage_form if sg else None, tech)
         device = srv.name if srv else "management server"
-        # a server the catalog gives no north-south card says so, not a bare "server port"
-        port = _port_name(
-            catalog, sg, "server port (card not in the catalog)" if srv else "server port"
-        )
-        out.append(_Host(device, port, counts["server"], optic, sppc, "order"))
+        # a server the catalog gives no north-south card says so, not a bare "server port"; one
+        # without its ports says the link's rate is the switch port's, its own being unknown
+        fallback = "server port (card not in the catalog)" if srv else "server port"
+        if srv is not None and sg is None:
+            fallback = "server port (its rate unknown: taken as the switch port's)"
+        port = _port_name(catalog, sg, fallback)
+        out.append(_Host(device, port, counts["server"], optic, sppc, "order", speed_gbps=srate))
     return out
+
+
+def link_rate(switch_port_gbps: float, host: PortGroup | None) -> float:
+    """A link runs at its slower end's rate: a 200 GbE BlueField-3 port on a 400 Gb/s switch
+    port carries 200 Gb/s, whatever the switch port could."""
+    if host is None or not host.port_speed_gbps:
+        return switch_port_gbps
+    return min(switch_port_gbps, host.port_speed_gbps)
 
 
 def _optic(
@@ -403,8 +428,15 @@ def _cable(
             if o.media == optic.media
         ]
         # a port slower than the module's lane group runs on a splitter fiber (200G on a
-        # 400G SR4 pair: MFP7E20, MMA1Z00-NS400-T overview); else one straight fiber a link
-        split = h.optic is not None and _runs_split(h.optic, c.speed_gbps * h.ports_per_cage)
+        # 400G SR4 pair: MFP7E20, MMA1Z00-NS400-T overview) where the switch's port is broken
+        # out to that rate too; on a whole switch port (no breakout at the host's rate) the
+        # link is one straight fiber, one switch port a host
+        rate = h.speed_gbps or c.speed_gbps
+        split = (
+            h.optic is not None
+            and rate == c.speed_gbps
+            and _runs_split(h.optic, rate * h.ports_per_cage)
+        )
         fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == c.speed_gbps]
         fits = fits or [o for o in fibers if o.ports == 1]
     else:
@@ -417,12 +449,12 @@ def _runs_split(optic: Optic, port_gbps: float) -> bool:
     return optic.total_gbps != port_gbps and optic.split_port_speed_gbps == port_gbps
 
 
-def _management_links(
-    catalog: Catalog, net: ManagementNetwork, node: PortGroup | None
-) -> LinkGroup:
+def management_links(catalog: Catalog, net: ManagementNetwork, node: PortGroup | None) -> LinkGroup:
     """A management network's host links at the nodes' port speed: RJ45 copper at 1 Gb/s, an
     active optical cable where the catalog has one that fits the node's cage (H100 RA Table 8:
-    QSFP AOCs on the in-band network), else a cable to choose."""
+    QSFP AOCs on the in-band network), else a cable to choose. The switch end's optics power
+    (the AOC's switch end, or the switch's module) is the network's, as a fabric counts its
+    switch tiers; the host end's is in the host's budget."""
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
     # an active cable's end plugs into the node's cage: none is picked for an unknown cage, nor
@@ -448,16 +480,24 @@ def _management_links(
     if cable is None and not copper and node is not None:
         parts = access_optics(catalog, port_gbps=speed, cage_form=node.cage_form, switch=sw)
         if parts is not None:
-            return _optical_access(net, node, sw.name, speed, parts)
+            return _optical_access(net, node, sw.name, _rate(speed, sw), parts)
     # an optical link whose cable is not settled says so, not "AOC" (it may take transceivers)
     media = "copper (RJ45)" if copper else ("active optical (AOC)" if cable else "optical")
     return LinkGroup(
         fabric=net.name,
         segment="host-access",
         links=net.host_ports,
-        speed_gbps=speed,
+        # the cable is the host port's (H100 RA Table 8: 200G QSFP56 AOCs); the link runs at
+        # the slower end's rate (a 200G port on an SN4600C's 100 GbE port carries 100 Gb/s)
+        speed_gbps=_rate(speed, sw),
         media=media,
         cable=cable.id if cable else None,
+        # an AOC's power is per end (catalog note); the switch's end is the network's
+        cable_power_w=(
+            None
+            if copper or cable is None or cable.power_w is None
+            else cable.power_w * net.host_ports
+        ),
         length_class="in-rack" if net.in_rack_switches else "row",
         a=LinkEnd(
             device="nodes, switches, servers and PDUs" if copper else "nodes and servers",
@@ -471,12 +511,18 @@ def _management_links(
     )
 
 
+def _rate(host_gbps: float, sw: Switch) -> float:
+    """A host link's rate on a switch: the slower of the host port and the switch's fastest
+    port."""
+    return min(host_gbps, max([sw.port_speed_gbps, *(b.speed_gbps for b in sw.breakouts)]))
+
+
 def _optical_access(
     net: ManagementNetwork, node: PortGroup, switch: str, speed: float, parts: AccessOptics
 ) -> LinkGroup:
     """Host links where no active cable joins the host's cage to the switch's: a module at each
     end and fiber (`access_optics`). The host's module draws from the host's budget; the
-    switch's is not in the network's power, which counts its switches (unit power None)."""
+    switch's is the network's (its catalog power, None where the catalog has none)."""
     links, fiber = net.host_ports, parts.fiber
     return LinkGroup(
         fabric=net.name,
@@ -499,5 +545,6 @@ def _optical_access(
             transceiver=parts.switch.id,
             transceivers=ceil_div(links, parts.links_per_switch_module),
             ports_per_transceiver=parts.links_per_switch_module,
+            unit_power_w=parts.switch.power_w,
         ),
     )

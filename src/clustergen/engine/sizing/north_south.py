@@ -37,8 +37,15 @@ class NorthSouth:
     inband_on_storage: bool
     collapsed: bool
     node_ports: int  # a node's ports on the north-south fabric
-    speed_gbps: float
+    speed_gbps: float  # the switch ports' speed
     site: bool = False  # a standalone node's north-south ports go to the site's network
+    host_gbps: float | None = None  # a node port's own rate, where it is known
+
+    @property
+    def node_link_gbps(self) -> float:
+        """The rate a node's north-south link delivers: the slower end's (a 200 GbE port on a
+        400 Gb/s switch port carries 200 Gb/s)."""
+        return min(self.speed_gbps, self.host_gbps or self.speed_gbps)
 
 
 def storage_spec(inputs: Inputs, compute_technology: str | None) -> FabricSpec | None:
@@ -140,7 +147,7 @@ def north_south(
     if arch.collapse_compute and follows_ra:
         both = _collapse(inputs.catalog, setup, cf, nodes * node_ports + other)
         if both is not None:
-            return NorthSouth(both, None, converged, True, node_ports, speed)
+            return NorthSouth(both, None, converged, True, node_ports, speed, host_gbps=wanted)
     if node_ports == 0 and other == 0:
         return NorthSouth(cf, None, converged, False, 0, speed)
     fabric = size_storage_fabric(
@@ -153,14 +160,14 @@ def north_south(
         su_nodes=arch.su_nodes if spec.storage_leaves_per_su else None,
         storage_ports=other,
     )
-    return NorthSouth(cf, fabric, converged, False, node_ports, speed)
+    return NorthSouth(cf, fabric, converged, False, node_ports, speed, host_gbps=wanted)
 
 
 def storage_network_gb(ns: NorthSouth, nodes: int, storage_ports: int) -> float | None:
     """GB/s the storage network carries: the nodes' side or the storage side, the smaller."""
     if ns.node_ports == 0 or (ns.storage is None and not ns.collapsed and not ns.site):
         return None
-    node_side = nodes * ns.node_ports * ns.speed_gbps / 8
+    node_side = nodes * ns.node_ports * ns.node_link_gbps / 8
     if ns.site:  # the site's storage side is not designed here: the node's ports bound it
         return node_side
     return min(node_side, storage_ports * ns.speed_gbps / 8)

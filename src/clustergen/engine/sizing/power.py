@@ -9,10 +9,17 @@ in `estimated`, so a reader sees which watts are published and which are bounds.
 from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.model.design import FabricsSection, PowerSection, StorageSection
+from clustergen.engine.model.design import (
+    FabricsSection,
+    ManagementNetwork,
+    PowerSection,
+    StorageSection,
+)
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.sizing.fabric import known_power_w
 from clustergen.engine.sizing.inputs import Inputs
+from clustergen.engine.sizing.links import is_copper, management_links
 from clustergen.engine.sizing.management import Servers
 from clustergen.engine.sizing.platform import estimate_of
 
@@ -58,8 +65,63 @@ def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
     return a.power_w
 
 
+def _management_links(inputs: Inputs, fabrics: FabricsSection) -> list[LinkGroup]:
+    """The management networks' host links, as the design's link list resolves them."""
+    system = inputs.system
+    return [
+        management_links(inputs.catalog, net, group)
+        for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob))
+        if net is not None
+    ]
+
+
+def _optics_w(g: LinkGroup, unknown: list[str]) -> float:
+    """Watts of a management network's optics at its switches: an active cable's switch ends or
+    the switch's modules (the host's end is in the host's budget); copper draws none. A part
+    whose power is not in the catalog, or an optical cable still to choose, is named in
+    `unknown`: the total is then a lower bound, never a zero counted as known."""
+    if is_copper(g.media):
+        return 0.0
+    if g.cable is None:
+        unknown.append(f"{g.fabric} optics power (the {g.media} cable is not chosen)")
+        return 0.0
+    if g.b.transceivers:
+        if g.b.unit_power_w is None:
+            unknown.append(f"{g.fabric} switch transceiver power ({g.b.transceiver} not given)")
+            return 0.0
+        return g.b.transceivers * g.b.unit_power_w
+    if g.cable_power_w is None:
+        unknown.append(f"{g.fabric} active cable power ({g.cable} not given)")
+        return 0.0
+    return g.cable_power_w
+
+
+def _management_w(
+    nets: list[ManagementNetwork],
+    links: list[LinkGroup],
+    nodes: int,
+    inputs: Inputs,
+    unknown: list[str],
+) -> float:
+    """Watts of the management networks: their switches and their switch-end optics."""
+    mn_w = 0.0
+    for net in nets:
+        if net.switch_power_w is None:
+            unknown.append(f"{net.name} switch power ({net.switch} not in the catalog)")
+        # switches that come inside a rack-scale system draw from its own budget (the NVL72's
+        # in-rack SN2201s are busbar-powered: Enterprise RA NVL72, Components)
+        inside = min(net.in_rack_switches, nodes * inputs.system.included_count(net.switch))
+        share = (net.total_switches - inside) / net.total_switches if net.total_switches else 1.0
+        mn_w += (net.switch_power_w or 0.0) * share
+    return mn_w + sum(_optics_w(g, unknown) for g in links)
+
+
 def _estimated(
-    catalog: Catalog, inputs: Inputs, fabrics: FabricsSection, srv: Servers
+    catalog: Catalog,
+    inputs: Inputs,
+    fabrics: FabricsSection,
+    srv: Servers,
+    links: list[LinkGroup],
 ) -> list[str]:
     """The power terms that rest on a labelled estimate."""
     found: list[str | None] = [estimate_of(inputs.system, "max_power_w")]
@@ -71,6 +133,10 @@ def _estimated(
                 if t.optic:
                     found.append(estimate_of(catalog.optic(t.optic), "power_w"))
     switch_ids |= {n.switch for n in (fabrics.inband, fabrics.oob) if n is not None}
+    for g in links:  # the management networks' switch-end optics
+        part = g.b.transceiver or (g.cable if g.cable_power_w is not None else None)
+        if part and not is_copper(g.media):
+            found.append(estimate_of(catalog.optic(part), "power_w"))
     for sid in sorted(switch_ids):
         sw = catalog.switch(sid)
         field = "typical_power_w" if sw.typical_power_w is not None else "max_power_w"
@@ -95,17 +161,9 @@ def power_section(
     compute_w = nodes * inputs.platform.node_power.node_w
     cf_switches_w, cf_optics_w = _fabric_terms("compute-fabric", fabrics.compute, unknown)
     sf_switches_w, sf_optics_w = _fabric_terms("storage-fabric", fabrics.storage, unknown)
-    mn_w = 0.0
-    for net in (fabrics.inband, fabrics.oob):
-        if net is None:
-            continue
-        if net.switch_power_w is None:
-            unknown.append(f"{net.name} switch power ({net.switch} not in the catalog)")
-        # switches that come inside a rack-scale system draw from its own budget (the NVL72's
-        # in-rack SN2201s are busbar-powered: Enterprise RA NVL72, Components)
-        inside = min(net.in_rack_switches, nodes * inputs.system.included_count(net.switch))
-        share = (net.total_switches - inside) / net.total_switches if net.total_switches else 1.0
-        mn_w += (net.switch_power_w or 0.0) * share
+    nets = [n for n in (fabrics.inband, fabrics.oob) if n is not None]
+    links = _management_links(inputs, fabrics)
+    mn_w = _management_w(nets, links, nodes, inputs, unknown)
     servers_w = _servers_w(srv, unknown)
     storage_w = _storage_w(storage, unknown)
     it_total = compute_w + cf_switches_w + cf_optics_w + sf_switches_w + sf_optics_w + mn_w
@@ -130,5 +188,5 @@ def power_section(
         headroom_w=headroom,
         complete=complete,
         unknown=unknown,
-        estimated=_estimated(inputs.catalog, inputs, fabrics, srv),
+        estimated=_estimated(inputs.catalog, inputs, fabrics, srv, links),
     )

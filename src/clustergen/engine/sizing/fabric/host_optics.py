@@ -25,10 +25,14 @@ def fits_cage(optic: Optic, cage_form: str | None, accepts: Sequence[str] = ()) 
     known."""
     if not cage_form:
         return True
-    form = (optic.form_factor or "").upper()
-    forms = {cage_form.upper(), *(a.upper() for a in accepts)}
-    # "QSFP112" must not match a "QSFP1120" or an OSFP module match "QSFP": compare the first word
-    return form.split(" ")[0].split("(")[0] in forms
+    # "QSFP112" must not match a "QSFP1120" or an OSFP module match "QSFP": compare the first
+    # word of each, so a switch's "OSFP (twin-port)" cage takes an "OSFP (twin-port ...)" module
+    forms = {_form_word(cage_form), *(_form_word(a) for a in accepts)}
+    return _form_word(optic.form_factor or "") in forms
+
+
+def _form_word(form: str) -> str:
+    return form.upper().split(" ")[0].split("(")[0]
 
 
 def transceivers(catalog: Catalog, *fields: str) -> list[Optic]:
