@@ -47,7 +47,7 @@ def cost_line(c: CostOfOwnership) -> str:
     energy = (
         f"energy {dollars(c.energy_usd)} at ${c.usd_per_kwh:g}/kWh"
         if c.energy_usd is not None and c.usd_per_kwh is not None
-        else "energy unknown (no $/kWh)"
+        else "energy unknown: no $/kWh"
     )
     budget = ""
     if c.capital_budget_usd is not None:
