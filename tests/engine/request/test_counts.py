@@ -169,3 +169,19 @@ def test_dgx_b300_su_counts_per_fabric() -> None:
     assert parse_request(CAT, "DGX B300 8 SU ethernet").nodes == 8 * 64
     assert parse_request(CAT, "GB300 NVL72 2 SU").nodes == 16
     assert parse_request(CAT, "GB300 NVL72 2 SU ethernet").nodes == 2
+
+
+def test_a_fabric_field_recounts_the_sus_the_text_asked_for() -> None:
+    """`design "DGX B300 8 SU" --fabric ethernet`: 8 SUs of the Spectrum-4 RA, not 576 nodes."""
+    from clustergen.engine.request import merge_request
+
+    r = merge_request(CAT, "DGX B300 8 SU", {"fabric": "ethernet"})
+    assert (r.nodes, r.fabric, r.su_architecture) == (512, "ethernet", "dgx-superpod-b300-ethernet")
+    same = merge_request(CAT, "DGX B300 8 SU", {"fabric": "infiniband"})
+    assert (same.nodes, same.su_architecture) == (576, "dgx-superpod-b300-xdr")
+    # no RA of DGX H100 on Ethernet: the nodes stand, counted in no SU of it
+    h = merge_request(CAT, "DGX H100 4 SU", {"fabric": "ethernet"})
+    assert (h.nodes, h.su_architecture) == (127, None)
+    # a node count given as a field is never recounted
+    fixed = merge_request(CAT, "DGX B300 8 SU", {"fabric": "ethernet", "nodes": 576})
+    assert fixed.nodes == 576

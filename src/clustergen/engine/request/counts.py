@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
@@ -145,6 +145,24 @@ def su_node_count(catalog: Catalog, system_id: str, technology: str | None, sus:
     if slot:
         basis += ", one node slot to the fabric manager as the RA builds it"
     return SuNodes(nodes, basis, arch)
+
+
+def recount_sus(catalog: Catalog, fields: dict[str, Any]) -> None:
+    """Text read as SUs of one RA ("DGX B300 8 SU") with another fabric given as a field
+    (`--fabric ethernet`): the same SU count of the RA on that fabric, so the count still
+    names the RA the design is built on."""
+    counted, fabric, platform = (fields.get(k) for k in ("su_architecture", "fabric", "platform"))
+    if not (counted and fabric and platform and fields.get("nodes")):
+        return
+    arch = catalog.architecture(str(counted))
+    if arch.compute_fabric.technology == fabric:
+        return
+    sus = (int(fields["nodes"]) + (1 if arch.fabric_manager_links else 0)) // arch.su_nodes
+    nodes, _, other = su_node_count(catalog, str(platform), str(fabric), sus)
+    if other.compute_fabric.technology == fabric:
+        fields["nodes"], fields["su_architecture"] = nodes, other.id
+    else:  # no RA of the system on that fabric: the nodes stand, counted in no SU of it
+        fields["su_architecture"] = None
 
 
 def su_rule(catalog: Catalog, system_id: str, architecture: Architecture, nodes: int) -> str:
