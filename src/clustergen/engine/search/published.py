@@ -6,7 +6,8 @@ size, within the study's margin, that one ranks first (DGX B300 at 1,100 nodes: 
 tables reach 1,296 nodes, the Spectrum-4 RA's 1,024). A size is published when the RA states a
 bound that holds it: its `published_max_nodes`, or the `max_nodes` of an RA built only up to a
 size (DGX BasePOD). An RA with neither (a derived layout) publishes no size, so it is never
-preferred on this ground.
+preferred on this ground. A study that fills a cap ("max GPUs under 5 MW") answers with the
+size itself, so there the rule does not apply (`trade_study.FILLS_CAP`).
 """
 
 from __future__ import annotations

@@ -38,6 +38,9 @@ from clustergen.errors import ClustergenError, RequestError
 from clustergen.units import dollars, watts
 
 TRAINING = frozenset({"training", "fine-tuning"})
+#: objectives whose answer is the size itself (the most under a cap): rows of different sizes
+#: are weighed by it, so a published size is no ground to rank a smaller one first
+FILLS_CAP = frozenset({"most-gpus", "compute"})
 
 
 def ranking_text() -> str:
@@ -45,7 +48,8 @@ def ranking_text() -> str:
     return (
         "eligible rows first; rows whose power is known before rows whose power is a lower "
         "bound; then rows on their platform's reference-architecture design when "
-        f"within {RA_MARGIN:.0%} of the best score, those at a size their RA publishes first; "
+        f"within {RA_MARGIN:.0%} of the best score, those at a size their RA publishes first "
+        "(unless the study fills a cap); "
         "then the objective; then fewer switches. "
         "Every row is the whole design the engine builds for it. Blocking fabrics are weighed "
         "for training only when asked for"
@@ -331,7 +335,11 @@ def run_study(
             continue
         _keep_one(weighed, w)
     objective = with_prices(objective, [w.row for w in weighed])
-    published = frozenset(row_key(w.row) for w in weighed if at_published_size(catalog, w.design))
+    published = frozenset(
+        row_key(w.row)
+        for w in weighed
+        if objective.kind not in FILLS_CAP and at_published_size(catalog, w.design)
+    )
     rows = _rank([w.row for w in weighed], objective, published)
     chosen = next((w.design for w in weighed if rows and _same(w.row, rows[0])), None)
     study = TradeStudy(
