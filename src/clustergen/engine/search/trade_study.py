@@ -30,7 +30,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_for, with_prices
-from clustergen.engine.search.published import RowKey, at_published_size, row_key
+from clustergen.engine.search.published import RowKey, past_published, row_key
 from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
 from clustergen.engine.sizing.platform import gpu_system, node_power
 from clustergen.engine.sizing.workload import workload_gpus
@@ -48,8 +48,8 @@ def ranking_text() -> str:
     return (
         "eligible rows first; rows whose power is known before rows whose power is a lower "
         "bound; then rows on their platform's reference-architecture design when "
-        f"within {RA_MARGIN:.0%} of the best score, those at a size their RA publishes first "
-        "(unless the study fills a cap); "
+        f"within {RA_MARGIN:.0%} of the best score, a platform's rows at a size their RA "
+        "publishes before its rows past it (unless the study fills a cap); "
         "then the objective; then fewer switches. "
         "Every row is the whole design the engine builds for it. Blocking fabrics are weighed "
         "for training only when asked for"
@@ -335,12 +335,12 @@ def run_study(
             continue
         _keep_one(weighed, w)
     objective = with_prices(objective, [w.row for w in weighed])
-    published = frozenset(
-        row_key(w.row)
-        for w in weighed
-        if objective.kind not in FILLS_CAP and at_published_size(catalog, w.design)
+    past = (
+        frozenset()
+        if objective.kind in FILLS_CAP
+        else past_published(catalog, [(w.row, w.design) for w in weighed])
     )
-    rows = _rank([w.row for w in weighed], objective, published)
+    rows = _rank([w.row for w in weighed], objective, past)
     chosen = next((w.design for w in weighed if rows and _same(w.row, rows[0])), None)
     study = TradeStudy(
         objective=objective.text,
@@ -364,18 +364,18 @@ def trade_study(
 
 
 def _rank(
-    rows: list[Alternative], objective: Objective, published: frozenset[RowKey] = frozenset()
+    rows: list[Alternative], objective: Objective, past: frozenset[RowKey] = frozenset()
 ) -> list[Alternative]:
     """Rows in the study's stated order, the first marked chosen and every other told why.
-    `published`: the rows built at a size their RA publishes (`search.published`), which rank
-    before RA rows past their RA's published size."""
+    `past`: RA rows past their RA's published size whose platform has a row at a size its RA
+    publishes (`search.published`); they rank after the other RA rows within the margin."""
     scored = [r.model_copy(update={"objective": objective.score(r)}) for r in rows]
     known = sorted((r for r in scored if r.eligible and r.power_complete), key=objective.key)
     best = known[0] if known else None
 
     def key(a: Alternative) -> tuple[object, ...]:
         preferred = best is not None and a.follows_ra and objective.within_margin(a, best)
-        ra_rank = (0 if row_key(a) in published else 1) if preferred else 2
+        ra_rank = (1 if row_key(a) in past else 0) if preferred else 2
         # A row whose power is a lower bound is never ranked as if it were cheaper; a row that
         # cannot be built as asked (over a cap, unpriced under a capital budget) comes after
         # one that can.
@@ -395,8 +395,8 @@ def _rank(
     out = [top.model_copy(update={"chosen": True})]
     for a in ordered[1:]:
         if a.why_not is None:
-            past = row_key(top) in published and row_key(a) not in published
-            a = a.model_copy(update={"why_not": passed_over(a, top, objective, past)})
+            beyond = row_key(a) in past and row_key(top) not in past and a.platform == top.platform
+            a = a.model_copy(update={"why_not": passed_over(a, top, objective, beyond)})
         out.append(a)
     return out
 
