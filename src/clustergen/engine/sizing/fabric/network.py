@@ -17,7 +17,9 @@ The rules, each from the fat-tree literature or NVIDIA's DGX SuperPOD reference 
   the host links (non-blocking) or, for dual-homed Ethernet hosts, its peer links; past it, an
   even count of leaves per plane under at least two spines.
 - Spine-leaf groups (DGX SuperPOD GB200): per SU and rail, one leaf per node under spines that
-  keep half their ports for the core; core group i joins spine i of every group.
+  keep half their ports for the core; core group i joins spine i of every group. Part of one SU
+  is sized to its ports: one leaf per rail and no spine while a rail fits one leaf (the RA's own
+  guidance, a full SU's leaves for growth, is stated in the fabric's notes).
 """
 
 from __future__ import annotations
