@@ -129,3 +129,59 @@ def test_a_name_a_system_and_a_gpu_share_is_the_system(seed: str) -> None:
 def test_a_gpu_word_after_a_system_counts_gpus() -> None:
     r = parse_request(CAT, "64 GB200 NVL72 GPUs")
     assert (r.platform, r.gpus, r.nodes) == ("gb200-nvl72", 64, None)
+
+
+def _multi_ra_systems() -> list[str]:
+    """Every system with more than one reference architecture in the catalog."""
+    count: dict[str, int] = {}
+    for a in CAT.all("architectures", Architecture):
+        for s in a.systems:
+            count[s] = count.get(s, 0) + 1
+    return sorted(s for s, n in count.items() if n > 1)
+
+
+def test_there_are_systems_with_several_ras_to_check() -> None:
+    assert {"dgx-b300", "gb300-nvl72", "dgx-h100"} <= set(_multi_ra_systems())
+
+
+@pytest.mark.parametrize("system", _multi_ra_systems())
+def test_an_su_count_keeps_the_ra_whose_su_it_counted(system: str) -> None:
+    """Issue 23: "DGX B300 8 SU" was read as 8 XDR SUs (576 nodes) and then built on the
+    Spectrum-4 RA as 9 SUs of 64. The count names the RA it counted: the request keeps its
+    fabric, so every candidate is built on that RA; a named fabric counts that RA's SUs."""
+    name = CAT.system(system).name
+    for fabric in (None, "infiniband", "ethernet"):
+        text = f"{name} 3 SU" + (f" {fabric}" if fabric else "")
+        arch = CAT.architecture_for(system, fabric)
+        assert arch is not None
+        if fabric and arch.compute_fabric.technology != fabric:
+            continue  # no RA of the system on that fabric: not an SU of it
+        r = parse_request(CAT, text)
+        slot = 1 if arch.fabric_manager_links else 0
+        assert (r.platform, r.nodes) == (system, 3 * arch.su_nodes - slot), text
+        assert (r.su_architecture, r.fabric) == (arch.id, arch.compute_fabric.technology), text
+        # the design the count asks for is in that RA's range, so it is the RA built
+        assert CAT.architecture_for(system, r.fabric, r.nodes) == arch, text
+
+
+def test_dgx_b300_su_counts_per_fabric() -> None:
+    assert parse_request(CAT, "DGX B300 8 SU").nodes == 8 * 72
+    assert parse_request(CAT, "DGX B300 8 SU ethernet").nodes == 8 * 64
+    assert parse_request(CAT, "GB300 NVL72 2 SU").nodes == 16
+    assert parse_request(CAT, "GB300 NVL72 2 SU ethernet").nodes == 2
+
+
+def test_a_fabric_field_recounts_the_sus_the_text_asked_for() -> None:
+    """`design "DGX B300 8 SU" --fabric ethernet`: 8 SUs of the Spectrum-4 RA, not 576 nodes."""
+    from clustergen.engine.request import merge_request
+
+    r = merge_request(CAT, "DGX B300 8 SU", {"fabric": "ethernet"})
+    assert (r.nodes, r.fabric, r.su_architecture) == (512, "ethernet", "dgx-superpod-b300-ethernet")
+    same = merge_request(CAT, "DGX B300 8 SU", {"fabric": "infiniband"})
+    assert (same.nodes, same.su_architecture) == (576, "dgx-superpod-b300-xdr")
+    # no RA of DGX H100 on Ethernet: the nodes stand, counted in no SU of it
+    h = merge_request(CAT, "DGX H100 4 SU", {"fabric": "ethernet"})
+    assert (h.nodes, h.su_architecture) == (127, None)
+    # a node count given as a field is never recounted
+    fixed = merge_request(CAT, "DGX B300 8 SU", {"fabric": "ethernet", "nodes": 576})
+    assert fixed.nodes == 576

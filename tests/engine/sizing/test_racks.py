@@ -27,6 +27,9 @@ def test_an_nvl_rack_is_one_rack() -> None:
     nvl = load_catalog().system("gb200-nvl72")
     plan = plan_racks(nvl, 3, nvl.max_power_w or 0, 200, 48, "liquid")
     assert (plan.nodes_per_rack, plan.compute_racks) == (1, 3)
+    # the memo reads "limited by <limited_by>": a noun phrase, never a sentence
+    sentence = f"(liquid cooling, limited by {plan.limited_by})"
+    assert sentence == "(liquid cooling, limited by the system itself, a whole rack)"
 
 
 def test_nvidias_rack_profile_sets_the_height_of_its_own_systems_racks() -> None:

@@ -41,7 +41,7 @@ TrainingMethod = Literal["full", "lora", "qlora", "continued-pretraining"]
 
 #: fields that record how a request's text was read, not what it asks for: no flag, file or
 #: tool sets them
-PARSE_FIELDS = frozenset({"text", "understood", "not_understood"})
+PARSE_FIELDS = frozenset({"text", "understood", "not_understood", "su_architecture"})
 
 #: fields that, with a model, say what to size its workload for: training tokens or days, a
 #: budget, a serving target, limit or request shape
@@ -203,6 +203,11 @@ class DesignRequest(BaseModel):
     not_understood: list[str] = Field(
         default_factory=list, description="words of the text that said nothing the parser reads"
     )
+    su_architecture: str | None = Field(
+        default=None,
+        description="the reference architecture whose scalable units the text counted (its id); "
+        "the design keeps it",
+    )
 
     @model_validator(mode="after")
     def _pue_needs_facility(self) -> DesignRequest:
@@ -277,6 +282,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "checkpoint_gb": FieldWords("checkpoint size", unit="GB"),
     "understood": FieldWords("phrases understood"),
     "not_understood": FieldWords("words not understood"),
+    "su_architecture": FieldWords("reference architecture whose SUs were counted"),
 }
 
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.errors import RequestError
+from clustergen.units import plural
 
 #: counts written as words; "a" and "an" count only when a unit word or the end of a clause
 #: follows the name ("an HGX H200 server", "a DGX H100."), never in "a DGX H100 cluster", and
@@ -112,12 +115,24 @@ def su_count(low: str) -> Count | None:
     return Count(value, m.start(), m.end(), m.group(0).strip())
 
 
-def su_node_count(
-    catalog: Catalog, system_id: str, technology: str | None, sus: int
-) -> tuple[int, str]:
+class SuNodes(NamedTuple):
+    """Nodes in a count of scalable units, how they were counted, and the RA whose SU it is."""
+
+    nodes: int
+    basis: str
+    architecture: Architecture
+
+
+def su_node_count(catalog: Catalog, system_id: str, technology: str | None, sus: int) -> SuNodes:
     """Nodes in `sus` scalable units of the system's scaling reference architecture, as the RA
     builds them: a SuperPOD whose fabric manager takes a node slot (H100 RA Table 4: 1 SU = 31
-    DGX) holds one node fewer. Raises RequestError when the system has no architecture."""
+    DGX) holds one node fewer. Raises RequestError when the system has no architecture.
+
+    An SU count names the RA whose SU it counted, so the request keeps that RA: with no fabric
+    named, the RA the system scales on (InfiniBand first, as `architecture_for` orders them), and
+    the returned architecture's compute fabric is the one the design is built on (DGX B300 8 SU
+    is 8 XDR SUs of 72, 576 nodes on InfiniBand; "DGX B300 8 SU ethernet" is 8 Spectrum-4 SUs
+    of 64, 512 nodes)."""
     arch = catalog.architecture_for(system_id, technology)
     if arch is None:
         raise RequestError(
@@ -129,7 +144,51 @@ def su_node_count(
     basis = f"{sus} SU of {arch.su_nodes} ({arch.id})"
     if slot:
         basis += ", one node slot to the fabric manager as the RA builds it"
-    return nodes, basis
+    return SuNodes(nodes, basis, arch)
+
+
+def recount_sus(catalog: Catalog, fields: dict[str, Any]) -> None:
+    """Text read as SUs of one RA ("DGX B300 8 SU") with another fabric given as a field
+    (`--fabric ethernet`): the same SU count of the RA on that fabric, so the count still
+    names the RA the design is built on."""
+    counted, fabric, platform = (fields.get(k) for k in ("su_architecture", "fabric", "platform"))
+    if not (counted and fabric and platform and fields.get("nodes")):
+        return
+    arch = catalog.architecture(str(counted))
+    if arch.compute_fabric.technology == fabric:
+        return
+    sus = (int(fields["nodes"]) + (1 if arch.fabric_manager_links else 0)) // arch.su_nodes
+    nodes, _, other = su_node_count(catalog, str(platform), str(fabric), sus)
+    if other.compute_fabric.technology == fabric:
+        fields["nodes"], fields["su_architecture"] = nodes, other.id
+    else:  # no RA of the system on that fabric: the nodes stand, counted in no SU of it
+        fields["su_architecture"] = None
+
+
+def su_rule(catalog: Catalog, system_id: str, architecture: Architecture, nodes: int) -> str:
+    """The why-line words of a design sized by an SU count, said after "follows <the RA>": the
+    SUs counted are that RA's, and the design keeps it; for a system with RAs on more than one
+    compute-fabric technology, how to count the other's SUs."""
+    noun = "rack" if catalog.system(system_id).kind == "nvl-rack" else "node"
+    sus = (nodes + (1 if architecture.fabric_manager_links else 0)) // architecture.su_nodes
+    others = sorted(
+        {
+            (a.compute_fabric.technology, a.su_nodes)
+            for a in catalog.all("architectures", Architecture)
+            if system_id in a.systems
+            and a.compute_fabric.technology != architecture.compute_fabric.technology
+            and a.max_nodes is None
+        }
+    )
+    words = (
+        f"the {plural(sus, 'SU')} asked for are its SUs of {plural(architecture.su_nodes, noun)}: "
+        "an SU count keeps the RA whose SU it counts"
+    )
+    if others:
+        words += (
+            " (" + "; ".join(f"say '{t}' for SUs of {plural(n, noun)}" for t, n in others) + ")"
+        )
+    return words
 
 
 def racks_to_nodes(catalog: Catalog, system_id: str, racks: int) -> tuple[int, str]:

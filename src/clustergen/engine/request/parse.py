@@ -420,8 +420,12 @@ def _read_su_count(r: _Reading, named: list[tuple[str, str]]) -> None:
             hint='name one, e.g. "DGX H100 4 SU" or "2 SU of GB200 NVL72"',
         )
     fabric = next(iter(r.members.get("fabric", set())), None)
-    nodes, basis = su_node_count(r.catalog, system, fabric, count.value)
+    nodes, basis, arch = su_node_count(r.catalog, system, fabric, count.value)
     r.fields["nodes"] = nodes
+    r.fields["su_architecture"] = arch.id
+    if fabric is None:  # the count named the RA, so its fabric: see `su_node_count`
+        r.members["fabric"] = {arch.compute_fabric.technology}
+        basis += f", on its {arch.compute_fabric.technology} compute fabric"
     r.take(count.start, count.end, f"{count.words!r} -> {plural(nodes, system + ' node')}: {basis}")
 
 

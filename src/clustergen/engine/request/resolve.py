@@ -8,6 +8,7 @@ from typing import Any
 
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.request import SIZE_FIELDS, DesignRequest, sizes_workload
+from clustergen.engine.request.counts import recount_sus
 from clustergen.engine.request.parse import parse_request
 from clustergen.engine.request.translate import validated
 from clustergen.errors import RequestError
@@ -23,6 +24,8 @@ def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any])
         return parse_request(catalog, text)
     base: dict[str, Any] = parse_request(catalog, text).model_dump() if text else {}
     base.update(given)
+    if "fabric" in given and "nodes" not in given:
+        recount_sus(catalog, base)
     if not any(base.get(k) for k in SIZE_FIELDS) and not sizes_workload(base):
         raise RequestError(
             "nothing to size: no GPU count, node count, power cap, capital budget or workload",

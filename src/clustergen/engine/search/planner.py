@@ -8,6 +8,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.request.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.objective import RA_MARGIN
 from clustergen.engine.search.trade_study import CURRENT_ONLY, run_study
@@ -77,6 +78,8 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     arch = catalog.architecture_for(best.platform, best.fabric, best.nodes)
     if best.follows_ra and arch is not None:
         reason += f"; follows {arch.name}"
+        if request.su_architecture == arch.id:
+            reason += "; " + su_rule(catalog, best.platform, arch, best.nodes)
     return reason
 
 

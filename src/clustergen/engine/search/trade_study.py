@@ -30,6 +30,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_for, with_prices
+from clustergen.engine.search.published import RowKey, past_published, row_key
 from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
 from clustergen.engine.sizing.platform import gpu_system, node_power
 from clustergen.engine.sizing.workload import workload_gpus
@@ -37,6 +38,9 @@ from clustergen.errors import ClustergenError, RequestError
 from clustergen.units import dollars, watts
 
 TRAINING = frozenset({"training", "fine-tuning"})
+#: objectives whose answer is the size itself (the most under a cap): rows of different sizes
+#: are weighed by it, so a published size is no ground to rank a smaller one first
+FILLS_CAP = frozenset({"most-gpus", "compute"})
 
 
 def ranking_text() -> str:
@@ -44,7 +48,9 @@ def ranking_text() -> str:
     return (
         "eligible rows first; rows whose power is known before rows whose power is a lower "
         "bound; then rows on their platform's reference-architecture design when "
-        f"within {RA_MARGIN:.0%} of the best score; then the objective; then fewer switches. "
+        f"within {RA_MARGIN:.0%} of the best score, a platform's rows at a size their RA "
+        "publishes before its rows past it (unless the study fills a cap); "
+        "then the objective; then fewer switches. "
         "Every row is the whole design the engine builds for it. Blocking fabrics are weighed "
         "for training only when asked for"
     )
@@ -329,7 +335,12 @@ def run_study(
             continue
         _keep_one(weighed, w)
     objective = with_prices(objective, [w.row for w in weighed])
-    rows = _rank([w.row for w in weighed], objective)
+    past = (
+        frozenset()
+        if objective.kind in FILLS_CAP
+        else past_published(catalog, [(w.row, w.design) for w in weighed])
+    )
+    rows = _rank([w.row for w in weighed], objective, past)
     chosen = next((w.design for w in weighed if rows and _same(w.row, rows[0])), None)
     study = TradeStudy(
         objective=objective.text,
@@ -352,14 +363,19 @@ def trade_study(
     return run_study(catalog, request, common).study
 
 
-def _rank(rows: list[Alternative], objective: Objective) -> list[Alternative]:
-    """Rows in the study's stated order, the first marked chosen and every other told why."""
+def _rank(
+    rows: list[Alternative], objective: Objective, past: frozenset[RowKey] = frozenset()
+) -> list[Alternative]:
+    """Rows in the study's stated order, the first marked chosen and every other told why.
+    `past`: RA rows past their RA's published size whose platform has a row at a size its RA
+    publishes (`search.published`); they rank after the other RA rows within the margin."""
     scored = [r.model_copy(update={"objective": objective.score(r)}) for r in rows]
     known = sorted((r for r in scored if r.eligible and r.power_complete), key=objective.key)
     best = known[0] if known else None
 
     def key(a: Alternative) -> tuple[object, ...]:
         preferred = best is not None and a.follows_ra and objective.within_margin(a, best)
+        ra_rank = (1 if row_key(a) in past else 0) if preferred else 2
         # A row whose power is a lower bound is never ranked as if it were cheaper; a row that
         # cannot be built as asked (over a cap, unpriced under a capital budget) comes after
         # one that can.
@@ -367,7 +383,7 @@ def _rank(rows: list[Alternative], objective: Objective) -> list[Alternative]:
             not a.eligible,
             a.infeasible,
             not a.power_complete,
-            not preferred,
+            ra_rank,
             objective.key(a),
             a.switches,
         )
@@ -379,13 +395,17 @@ def _rank(rows: list[Alternative], objective: Objective) -> list[Alternative]:
     out = [top.model_copy(update={"chosen": True})]
     for a in ordered[1:]:
         if a.why_not is None:
-            a = a.model_copy(update={"why_not": passed_over(a, top, objective)})
+            beyond = row_key(a) in past and row_key(top) not in past and a.platform == top.platform
+            a = a.model_copy(update={"why_not": passed_over(a, top, objective, beyond)})
         out.append(a)
     return out
 
 
-def passed_over(a: Alternative, best: Alternative, objective: Objective) -> str:
-    """Why an eligible row was not the one chosen."""
+def passed_over(
+    a: Alternative, best: Alternative, objective: Objective, past_published: bool = False
+) -> str:
+    """Why an eligible row was not the one chosen (`past_published`: the chosen row is at a
+    size its RA publishes and this one is not)."""
     if not best.eligible:
         return "no row met every constraint; the first was taken as the closest"
     if not a.power_complete and best.power_complete:
@@ -398,6 +418,12 @@ def passed_over(a: Alternative, best: Alternative, objective: Objective) -> str:
         return (
             f"scores {objective.figure(a)} against {objective.figure(best)}, but off its "
             f"platform's reference architecture; RA designs within {RA_MARGIN:.0%} rank first"
+        )
+    if ahead and past_published and a.follows_ra:
+        return (
+            f"scores {objective.figure(a)} against {objective.figure(best)}, but past the size "
+            f"its reference architecture publishes; a design at a published size within "
+            f"{RA_MARGIN:.0%} ranks first"
         )
     overshoot = ""
     if a.needed_gpus and a.gpus > a.needed_gpus * (1 + RA_MARGIN):

@@ -36,7 +36,7 @@ def plan_racks(
             nodes_per_rack=1,
             compute_racks=nodes,
             rack_power_kw=node_w / 1e3,
-            limited_by="an NVL rack is one rack",
+            limited_by="the system itself, a whole rack",
         )
     by_power = int((rack_power_limit_kw * 1e3 + 1e-6) // node_w)
     by_space = rack_units // system.rack_units if system.rack_units else by_power

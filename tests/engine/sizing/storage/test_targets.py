@@ -14,6 +14,7 @@ from clustergen.engine.sizing.storage.targets import (
     _system,
     _with_metadata_servers,
     storage_targets,
+    su_equivalents,
 )
 from clustergen.errors import RequestError
 
@@ -106,3 +107,12 @@ def test_storage_targets_refuse_counts_past_the_physical_range(
 ) -> None:
     with pytest.raises(RequestError, match=says):
         storage_targets(load_catalog(), "good", nodes, su_nodes)
+
+
+def test_su_equivalents_are_worded_with_separators_and_no_trailing_zeros() -> None:
+    """Issue 23: "2304 GPUs ... (9.00 SU)" read as code, not a memo."""
+    assert su_equivalents(288, 9.0, 32) == "288 nodes = 9 SU-equivalents of 32 nodes"
+    assert su_equivalents(2_048, 64.0, 32) == "2,048 nodes = 64 SU-equivalents of 32 nodes"
+    assert su_equivalents(32, 1.0, 32) == "32 nodes = 1 SU-equivalent of 32 nodes"
+    assert su_equivalents(18, 0.5625, 32) == "18 nodes = 0.56 of an SU of 32 nodes"
+    assert su_equivalents(40, 1.25, 32) == "40 nodes = 1.25 SU-equivalents of 32 nodes"

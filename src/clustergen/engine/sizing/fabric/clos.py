@@ -280,7 +280,9 @@ def pair_upper() -> Upper:
 
 def group_leaves(plan: FabricPlan, per_plane: int, radix: int) -> Leaves:
     """Leaves of the GB200 SuperPOD's spine-leaf groups: per SU and rail, one leaf per node taking
-    that node's ports of the rail ("8 leaf switches (one for each compute rack)")."""
+    that node's ports of the rail ("8 leaf switches (one for each compute rack)"). Part of one SU
+    gets the leaves its ports need: one leaf per rail while the rail's ports fit one leaf (no
+    spine), else the RA's leaf per node and rail for the nodes there are."""
     assert plan.su_nodes is not None
     rails = plan.rails or per_plane
     if per_plane % rails:
@@ -291,6 +293,19 @@ def group_leaves(plan: FabricPlan, per_plane: int, radix: int) -> Leaves:
         raise RequestError(
             f"a {radix}-port leaf cannot take one node's {down} ports of a rail with {up} uplinks",
             hint="use a larger-radix switch or fewer rails",
+        )
+    if plan.nodes <= plan.su_nodes and plan.nodes * down <= radix:
+        # Part of one SU whose rail fits one leaf: that leaf takes every node's ports of the
+        # rail and needs no spine (the SU's groups are rails joined only by cores above one SU,
+        # so a lone leaf per rail is its group); see `network` for the RA's full-SU guidance.
+        return Leaves(
+            count=rails,
+            per_su=rails,
+            down=plan.nodes * down,
+            up=0,
+            sus=1,
+            loads={plan.nodes * down: rails},
+            fm_attached=0,
         )
     count = plan.nodes * rails
     return Leaves(

@@ -17,7 +17,9 @@ The rules, each from the fat-tree literature or NVIDIA's DGX SuperPOD reference 
   the host links (non-blocking) or, for dual-homed Ethernet hosts, its peer links; past it, an
   even count of leaves per plane under at least two spines.
 - Spine-leaf groups (DGX SuperPOD GB200): per SU and rail, one leaf per node under spines that
-  keep half their ports for the core; core group i joins spine i of every group.
+  keep half their ports for the core; core group i joins spine i of every group. Part of one SU
+  is sized to its ports: one leaf per rail and no spine while a rail fits one leaf (the RA's own
+  guidance, a full SU's leaves for growth, is stated in the fabric's notes).
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ def _upper(plan: FabricPlan, leaves: Leaves, spine_radix: int, core_radix: int) 
     if leaves.isl:
         return pair_upper()
     if plan.spine_leaf_groups and plan.su_nodes is not None:
+        if not leaves.up:  # one leaf per rail holds the cluster: no tier above it
+            return pair_upper()
         return group_upper(leaves, plan.su_nodes, spine_radix, core_radix)
     return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
 
@@ -344,6 +348,18 @@ def _leaf_notes(plan: FabricPlan, leaves: Leaves) -> list[str]:
         notes.append(
             f"rail-optimized: {leaves.per_su} leaves per SU of {plan.su_nodes} nodes per plane; "
             "a partly filled SU still gets its full set of leaves"
+        )
+    if plan.spine_leaf_groups and plan.su_nodes is not None and plan.nodes < plan.su_nodes:
+        built = (
+            "one leaf per rail holds every node's ports of it, so no spine"
+            if not leaves.up
+            else "a leaf per node and rail under its rail group's spines"
+        )
+        notes.append(
+            f"part of one SU ({plan.nodes} of {plan.su_nodes} nodes): sized to its ports, "
+            f"{built}; the DGX SuperPOD GB200 RA (Network Fabrics) instead builds a full SU's "
+            "leaf switches and leaf-spine cables for another node count, leaving the rest "
+            "unused, so the fabric grows to a whole SU without recabling"
         )
     return notes
 

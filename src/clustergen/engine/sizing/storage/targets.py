@@ -121,6 +121,16 @@ def _table6_su_nodes(catalog: Catalog, *, required: bool) -> int | None:
         ) from None
 
 
+def su_equivalents(nodes: int, sus: float, su_nodes: int) -> str:
+    """'288 nodes = 9 SU-equivalents of 32 nodes', '18 nodes = 0.56 of an SU of 32 nodes': the
+    nodes counted in Table 6's scalable units, with thousands separators, no trailing zeros."""
+    count = f"{sus:,.2f}".rstrip("0").rstrip(".")
+    if sus < 1:
+        return f"{nodes:,} nodes = {count} of an SU of {su_nodes} nodes"
+    noun = "SU-equivalent" if count == "1" else "SU-equivalents"
+    return f"{nodes:,} nodes = {count} {noun} of {su_nodes} nodes"
+
+
 def _scale(
     node: float, su: float | None, four_su: float | None, sus: float, su_nodes: int, nodes: int
 ) -> tuple[float, str]:
@@ -141,12 +151,15 @@ def _scale(
             value = y0 + (y1 - y0) * (sus - x0) / (x1 - x0)
             return value, (
                 f"interpolated between the {l0} and {l1} figures of {table} "
-                f"({nodes} nodes = {sus:.2f} SU)"
+                f"({su_equivalents(nodes, sus, su_nodes)})"
             )
     x, y, label = points[-1]
     value = max(node, y * sus / x)
     per = "node" if label == "single-node" else "SU"
-    return value, f"{label} aggregate from {table}, scaled by {per} count ({sus:.2f} SU)"
+    return (
+        value,
+        f"{label} aggregate from {table}, scaled by {per} count ({su_equivalents(nodes, sus, su_nodes)})",
+    )
 
 
 def _design_default(catalog: Catalog, name: str) -> tuple[str, str]:
