@@ -28,16 +28,17 @@ def summary(d: Design) -> None:
     trade study and why the winner won, the checks, then what the run adds and the footnotes."""
     from rich.text import Text
 
+    from clustergen.engine.report.scale_words import gpus_text, systems_text
     from clustergen.engine.report.words import verdict
 
-    p, c = d.platform, d.compute
+    p = d.platform
     from clustergen.cli.workload_view import first_lines
 
     first_lines(d.request, [])
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))
-    line.append(f"  {c.gpus:,} x {p.gpu_name} on {c.nodes:,} x {p.name}: {v.line}")
+    line.append(f"  {gpus_text(d)} on {systems_text(d)}: {v.line}")
     stdout.print(line, soft_wrap=False)
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     if d.notice:
