@@ -10,7 +10,7 @@ import math
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.catalog.models import Optic, PortGroup, System
+from clustergen.catalog.models import Optic, PortGroup
 from clustergen.engine.model.design import Design, LinkGroup
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.links import LinkEnd
@@ -18,17 +18,9 @@ from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
 from clustergen.engine.sizing.links import link_rate
+from support.issue_designs import NAMED, PLATFORMS
 
 CATALOG = load_catalog()
-PLATFORMS = sorted(s.id for s in CATALOG.all("systems", System) if s.gpu)
-NAMED = [
-    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
-    {"platform": "dgx-h100", "nodes": 128},
-    {"platform": "dgx-b200", "nodes": 128},
-    {"platform": "hgx-b200", "nodes": 64},
-    {"platform": "gb200-nvl72", "nodes": 32},
-    {"platform": "gb300-nvl72", "nodes": 16},
-]
 CASES = NAMED + [{"platform": p, "nodes": n} for p in PLATFORMS for n in (16, 64)]
 #: parts that draw no power of their own (passive fibre and copper)
 PASSIVE = ("fiber", "dac", "copper")

@@ -10,7 +10,6 @@ from collections import Counter
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.catalog.models import System
 from clustergen.engine.model.design import Design, LinkGroup
 from clustergen.engine.report import rackplan
 from clustergen.engine.search.planner import plan_design
@@ -18,18 +17,9 @@ from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric import VENDOR_MEDIA
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
 from clustergen.engine.sizing.links import is_copper
+from support.issue_designs import NAMED, PLATFORMS
 
 CATALOG = load_catalog()
-PLATFORMS = sorted(s.id for s in CATALOG.all("systems", System) if s.gpu)
-#: the designs the issue names, beside one of each platform
-NAMED = [
-    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
-    {"platform": "dgx-h100", "nodes": 128},
-    {"platform": "dgx-b200", "nodes": 128},
-    {"platform": "hgx-b200", "nodes": 64},
-    {"platform": "gb200-nvl72", "nodes": 32},
-    {"platform": "gb300-nvl72", "nodes": 16},
-]
 CASES = NAMED + [{"platform": p, "nodes": 64} for p in PLATFORMS]
 
 

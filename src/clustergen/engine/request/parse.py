@@ -277,9 +277,18 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     return validated(DesignRequest, r.fields, phrases=r.phrases)
 
 
-#: an hourly price makes a budget one of GPU-hours; so does a model to train, not to serve
-_HOURLY = ("price_per_gpu_hour", "price_per_node_hour")
-_JOB = ("model", "model_params_b")
+def _serving(r: _Reading) -> bool:
+    return r.fields.get("workload") == "inference" or "output_tokens_per_s" in r.fields
+
+
+def _reread(r: _Reading, src: str, dst: str, words: str) -> None:
+    """A reading whose field depends on the whole request moves to the field it turned out to
+    be, and its note says what it was read as."""
+    r.fields[dst] = r.fields.pop(src)
+    phrase = r.phrases.pop(src)
+    r.phrases.setdefault(dst, phrase)
+    head = f"{phrase!r} ->"
+    r.understood = [f"{head} {words}" if u.startswith(head) else u for u in r.understood]
 
 
 def _context_meaning(r: _Reading) -> None:
@@ -287,45 +296,40 @@ def _context_meaning(r: _Reading) -> None:
     prompt length it must hold (the output's share is unknown, so the whole context, the most)."""
     if "_context" not in r.fields:
         return
-    n = r.fields.pop("_context")
-    phrase = r.phrases.pop("_context")
-    serving = r.fields.get("workload") == "inference" or "output_tokens_per_s" in r.fields
+    n = r.fields["_context"]
     field, words = (
         ("isl_tokens", f"input length {n:,} tokens (a served context read as its prompt)")
-        if serving
+        if _serving(r)
         else ("sequence_tokens", f"sequence {n} tokens")
     )
-    if r.fields.get(field, n) != n:
-        return  # an explicit input or sequence length was given too: it stands
-    r.fields[field] = n
-    r.phrases.setdefault(field, phrase)
-    r.understood = [
-        f"{phrase!r} -> {words}" if u.startswith(f"{phrase!r} ->") else u for u in r.understood
-    ]
+    if r.fields.get(field, n) != n:  # an explicit input or sequence length was given: it stands
+        r.fields.pop("_context")
+        return
+    _reread(r, "_context", field, words)
+
+
+#: an hourly price makes a budget one of GPU-hours; so does a model to train, not to serve
+_HOURLY = ("price_per_gpu_hour", "price_per_node_hour")
+_JOB = ("model", "model_params_b")
 
 
 def _budget_meaning(r: _Reading) -> None:
     """A bare budget ("$50M, 10 MW") with no job to spend GPU-hours on and no hourly price is
     a capital budget: the most the cluster's hardware may cost. A serving cluster runs without
     end, so its budget buys hardware unless the request prices GPU-hours."""
-    serving = r.fields.get("workload") == "inference" or "output_tokens_per_s" in r.fields
+    serving = _serving(r)
     job = any(k in r.fields for k in _JOB) and not serving
     if "budget_usd" not in r.fields or job or any(k in r.fields for k in _HOURLY):
         return
-    usd = r.fields.pop("budget_usd")
-    phrase = r.phrases.pop("budget_usd")
+    usd = r.fields["budget_usd"]
     if r.fields.get("capital_budget_usd", usd) != usd:
         raise RequestError(
             f"the request gives two capital budgets ({r.phrases['capital_budget_usd']!r} and "
-            f"{phrase!r})",
+            f"{r.phrases['budget_usd']!r})",
             hint="state it once",
         )
-    r.fields["capital_budget_usd"] = usd
-    r.phrases.setdefault("capital_budget_usd", phrase)
-    old = f"{phrase!r} -> budget ${usd:,.0f}"
     why = "a serving cluster" if serving else "no model to buy GPU-hours for"
-    new = f"{phrase!r} -> capital budget ${usd:,.0f} ({why})"
-    r.understood = [new if n == old else n for n in r.understood]
+    _reread(r, "budget_usd", "capital_budget_usd", f"capital budget ${usd:,.0f} ({why})")
 
 
 def _read_platforms(
@@ -351,16 +355,10 @@ def _read_platforms(
 
 
 def _read_storage(r: _Reading) -> None:
-    """The storage system named by class or product ("Lustre", "WEKA"), one at most."""
+    """The storage system named by class or product ("Lustre", "WEKA"): a word set, so two
+    different ones contradict as two fabrics do (`_resolve_members`)."""
     for system, product, start, end in named_storage(r.catalog, r.low, r.used):
-        if r.fields.get("storage_system", system) != system:
-            raise RequestError(
-                f"the request names two storage systems ({r.fields['storage_system']} and "
-                f"{system})",
-                hint="choose one: a parallel file system, an object store or local NVMe",
-            )
-        r.fields["storage_system"] = system
-        r.phrases.setdefault("storage_system", r.low[start:end])
+        r.members.setdefault("storage_system", set()).add(system)
         r.take(start, end, f"{r.low[start:end]!r} -> storage system {system} ({product})")
 
 
@@ -534,7 +532,7 @@ def _resolve_members(r: _Reading) -> None:
     workloads = r.members.get("workload", set())
     if len(workloads) > 1:
         r.members["workload"] = {"mixed"}
-    for field in ("dataset_layout", "fabric", "cooling", "workload"):
+    for field in (*CONFLICTS, "workload"):
         if r.members.get(field):
             r.fields[field] = r.members[field].pop()
 

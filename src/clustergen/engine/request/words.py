@@ -215,4 +215,8 @@ CONFLICTS = {
         "the request names more than one dataset layout ({values})",
         "choose one: one file per sample, shards or an object store",
     ),
+    "storage_system": (
+        "the request names two storage systems or more ({values})",
+        "choose one: a parallel file system, an object store or local NVMe",
+    ),
 }
