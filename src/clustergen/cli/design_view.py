@@ -93,7 +93,9 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
         ):
             if role.network == "storage" and role.carried_by == "storage":
                 continue
-            rows.append((role.network, f"on the {role.carried_by} fabric"))
+            # "storage network": the "storage" row below is the storage system's figures
+            label = "storage network" if role.network == "storage" else role.network
+            rows.append((label, f"on the {role.carried_by} fabric"))
     if d.servers.fabric_managers:
         rows.append(
             ("fabric managers", f"{d.servers.fabric_managers} x {d.servers.fabric_manager}")

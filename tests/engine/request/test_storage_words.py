@@ -42,3 +42,13 @@ def test_the_design_sizes_the_data_path_on_the_system_named() -> None:
     assert local.storage.file_system.system == "local-nvme"
     assert not any(a.field == "storage_system" for a in local.assumptions)
     assert any(a.field == "storage_system" for a in default.assumptions)
+
+
+def test_a_named_storage_system_replaces_the_ras_example_appliance() -> None:
+    # DGX H100 4 SU: the SuperPOD RA's storage is a DDN appliance unless the customer names theirs
+    ra = plan_design(CAT, parse_request(CAT, "DGX H100 4 SU"))
+    weka = plan_design(CAT, parse_request(CAT, "DGX H100 4 SU with WEKA storage"))
+    assert ra.storage.appliances is not None
+    assert weka.storage.appliances is None
+    assert any("example appliance" in n for n in weka.storage.notes)
+    assert not any(ln.category == "storage" and "DDN" in ln.description for ln in weka.bom)

@@ -21,6 +21,7 @@ from typing import Any
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.report.scale_words import node_noun
 from clustergen.engine.report.words import power_rows, verdict
 from clustergen.safe_text import plain, xlsx_cell
 
@@ -206,7 +207,7 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
     rows: list[tuple[str, Any, str | None, Any]] = [
         ("Platform", cell_text(p.name), None, ""),
         ("GPUs", c.gpus, QTY, cell_text(p.gpu_name)),
-        ("Nodes", c.nodes, QTY, ""),
+        (node_noun(d).capitalize() + "s", c.nodes, QTY, ""),
         ("Scalable units", c.scalable_units if c.su_nodes else None, QTY, ""),
         ("IT power, design (kW)", pw.it_total_w / 1e3, KW, ""),
         ("IT power, sum of BOM lines (kW)", Formula(f"=BOM!{lp}{bom.total_row}/1000"), KW, ""),

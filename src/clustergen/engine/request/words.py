@@ -198,6 +198,10 @@ FILLER = frozenset(
         "optimised",
         "rail-optimized",
         "rail-optimised",
+        # "counted in scalable units": a count of them is read before the leftovers
+        "counted",
+        "scalable",
+        "units",
     ]
 )
 

@@ -58,7 +58,7 @@ def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
     if a is None and storage.site_storage:
         return 0.0  # a single-node footprint uses the site's storage: none in this design
     if a is None:
-        unknown.append("storage array power (no storage appliance in the architecture)")
+        unknown.append("storage array power (the array is the storage vendor's to size)")
         return None
     if a.power_w is None:
         unknown.append(f"storage appliance power ({a.appliance} not in the catalog)")

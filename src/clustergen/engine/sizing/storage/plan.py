@@ -101,9 +101,12 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
     notes.assumed += inputs.assumptions("storage_tier")
     targets = design_targets(inputs, nodes)
     own_storage = not standalone(inputs, nodes) or storage_asked(inputs)
+    # A storage system the request names is the customer's choice: the RA's example appliance
+    # (a DDN array on the SuperPODs) is not put in its place; the named class is sized instead
+    chosen = request.storage_system is not None
     appliance = (
         catalog.system(arch.storage_appliance)
-        if arch and arch.storage_appliance and own_storage
+        if arch and arch.storage_appliance and own_storage and not chosen
         else None
     )
     st_speed = system.storage.port_speed_gbps if system.storage else 400.0
@@ -155,6 +158,11 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
             "should deliver); name a storage tier to size a storage system and its fabric"
         )
     section_notes = [port_note, f"file system: {fs.basis}"]
+    if chosen and arch and arch.storage_appliance and own_storage:
+        section_notes.append(
+            f"the storage system is the request's ({request.storage_system}), sized as its class: "
+            f"the RA's example appliance ({arch.storage_appliance}) is not assumed"
+        )
     if io_plan.checkpoint_interval_basis:
         section_notes.append(f"checkpoint interval: {io_plan.checkpoint_interval_basis}")
     elif training_like:
