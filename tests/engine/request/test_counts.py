@@ -231,3 +231,55 @@ def test_a_rack_limit_however_written_is_not_a_second_power_cap(text: str) -> No
     assert r.power_cap_w is not None
     assert r.power_cap_w >= 3e6
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        # a count beside a GPU's name counts by its unit word: GPUs, nodes or racks
+        ("512 H100s", {"gpus": 512, "gpu": "h100-sxm"}),
+        ("16 H100 servers", {"nodes": 16, "gpu": "h100-sxm"}),
+        ("train on 16 B200 boxes", {"nodes": 16, "gpu": "b200"}),
+        # racks of a GPU with one rack-scale system are that system's racks, never GPUs
+        ("3 racks of GB200", {"nodes": 3, "platform": "gb200-nvl72"}),
+        ("3 GB200 racks", {"nodes": 3, "platform": "gb200-nvl72"}),
+        ("GB300 x 4 racks", {"nodes": 4, "platform": "gb300-nvl72"}),
+    ],
+)
+def test_a_count_beside_a_gpu_counts_what_its_unit_says(
+    text: str, fields: dict[str, object]
+) -> None:
+    r = parse_request(CAT, text).model_dump()
+    assert {k: r[k] for k in fields} == fields
+    assert r["gpus" if "nodes" in fields else "nodes"] is None
+
+
+def test_racks_of_a_gpu_in_several_systems_ask_which() -> None:
+    with pytest.raises(RequestError) as e:
+        parse_request(CAT, "4 racks of H100")
+    assert "dgx-h100" in e.value.one_line()
+    assert "hgx-h100" in e.value.one_line()
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("replace our 256 A100s with H200s", {"gpus": 256, "gpu": "h200", "platform": None}),
+        ("upgrade 32 DGX A100 to DGX B200", {"gpus": 256, "platform": "dgx-b200"}),
+        # one for one by GPU: 64 eight-GPU systems are 512 GPUs, never 64 NVL72 racks
+        ("we want to move from 64 DGX H100 to GB200 NVL72", {"gpus": 512, "nodes": None}),
+        ("replace 3 racks of GB200 with DGX B300", {"gpus": 216, "platform": "dgx-b300"}),
+        ("swap the H100s for B200s, 5 MW", {"gpu": "b200", "power_cap_w": 5e6}),
+    ],
+)
+def test_a_replaced_fleet_sizes_the_new_one_gpu_for_gpu(
+    text: str, fields: dict[str, object]
+) -> None:
+    r = parse_request(CAT, text).model_dump()
+    assert {k: r[k] for k in fields} == fields
+    assert any("replaced by" in u for u in r["understood"])
+
+
+def test_two_platforms_without_a_replacement_still_contradict() -> None:
+    with pytest.raises(RequestError, match="two gpus"):
+        parse_request(CAT, "256 A100s and H200s")

@@ -90,6 +90,9 @@ def test_a_request_for_the_most_gpus_names_that_objective(text: str) -> None:
         ("how many B200s do I need to pretrain a 405B model on 15T tokens in 90 days", None),
         ("how many GPUs does it take to serve llama 3.1 70b at 10k tokens/s", None),
         ("How many H100 fit in 5 MW?", "most-gpus"),
+        ("How many H100s to pretrain a 7B model on 2T tokens in 30 days?", None),
+        ("how many GPUs for serving llama 3 70b at 1000 tokens/s", None),
+        ("how many H100s can we fit in 5 MW to train models", "most-gpus"),
     ],
 )
 def test_how_many_asks_for_the_most_only_when_it_is_not_a_need(
@@ -102,4 +105,19 @@ def test_how_many_asks_for_the_most_only_when_it_is_not_a_need(
 def test_maximize_the_gpus_asks_for_the_most(text: str) -> None:
     r = merge_request(load_catalog(), text, {})
     assert r.objective == "most-gpus"
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "best perf per watt for 1000 GPUs",
+        "most energy-efficient cluster under 5 MW",
+        "max PFLOPS per MW, 2 MW",
+        "1024 GPUs, performance/watt",
+    ],
+)
+def test_performance_per_watt_is_an_objective(text: str) -> None:
+    r = merge_request(load_catalog(), text, {})
+    assert r.objective == "perf-per-watt"
     assert r.not_understood == []

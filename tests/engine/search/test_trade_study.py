@@ -107,3 +107,19 @@ def test_a_platform_is_never_dropped_as_the_users_mistake_for_the_catalogs_gap(t
     assert kinds <= {"catalog_gap", "infeasible"}, [d.why_not for d in study.dropped]
     gaps = [d for d in study.dropped if d.kind == "catalog_gap"]
     assert all("in the catalog" in d.why_not for d in gaps)
+
+
+def test_perf_per_watt_ranks_by_dense_pflops_per_it_mw() -> None:
+    """The chosen row has the best PFLOPS per MW among the rows on their RA's design, and every
+    row's figure is its dense PFLOPS over its whole design's IT power."""
+    cat = load_catalog()
+    study = trade_study(cat, merge_request(cat, "1000 GPUs, best performance per watt", {}))
+    assert study.objective_unit == "PFLOPS/MW"
+    for row in study.rows:
+        if row.dense_pflops is not None:
+            assert row.objective == pytest.approx(row.dense_pflops / (row.it_power_w / 1e6))
+    chosen = study.rows[0]
+    assert chosen.chosen
+    assert chosen.objective is not None
+    peers = [r for r in study.rows if r.eligible and r.objective is not None and r.follows_ra]
+    assert chosen.objective >= max(r.objective for r in peers) * (1 - 0.10)

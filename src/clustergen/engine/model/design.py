@@ -322,7 +322,7 @@ class TradeStudy(_M):
     better: Literal["higher", "lower"] = Field(
         default="higher", description="which way the objective column ranks"
     )
-    objective_unit: Literal["W", "USD", "GPUs", "PFLOPS"] = Field(
+    objective_unit: Literal["W", "USD", "GPUs", "PFLOPS", "PFLOPS/MW"] = Field(
         default="PFLOPS", description="the unit of each row's objective figure"
     )
     rows: list[Alternative]

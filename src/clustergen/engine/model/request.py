@@ -35,7 +35,7 @@ Cooling = Literal["air", "liquid"]
 Tier = Literal["good", "better", "best"]
 
 
-Objective = Literal["most-gpus"]
+Objective = Literal["most-gpus", "perf-per-watt"]
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
 TrainingMethod = Literal["full", "lora", "qlora", "continued-pretraining"]
 
@@ -110,7 +110,8 @@ class DesignRequest(BaseModel):
         default=None,
         description=(
             "what the trade study maximises: most-gpus (the most GPUs, e.g. 'max GPUs under "
-            "0.5 MW'); None follows the request (least IT power for a GPU count or a workload, "
+            "0.5 MW'), perf-per-watt (the most dense PFLOPS per MW of IT power, e.g. 'best "
+            "performance per watt'); None follows the request (least IT power for a GPU count or a workload, "
             "most dense compute for a cap alone)"
         ),
     )

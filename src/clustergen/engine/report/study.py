@@ -37,6 +37,8 @@ def figure(study: TradeStudy, row: Alternative) -> str:
         return dollars(row.objective)
     if study.objective_unit == "GPUs":
         return f"{row.objective:,.0f} GPUs"
+    if study.objective_unit == "PFLOPS/MW":
+        return f"{row.objective:,.1f} PFLOPS/MW"
     return f"{row.objective:,.1f} PFLOPS"
 
 

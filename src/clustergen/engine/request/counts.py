@@ -219,4 +219,6 @@ def racks_to_nodes(catalog: Catalog, system_id: str, racks: int) -> tuple[int, s
             hint=f'give a node count, e.g. "4 {system_id} nodes"',
         )
     nodes = racks * arch.nodes_per_rack
-    return nodes, f"{racks} rack(s) x {arch.nodes_per_rack} nodes per rack ({arch.id})"
+    return nodes, (
+        f"{plural(racks, 'rack')} x {plural(arch.nodes_per_rack, 'node')} per rack ({arch.id})"
+    )

@@ -7,6 +7,7 @@ read is reported, never dropped.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from clustergen.catalog.loader import Catalog
@@ -251,6 +252,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     named, spans = _find_platform(catalog, r.low, r.used)
     named, spans = _with_priced_gpu(catalog, r, named, spans)
     _refuse_other_variant(catalog, r.low, named, spans)
+    named, spans, old = _replaced(r, named, spans)
     _read_platforms(r, named, spans)
     _read_pod(r)
     _read_storage(r)
@@ -260,7 +262,14 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_su_count(r, named)
     if "gpus" not in r.fields and "nodes" not in r.fields:
-        _read_bare_count(r, named, spans)
+        platform = r.fields.get("platform")
+        beside = _read_bare_count(
+            r,
+            named if old is None else [old[0], *named],
+            spans if old is None else [old[1], *spans],
+        )
+        if old is not None and beside == old[0]:
+            _one_for_one(r, old[0], platform)
     _resolve_members(r)
     _budget_meaning(r)
     _context_meaning(r)
@@ -350,6 +359,60 @@ def _budget_meaning(r: _Reading) -> None:
     _reread(r, "budget_usd", "capital_budget_usd", f"capital budget ${usd:,.0f} ({why})")
 
 
+#: "replace our 256 A100s with H200s", "upgrade 32 DGX A100 to DGX B200", "swap the H100s for
+#: B200s": the verb before the first name, the word joining it to the second
+_REPLACE_VERB = re.compile(
+    r"\b(?:replac(?:e|es|ing)|swap(?:ping)?(?:\s+out)?|upgrad(?:e|es|ing)|migrat(?:e|es|ing)"
+    r"|mov(?:e|es|ing)|refresh(?:es|ing)?)\b(?=[^.;!?]*$)"
+)
+_REPLACE_JOIN = re.compile(r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\b[^.;!?]{0,20}$")
+
+
+def _replaced(
+    r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
+) -> tuple[
+    list[tuple[str, str]], list[tuple[int, int]], tuple[tuple[str, str], tuple[int, int]] | None
+]:
+    """A fleet replaced by another ("replace our 256 A100s with H200s"): the design is the new
+    one and the old name is read as what it replaces; a count written with the old one counts
+    GPUs replaced one for one (`_one_for_one`). Returns the names left to read as the platform,
+    their spans, and the old name with its span (None when nothing is replaced)."""
+    platforms = [i for i, (kind, _) in enumerate(named) if kind != "model"]
+    for old, new in itertools.pairwise(platforms):
+        (s_old, e_old), (s_new, _) = spans[old], spans[new]
+        verb = _REPLACE_VERB.search(r.low[:s_old])
+        if not verb or not _REPLACE_JOIN.match(r.low[e_old:s_new]) or named[old] == named[new]:
+            continue
+        eid = named[new][1]
+        r.take(s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced by {eid} (the design is for it)")
+        r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
+        keep = [i for i in range(len(named)) if i != old]
+        return [named[i] for i in keep], [spans[i] for i in keep], (named[old], spans[old])
+    return named, spans, None
+
+
+def _one_for_one(r: _Reading, old: tuple[str, str], platform: object) -> None:
+    """A count read beside the replaced fleet's name counts the GPUs the design replaces:
+    "64 DGX H100" replaced by GB200 NVL72 racks is 512 GPUs, not 64 racks. A platform the
+    count named (racks of the old GPU) was the old fleet's, so the design's own stands."""
+    counted = r.fields.get("platform")
+    if counted != platform:
+        r.fields.pop("platform")
+        if platform is not None:
+            r.fields["platform"] = platform
+    system = counted if counted != platform else old[1] if old[0] == "system" else None
+    nodes = r.fields.get("nodes")
+    per_node = r.catalog.system(str(system)).gpus_per_node if system else None
+    if not isinstance(nodes, int) or not per_node:
+        return  # GPUs counted, or nodes of a GPU named alone: as many of the new ones
+    del r.fields["nodes"]
+    r.fields["gpus"] = nodes * per_node
+    r.understood.append(
+        f"{plural(nodes, f'{system} node')} replaced one for one by GPU -> "
+        f"{nodes * per_node:,} GPUs"
+    )
+
+
 def _read_platforms(
     r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
 ) -> None:
@@ -400,13 +463,15 @@ def _family_size_reason(r: _Reading, start: int, end: int) -> str:
 
 def _read_bare_count(
     r: _Reading, named: list[tuple[str, str]], spans: list[tuple[int, int]]
-) -> None:
+) -> tuple[str, str] | None:
     """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes), "a single
-    DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks)."""
-    for (s, e), (kind, eid) in zip(spans, named, strict=True):
+    DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks). Returns the name the
+    count was read beside."""
+    for (s, e), name in zip(spans, named, strict=True):
+        kind, eid = name
         if kind == "model":
             continue
-        unit = UNIT_WORD.match(r.low, e) if kind == "system" else None
+        unit = UNIT_WORD.match(r.low, e)
         # "a"/"an" is a count only when nothing else sizes the request
         articles = "power_cap_w" not in r.fields and not sizes_workload(r.fields)
         count = count_before(r.low, s, e, unit.group(0).strip() if unit else None, articles)
@@ -424,10 +489,40 @@ def _read_bare_count(
                 note = f"{count.words!r} -> {plural(n, eid + ' node')}"
             r.fields["nodes"] = n
         else:
-            r.fields["gpus"] = n
-            note = f"{count.words!r} -> {n} GPUs"
-        r.take(count.start, count.end, note)
-        return
+            note = _gpu_count(r, eid, n, f"{count.words} {unit.group(0).strip() if unit else ''}")
+        r.take(count.start, count.end if unit is None else max(count.end, unit.end()), note)
+        return name
+    return None
+
+
+def _gpu_count(r: _Reading, gpu: str, n: int, words: str) -> str:
+    """A count beside a GPU's name, by the unit its words give: GPUs ("512 H100s"), nodes ("16
+    H100 servers", "4 nodes of H200"), or racks ("3 racks of GB200"), which count the nodes of
+    the GPU's one rack-scale system; a rack of a GPU with no such system holds as many nodes as
+    the system chosen makes it, so the request must name one."""
+    unit = _UNITS_IN.search(words)
+    if unit is None:
+        r.fields["gpus"] = n
+        return f"{words.strip()!r} -> {n} GPUs"
+    if not unit.group(0).startswith("rack"):
+        r.fields["nodes"] = n
+        return f"{words.strip()!r} -> {plural(n, gpu + ' node')}"
+    systems = [s for s in r.catalog.all("systems", System) if s.gpu == gpu]
+    racks = sorted(s.id for s in systems if s.kind == "nvl-rack" and s.lifecycle != "superseded")
+    if len(racks) != 1:
+        named = racks or sorted(s.id for s in systems)
+        raise RequestError(
+            f"{plural(n, 'rack')} of {gpu} hold as many GPUs as the system in them",
+            hint=f'name the system, e.g. "{plural(n, "rack")} of {named[0]}"'
+            + (f" (the {gpu} systems: {', '.join(named)})" if len(named) > 1 else ""),
+        )
+    r.fields["platform"] = racks[0]
+    r.fields["nodes"], basis = racks_to_nodes(r.catalog, racks[0], n)
+    return f"{words.strip()!r} -> {plural(n, racks[0] + ' node')}: {basis}"
+
+
+#: the unit a count beside a GPU's name gives: none is GPUs
+_UNITS_IN = re.compile(r"\b(?:nodes?|systems?|servers?|boxes|racks?)\b")
 
 
 #: a GPU word right after a system's name: the count before it counts GPUs

@@ -194,13 +194,26 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "most_gpus",
         # "max GPUs under 0.5 MW", "the most GPUs", "how many fit": the count is the objective.
-        # "How many B200s do I need to train ..." asks for the need, not the most that fit
+        # "How many B200s do I need to train ...", "how many H100s to pretrain a 7B model" ask
+        # for the need, not the most that fit
         r"\b(?:max(?:imum)?|most)\s+(?:number\s+of\s+)?(?:gpus?|accelerators?)\b"
         r"|\bas\s+many\s+(?:gpus?|accelerators?)\s+as\b"
         r"|\bmaximi[sz]e\s+(?:the\s+)?(?:number\s+of\s+)?(?:gpus?\b|accelerators?\b|\S+\s+count\b)"
-        r"|\bhow\s+many\b(?![^.?!;]{0,60}\b(?:need|needed|required?|requires|takes?|it\s+take)\b)",
+        r"|\bhow\s+many\b(?=[^.?!;]{0,40}\b(?:fits?|will\s+fit|can\s+(?:we|i)\s+(?:get|put|power))\b)"
+        r"|\bhow\s+many\b(?![^.?!;]{0,60}\b(?:need|needed|required?|requires|takes?|it\s+take"
+        r"|to\s+(?:pre-?train|train|fine-?tune|serve|run|host|deploy)"
+        r"|for\s+(?:pre-?training|training|fine-?tuning|serving|inference))\b)",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
         needs=("many", "max", "most"),  # "maximize" holds "max"
+    ),
+    _rule(
+        "perf_per_watt",
+        # "best performance per watt", "most energy-efficient", "max PFLOPS per MW", "perf/W"
+        r"\b(?:perf(?:ormance)?|flops|pflops|tflops|compute)\s*(?:per|/)\s*(?:watt|w|mw|kw)\b"
+        r"|\b(?:most|best|max(?:imum)?|highest)\s+(?:energy[- ]|power[- ])?efficien(?:t|cy)\b"
+        r"|\benergy[- ]efficien(?:t|cy)\b",
+        lambda m: [Reading("objective", "perf-per-watt", "objective: most PFLOPS per MW")],
+        needs=("compute", "efficien", "flops", "perf"),
     ),
     _rule(
         "biggest",

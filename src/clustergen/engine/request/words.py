@@ -114,6 +114,9 @@ FILLER = frozenset(
         # workload requests
         "have",
         "has",
+        "matters",
+        "important",
+        "priority",
         "long",
         "take",
         "takes",

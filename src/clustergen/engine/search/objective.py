@@ -8,6 +8,8 @@
   were cheaper, so it follows the priced rows, by IT power (`with_prices`).
 - "Max GPUs under a cap": the most GPUs, then the most dense compute.
 - A cap alone: the most dense compute (PFLOPS at the workload's precision) under it.
+- "Best performance per watt": the most dense PFLOPS per MW of the whole design's IT power, at
+  whatever size the rest of the request sets (a count, a workload or a cap).
 
 Within `RA_MARGIN` of the best score, designs that follow their platform's reference architecture
 rank first: a published design is worth a little power.
@@ -26,7 +28,7 @@ from clustergen.units import dollars, watts
 #: how far behind the best score a reference-architecture design may be and still rank first
 RA_MARGIN = 0.10
 
-Kind = Literal["gpus", "workload", "cost", "most-gpus", "compute"]
+Kind = Literal["gpus", "workload", "cost", "most-gpus", "compute", "perf-per-watt"]
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,14 @@ class Objective:
     better: Literal["higher", "lower"]
 
     @property
-    def unit(self) -> Literal["W", "USD", "GPUs", "PFLOPS"]:
+    def unit(self) -> Literal["W", "USD", "GPUs", "PFLOPS", "PFLOPS/MW"]:
         """The unit of a row's score."""
         if self.kind in {"gpus", "workload"}:
             return "W"
         if self.kind == "cost":
             return "USD"
+        if self.kind == "perf-per-watt":
+            return "PFLOPS/MW"
         return "GPUs" if self.kind == "most-gpus" else "PFLOPS"
 
     def score(self, row: Alternative) -> float | None:
@@ -55,6 +59,10 @@ class Objective:
             return row.capital_usd if row.capital_complete else None
         if self.kind == "most-gpus":
             return float(row.gpus)
+        if self.kind == "perf-per-watt":
+            if row.dense_pflops is None or not row.it_power_w:
+                return None
+            return row.dense_pflops / (row.it_power_w / 1e6)
         return row.dense_pflops
 
     def key(self, row: Alternative) -> tuple[float, float]:
@@ -87,6 +95,8 @@ class Objective:
             return f"{dollars(s)} capital"
         if self.kind == "most-gpus":
             return f"{row.gpus:,} GPUs"
+        if self.kind == "perf-per-watt":
+            return f"{s:,.1f} dense PFLOPS per MW IT"
         return f"{s:,.1f} dense PFLOPS"
 
 
@@ -95,6 +105,12 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
     if request.objective == "most-gpus":
         return Objective(
             "most-gpus", f"most GPUs under the cap, then most dense {precision} PFLOPS", "higher"
+        )
+    if request.objective == "perf-per-watt":
+        return Objective(
+            "perf-per-watt",
+            f"most dense {precision} PFLOPS per MW of IT power (whole design)",
+            "higher",
         )
     if request.gpus or request.nodes:
         return Objective(
