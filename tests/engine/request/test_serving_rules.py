@@ -238,3 +238,32 @@ def test_a_token_rate_per_minute_or_hour_is_read_over_its_period(text: str, rate
     r = parse_request(CAT, text)
     assert r.output_tokens_per_s == pytest.approx(rate)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens_per_s"),
+    [
+        # who the users are, written between the count and "users", still counts them
+        ("host Llama 3.3 70B for 500 internal users", 500),
+        ("self-hosting qwen 2.5 72b for 200 employees", 200),
+    ],
+)
+def test_users_of_a_hosted_model_are_a_serving_load(text: str, tokens_per_s: int) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.workload == "inference"
+    assert r.output_tokens_per_s is not None
+    assert r.output_tokens_per_s % tokens_per_s == 0  # the users times a rate per user
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text", ["serving llama-3.1-8b to 10,000 daily active users", "serve llama 3 70b, 50k MAU"]
+)
+def test_a_user_base_is_refused_as_a_load(text: str) -> None:
+    with pytest.raises(RequestError, match="user base, not a load"):
+        parse_request(load_catalog(), text)
+
+
+def test_host_parts_are_not_a_serving_verb() -> None:
+    r = parse_request(load_catalog(), "64 H100 GPUs training, 2 TB host memory per node")
+    assert r.workload == "training"

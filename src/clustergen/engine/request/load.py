@@ -19,8 +19,31 @@ def _amount(m: re.Match[str]) -> float:
     return _num(m.group(1)) * (1e3 if m.group(2) else 1.0)
 
 
+def _user_base(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r} is a user base, not a load: how many of them use it at once is "
+        "not in the request",
+        hint="say the peak load, e.g. '500 concurrent users' or '20 requests/s'",
+    )
+
+
+#: who the users are, written between the count and "users": "500 internal users"
+_WHOSE = (
+    r"(?:(?:internal|external|enterprise|corporate|company|total|registered|named|expected|"
+    r"peak|paying|business|beta|end)[- ]?\s*)?"
+)
+
 #: read before token rates and lengths; the readings are turned into a token rate by `to_tokens`
 LOAD_RULES: tuple[Rule, ...] = (
+    _rule(
+        # "10,000 daily active users", "50k MAU": how many use it in a day or a month says
+        # nothing of how many at once, so it is refused rather than read as concurrency
+        "user_base",
+        _AMOUNT
+        + r"\s*(?:(?:daily|weekly|monthly)\s+(?:active\s+)?(?:users?|people)|dau|wau|mau)\b",
+        _user_base,
+        needs=("daily", "dau", "mau", "monthly", "wau", "weekly"),
+    ),
     _rule(
         "requests_rate",
         _AMOUNT + r"\s*(?:requests?|reqs?|queries|query|calls?|prompts?)\s*(?:/|per|a|an|each)\s*"
@@ -40,7 +63,7 @@ LOAD_RULES: tuple[Rule, ...] = (
     # it can be); the note says so, since a user base is often larger than its peak concurrency
     _rule(
         "users",
-        _AMOUNT + r"\s*(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
+        _AMOUNT + _WHOSE + r"(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
         r"(?!\s*(?:/|per\b))",
         lambda m: [
             Reading(

@@ -325,9 +325,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "w_inf",
-        r"\binferenc(?:e|ing)\b|\bserv(?:e|es|ed|ing)\b|\binference[- ]heavy\b",
+        r"\binferenc(?:e|ing)\b|\bserv(?:e|es|ed|ing)\b|\binference[- ]heavy\b"
+        # "host Llama 3.3 70B", "self-hosting a model": not a host's parts ("host memory")
+        r"|\b(?:self[- ])?host(?:s|ed|ing)?\b(?!\s+(?:nodes?|memory|cpus?|servers?|machines?|names?|"
+        r"ports?|channel|adapters?|side))",
         _member("workload", "inference", "workload"),
-        needs=("inference", "inferencing", "serve", "serving"),
+        needs=("host", "inference", "inferencing", "serve", "serving"),
     ),
     _rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
 )
