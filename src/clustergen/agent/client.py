@@ -40,6 +40,7 @@ from clustergen.agent.settings import AgentSettings
 from clustergen.agent.wire import MAX_REPLY_BYTES, ReplyLimitError, guard_client
 from clustergen.errors import AgentError, ConfigError
 from clustergen.redact import redact, remember
+from clustergen.units import plural
 
 
 class ToolsUnsupported(Exception):
@@ -282,7 +283,7 @@ class ChatClient:
         except openai.APIStatusError as exc:
             raise AgentError(
                 f"the model endpoint failed: HTTP {exc.status_code} after "
-                f"{retrying.statistics.get('attempt_number', 1)} attempt(s)"
+                f"{plural(retrying.statistics.get('attempt_number', 1), 'attempt')}"
             ) from None
         except (openai.APIError, json.JSONDecodeError) as exc:
             broken = _limit_broken(exc)
@@ -299,7 +300,7 @@ class ChatClient:
         """The error for an endpoint that stopped answering: one that timed out, one that
         answered earlier in this run and no longer does (it died mid-run), or one never reached."""
         url = self.settings.base_url
-        tried = f"after {attempts} attempt(s)"
+        tried = f"after {plural(attempts, 'attempt')}"
         if isinstance(exc, openai.APITimeoutError):
             limit = self.settings.request_timeout_s()
             return AgentError(

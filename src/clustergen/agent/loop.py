@@ -38,6 +38,7 @@ from clustergen.errors import AgentError
 from clustergen.redact import redact_known_model
 from clustergen.tools import Registry, ToolCallError, ToolContext, default_registry
 from clustergen.tools.builtin import SubmitArgs
+from clustergen.units import plural
 
 SUBMIT = "submit_design"
 MAX_TOOL_RESULT_CHARS = 16_000
@@ -425,8 +426,8 @@ class Agent:
             st.repairs += 1
             if st.repairs > self.settings.max_repairs:
                 raise AgentError(
-                    f"the model's submission still fails after {self.settings.max_repairs} "
-                    f"repair(s): {problem}"
+                    "the model's submission still fails after "
+                    f"{plural(self.settings.max_repairs, 'repair')}: {problem}"
                 )
         self.trace.event("repair", problem=problem, repairs=st.repairs)
         return json.dumps({"error": prompts.render("repair", problems=problem), "kind": "rejected"})

@@ -27,6 +27,7 @@ from clustergen.engine.request import DesignRequest
 from clustergen.engine.search.proposal import design_from_choices, request_from_fields
 from clustergen.errors import ClustergenError
 from clustergen.tools.builtin import SubmitArgs
+from clustergen.units import plural
 
 
 def user_fields(request: DesignRequest) -> dict[str, Any]:
@@ -151,7 +152,8 @@ class Judge:
         warnings = list(self.warnings)
         if unmatched:
             warnings.append(
-                f"{len(unmatched)} number(s) in the model's memo match nothing in the design and "
+                f"{plural(len(unmatched), 'number')} in the model's memo "
+                f"{'matches' if len(unmatched) == 1 else 'match'} nothing in the design and "
                 f"are marked [unverified]: {', '.join(unmatched)}"
             )
         return design.model_copy(

@@ -45,6 +45,7 @@ from clustergen.catalog.workload_models import (
 )
 from clustergen.errors import CatalogError, NotFoundError
 from clustergen.resources import data_dir
+from clustergen.units import plural
 from clustergen.untrusted import file_kind
 
 E = TypeVar("E", bound=Entry)
@@ -434,7 +435,7 @@ def _load_cached(user_dir: str | None) -> Catalog:
         shown = "; ".join(str(p) for p in problems[:3])
         more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
         raise CatalogError(
-            f"catalog has {len(problems)} problem(s): {shown}{more}",
+            f"catalog has {plural(len(problems), 'problem')}: {shown}{more}",
             hint="run `clustergen catalog validate` for the full list",
             problems=[str(p) for p in problems],
         )

@@ -11,6 +11,7 @@ from clustergen.catalog.loader import FILES
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, say, stderr, stdout, table
 from clustergen.errors import CatalogError, RequestError
+from clustergen.units import plural
 
 app = typer.Typer(help="Validate, list and show catalog entries.", no_args_is_help=True)
 
@@ -37,7 +38,7 @@ def validate(catalog: CatalogOpt = None, json: JsonOpt = False) -> None:
         stdout.print(f"catalog OK: {n} entries, hash {cat.hash if cat else '-'}", markup=False)
     if problems:
         if not json:
-            stderr.print(f"Error: {len(problems)} catalog problem(s)", markup=False)
+            stderr.print(f"Error: {plural(len(problems), 'catalog problem')}", markup=False)
         raise typer.Exit(1)
 
 

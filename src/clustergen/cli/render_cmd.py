@@ -9,6 +9,7 @@ import typer
 
 from clustergen.cli.options import CatalogOpt, JsonOpt
 from clustergen.cli.output import print_json, stdout
+from clustergen.units import plural
 
 
 def render(
@@ -71,7 +72,7 @@ def render(
         stdout.print("design.json is as the engine built it; re-rendered", markup=False)
     elif result.changes:
         stdout.print(
-            f"the edit changed {len(result.changes)} figure(s): {listed(result.changes)}",
+            f"the edit changed {plural(len(result.changes), 'figure')}: {listed(result.changes)}",
             markup=False,
         )
     else:

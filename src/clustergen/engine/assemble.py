@@ -76,7 +76,7 @@ from clustergen.engine.sizing.workload import unmodelled_warnings, with_interact
 from clustergen.engine.solve.cap_reserve import OverCap, Reserve, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import dollars
+from clustergen.units import dollars, plural
 
 
 def assemble_design(
@@ -234,10 +234,13 @@ def _check_warnings(checks: list[Check]) -> list[str]:
     unknown = [c.name for c in checks if c.unknown]
     out = []
     if failed:
-        out.append(f"not a validated design: it fails {len(failed)} check(s): {'; '.join(failed)}")
+        out.append(
+            f"not a validated design: it fails {plural(len(failed), 'check')}: {'; '.join(failed)}"
+        )
     if unknown:
         out.append(
-            f"not a validated design: {len(unknown)} check(s) rest on unknown values "
+            f"not a validated design: {plural(len(unknown), 'check')} "
+            f"{'rests' if len(unknown) == 1 else 'rest'} on unknown values "
             f"(UNKNOWN): {'; '.join(unknown)}"
         )
     return out

@@ -26,6 +26,8 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel
 
+from clustergen.units import plural
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SELECTOR = re.compile(r"\[([^\[\]]+)\]")
 
@@ -143,7 +145,9 @@ def _apply(selector: Selector, value: Any, where: str) -> list[Any]:
         try:
             return [value[selector.index]]
         except IndexError:
-            raise PathError(f"{where} has {len(value)} item(s), no [{selector.index}]") from None
+            raise PathError(
+                f"{where} has {plural(len(value), 'item')}, no [{selector.index}]"
+            ) from None
     if selector.every:
         return list(value)
     return [

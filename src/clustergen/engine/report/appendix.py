@@ -15,6 +15,7 @@ from clustergen.engine.report.words import (
     value_words,
 )
 from clustergen.safe_text import markdown
+from clustergen.units import plural
 
 METHOD = (
     "Catalog facts, each with its published source, feed a rule-based engine: node power from "
@@ -136,7 +137,7 @@ def _flat(value: Any, prefix: str = "") -> list[str]:
             out += _flat(v, f"{prefix}{field_words(name)}.")
         return out
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
-        return [f"- {prefix.rstrip('.')}: {len(value)} item(s)"]
+        return [f"- {prefix.rstrip('.')}: {plural(len(value), 'item')}"]
     # Strings arrive escaped (the memo's copy of the design); a dict or list shows its keys too.
     shown = value if isinstance(value, str) else markdown(value)
     return [f"- {prefix.rstrip('.')}: {shown}"]

@@ -221,7 +221,7 @@ def racks_section(
     if unknown:
         basis += (
             f"; height of {', '.join(unknown)} not in the catalog, counted at 1U: "
-            f"at least {network_racks} network rack(s)"
+            f"at least {plural(network_racks, 'network rack')}"
         )
     net_pdus = float(inputs.catalog.assumption("network-rack-pdus").value)
     rack = rack_type_for(inputs.catalog, plan)

@@ -22,7 +22,7 @@ from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power
 from clustergen.engine.solve.cap_reserve import Reserve
 from clustergen.errors import InfeasibleDesignError, RequestError
-from clustergen.units import dollars
+from clustergen.units import dollars, plural
 
 #: a compute fabric's parts and the fabric they size
 SizedFabric = tuple[FabricSetup, FabricDesign]
@@ -64,7 +64,7 @@ def max_nodes_under_cap(
     ok, w = fits(1)
     if not ok:
         raise InfeasibleDesignError(
-            f"not even {nodes_of(1)} node(s) fit: they need {w / 1e3:,.1f} kW against a "
+            f"not even {plural(nodes_of(1), 'node')} {'fits' if nodes_of(1) == 1 else 'fit'}: they need {w / 1e3:,.1f} kW against a "
             f"{cap_w / 1e3:,.1f} kW cap",
             hint=f"raise the cap to at least {w / 1e6:.3f} MW",
             needed_w=w,

@@ -35,6 +35,7 @@ from clustergen.engine.calculators.fleet.inputs import (
     parse_inventory,
 )
 from clustergen.errors import NotFoundError, RequestError
+from clustergen.units import plural
 
 # --------------------------------------------------------------------------------------------------
 # The plan
@@ -418,13 +419,15 @@ def _notes(
     for jc in pol.job_classes:
         beyond = sorted({t for t in (*jc.tiers, *jc.fallback_tiers) if t > count})
         if beyond:
-            notes.append(f"{jc.name}: tier(s) {beyond} do not exist with {count} tier(s); ignored")
+            notes.append(
+                f"{jc.name}: tier(s) {beyond} do not exist with {plural(count, 'tier')}; ignored"
+            )
     custom = sorted({n.p.gpu for n in nodes if not n.p.from_catalog})
     if custom:
         notes.append(f"not from the catalog (memory from the inventory): {', '.join(custom)}")
     unknown = sum(1 for n in nodes if n.p.hourly_usd is None)
     if unknown:
-        notes.append(f"hourly cost unknown for {unknown} node(s): costs shown are partial")
+        notes.append(f"hourly cost unknown for {plural(unknown, 'node')}: costs shown are partial")
     return notes
 
 

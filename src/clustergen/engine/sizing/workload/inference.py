@@ -401,7 +401,7 @@ def _method(
         if t
     )
     queue = (
-        f"TTFT at the target load: one prompt's prefill in {rep.chunks} chunk(s) plus the queue "
+        f"TTFT at the target load: one prompt's prefill in {plural(rep.chunks, 'chunk')} plus the queue "
         "ahead of it (Poisson arrivals, Kingman), "
         + (f"at p{w.percentile * 100:g}" if w.percentile else "the mean")
     )
