@@ -69,7 +69,7 @@ def test_every_parameter_is_typed_inline_and_described(name: str) -> None:
 # Quantities carry their unit in the name, and the same quantity the same unit in every tool.
 _UNITS = re.compile(
     r"_(w|kw|gbps|gb|mb|tb|gb_per_s|mb_per_s|mb_per_s_per_gpu|per_s|per_s_per_gpu|s|minutes|"
-    r"b|t|usd|days|tokens|ms|hour|per_kwh|years)$"
+    r"b|t|usd|days|tokens|ms|hour|per_kwh|years|pflops)$"
 )
 _COUNTS = {
     "gpus", "nodes", "su_nodes", "planes", "pue", "oversubscription", "metadata_servers",

@@ -121,3 +121,27 @@ def test_performance_per_watt_is_an_objective(text: str) -> None:
     r = merge_request(load_catalog(), text, {})
     assert r.objective == "perf-per-watt"
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pflops", "precision"),
+    [
+        ("1 exaflop of FP8", 1000.0, "fp8"),
+        ("100 PFLOPS BF16 training", 100.0, "bf16"),
+        ("2.5 EF of FP4 for inference", 2500.0, "fp4"),
+        ("we need 40 petaflops", 40.0, None),
+    ],
+)
+def test_a_compute_target_is_read_with_its_precision(
+    text: str, pflops: float, precision: str | None
+) -> None:
+    r = merge_request(load_catalog(), text, {})
+    assert r.compute_pflops == pflops
+    assert r.precision == precision
+    assert r.gpus is None
+
+
+def test_pflops_per_mw_is_not_a_compute_target() -> None:
+    r = merge_request(load_catalog(), "1000 GPUs, max PFLOPS per MW", {})
+    assert r.compute_pflops is None
+    assert r.objective == "perf-per-watt"

@@ -123,3 +123,34 @@ def test_perf_per_watt_ranks_by_dense_pflops_per_it_mw() -> None:
     assert chosen.objective is not None
     peers = [r for r in study.rows if r.eligible and r.objective is not None and r.follows_ra]
     assert chosen.objective >= max(r.objective for r in peers) * (1 - 0.10)
+
+
+def test_a_compute_target_gives_each_platform_the_gpus_its_dense_peak_needs() -> None:
+    """'1 exaflop of FP8': every row holds at least the GPUs that deliver 1,000 dense FP8
+    PFLOPS at its GPU's peak, and states its dense compute at FP8; the design echoes the request
+    as written (no GPU count) and says how the target became GPUs."""
+    import math
+
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    request = merge_request(cat, "1 exaflop of FP8", {})
+    study = trade_study(cat, request)
+    for row in study.rows:
+        gpu = cat.gpu(str(cat.system(row.platform).gpu))
+        assert gpu.fp8_dense_tflops is not None
+        need = math.ceil(1000e3 / gpu.fp8_dense_tflops - 1e-9)
+        assert row.needed_gpus == need
+        assert row.gpus >= need
+        assert row.dense_pflops == pytest.approx(row.gpus * gpu.fp8_dense_tflops / 1e3, abs=0.1)
+    d = plan_design(cat, request)
+    assert d.request.gpus is None
+    assert d.request.compute_pflops == 1000
+    (how,) = [a for a in d.assumptions if a.field == "compute_pflops"]
+    assert "dense FP8 PFLOPS" in how.reason
+
+
+def test_a_compute_target_at_a_precision_a_gpu_lacks_drops_that_gpu() -> None:
+    cat = load_catalog()
+    study = trade_study(cat, merge_request(cat, "2 EF of FP4", {}))
+    assert all(cat.gpu(str(cat.system(r.platform).gpu)).fp4_dense_tflops for r in study.rows)

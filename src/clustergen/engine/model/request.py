@@ -59,7 +59,7 @@ WORKLOAD_TARGETS = (
 
 
 #: fields that size a design on their own: a count, or a cap (power, capital) to fill
-SIZE_FIELDS = ("gpus", "nodes", "power_cap_w", "capital_budget_usd")
+SIZE_FIELDS = ("gpus", "nodes", "compute_pflops", "power_cap_w", "capital_budget_usd")
 
 
 def sizes_workload(fields: Mapping[str, object]) -> bool:
@@ -95,6 +95,14 @@ class DesignRequest(BaseModel):
     fabric: Fabric | None = Field(default=None, description="compute fabric technology")
     oversubscription: Oversubscription | None = Field(
         default=None, description="compute fabric oversubscription: 1 non-blocking, 2 for 2:1"
+    )
+    compute_pflops: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e7,
+        description="dense compute to deliver, in PFLOPS at `precision` (BF16 when none is "
+        "given): '1 exaflop of FP8' is 1000 with precision fp8; each platform gets the GPUs "
+        "its dense peak at that precision needs",
     )
     compute_link_gbps: int | None = Field(
         default=None,
@@ -258,6 +266,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "platform": FieldWords("platform", flag="platform"),
     "fabric": FieldWords("fabric", flag="fabric"),
     "oversubscription": FieldWords("oversubscription", flag="oversubscription"),
+    "compute_pflops": FieldWords("dense compute", unit="PFLOPS"),
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
     "cooling": FieldWords("cooling"),

@@ -283,6 +283,20 @@ RULES: tuple[Rule, ...] = (
         _member("fabric", "infiniband", "fabric"),
         needs=("ib", "infini", "ndr", "quantum", "xdr"),
     ),
+    # "1 exaflop of FP8", "100 PFLOPS", "2.5 EF": dense compute to deliver; the precision is
+    # read by its own rule ("of FP8"), BF16 when none is named
+    _rule(
+        "compute_flops",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(exa|peta|e|p)[- ]?(?:flops?|flop/s|f)\b(?!\s*(?:/|per)\s*(?:mw|w))",
+        lambda m: [
+            Reading(
+                "compute_pflops",
+                float(m.group(1)) * (1e3 if m.group(2).startswith("e") else 1.0),
+                f"dense compute {float(m.group(1)) * (1e3 if m.group(2).startswith('e') else 1.0):,g} PFLOPS",
+            )
+        ],
+        needs=("f",),
+    ),
     # "400G RoCE", "800GbE", "800 Gb/s InfiniBand": the compute port speed. Not "GB/s" (a
     # storage or memory bandwidth) and not a speed said of the storage or management network
     _rule(

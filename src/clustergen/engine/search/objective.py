@@ -1,6 +1,8 @@
 """What the trade study optimises, following what the request asks for.
 
 - A GPU or node count: meet it with the least IT power (the whole design's).
+- A compute target ("1 exaflop of FP8"): each platform's GPUs for it at its dense peak, then the
+  least IT power, as for a count.
 - A workload (training tokens in a time, serving throughput, a budget): the least IT power that
   meets it; a platform whose smallest buildable unit overshoots the need pays for what it builds.
   Where prices are known (some eligible row has every orderable BOM line priced), the least
@@ -111,6 +113,12 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
             "perf-per-watt",
             f"most dense {precision} PFLOPS per MW of IT power (whole design)",
             "higher",
+        )
+    if request.compute_pflops and not (request.gpus or request.nodes):
+        return Objective(
+            "gpus",
+            f"least IT power (whole design) that delivers the dense {precision} PFLOPS asked for",
+            "lower",
         )
     if request.gpus or request.nodes:
         return Objective(

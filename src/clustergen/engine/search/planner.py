@@ -113,6 +113,22 @@ def overshoot_line(best: Alternative, platforms: int) -> str | None:
     )
 
 
+def _compute_sized(request: DesignRequest, best: Alternative) -> Assumed:
+    """How a compute target became the design's GPUs, and the dense compute they deliver."""
+    precision = (request.precision or "bf16").upper()
+    delivered = "unknown" if best.dense_pflops is None else f"{best.dense_pflops:,.1f}"
+    return Assumed(
+        field="compute_pflops",
+        value=f"{best.needed_gpus:,} GPUs",
+        reason=(
+            f"{request.compute_pflops:,g} dense {precision} PFLOPS at each {best.platform} GPU's "
+            f"dense peak needs {best.needed_gpus:,} GPUs; the design's {best.gpus:,} deliver "
+            f"{delivered} dense {precision} PFLOPS (peak, not sustained: a workload's MFU "
+            "is lower)"
+        ),
+    )
+
+
 def _answer(
     catalog: Catalog, request: DesignRequest, d: Design, study: TradeStudy, best: Alternative
 ) -> Design:
@@ -122,6 +138,11 @@ def _answer(
     if not (request.platform or request.gpu):
         at = sum(1 for a in assumed if a.field == "workload")
         assumed.insert(at, Assumed(field="platform", value=best.platform, reason=reason))
+    if request.compute_pflops and not (request.gpus or request.nodes):
+        assumed.append(_compute_sized(request, best))
+        # the GPUs were the platform's reading of the target, not asked for: the design echoes
+        # the request as written, so rebuilding it weighs every platform again
+        d = d.model_copy(update={"request": request})
     return d.model_copy(
         update={
             "alternatives": study,

@@ -13,6 +13,7 @@ eligible, and says which term is unknown.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from clustergen.catalog.architectures import Architecture, RaPattern
@@ -33,7 +34,7 @@ from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_f
 from clustergen.engine.search.published import RowKey, past_published, row_key
 from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
 from clustergen.engine.sizing.platform import gpu_system, node_power
-from clustergen.engine.sizing.workload import workload_gpus
+from clustergen.engine.sizing.workload import peak_flops, workload_gpus
 from clustergen.errors import ClustergenError, RequestError
 from clustergen.units import dollars, watts
 
@@ -260,7 +261,10 @@ def _capital_why_not(d: Sized, c: Candidate) -> tuple[str | None, str | None]:
 def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternative:
     """The trade-study row of a whole design (as sized: no row reads what finishing adds)."""
     gpu, system = d.inputs.platform.gpu, d.inputs.system
-    flops = gpu.fp8_dense_tflops if workload == "inference" else gpu.bf16_dense_tflops
+    flops = {
+        "fp8": gpu.fp8_dense_tflops,
+        "fp4": gpu.fp4_dense_tflops,
+    }.get(study_precision(d.inputs.request, workload), gpu.bf16_dense_tflops)
     cf = d.fabrics.compute
     p = d.power
     why_not, infeasible = _why_not(catalog, d, c, workload)
@@ -301,6 +305,7 @@ def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternat
 def weigh(catalog: Catalog, request: DesignRequest, common: RequestInputs, c: Candidate) -> Weighed:
     """Size the candidate's whole design and project its row. A design whose size the request
     fixes is built even over the cap, so the row can say by how much."""
+    request = with_compute_gpus(catalog, request, c.system)
     d = size_design(
         catalog,
         request,
@@ -309,6 +314,25 @@ def weigh(catalog: Catalog, request: DesignRequest, common: RequestInputs, c: Ca
         over_cap="build",
     )
     return Weighed(project(catalog, d, c, common.workload), d)
+
+
+def study_precision(request: DesignRequest, workload: str) -> str:
+    """The precision rows' dense compute is stated at: a compute target's own, else FP8 for
+    serving and BF16 for the rest."""
+    if request.compute_pflops and request.precision:
+        return request.precision
+    return "fp8" if workload == "inference" else "bf16"
+
+
+def with_compute_gpus(catalog: Catalog, request: DesignRequest, system: System) -> DesignRequest:
+    """A compute target ("1 exaflop of FP8") as the GPUs the platform needs to deliver it at its
+    dense peak; a request that counts GPUs or nodes keeps its count. A GPU whose peak at the
+    precision is unknown raises the catalog gap (its row is dropped, saying which figure)."""
+    if request.compute_pflops is None or request.gpus or request.nodes:
+        return request
+    per_gpu_pflops = peak_flops(catalog.gpu(str(system.gpu)), request.precision or "bf16") / 1e15
+    gpus = math.ceil(request.compute_pflops / per_gpu_pflops - 1e-9)
+    return request.model_copy(update={"gpus": gpus})
 
 
 def _architecture(d: Sized) -> str | None:
@@ -359,8 +383,7 @@ def run_study(
 ) -> Study:
     """Weigh every candidate, rank by the request's objective, keep the chosen row's design."""
     common = common or resolve_request_inputs(catalog, request)
-    precision = "FP8" if common.workload == "inference" else "BF16"
-    objective = objective_for(request, precision)
+    objective = objective_for(request, study_precision(request, common.workload).upper())
     weighed: list[Weighed] = []
     dropped: list[DroppedCandidate] = []
     request_errors: list[RequestError] = []

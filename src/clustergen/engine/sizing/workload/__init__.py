@@ -22,7 +22,11 @@ from clustergen.engine.sizing.workload.inputs import (
     wants_estimate,
 )
 from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
-from clustergen.engine.sizing.workload.training import tokens_per_s_per_gpu, training_rate
+from clustergen.engine.sizing.workload.training import (
+    peak_flops,
+    tokens_per_s_per_gpu,
+    training_rate,
+)
 
 __all__ = [
     "Efficiency",
@@ -34,6 +38,7 @@ __all__ = [
     "estimate_request",
     "estimate_workload",
     "not_met_elsewhere",
+    "peak_flops",
     "resolve_workload",
     "tokens_per_s_per_gpu",
     "training_rate",
