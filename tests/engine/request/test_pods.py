@@ -6,8 +6,9 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.catalog.architectures import Architecture
-from clustergen.engine.request import merge_request
+from clustergen.engine.request import merge_request, parse_request
 from clustergen.engine.search.planner import plan_design
+from clustergen.errors import RequestError
 
 CAT = load_catalog()
 
@@ -60,3 +61,21 @@ def test_without_a_gpu_the_pod_word_names_no_platform() -> None:
 )
 def test_the_data_sets_the_storage_tier_nvidia_gives_it(text: str, tier: str | None) -> None:
     assert merge_request(CAT, text, {}).storage_tier == tier
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("Quote for 2 SuperPODs of GB300", "4 SU of gb300-nvl72"),
+        ("a BasePOD of H200", "DGX BasePOD holds"),
+    ],
+)
+def test_a_count_of_pods_alone_asks_for_the_size(text: str, says: str) -> None:
+    with pytest.raises(RequestError, match="has no one size") as e:
+        parse_request(load_catalog(), text)
+    assert says in e.value.one_line()
+
+
+def test_a_pod_word_beside_a_size_still_sizes() -> None:
+    r = parse_request(load_catalog(), "a 2,048-GPU H200 SuperPOD")
+    assert r.gpus == 2048

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
@@ -280,6 +281,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     _refuse_moe_without_active(r)
     _refuse_unknown_product(catalog, r)
     if not any(k in r.fields for k in SIZE_FIELDS) and not sizes_workload(r.fields):
+        _refuse_pod_count(r)
         raise RequestError(
             f"nothing to size in {_quoted(text)}: no GPU count, node count, power cap, capital "
             "budget or workload",
@@ -289,6 +291,34 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     if r.fields.get("cooling") == "air":
         _refuse_air_for_liquid(catalog, r.fields)
     return validated(DesignRequest, r.fields, phrases=r.phrases)
+
+
+#: "2 SuperPODs", "a BasePOD": a count of pods, which have no one size
+_POD_COUNT = re.compile(
+    r"(?<![\w.])(\d+|a|an|one|two|three|four|five|six|eight|ten)\s+(?:nvidia\s+)?(?:dgx\s+)?"
+    r"(superpod|basepod)s?\b"
+)
+
+
+def _refuse_pod_count(r: _Reading) -> None:
+    """A count of SuperPODs or BasePODs is the only size given: a pod is built from scalable
+    units (a SuperPOD) or 2 to 16 nodes (a BasePOD), so it has no one size to multiply."""
+    m = _POD_COUNT.search(r.low)
+    if m is None:
+        return
+    platform = r.fields.get("platform") or "dgx-b200"
+    if m.group(2) == "superpod":
+        what, hint = "a DGX SuperPOD is built from scalable units", f"'4 SU of {platform}'"
+    else:
+        sizes = [
+            (a.min_nodes, a.max_nodes)
+            for a in r.catalog.all("architectures", Architecture)
+            if "basepod" in a.id and a.max_nodes
+        ]
+        low, high = min(s[0] or 1 for s in sizes), max(s[1] or 0 for s in sizes)
+        what = f"a DGX BasePOD holds {low} to {high} DGX systems"
+        hint = f"'8 {platform} systems'"
+    raise RequestError(f"{m.group(0)!r} has no one size: {what}", hint=f"say how many, e.g. {hint}")
 
 
 def _serving(r: _Reading) -> bool:

@@ -115,6 +115,7 @@ FILLER = frozenset(
         "have",
         "has",
         "matters",
+        "box",
         "important",
         "priority",
         "long",
