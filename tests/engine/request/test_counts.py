@@ -283,3 +283,16 @@ def test_a_replaced_fleet_sizes_the_new_one_gpu_for_gpu(
 def test_two_platforms_without_a_replacement_still_contradict() -> None:
     with pytest.raises(RequestError, match="two gpus"):
         parse_request(CAT, "256 A100s and H200s")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Can you spec out a GB200 NVL72 deployment - 4 racks - for LLM training?", "nodes", 4),
+        ("DGX B200 (16 systems) for training", "nodes", 16),
+        ("B200: 64 servers", "nodes", 64),
+        ("H100 x 256", "gpus", 256),
+    ],
+)
+def test_a_count_set_off_after_the_name_counts_it(text: str, field: str, value: int) -> None:
+    assert getattr(parse_request(CAT, text), field) == value

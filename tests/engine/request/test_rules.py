@@ -145,3 +145,24 @@ def test_pflops_per_mw_is_not_a_compute_target() -> None:
     r = merge_request(load_catalog(), "1000 GPUs, max PFLOPS per MW", {})
     assert r.compute_pflops is None
     assert r.objective == "perf-per-watt"
+
+
+def test_a_budget_for_a_cluster_to_own_is_capital() -> None:
+    text = (
+        "We are a bank. Need an on-prem cluster for fine-tuning 70B models and serving them "
+        "internally. Budget $20M, 1.5 MW available."
+    )
+    r = merge_request(load_catalog(), text, {})
+    assert r.capital_budget_usd == 20e6
+    assert r.budget_usd is None
+
+
+@pytest.mark.parametrize(
+    "text", ["build me the cheapest cluster to finetune mistral 7b", "pretrain llama 3 8b"]
+)
+def test_a_job_without_its_size_says_what_sizes_it(text: str) -> None:
+    from clustergen.errors import RequestError
+
+    with pytest.raises(RequestError, match="has no size") as e:
+        merge_request(load_catalog(), text, {})
+    assert "tokens and days" in e.value.one_line()

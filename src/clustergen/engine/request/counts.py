@@ -86,15 +86,20 @@ def count_before(
     if word in {"a", "an"} and (
         not articles or (not named_unit and not _CLAUSE_END.match(low, end))
     ):
-        return None
+        # "a GB200 NVL72 deployment - 4 racks -": the article counts nothing, a count after may
+        return _times_after(low, end)
     return Count(WORD_COUNTS[word], m.start(4), m.end(), m.group(0).strip())
 
 
 #: "GB200 NVL72 x 4 racks", "DGX B200 x 16", "H100 x 256": a count written after the name, as
-#: a quote line is; not "x 2 SU" (an SU count, read by `su_count`)
+#: a quote line is; "GB200 NVL72 deployment - 4 racks -", "DGX B200 (16 systems)": a count set
+#: off by a dash, bracket or colon, its unit word then required; not "x 2 SU" (an SU count,
+#: read by `su_count`)
 _TIMES_AFTER = re.compile(
     r"\s*[x*]\s*(\d+(?:,\d{3})*)(?!\d|[.,]\d)(?:\s*(racks?|nodes?|servers?|systems?|gpus?))?"
     r"(?!\s*(?:su|sus|scalable)\b)"
+    r"|(?:\s+(?:deployment|cluster|build|order|config(?:uration)?))?\s*[-\u2013\u2014(:]\s*"
+    r"(\d+(?:,\d{3})*)\s*(racks?|nodes?|servers?|systems?|gpus?)\b"
 )
 
 
@@ -102,7 +107,8 @@ def _times_after(low: str, end: int) -> Count | None:
     m = _TIMES_AFTER.match(low, end)
     if not m:
         return None
-    return Count(int(m.group(1).replace(",", "")), m.start(), m.end(), m.group(0).strip())
+    digits = m.group(1) or m.group(3)
+    return Count(int(digits.replace(",", "")), m.start(), m.end(), m.group(0).strip())
 
 
 def _units_of(low: str, start: int, articles: bool) -> Count | None:

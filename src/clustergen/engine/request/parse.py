@@ -282,6 +282,7 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     _refuse_unknown_product(catalog, r)
     if not any(k in r.fields for k in SIZE_FIELDS) and not sizes_workload(r.fields):
         _refuse_pod_count(r)
+        _refuse_unsized_job(r)
         raise RequestError(
             f"nothing to size in {_quoted(text)}: no GPU count, node count, power cap, capital "
             "budget or workload",
@@ -291,6 +292,21 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     if r.fields.get("cooling") == "air":
         _refuse_air_for_liquid(catalog, r.fields)
     return validated(DesignRequest, r.fields, phrases=r.phrases)
+
+
+def _refuse_unsized_job(r: _Reading) -> None:
+    """A model to train or fine-tune and nothing else: the job's size is its tokens and time."""
+    model = r.fields.get("model") or (
+        f"a {r.fields['model_params_b']:g}B model" if r.fields.get("model_params_b") else None
+    )
+    job = r.fields.get("workload") or next(iter(r.members.get("workload", set())), None)
+    if model is None or job not in {"training", "fine-tuning"}:
+        return
+    raise RequestError(
+        f"{'training' if job == 'training' else 'fine-tuning'} {model} has no size: the "
+        "request gives no token count and time, GPU count, power cap or budget",
+        hint="add the tokens and days, e.g. 'on 1B tokens in 2 days', or a GPU count",
+    )
 
 
 #: "2 SuperPODs", "a BasePOD": a count of pods, which have no one size
@@ -370,12 +386,21 @@ _HOURLY = ("price_per_gpu_hour", "price_per_node_hour")
 _JOB = ("model", "model_params_b")
 
 
+#: words that say the cluster is bought, not rented by the hour
+_OWNED = re.compile(
+    r"\bon[- ]?prem(?:ise|ises)?\b|\bcapex\b|\bpurchas(?:e|ing)\b|\bbuy(?:ing)?\b"
+    r"|\bown(?:ed)?\s+(?:cluster|hardware|data\s*cent(?:er|re))\b"
+)
+
+
 def _budget_meaning(r: _Reading) -> None:
     """A bare budget ("$50M, 10 MW") with no job to spend GPU-hours on and no hourly price is
     a capital budget: the most the cluster's hardware may cost. A serving cluster runs without
-    end, so its budget buys hardware unless the request prices GPU-hours."""
+    end, and a cluster the customer owns ("on-prem", "buy", "capex") is bought, so their
+    budget buys hardware unless the request prices GPU-hours."""
     serving = _serving(r)
-    job = any(k in r.fields for k in _JOB) and not serving
+    owned = _OWNED.search(r.low) is not None
+    job = any(k in r.fields for k in _JOB) and not serving and not owned
     if "budget_usd" not in r.fields or job or any(k in r.fields for k in _HOURLY):
         return
     usd = r.fields["budget_usd"]
@@ -385,7 +410,13 @@ def _budget_meaning(r: _Reading) -> None:
             f"{r.phrases['budget_usd']!r})",
             hint="state it once",
         )
-    why = "a serving cluster" if serving else "no model to buy GPU-hours for"
+    why = (
+        "a serving cluster"
+        if serving
+        else "a cluster to own"
+        if owned
+        else "no model to buy GPU-hours for"
+    )
     _reread(r, "budget_usd", "capital_budget_usd", f"capital budget ${usd:,.0f} ({why})")
 
 
