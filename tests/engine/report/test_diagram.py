@@ -181,3 +181,85 @@ def test_a_converged_storage_fabric_is_named_for_both_networks() -> None:
     assert d.fabrics.inband is None
     box = next(b for b in diagram.layout(d).boxes if b.id == "sfabric")
     assert box.label.startswith("Storage and in-band fabric")
+
+
+def _count(label: str) -> int:
+    return int(label.split(" ")[0].replace(",", ""))
+
+
+_DRAWN = [
+    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+    {"platform": "dgx-h100", "nodes": 127},
+    {"platform": "dgx-b200", "nodes": 127},
+    {"platform": "hgx-b200", "nodes": 64},
+    {"platform": "gb200-nvl72", "nodes": 32},
+    {"platform": "gb300-nvl72", "nodes": 16},
+    {"platform": "gb200-nvl72", "nodes": 28},
+    {"platform": "gb300-nvl72", "nodes": 28},
+    {"platform": "dgx-h100", "nodes": 223},
+]
+
+
+@pytest.mark.parametrize("fields", _DRAWN, ids=lambda f: "-".join(str(v) for v in f.values()))
+def test_boxes_and_edges_add_up_to_the_design(fields: dict[str, object]) -> None:
+    """The leaves on the SU boxes, the links on the spine edges and the bandwidth on the node
+    edges add up to design.json's fabric (SU 4 of 127 DGX H100 was drawn with 250 uplinks
+    and the others 258, for 256 each; a part-built GB200 SU with a full SU's 32 leaves)."""
+    d = _design(fields)
+    f = d.fabrics.compute
+    assert f is not None
+    lay = diagram.layout(d)
+    leaf_boxes = [b for b in lay.boxes if b.id.startswith("su") and "_p" in b.id]
+    more = [b for b in lay.boxes if b.id == "su_more"]
+    leaves = sum(_count(b.label.split(": ")[1]) for b in leaf_boxes)
+    leaves += sum(_count(b.label.split("\n")[2]) * f.planes for b in more)
+    assert leaves == f.leaf_switches
+    ups = [e for e in lay.edges if e.src == "spine" and e.dst.startswith("su")]
+    if f.tiers >= 2:
+        assert sum(_count(e.label) for e in ups) == f.leaf_spine_links
+    down = [e for e in lay.edges if e.dst.endswith("_nodes") and e.src.startswith("su")]
+    lanes = sum(_count(e.label) for e in down)
+    lanes += sum(_count(b.label.split("\n")[3]) * f.planes for b in more)
+    assert lanes * f.plane_port_speed_gbps == pytest.approx(f.node_links * f.port_speed_gbps)
+
+
+def test_a_part_built_su_is_drawn_with_its_own_leaves() -> None:
+    """28 GB200 NVL72 racks: SU 4 holds 4 racks and, as design.json counts, 16 leaves."""
+    lay = diagram.layout(_design({"platform": "gb200-nvl72", "nodes": 28}))
+    su4 = lay.box("su4_p1")
+    assert su4.label == "SU 4: 16 x QM9700 rail leaves"
+    assert su4.rails == 16
+    assert diagram.rail_cells(32)[-1] == "32"  # 32 leaves are not numbered 1-16
+    assert diagram.rail_cells(8) == [str(i) for i in range(1, 9)]
+
+
+def test_fabric_manager_links_are_drawn_where_they_land() -> None:
+    """127 DGX H100: the 4 UFM links take SU 4's free node slot on its leaves."""
+    d = _design({"platform": "dgx-h100", "nodes": 127})
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.fabric_manager_links == 4
+    lay = diagram.layout(d)
+    edge = next(e for e in lay.edges if e.src == "su4_p1" and e.dst == "su4_nodes")
+    assert edge.label == "248 x 400 Gb/s\n+ 4 fabric-manager links"
+    assert "4 fabric managers\n(4 links to SU 4's leaves)" in lay.box("servers").label
+
+
+def test_one_spine_is_one_spine() -> None:
+    d = _design({"platform": "dgx-h100", "nodes": 20})
+    assert d.fabrics.storage is not None
+    assert d.fabrics.storage.spine_switches == 1
+    label = diagram.layout(d).box("sfabric").label
+    assert label.endswith(", 1 spine"), label
+
+
+def test_a_twin_planar_fabric_says_each_plane_has_every_port() -> None:
+    """28 GB300 NVL72 on Spectrum-X: each 800G port split 2 x 400G, so each plane's edge has
+    all 2,016 ports at 400G (it was drawn 1,008, half the bandwidth)."""
+    d = _design({"platform": "gb300-nvl72", "nodes": 28})
+    f = d.fabrics.compute
+    assert f is not None
+    assert f.plane_split
+    lay = diagram.layout(d)
+    assert lay.title.endswith("(each 800 Gb/s node port split 2 x 400 Gb/s)"), lay.title
+    edge = next(e for e in lay.edges if e.src == "su1_p2")
+    assert edge.label == "2,016 x 400 Gb/s"
