@@ -263,3 +263,15 @@ def test_a_twin_planar_fabric_says_each_plane_has_every_port() -> None:
     assert lay.title.endswith("(each 800 Gb/s node port split 2 x 400 Gb/s)"), lay.title
     edge = next(e for e in lay.edges if e.src == "su1_p2")
     assert edge.label == "2,016 x 400 Gb/s"
+
+
+def test_the_drawio_file_tells_the_planes_apart() -> None:
+    """The editable export drew every box in one grey: plane 1 and plane 2 looked alike."""
+    d = _design({"platform": "gb300-nvl72", "nodes": 16})
+    root = ET.fromstring(diagram.drawio_xml(d))
+    styles = {c.get("id"): c.get("style") or "" for c in root.findall(".//mxCell")}
+    lay = diagram.layout(d)
+    for b in lay.boxes:
+        if "_p" in b.id:
+            assert f"strokeColor={b.stroke};" in styles[b.id]
+    assert styles["su1_p1"] != styles["su1_p2"]

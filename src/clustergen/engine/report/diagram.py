@@ -545,7 +545,7 @@ def drawio_xml(d: Design) -> str:
     px = 60.0
     cells = ['<mxCell id="0"/>', '<mxCell id="1" parent="0"/>']
     for b in lay.boxes:
-        style = f"rounded=1;whiteSpace=wrap;html=0;fillColor={_FILL[b.kind]};strokeColor=#333333;fontSize=11;"
+        style = f"rounded=1;whiteSpace=wrap;html=0;fillColor={_FILL[b.kind]};strokeColor={b.stroke};fontSize=11;"
         cells.append(
             f'<mxCell id="{b.id}" value="{xml_text(b.label)}" style="{style}" vertex="1" parent="1">'
             f'<mxGeometry x="{b.x * px:.0f}" y="{b.y * px:.0f}" width="{b.w * px:.0f}" '
