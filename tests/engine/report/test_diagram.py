@@ -275,3 +275,25 @@ def test_the_drawio_file_tells_the_planes_apart() -> None:
         if "_p" in b.id:
             assert f"strokeColor={b.stroke};" in styles[b.id]
     assert styles["su1_p1"] != styles["su1_p2"]
+
+
+def test_an_oob_box_says_how_many_switches_the_racks_hold() -> None:
+    """GB200 NVL72: 71 SN2201 in all, 64 of them inside the racks (listed, not ordered) and 7
+    ordered; the box said only '71 x SN2201' against the BOM's orderable 7."""
+    d = _design({"platform": "gb200-nvl72", "nodes": 32})
+    oob = d.fabrics.oob
+    assert oob is not None
+    assert oob.in_rack_switches == 64
+    label = diagram.layout(d).box("oob").label
+    assert f"{oob.total_switches} x SN2201\n(64 in the compute racks)" in label
+
+
+def test_a_switch_pair_shows_the_links_joining_it() -> None:
+    """3 DGX B200: a QM9700 pair with no spine; its 12 inter-switch links were not drawn."""
+    d = _design({"platform": "dgx-b200", "nodes": 3})
+    f = d.fabrics.compute
+    assert f is not None
+    assert f.tiers == 1
+    assert f.inter_switch_links == 12
+    label = diagram.layout(d).box("su1_p1").label
+    assert label.endswith("\njoined by 12 inter-switch links"), label

@@ -158,6 +158,13 @@ def _node_edge_label(f: FabricDesign, c: SuCounts) -> str:
     return label
 
 
+def _pair_links(f: FabricDesign) -> str:
+    """A switch pair with no spine: the links joining the two, per plane."""
+    if not f.inter_switch_links:
+        return ""
+    return f"\njoined by {plural(f.inter_switch_links // max(1, f.planes), 'inter-switch link')}"
+
+
 def _su_column(
     out: Layout, d: Design, f: FabricDesign, i: int, c: SuCounts, x: float, col_w: float
 ) -> None:
@@ -175,7 +182,7 @@ def _su_column(
                 3.0,
                 plane_w,
                 plane_h,
-                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}",
+                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}" + _pair_links(f),
                 "switch",
                 c.leaves if f.rail_optimized else 0,
                 stroke=_plane_color(f, k),
@@ -360,7 +367,13 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 col_w,
                 1.1,
                 f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
-                f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
+                # the BOM orders only the ones outside the racks: say how the total splits
+                + (
+                    f"({net.in_rack_switches:,} in the compute racks)\n"
+                    if net.in_rack_switches
+                    else ""
+                )
+                + f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
                 "mgmt",
             )
         )
