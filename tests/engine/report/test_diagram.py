@@ -297,3 +297,24 @@ def test_a_switch_pair_shows_the_links_joining_it() -> None:
     assert f.inter_switch_links == 12
     label = diagram.layout(d).box("su1_p1").label
     assert label.endswith("\njoined by 12 inter-switch links"), label
+
+
+def test_a_device_keeps_its_own_role_in_another_types_rack() -> None:
+    """127 DGX H100: the BCM servers, UFMs and two storage appliances share network-05; the
+    NetBox import gave them the rack's role, 'network'."""
+    import csv
+    import io
+
+    d = _design({"platform": "dgx-h100", "nodes": 127})
+    rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(d))))
+    roles = {r["device_type"]: r["role"] for r in rows}
+    assert roles["BCM management server"] == "management"
+    assert roles["NVIDIA Unified Fabric Manager"] == "management"
+    assert roles["DDN AI400X2 Turbo"] == "storage"
+    assert roles["QM9700"] == "network"
+    assert roles["NVIDIA DGX H100"] == "compute"
+    gb200 = _design({"platform": "gb200-nvl72", "nodes": 8})
+    rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(gb200))))
+    in_rack = [r for r in rows if r["name"].startswith("compute-001-oob")]
+    assert in_rack
+    assert {r["role"] for r in in_rack} == {"network"}  # an SN2201 in a compute rack
