@@ -116,7 +116,7 @@ def _set_apart(cell: Any) -> None:
     '4 SUs of up to 32 nodes' printed as '44 SUs ...')."""
     from openpyxl.styles import Alignment
 
-    cell.alignment = Alignment(indent=1)
+    cell.alignment = Alignment(horizontal="left", indent=1)  # LibreOffice ignores a bare indent
 
 
 def _print_setup(ws: Any, header_row: int = 1) -> None:
