@@ -318,3 +318,13 @@ def test_a_device_keeps_its_own_role_in_another_types_rack() -> None:
     in_rack = [r for r in rows if r["name"].startswith("compute-001-oob")]
     assert in_rack
     assert {r["role"] for r in in_rack} == {"network"}  # an SN2201 in a compute rack
+
+
+def test_three_tier_spines_are_drawn_as_their_groups() -> None:
+    """GB200 4 SU: 96 spines are 16 spine-leaf groups of 6 under the core, not one pool."""
+    d = _design({"platform": "gb200-nvl72", "nodes": 32})
+    f = d.fabrics.compute
+    assert f is not None
+    assert (f.tiers, f.pods, f.spines_per_pod) == (3, 16, 6)
+    label = diagram.layout(d).box("spine").label
+    assert label == "96 x QM9700 spine switches in 16 groups of 6"

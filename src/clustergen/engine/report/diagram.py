@@ -141,7 +141,13 @@ def _upper_tiers(out: Layout, f: FabricDesign, total_w: float) -> None:
                 1.5,
                 total_w,
                 0.9,
-                f"{f.spine_switches:,} x {model_name(f.spine_switch)} spine switches",
+                f"{f.spine_switches:,} x {model_name(f.spine_switch)} spine switches"
+                # a 3-tier fabric's spines are groups (pods), each under the core
+                + (
+                    f" in {f.pods:,} groups of {f.spines_per_pod}"
+                    if f.pods and f.spines_per_pod
+                    else ""
+                ),
                 "switch",
             )
         )
