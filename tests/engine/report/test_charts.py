@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
 from clustergen.engine.report import charts
@@ -27,3 +31,18 @@ def test_power_rows_mark_unknown_and_partial_figures(unknown_design: Design) -> 
     assert rows["compute"].text == f"{d.power.compute_w / 1e3:,.1f} kW"
     assert not rows["compute"].partial
     assert rows["compute fabric switches"].text == "unknown"  # Q3400 power taken out
+
+
+def test_the_power_legend_sits_beside_the_bar_not_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legend sat inside the cap bar (lower right), over the cap line and the headroom."""
+    figures: list[Any] = []
+    monkeypatch.setattr(charts, "png", lambda fig: figures.append(fig) or b"")
+    charts.power_chart(plan_design(CATALOG, merge_request(CATALOG, "512 GPUs training, 5 MW", {})))
+    fig = figures[0]
+    fig.canvas.draw()
+    ax2 = fig.axes[1]
+    legend = ax2.get_legend().get_window_extent()
+    plot = ax2.get_window_extent()
+    assert legend.x0 >= plot.x1 or legend.y1 <= plot.y0, (legend, plot)
+    assert legend.x1 <= fig.bbox.x1
+    charts.pyplot().close(fig)

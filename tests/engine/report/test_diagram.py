@@ -181,3 +181,150 @@ def test_a_converged_storage_fabric_is_named_for_both_networks() -> None:
     assert d.fabrics.inband is None
     box = next(b for b in diagram.layout(d).boxes if b.id == "sfabric")
     assert box.label.startswith("Storage and in-band fabric")
+
+
+def _count(label: str) -> int:
+    return int(label.split(" ")[0].replace(",", ""))
+
+
+_DRAWN = [
+    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+    {"platform": "dgx-h100", "nodes": 127},
+    {"platform": "dgx-b200", "nodes": 127},
+    {"platform": "hgx-b200", "nodes": 64},
+    {"platform": "gb200-nvl72", "nodes": 32},
+    {"platform": "gb300-nvl72", "nodes": 16},
+    {"platform": "gb200-nvl72", "nodes": 28},
+    {"platform": "gb300-nvl72", "nodes": 28},
+    {"platform": "dgx-h100", "nodes": 223},
+]
+
+
+@pytest.mark.parametrize("fields", _DRAWN, ids=lambda f: "-".join(str(v) for v in f.values()))
+def test_boxes_and_edges_add_up_to_the_design(fields: dict[str, object]) -> None:
+    """The leaves on the SU boxes, the links on the spine edges and the bandwidth on the node
+    edges add up to design.json's fabric (SU 4 of 127 DGX H100 was drawn with 250 uplinks
+    and the others 258, for 256 each; a part-built GB200 SU with a full SU's 32 leaves)."""
+    d = _design(fields)
+    f = d.fabrics.compute
+    assert f is not None
+    lay = diagram.layout(d)
+    leaf_boxes = [b for b in lay.boxes if b.id.startswith("su") and "_p" in b.id]
+    more = [b for b in lay.boxes if b.id == "su_more"]
+    leaves = sum(_count(b.label.split(": ")[1]) for b in leaf_boxes)
+    leaves += sum(_count(b.label.split("\n")[2]) * f.planes for b in more)
+    assert leaves == f.leaf_switches
+    ups = [e for e in lay.edges if e.src == "spine" and e.dst.startswith("su")]
+    if f.tiers >= 2:
+        assert sum(_count(e.label) for e in ups) == f.leaf_spine_links
+    down = [e for e in lay.edges if e.dst.endswith("_nodes") and e.src.startswith("su")]
+    lanes = sum(_count(e.label) for e in down)
+    lanes += sum(_count(b.label.split("\n")[3]) * f.planes for b in more)
+    assert lanes * f.plane_port_speed_gbps == pytest.approx(f.node_links * f.port_speed_gbps)
+
+
+def test_a_part_built_su_is_drawn_with_its_own_leaves() -> None:
+    """28 GB200 NVL72 racks: SU 4 holds 4 racks and, as design.json counts, 16 leaves."""
+    lay = diagram.layout(_design({"platform": "gb200-nvl72", "nodes": 28}))
+    su4 = lay.box("su4_p1")
+    assert su4.label == "SU 4: 16 x QM9700 rail leaves"
+    assert su4.rails == 16
+    assert diagram.rail_cells(32)[-1] == "32"  # 32 leaves are not numbered 1-16
+    assert diagram.rail_cells(8) == [str(i) for i in range(1, 9)]
+
+
+def test_fabric_manager_links_are_drawn_where_they_land() -> None:
+    """127 DGX H100: the 4 UFM links take SU 4's free node slot on its leaves."""
+    d = _design({"platform": "dgx-h100", "nodes": 127})
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.fabric_manager_links == 4
+    lay = diagram.layout(d)
+    edge = next(e for e in lay.edges if e.src == "su4_p1" and e.dst == "su4_nodes")
+    assert edge.label == "248 x 400 Gb/s\n+ 4 fabric-manager links"
+    assert "4 fabric managers\n(4 links to SU 4's leaves)" in lay.box("servers").label
+
+
+def test_one_spine_is_one_spine() -> None:
+    d = _design({"platform": "dgx-h100", "nodes": 20})
+    assert d.fabrics.storage is not None
+    assert d.fabrics.storage.spine_switches == 1
+    label = diagram.layout(d).box("sfabric").label
+    assert label.endswith(", 1 spine"), label
+
+
+def test_a_twin_planar_fabric_says_each_plane_has_every_port() -> None:
+    """28 GB300 NVL72 on Spectrum-X: each 800G port split 2 x 400G, so each plane's edge has
+    all 2,016 ports at 400G (it was drawn 1,008, half the bandwidth)."""
+    d = _design({"platform": "gb300-nvl72", "nodes": 28})
+    f = d.fabrics.compute
+    assert f is not None
+    assert f.plane_split
+    lay = diagram.layout(d)
+    assert lay.title.endswith("(each 800 Gb/s node port split 2 x 400 Gb/s)"), lay.title
+    edge = next(e for e in lay.edges if e.src == "su1_p2")
+    assert edge.label == "2,016 x 400 Gb/s"
+
+
+def test_the_drawio_file_tells_the_planes_apart() -> None:
+    """The editable export drew every box in one grey: plane 1 and plane 2 looked alike."""
+    d = _design({"platform": "gb300-nvl72", "nodes": 16})
+    root = ET.fromstring(diagram.drawio_xml(d))
+    styles = {c.get("id"): c.get("style") or "" for c in root.findall(".//mxCell")}
+    lay = diagram.layout(d)
+    for b in lay.boxes:
+        if "_p" in b.id:
+            assert f"strokeColor={b.stroke};" in styles[b.id]
+    assert styles["su1_p1"] != styles["su1_p2"]
+
+
+def test_an_oob_box_says_how_many_switches_the_racks_hold() -> None:
+    """GB200 NVL72: 71 SN2201 in all, 64 of them inside the racks (listed, not ordered) and 7
+    ordered; the box said only '71 x SN2201' against the BOM's orderable 7."""
+    d = _design({"platform": "gb200-nvl72", "nodes": 32})
+    oob = d.fabrics.oob
+    assert oob is not None
+    assert oob.in_rack_switches == 64
+    label = diagram.layout(d).box("oob").label
+    assert f"{oob.total_switches} x SN2201\n(64 in the compute racks)" in label
+
+
+def test_a_switch_pair_shows_the_links_joining_it() -> None:
+    """3 DGX B200: a QM9700 pair with no spine; its 12 inter-switch links were not drawn."""
+    d = _design({"platform": "dgx-b200", "nodes": 3})
+    f = d.fabrics.compute
+    assert f is not None
+    assert f.tiers == 1
+    assert f.inter_switch_links == 12
+    label = diagram.layout(d).box("su1_p1").label
+    assert label.endswith("\njoined by 12 inter-switch links"), label
+
+
+def test_a_device_keeps_its_own_role_in_another_types_rack() -> None:
+    """127 DGX H100: the BCM servers, UFMs and two storage appliances share network-05; the
+    NetBox import gave them the rack's role, 'network'."""
+    import csv
+    import io
+
+    d = _design({"platform": "dgx-h100", "nodes": 127})
+    rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(d))))
+    roles = {r["device_type"]: r["role"] for r in rows}
+    assert roles["BCM management server"] == "management"
+    assert roles["NVIDIA Unified Fabric Manager"] == "management"
+    assert roles["DDN AI400X2 Turbo"] == "storage"
+    assert roles["QM9700"] == "network"
+    assert roles["NVIDIA DGX H100"] == "compute"
+    gb200 = _design({"platform": "gb200-nvl72", "nodes": 8})
+    rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(gb200))))
+    in_rack = [r for r in rows if r["name"].startswith("compute-001-oob")]
+    assert in_rack
+    assert {r["role"] for r in in_rack} == {"network"}  # an SN2201 in a compute rack
+
+
+def test_three_tier_spines_are_drawn_as_their_groups() -> None:
+    """GB200 4 SU: 96 spines are 16 spine-leaf groups of 6 under the core, not one pool."""
+    d = _design({"platform": "gb200-nvl72", "nodes": 32})
+    f = d.fabrics.compute
+    assert f is not None
+    assert (f.tiers, f.pods, f.spines_per_pod) == (3, 16, 6)
+    label = diagram.layout(d).box("spine").label
+    assert label == "96 x QM9700 spine switches in 16 groups of 6"

@@ -78,7 +78,8 @@ def power_chart(d: Design) -> bytes:
         )
         ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=f"IT cap {cap_it / 1e6:.2f} MW")
     ax2.set_xlabel("MW")
-    ax2.legend(fontsize=8, loc="lower right")
+    # beside the bar, not on it: inside, it covered the cap line and the headroom's end
+    ax2.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     if any(r.partial for r in rows):
         ax2.set_title(
             "red: unknown or partly unknown, left out of the totals", fontsize=8, loc="left"

@@ -18,7 +18,8 @@ from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
-from clustergen.engine.report.topology import model_name, su_sizes, tech_name
+from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
+from clustergen.engine.report.topology import model_name, tech_name
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -94,26 +95,32 @@ def layout(d: Design) -> Layout:
         sizes: list[int] = [d.compute.nodes]
         shown = 1
     else:
-        sizes = su_sizes(d, f)
+        counts = su_counts(d, f)
+        sizes = [c.nodes for c in counts]
         shown = min(len(sizes), SHOWN_SUS)
-        _compute(out, d, f, sizes, shown, col_w, gap)
+        _compute(out, d, f, counts, shown, col_w, gap)
     right = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap)
     _storage(out, d, right, col_w)
     _management(out, d, shown, col_w, gap)
     out.width = max(b.x + b.w for b in out.boxes) + 0.5
     out.height = max(b.y + b.h for b in out.boxes) + 0.5
     planes = f" x {f.planes} planes" if f and f.planes > 1 else ""
+    if f and f.plane_split:  # each plane's edges carry every node port's lane, not a share
+        planes += (
+            f" (each {f.port_speed_gbps:g} Gb/s node port split "
+            f"{f.planes} x {f.plane_port_speed_gbps:g} Gb/s)"
+        )
     out.title = f"{gpus_text(d)} on {systems_text(d)}" + (
         f": {tech_name(f)} {f.tiers}-tier, {ratio(f.oversubscription)}{planes}" if f else ""
     )
     return out
 
 
-def _compute(
-    out: Layout, d: Design, f: FabricDesign, sizes: list[int], shown: int, col_w: float, gap: float
-) -> None:
-    p = d.platform
-    total_w = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap) - gap
+def _plane_color(f: FabricDesign, k: int) -> str:
+    return _PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333"
+
+
+def _upper_tiers(out: Layout, f: FabricDesign, total_w: float) -> None:
     if f.tiers == 3:
         out.boxes.append(
             Box(
@@ -134,79 +141,130 @@ def _compute(
                 1.5,
                 total_w,
                 0.9,
-                f"{f.spine_switches:,} x {model_name(f.spine_switch)} spine switches",
+                f"{f.spine_switches:,} x {model_name(f.spine_switch)} spine switches"
+                # a 3-tier fabric's spines are groups (pods), each under the core
+                + (
+                    f" in {f.pods:,} groups of {f.spines_per_pod}"
+                    if f.pods and f.spines_per_pod
+                    else ""
+                ),
                 "switch",
             )
         )
         if f.tiers == 3:
             out.edges.append(Edge("core", "spine", f"{f.spine_core_links:,} links"))
-    rails = f.leaves_per_su or max(1, f.leaf_switches // max(1, len(sizes) * f.planes))
-    per_node = f.node_links / max(1, d.compute.nodes)
+
+
+def _node_edge_label(f: FabricDesign, c: SuCounts) -> str:
+    """The links of one plane into one SU's leaves: the nodes', and the fabric managers' where
+    they land there."""
+    label = f"{c.node_links:,} x {f.plane_port_speed_gbps:g} Gb/s"
+    if c.fabric_manager_links:
+        label += f"\n+ {plural(c.fabric_manager_links, 'fabric-manager link')}"
+    return label
+
+
+def _pair_links(f: FabricDesign) -> str:
+    """A switch pair with no spine: the links joining the two, per plane."""
+    if not f.inter_switch_links:
+        return ""
+    return f"\njoined by {plural(f.inter_switch_links // max(1, f.planes), 'inter-switch link')}"
+
+
+def _su_column(
+    out: Layout, d: Design, f: FabricDesign, i: int, c: SuCounts, x: float, col_w: float
+) -> None:
+    """One scalable unit: a leaf box per plane (rails numbered) over its nodes."""
     kind = "rail leaves" if f.rail_optimized else "leaves"
-    for i, n in enumerate(sizes[:shown], start=1):
-        x = (i - 1) * (col_w + gap)
-        plane_h, pgap = 1.1, 0.2
-        plane_w = (col_w - pgap * (f.planes - 1)) / f.planes
-        for k in range(f.planes):
-            label = f"SU {i}" if f.su_nodes else "Leaves"
-            label += f"\nplane {k + 1}" if f.planes > 1 else ""
-            out.boxes.append(
-                Box(
-                    f"su{i}_p{k + 1}",
-                    x + k * (plane_w + pgap),
-                    3.0,
-                    plane_w,
-                    plane_h,
-                    f"{label}: {rails} x {model_name(f.leaf_switch)} {kind}",
-                    "switch",
-                    rails if f.rail_optimized else 0,
-                    stroke=_PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333",
-                )
-            )
-        nodes_y = 3.0 + plane_h + 0.8
+    plane_h, pgap = 1.1, 0.2
+    plane_w = (col_w - pgap * (f.planes - 1)) / f.planes
+    for k in range(f.planes):
+        label = f"SU {i}" if f.su_nodes else "Leaves"
+        label += f"\nplane {k + 1}" if f.planes > 1 else ""
         out.boxes.append(
             Box(
-                f"su{i}_nodes",
-                x,
-                nodes_y,
-                col_w,
-                1.3,
-                f"{'Scalable unit ' + str(i) if f.su_nodes else 'Nodes'}\n"
-                f"{n:,} x {p.name}\n{n * p.gpus_per_node:,} GPUs",
-                "node",
-            )
-        )
-        for k in range(f.planes):
-            color = _PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333"
-            links = round(n * per_node / f.planes)
-            out.edges.append(
-                Edge(
-                    f"su{i}_p{k + 1}",
-                    f"su{i}_nodes",
-                    f"{links:,} x {f.plane_port_speed_gbps:g} Gb/s",
-                    color,
-                )
-            )
-            if f.tiers >= 2:
-                up = round(f.leaf_spine_links * n / max(1, d.compute.nodes) / f.planes)
-                out.edges.append(Edge("spine", f"su{i}_p{k + 1}", f"{up:,} links", color))
-    if len(sizes) > shown:
-        rest = sum(sizes[shown:])
-        x = shown * (col_w + gap)
-        out.boxes.append(
-            Box(
-                "su_more",
-                x,
+                f"su{i}_p{k + 1}",
+                x + k * (plane_w + pgap),
                 3.0,
-                col_w,
-                1.6,
-                f"... {plural(len(sizes) - shown, 'more scalable unit')}\n"
-                f"{plural(rest, 'node')}, {rest * p.gpus_per_node:,} GPUs\n(drawn as SU 1)",
-                "more",
+                plane_w,
+                plane_h,
+                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}" + _pair_links(f),
+                "switch",
+                c.leaves if f.rail_optimized else 0,
+                stroke=_plane_color(f, k),
             )
         )
+    out.boxes.append(
+        Box(
+            f"su{i}_nodes",
+            x,
+            3.0 + plane_h + 0.8,
+            col_w,
+            1.3,
+            f"{'Scalable unit ' + str(i) if f.su_nodes else 'Nodes'}\n"
+            f"{c.nodes:,} x {d.platform.name}\n{c.nodes * d.platform.gpus_per_node:,} GPUs",
+            "node",
+        )
+    )
+    for k in range(f.planes):
+        color = _plane_color(f, k)
+        out.edges.append(Edge(f"su{i}_p{k + 1}", f"su{i}_nodes", _node_edge_label(f, c), color))
         if f.tiers >= 2:
-            out.edges.append(Edge("spine", "su_more", ""))
+            out.edges.append(Edge("spine", f"su{i}_p{k + 1}", f"{c.uplinks:,} links", color))
+
+
+def _more_box(
+    out: Layout,
+    d: Design,
+    f: FabricDesign,
+    first: int,
+    rest: list[SuCounts],
+    x: float,
+    col_w: float,
+) -> None:
+    """The SUs past the ones drawn, as one box with what they hold together."""
+    c = merged(rest)
+    span = f"SU {first}" if len(rest) == 1 else f"SUs {first}-{first + len(rest) - 1}"
+    planes = " per plane" if f.planes > 1 else ""
+    kind = "rail leaves" if f.rail_optimized else "leaves"
+    fm = (
+        f", {plural(c.fabric_manager_links, 'fabric-manager link')}"
+        if c.fabric_manager_links
+        else ""
+    )
+    out.boxes.append(
+        Box(
+            "su_more",
+            x,
+            3.0,
+            col_w,
+            1.6,
+            f"... {plural(len(rest), 'more scalable unit')} ({span})\n"
+            f"{plural(c.nodes, 'node')}, {c.nodes * d.platform.gpus_per_node:,} GPUs\n"
+            f"{c.leaves:,} x {model_name(f.leaf_switch)} {kind}{planes}\n"
+            f"{c.node_links:,} x {f.plane_port_speed_gbps:g} Gb/s node links{planes}{fm}",
+            "more",
+        )
+    )
+    if f.tiers >= 2:
+        out.edges.append(Edge("spine", "su_more", f"{c.uplinks * f.planes:,} links"))
+
+
+def _compute(
+    out: Layout,
+    d: Design,
+    f: FabricDesign,
+    counts: list[SuCounts],
+    shown: int,
+    col_w: float,
+    gap: float,
+) -> None:
+    total_w = (shown + (1 if len(counts) > shown else 0)) * (col_w + gap) - gap
+    _upper_tiers(out, f, total_w)
+    for i, c in enumerate(counts[:shown], start=1):
+        _su_column(out, d, f, i, c, (i - 1) * (col_w + gap), col_w)
+    if len(counts) > shown:
+        _more_box(out, d, f, shown + 1, counts[shown:], shown * (col_w + gap), col_w)
 
 
 def _nodes_ids(out: Layout) -> list[str]:
@@ -269,7 +327,7 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
             1.1,
             f"{_storage_fabric_name(d)} ({tech_name(s)}): "
             f"{s.leaf_switches} x {model_name(s.leaf_switch)} leaves"
-            + (f", {s.spine_switches} spines" if s.spine_switches else ""),
+            + (f", {plural(s.spine_switches, 'spine')}" if s.spine_switches else ""),
             "storage",
         )
     )
@@ -286,6 +344,16 @@ def _host_speed(d: Design, net: ManagementNetwork) -> float:
     """The rate a network's hosts link at (the DGX B200's 200G in-band ports, not the SN5600's
     800G port speed)."""
     return next((g.speed_gbps for g in d.links if g.fabric == net.name), net.port_speed_gbps)
+
+
+def _fabric_manager_ends(d: Design) -> str:
+    """Where the fabric managers' compute links land: the last SU's leaves (its free node slot)."""
+    f = d.fabrics.compute
+    if f is None or not f.fabric_manager_links:
+        return ""
+    sus = f.scalable_units if f.su_nodes else 0
+    where = f"SU {sus}'s leaves" if sus else "the compute leaves"
+    return f"\n({plural(f.fabric_manager_links, 'link')} to {where})"
 
 
 def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) -> None:
@@ -305,7 +373,13 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 col_w,
                 1.1,
                 f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
-                f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
+                # the BOM orders only the ones outside the racks: say how the total splits
+                + (
+                    f"({net.in_rack_switches:,} in the compute racks)\n"
+                    if net.in_rack_switches
+                    else ""
+                )
+                + f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
                 "mgmt",
             )
         )
@@ -316,7 +390,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
     if srv.management_servers:
         parts.append(plural(srv.management_servers, "management server"))
     if srv.fabric_managers:
-        parts.append(plural(srv.fabric_managers, "fabric manager"))
+        parts.append(plural(srv.fabric_managers, "fabric manager") + _fabric_manager_ends(d))
     if not parts:
         return
     storage = next((b for b in out.boxes if b.id == "sfabric"), None)
@@ -358,9 +432,47 @@ def _ends(a: Box, b: Box) -> tuple[tuple[float, float], tuple[float, float]]:
     return (a.x, ya), (b.x + b.w, yb)
 
 
+def rail_cells(leaves: int, room: int = 16) -> list[str]:
+    """The numbered cells a leaf box shows, one per leaf: all of them where they fit, else the
+    first ones, an ellipsis and the last, so the last number is the leaf count."""
+    if leaves <= room:
+        return [str(r + 1) for r in range(leaves)]
+    return [str(r + 1) for r in range(room - 2)] + ["...", str(leaves)]
+
+
+def _draw_rails(ax: Any, b: Box) -> None:
+    from matplotlib.patches import Rectangle
+
+    # about four cells of 6-point numbers per unit of box width
+    cells = rail_cells(b.rails, max(4, min(16, int(b.w * 4))))
+    cw = (b.w - 0.2) / len(cells)
+    for r, text in enumerate(cells):
+        if text != "...":
+            ax.add_patch(
+                Rectangle(
+                    (b.x + 0.1 + r * cw, b.y + b.h * 0.62),
+                    cw * 0.9,
+                    b.h * 0.28,
+                    fc="white",
+                    ec="#555555",
+                    lw=0.5,
+                    zorder=3,
+                )
+            )
+        ax.text(
+            b.x + 0.1 + r * cw + cw * 0.45,
+            b.y + b.h * 0.76,
+            text,
+            fontsize=6,
+            ha="center",
+            va="center",
+            zorder=4,
+        )
+
+
 def figure(lay: Layout) -> Any:
     """The layout as a matplotlib figure (y grows downwards, as in the layout)."""
-    from matplotlib.patches import FancyBboxPatch, Rectangle
+    from matplotlib.patches import FancyBboxPatch
 
     from clustergen.engine.report.charts import pyplot
 
@@ -414,29 +526,7 @@ def figure(lay: Layout) -> Any:
             zorder=4,
         )
         if b.rails:
-            n = min(b.rails, 16)
-            cw = (b.w - 0.2) / n
-            for r in range(n):
-                ax.add_patch(
-                    Rectangle(
-                        (b.x + 0.1 + r * cw, b.y + b.h * 0.62),
-                        cw * 0.9,
-                        b.h * 0.28,
-                        fc="white",
-                        ec="#555555",
-                        lw=0.5,
-                        zorder=3,
-                    )
-                )
-                ax.text(
-                    b.x + 0.1 + r * cw + cw * 0.45,
-                    b.y + b.h * 0.76,
-                    str(r + 1),
-                    fontsize=6,
-                    ha="center",
-                    va="center",
-                    zorder=4,
-                )
+            _draw_rails(ax, b)
     ax.set_xlim(-0.3, lay.width)
     ax.set_ylim(lay.height, top)
     ax.axis("off")
@@ -474,7 +564,7 @@ def drawio_xml(d: Design) -> str:
     px = 60.0
     cells = ['<mxCell id="0"/>', '<mxCell id="1" parent="0"/>']
     for b in lay.boxes:
-        style = f"rounded=1;whiteSpace=wrap;html=0;fillColor={_FILL[b.kind]};strokeColor=#333333;fontSize=11;"
+        style = f"rounded=1;whiteSpace=wrap;html=0;fillColor={_FILL[b.kind]};strokeColor={b.stroke};fontSize=11;"
         cells.append(
             f'<mxCell id="{b.id}" value="{xml_text(b.label)}" style="{style}" vertex="1" parent="1">'
             f'<mxGeometry x="{b.x * px:.0f}" y="{b.y * px:.0f}" width="{b.w * px:.0f}" '

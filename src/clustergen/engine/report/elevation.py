@@ -25,9 +25,44 @@ _COLOR = {
 _NOUN = {"cooling": "CDU position"}
 
 
-def _short(kind: str) -> str:
-    """A device name that fits the rack's width."""
-    return kind if len(kind) <= 38 else kind[:37] + "..."
+#: characters of a device label that fit the rack's width at its font size
+_LINE = 38
+
+
+def device_label(position: int, kind: str, height_u: int) -> str:
+    """A device's label: 'U<position> <name>' on one line where it fits the rack's width, else
+    wrapped over the lines the device's height holds (an in-row CDU's full name), else cut."""
+    import textwrap
+
+    text = f"U{position} {kind}"
+    if len(text) <= _LINE:
+        return text
+    lines = textwrap.wrap(text, _LINE - 4)
+    if len(lines) <= max(1, height_u - 1):
+        return "\n".join(lines)
+    return text[: _LINE - 3] + "..."
+
+
+def panel_title(kind: str, rack: Rack, alike: int, cooling: str) -> str:
+    """A panel's title: the rack type and the rack drawn for it, what else it holds, its height,
+    cooling and power (as `rack_plan.csv` gives it), and how many racks are like it."""
+    power = (
+        "power unknown"
+        if rack.power_w is None
+        else (("at least " if not rack.power_complete else "") + f"{rack.power_w / 1e3:,.1f} kW")
+    )
+    cool = {"compute": f", {cooling}-cooled", "cooling": ", in-row CDU"}.get(
+        rack.role, ", air-cooled"
+    )
+    held = sorted({x.role or rack.role for x in rack.devices} - {kind})
+    also = f"\nalso holds {', '.join(held)}" if held else ""
+    # management packed into a network rack: say so, or the count line ("5 network racks in
+    # all") reads as a count of management racks
+    where = f"rack {rack.name}" if kind == rack.role else f"in {rack.role} rack {rack.name}"
+    return (
+        f"{kind}: {where}{also}\n{rack.height_u}U{cool}, {power}\n"
+        f"{plural(alike, _NOUN.get(rack.role, rack.role + ' rack'))} in all"
+    )
 
 
 def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
@@ -46,11 +81,12 @@ def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
                 hatch=None if x.height_known else "//",
             )
         )
-        size = 6 if x.height >= 2 else 4.5
+        # a 1U label in the rack unit's height, legible at the PNG's 110 dpi
+        size = 6.5 if x.height >= 2 else 5.5
         ax.text(
             1.5,
             x.position - 0.5 + x.height / 2,
-            plot_text(f"U{x.position} {_short(x.kind)}"),
+            plot_text(device_label(x.position, x.kind, x.height)),
             ha="center",
             va="center",
             fontsize=size,
@@ -58,23 +94,7 @@ def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
             # a label on a hatched (height unknown) box sits on white, not across the hatching
             bbox=None if x.height_known else {"fc": "white", "ec": "none", "pad": 0.6},
         )
-    power = (
-        "power unknown"
-        if rack.power_w is None
-        else (("at least " if not rack.power_complete else "") + f"{rack.power_w / 1e3:,.1f} kW")
-    )
-    cool = {"compute": f", {cooling}-cooled", "cooling": ", in-row CDU"}.get(
-        rack.role, ", air-cooled"
-    )
-    held = sorted({x.role or rack.role for x in rack.devices} - {kind})
-    also = f"\nalso holds {', '.join(held)}" if held else ""
-    ax.set_title(
-        plot_text(
-            f"{kind}: rack {rack.name}{also}\n{rack.height_u}U{cool}, {power}\n"
-            f"{plural(alike, _NOUN.get(rack.role, rack.role + ' rack'))} in all"
-        ),
-        fontsize=8,
-    )
+    ax.set_title(plot_text(panel_title(kind, rack, alike, cooling)), fontsize=8)
     ax.set_xlim(-0.2, 3.2)
     ax.set_ylim(0, rack.height_u + 1.5)
     ax.set_xticks([])

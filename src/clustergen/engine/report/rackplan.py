@@ -105,6 +105,7 @@ def _compute_racks(d: Design) -> list[Rack]:
                     plan.rack_units - k,
                     1,
                     None,
+                    role="network",  # a switch, though the compute rack holds it
                 )
             )
         rack.power_w = plan.rack_power_kw * 1e3 * (here / max(1, plan.nodes_per_rack))
@@ -300,7 +301,7 @@ def rack_plan_csv(d: Design) -> str:
             w.writerow(
                 [
                     cell_text(x.name),
-                    rack.role,
+                    x.role or rack.role,  # a server packed into a network rack is still management
                     "NVIDIA" if "NVIDIA" in x.kind or x.kind.startswith(("SN", "QM", "Q3")) else "",
                     cell_text(x.kind),
                     "site",

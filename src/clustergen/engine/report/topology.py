@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.report.su_counts import su_counts
 from clustergen.engine.report.words import value_words
 from clustergen.safe_text import mermaid_label as label
 from clustergen.units import plural, ratio
@@ -26,16 +27,6 @@ def model_name(part_id: str | None) -> str:
 def tech_name(f: FabricDesign) -> str:
     """The fabric's technology as a customer names it."""
     return "InfiniBand" if f.technology == "infiniband" else "Ethernet"
-
-
-def su_sizes(d: Design, f: FabricDesign) -> list[int]:
-    """Nodes in each scalable unit: full ones, the last holding what is left."""
-    su = f.su_nodes or d.compute.nodes
-    sizes, left = [], d.compute.nodes
-    while left > 0:
-        sizes.append(min(su, left))
-        left -= su
-    return sizes or [0]
 
 
 def _compute(d: Design) -> list[str]:
@@ -57,22 +48,28 @@ def _compute(d: Design) -> list[str]:
         out.append(
             f'    spine["{f.spine_switches} x {label(model_name(f.spine_switch))} spine switches"]'
         )
-    sizes = su_sizes(d, f)
-    rails = f.leaves_per_su or max(1, f.leaf_switches // max(1, len(sizes)))
-    per_node = max(1, f.node_links // max(1, d.compute.nodes))
-    for i, n in enumerate(sizes[:SHOWN_SUS], start=1):
-        kind = "rail leaves" if f.rail_optimized else "leaves"
-        rail_text = f", one per rail (rails 1-{rails})" if f.rail_optimized and rails > 1 else ""
+    counts = su_counts(d, f)
+    sizes = [c.nodes for c in counts]
+    kind = "rail leaves" if f.rail_optimized else "leaves"
+    for i, c in enumerate(counts[:SHOWN_SUS], start=1):
+        n = c.nodes
+        rail_text = (
+            f", one per rail (rails 1-{c.leaves})" if f.rail_optimized and c.leaves > 1 else ""
+        )
+        fm = (
+            f" + {plural(c.fabric_manager_links, 'fabric-manager link')}"
+            if c.fabric_manager_links
+            else ""
+        )
         out += [
             f'    subgraph su{i}["{"Scalable unit " + str(i) if f.su_nodes else "Nodes"}"]',
-            f'      leaf{i}["{rails * f.planes} x {label(model_name(f.leaf_switch))} {kind}{rail_text}"]',
+            f'      leaf{i}["{c.leaves * f.planes} x {label(model_name(f.leaf_switch))} {kind}{rail_text}"]',
             f'      nodes{i}["{n} x {label(p.name)}<br/>{n * p.gpus_per_node} GPUs"]',
-            f"      leaf{i} ---|{n * per_node} links, {f.port_speed_gbps:g} Gb/s| nodes{i}",
+            f"      leaf{i} ---|{c.node_links * f.planes if not f.plane_split else c.node_links} links, {f.port_speed_gbps:g} Gb/s{fm}| nodes{i}",
             "    end",
         ]
         if f.tiers >= 2:
-            up = round(f.leaf_spine_links * n / max(1, d.compute.nodes))
-            out.append(f"    spine ---|{up} links| leaf{i}")
+            out.append(f"    spine ---|{c.uplinks * f.planes} links| leaf{i}")
     more = len(sizes) - SHOWN_SUS
     if more > 0:
         rest = sum(sizes[SHOWN_SUS:])
@@ -81,7 +78,8 @@ def _compute(d: Design) -> list[str]:
             f'{rest * p.gpus_per_node} GPUs"]'
         )
         if f.tiers >= 2:
-            out.append("    spine --- sumore")
+            up = sum(c.uplinks for c in counts[SHOWN_SUS:]) * f.planes
+            out.append(f"    spine ---|{up} links| sumore")
     if f.tiers == 3:
         out.append(f"    core ---|{f.spine_core_links} links| spine")
     out.append("  end")
@@ -101,7 +99,7 @@ def _storage(d: Design) -> list[str]:
     out += [
         f'  subgraph storage["Storage fabric: {tech_name(s)}"]',
         f'    sleaf["{s.leaf_switches} x {label(model_name(s.leaf_switch))} leaves'
-        + (f", {s.spine_switches} spines" if s.spine_switches else "")
+        + (f", {plural(s.spine_switches, 'spine')}" if s.spine_switches else "")
         + '"]',
         "  end",
         f"  compute ---|{d.storage.storage_ports} storage ports| storage",

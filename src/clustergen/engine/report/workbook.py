@@ -111,6 +111,14 @@ def _style_header(ws: Any, row: int = 1) -> None:
         cell.alignment = Alignment(wrap_text=True, vertical="top")
 
 
+def _set_apart(cell: Any) -> None:
+    """A note beside a right-aligned number, indented so the two do not read as one ('4' and
+    '4 SUs of up to 32 nodes' printed as '44 SUs ...')."""
+    from openpyxl.styles import Alignment
+
+    cell.alignment = Alignment(horizontal="left", indent=1)  # LibreOffice ignores a bare indent
+
+
 def _print_setup(ws: Any, header_row: int = 1) -> None:
     """Landscape, fit to one page wide, the header repeated, the header frozen."""
     ws.page_setup.orientation = "landscape"
@@ -237,6 +245,7 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
     _append(ws, ["Figure", "Value", "Note"])
     for label, value, fmt, note in rows:
         _append(ws, [label, value, note or None])
+        _set_apart(ws.cell(ws.max_row, 3))
         if fmt:
             ws.cell(ws.max_row, 2).number_format = fmt
         if value is None:
@@ -377,6 +386,8 @@ def _power_sheet(wb: Any, d: Design) -> None:
     ws.cell(ws.max_row, 2).number_format = KW
     _append(ws, ["Facility total", pw.facility_total_w / 1e3, f"at PUE {pw.pue:g}"])
     ws.cell(ws.max_row, 2).number_format = KW
+    for r in range(2, ws.max_row + 1):
+        _set_apart(ws.cell(r, 3))
     for col, width in zip("ABC", (40, 14, 20), strict=True):
         ws.column_dimensions[col].width = width
     _style_header(ws)

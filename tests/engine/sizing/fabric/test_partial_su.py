@@ -43,3 +43,14 @@ def test_partial_sus_get_the_switches_their_ports_need_and_grow_monotonely() -> 
 def test_a_partial_su_keeps_the_ras_fabric_managers() -> None:
     """UFM per the RA's rule (an HA pair per 128 racks), whatever the partial fabric."""
     assert _design(2).servers.fabric_managers == _design(8).servers.fabric_managers == 2
+
+
+def test_a_part_built_last_su_is_noted_with_the_leaves_it_has() -> None:
+    """28 racks: 3 full SUs and one of 4 racks with 16 leaves; the note said 'a partly filled SU
+    still gets its full set of leaves' over a fabric of 112, not 128."""
+    f = _design(28).fabrics.compute
+    assert f is not None
+    assert f.leaf_switches == 112
+    note = next(n for n in f.notes if n.startswith("rail-optimized"))
+    assert "full set" not in note
+    assert note.endswith("the part-built last SU has the 16 leaves its nodes need"), note

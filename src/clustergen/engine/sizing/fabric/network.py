@@ -345,9 +345,16 @@ def _leaf_notes(plan: FabricPlan, leaves: Leaves) -> list[str]:
             f"{plan.nodes - 1} nodes would leave room for it"
         )
     if plan.su_nodes is not None and leaves.per_su and leaves.count > leaves.per_su:
+        last = leaves.count - (leaves.sus - 1) * leaves.per_su
+        # spine-leaf groups give a part-built SU a leaf per node and rail, not the full set
+        partly = (
+            "a partly filled SU still gets its full set of leaves"
+            if last >= leaves.per_su
+            else f"the part-built last SU has the {last} leaves its nodes need"
+        )
         notes.append(
             f"rail-optimized: {leaves.per_su} leaves per SU of {plan.su_nodes} nodes per plane; "
-            "a partly filled SU still gets its full set of leaves"
+            + partly
         )
     if plan.spine_leaf_groups and plan.su_nodes is not None and plan.nodes < plan.su_nodes:
         built = (

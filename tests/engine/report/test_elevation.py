@@ -1,0 +1,71 @@
+"""`racks.png`'s panels: labels that fit or wrap rather than cut, and titles that say which
+rack a rack type is drawn in and the power `rack_plan.csv` gives it."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.design import Design
+from clustergen.engine.report import rackplan
+from clustergen.engine.report.elevation import device_label, panel_title, picked_racks
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.search.proposal import request_from_fields
+
+CATALOG = load_catalog()
+
+
+def _design(fields: dict[str, object]) -> Design:
+    return plan_design(CATALOG, request_from_fields(CATALOG, fields))
+
+
+def test_a_long_name_is_wrapped_where_the_device_has_room() -> None:
+    """An in-row CDU is a full-height cabinet: its name was cut to 'U1 In-row ... 1.35 MW ...'."""
+    cdu = "In-row liquid-to-liquid CDU, 1.35 MW class (LiquidStack CDU-1MW)"
+    label = device_label(1, cdu, 48)
+    assert "..." not in label
+    assert label.replace("\n", " ") == f"U1 {cdu}"
+    assert device_label(3, "QM9700", 1) == "U3 QM9700"
+    assert device_label(7, cdu, 1).endswith("...")  # 1U: no room for a second line
+    assert len(device_label(7, cdu, 1)) <= 38
+
+
+def test_management_drawn_in_a_network_rack_says_so() -> None:
+    """127 DGX H100: the management servers share network-05; its panel said 'management: rack
+    network-05 ... 5 network racks in all', read as five management racks."""
+    d = _design({"platform": "dgx-h100", "nodes": 127})
+    racks = rackplan.rack_plan(d)
+    kind, rack = next((k, r) for k, r in picked_racks(racks) if k == "management")
+    assert rack.role == "network"
+    alike = sum(1 for r in racks if r.role == rack.role)
+    title = panel_title(kind, rack, alike, d.racks.compute.cooling)
+    assert title.startswith(f"management: in network rack {rack.name}\n"), title
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+        {"platform": "dgx-h100", "nodes": 127},
+        {"platform": "gb200-nvl72", "nodes": 32},
+        {"platform": "gb300-nvl72", "nodes": 16, "fabric": "infiniband"},
+    ],
+    ids=lambda f: str(f.get("platform", "readme")),
+)
+def test_each_panel_gives_the_power_and_positions_of_the_rack_plan(
+    fields: dict[str, object],
+) -> None:
+    d = _design(fields)
+    racks = rackplan.rack_plan(d)
+    rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(d))))
+    for kind, rack in picked_racks(racks):
+        title = panel_title(kind, rack, 1, d.racks.compute.cooling)
+        mine = [r for r in rows if r["rack"] == rack.name]
+        assert mine, rack.name
+        power = mine[0]["description"].split("rack power ")[1]
+        if power != "unknown":
+            assert power in title, (title, power)
+        assert sorted(int(r["position"]) for r in mine) == sorted(x.position for x in rack.devices)
