@@ -3,7 +3,6 @@ GB200 rack's north-south ends, and the rack-scale system's liquid-cooling line."
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 import pytest
@@ -113,33 +112,14 @@ def test_a_host_end_module_says_its_power_is_in_the_host_and_why() -> None:
 def test_a_line_to_choose_is_never_ordered(platform: str, nodes: int) -> None:
     """A line that says a part is to choose has no order: status 'to choose', no order
     quantity, flagged for the buyer to settle (the DGX A100 once listed 'transceiver to choose'
-    lines as 'order'). A line with no part to order says so the same way."""
+    lines as 'order'). An ordered line with no part is a generic item ordered by its
+    specification, flagged as a placeholder."""
     d = design({"platform": platform, "nodes": nodes})
     for ln in d.bom:
         if "to choose" in ln.description:
             assert ln.status != "order", ln.description
-        if ln.status == "order":
-            assert ln.part is not None or ln.category in ("rack", "pdu", "nic"), ln.description
+        if ln.status == "order" and ln.part is None:
+            assert ln.placeholder, ln.description
         if ln.status == "to choose":
             assert ln.order_quantity is None, ln.description
             assert ln.placeholder, ln.description
-
-
-def test_a_bom_line_without_a_part_is_to_choose_not_ordered() -> None:
-    """Without the HDR DAC in the catalog the DGX A100 switch pair's in-rack links have no cable
-    part: the cable line is listed to choose, not ordered."""
-    entries = {stem: dict(rows) for stem, rows in CATALOG.entries.items()}
-    del entries["optics"]["dac-200g-qsfp56"]
-    catalog = dataclasses.replace(CATALOG, entries=entries, hash="no-hdr-dac")
-    fields = {"platform": "dgx-a100", "nodes": 2, "fabric": "infiniband"}
-    d = plan_design(catalog, request_from_fields(catalog, fields))
-    isl = [
-        ln
-        for ln in d.bom
-        if ln.category == "cable"
-        and "compute fabric" in ln.description
-        and "inter-switch" in ln.description
-    ]
-    assert isl
-    assert all(ln.part is None and ln.status == "to choose" for ln in isl)
-    assert all(ln.placeholder and ln.order_quantity is None for ln in isl)

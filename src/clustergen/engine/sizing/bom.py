@@ -21,8 +21,9 @@ from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
 from clustergen.units import ceil_div, plural
 
 #: the status of a line whose model is still to choose: listed with its specification, not
-#: bought until a model is named (the OPN stays empty). A line that names no part to order is
-#: this, never "order": its quantity is the requirement, not an order.
+#: bought until a model is named (the OPN stays empty). A line that says a part is to choose is
+#: this, never "order": its quantity is the requirement, not an order. (A generic item ordered
+#: by its specification, a rack or a cable of a media and rate, is an ordered placeholder.)
 TO_CHOOSE = "to choose"
 
 
@@ -284,7 +285,6 @@ def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = No
             None,
             source="link count from the fabric rules; "
             + (why or "no catalog cable fits this link"),
-            status=TO_CHOOSE,
         )
     n = ceil_div(g.links, g.links_per_cable)
     unit = None if g.cable_power_w is None else g.cable_power_w / max(1, n)
