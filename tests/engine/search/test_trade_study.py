@@ -107,3 +107,24 @@ def test_a_platform_is_never_dropped_as_the_users_mistake_for_the_catalogs_gap(t
     assert kinds <= {"catalog_gap", "infeasible"}, [d.why_not for d in study.dropped]
     gaps = [d for d in study.dropped if d.kind == "catalog_gap"]
     assert all("in the catalog" in d.why_not for d in gaps)
+
+
+@pytest.mark.parametrize("nodes", [8, 256])
+def test_among_lower_bounds_a_row_does_not_pass_its_ra_design_by_what_it_leaves_unknown(
+    nodes: int,
+) -> None:
+    """No DGX A100 row's power is complete (the QM8700's power is not in the catalog; an
+    SN5600 row leaves out the node modules no catalog part fits). The HDR RA row, its AOC ends
+    counted, sits within the RA margin of the SN5600 row's smaller lower bound: the RA row ranks
+    first, as it would among rows whose power is known."""
+    cat = load_catalog()
+    req = merge_request(cat, f"{nodes} DGX A100 for training", {})
+    study = trade_study(cat, req)
+    rows = [r for r in study.rows if r.platform == "dgx-a100"]
+    assert not any(r.power_complete for r in rows)
+    chosen = next(r for r in study.rows if r.chosen)
+    assert chosen.switch == "qm8700"
+    assert chosen.follows_ra
+    ethernet = [r for r in rows if r.switch == "sn5600"]
+    assert ethernet
+    assert all((r.it_power_w or 0) < (chosen.it_power_w or 0) for r in ethernet)
