@@ -154,3 +154,24 @@ def test_a_compute_target_at_a_precision_a_gpu_lacks_drops_that_gpu() -> None:
     cat = load_catalog()
     study = trade_study(cat, merge_request(cat, "2 EF of FP4", {}))
     assert all(cat.gpu(str(cat.system(r.platform).gpu)).fp4_dense_tflops for r in study.rows)
+
+
+@pytest.mark.parametrize("nodes", [8, 256])
+def test_among_lower_bounds_a_row_does_not_pass_its_ra_design_by_what_it_leaves_unknown(
+    nodes: int,
+) -> None:
+    """No DGX A100 row's power is complete (the QM8700's power is not in the catalog; an
+    SN5600 row leaves out the node modules no catalog part fits). The HDR RA row, its AOC ends
+    counted, sits within the RA margin of the SN5600 row's smaller lower bound: the RA row ranks
+    first, as it would among rows whose power is known."""
+    cat = load_catalog()
+    req = merge_request(cat, f"{nodes} DGX A100 for training", {})
+    study = trade_study(cat, req)
+    rows = [r for r in study.rows if r.platform == "dgx-a100"]
+    assert not any(r.power_complete for r in rows)
+    chosen = next(r for r in study.rows if r.chosen)
+    assert chosen.switch == "qm8700"
+    assert chosen.follows_ra
+    ethernet = [r for r in rows if r.switch == "sn5600"]
+    assert ethernet
+    assert all((r.it_power_w or 0) < (chosen.it_power_w or 0) for r in ethernet)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
+from support.issue_designs import PLATFORMS
 
 CATALOG = load_catalog()
 
@@ -102,3 +105,21 @@ def test_a_host_end_module_says_its_power_is_in_the_host_and_why() -> None:
     assert "port-power.html" in ln.source
     assert ln.unit_power_w is None
     assert ln.total_power_w is None
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("nodes", [2, 64])
+def test_a_line_to_choose_is_never_ordered(platform: str, nodes: int) -> None:
+    """A line that says a part is to choose has no order: status 'to choose', no order
+    quantity, flagged for the buyer to settle (the DGX A100 once listed 'transceiver to choose'
+    lines as 'order'). An ordered line with no part is a generic item ordered by its
+    specification, flagged as a placeholder."""
+    d = design({"platform": platform, "nodes": nodes})
+    for ln in d.bom:
+        if "to choose" in ln.description:
+            assert ln.status != "order", ln.description
+        if ln.status == "order" and ln.part is None:
+            assert ln.placeholder, ln.description
+        if ln.status == "to choose":
+            assert ln.order_quantity is None, ln.description
+            assert ln.placeholder, ln.description

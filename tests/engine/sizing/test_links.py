@@ -100,6 +100,14 @@ def test_bom_has_each_end_and_the_cable_of_every_link(d: Design) -> None:
             assert g.cable_supply != "order" or cable is None or cable.kind in ("aoc", "acc")
 
 
+def test_an_active_cable_link_has_no_transceiver_at_either_end(d: Design) -> None:
+    """An AOC or ACC has its optics built in: no module at either end, on any fabric."""
+    for g in d.links:
+        if g.cable and CATALOG.optic(g.cable).kind in ("aoc", "acc"):
+            assert (g.a.transceivers, g.b.transceivers) == (0, 0), g
+            assert (g.a.transceiver, g.b.transceiver) == (None, None), g
+
+
 def test_media_agree_between_links_and_cables(d: Design) -> None:
     for g in d.links:
         if g.cable is None:

@@ -445,7 +445,11 @@ def _rank(
     publishes (`search.published`); they rank after the other RA rows within the margin."""
     scored = [r.model_copy(update={"objective": objective.score(r)}) for r in rows]
     known = sorted((r for r in scored if r.eligible and r.power_complete), key=objective.key)
-    best = known[0] if known else None
+    # where no row's power is known, the RA margin is weighed on the lower bounds: a row must
+    # not pass its platform's RA design by the terms it leaves unknown (the DGX A100 on an
+    # SN5600 whose node modules no catalog part fits, against its HDR RA fabric)
+    bounds = sorted((r for r in scored if not r.infeasible), key=objective.key)
+    best = known[0] if known else (bounds[0] if bounds else None)
 
     def key(a: Alternative) -> tuple[object, ...]:
         preferred = best is not None and a.follows_ra and objective.within_margin(a, best)

@@ -20,6 +20,12 @@ from clustergen.engine.sizing.fabric import switch_power_w
 from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
 from clustergen.units import ceil_div, plural
 
+#: the status of a line whose model is still to choose: listed with its specification, not
+#: bought until a model is named (the OPN stays empty). A line that says a part is to choose is
+#: this, never "order": its quantity is the requirement, not an order. (A generic item ordered
+#: by its specification, a rack or a cable of a media and rate, is an ordered placeholder.)
+TO_CHOOSE = "to choose"
+
 
 def line(
     category: str,
@@ -48,8 +54,9 @@ def line(
         price_source=entry.price_source if entry and ordered else None,
         source=source or (entry.source if entry else ENGINE_SOURCE),
         # A line is a placeholder when it names no catalog part, or a part whose values the
-        # catalog marks as assumed: a buyer must settle it before it can be quoted.
-        placeholder=ordered and (entry is None or entry.placeholder),
+        # catalog marks as assumed: a buyer must settle it before it can be quoted. A line to
+        # choose is one too; a part inside a system or the storage vendor's is not ours.
+        placeholder=(ordered or status == TO_CHOOSE) and (entry is None or entry.placeholder),
         status=status,
         order_quantity=quantity if ordered else None,
         unit_rack_units=rack_units
@@ -232,7 +239,17 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
     if end.unit_power_w is None and optic is not None and optic.power_w is not None:
         # a switch end the link leaves unpowered is said to be outside the design's total
         where += "; its power is not in the design's"
-    return [line("transceiver", end.transceivers, f"{name}; {where}", optic, end.unit_power_w)]
+    status = "order" if optic else TO_CHOOSE
+    return [
+        line(
+            "transceiver",
+            end.transceivers,
+            f"{name}; {where}",
+            optic,
+            end.unit_power_w,
+            status=status,
+        )
+    ]
 
 
 #: segments whose lower end is a switch, not a host
@@ -400,6 +417,7 @@ def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
                 None,
                 None,
                 source="choose a storage partner certified for the reference architecture",
+                status=TO_CHOOSE,
             )
         ]
     appliance = catalog.system(a.appliance)
@@ -553,9 +571,6 @@ def _published_feed(rack: RackType | None, load_kw: float, cooling: str) -> tupl
     )
 
 
-#: the status of a line whose model is still to choose: listed with its specification, not
-#: bought until a model is named (the OPN stays empty)
-TO_CHOOSE = "to choose"
 #: where a compute rack line's facts come from when no catalog rack matches the plan
 RACK_SOURCE = (
     "compute rack plan: nodes per rack from the platform's height and the rack power limit"
@@ -580,7 +595,9 @@ def _cdu_line(catalog: Catalog, c: LiquidCooling) -> BomLine:
         "cooling",
         c.cdus_at_least,
         f"{cdu.name}, coolant distribution unit (CDU) at {each}, for "
-        f"{plural(c.racks, 'liquid-cooled rack')} ({heat}; {count}); model to choose with the "
+        # the line names a catalog model (a class the catalog marks as assumed): ordered, its
+        # model confirmed with the facility, not a line to choose
+        f"{plural(c.racks, 'liquid-cooled rack')} ({heat}; {count}); model to confirm with the "
         "facility",
         cdu,
         cdu.power_w,

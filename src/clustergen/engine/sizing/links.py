@@ -12,7 +12,11 @@ Rules:
   its power is in the node's own budget on the north-south fabrics, as the fabric sizing counts it;
 - storage appliances' ends and cables are the storage vendor's (H100 RA Table 8, note 2);
 - a copper or active cable (DAC, ACC, AOC) carries no transceiver at either end; an AOC's power
-  per end, which the fabric counts at its switch tier, moves with the cable;
+  per end, which the fabric counts at its switch tier, moves with the cable, and so does its
+  lower end's where the fabric counts that end as the cable's (a compute node's, a leaf's on
+  a leaf-spine link: `cable_ends`); a north-south host's end is in the host's budget;
+- a copper cable plugs into the switches' cages: one of their plug family (a QSFP56 DAC on an
+  HDR switch's QSFP56 cages, never on an OSFP switch);
 - a host cage that takes no module the catalog has, on an optical link, takes a splitter cable
   whose split ends fit it at the link's rate and whose head fits the switch's cage family
   (`splitter_cable`: an HDR200 QSFP56 port on an NDR switch, H100 RA Table 8 "HDR 400 Gbps to
@@ -161,6 +165,8 @@ def _group(
     bare = active or splitter is not None  # no transceiver at either end
     b = upper_end.model_copy(update={"transceivers": b_count})
     b, cable_power, replaced = _bare_switch_end(catalog, b, h, cable, splitter)
+    if active and cable is not None:
+        cable_power = _with_lower_ends(cable_power, h, cable)
     return LinkGroup(
         fabric=name,
         segment=c.segment,
@@ -206,6 +212,17 @@ def _bare_switch_end(
         # either, so both ends and the cable stay to choose (power unknown, never zero)
         return b.model_copy(update={"transceiver": None, "unit_power_w": None}), None, None
     return b, None, None
+
+
+def _with_lower_ends(power: float | None, h: _Host, cable: Optic) -> float | None:
+    """An active cable's power with its lower ends where the fabric counted them as the cable's
+    own (a compute node's end, a leaf's end of a leaf-spine link: the fabric's `node` and tier
+    lines), so the cable carries every end's power the fabric counts; unknown stays unknown."""
+    if not h.fixed or h.optic is None or h.optic.id != cable.id:
+        return power  # the host's own budget (a north-south end), or no end counted
+    if power is None or h.unit_power_w is None:
+        return None
+    return power + h.unit_power_w * h.fixed
 
 
 def _splitter(
@@ -512,11 +529,16 @@ def _cable(
         return optic, "order"
     cables = catalog.all("optics", Optic)
     if is_copper(c.media):
+        # the cable plugs into the switches' cages: a QSFP56 DAC never into an OSFP cage
+        cage = _tier_cage(catalog, f, upper)
+        # a DAC whose plug the catalog does not give is a named gap, not one silently passed over
+        needs = ("port_speed_gbps", "form_factor") if cage else ("port_speed_gbps",)
         fits = [
             o
-            for o in optics_of_kind(cables, "dac", "port_speed_gbps")
+            for o in optics_of_kind(cables, "dac", *needs)
             if o.port_speed_gbps == c.speed_gbps
             and (not o.technologies or f.technology in o.technologies)
+            and same_family(o, cage)
         ]
     elif optic is not None and optic.media in ("multimode", "singlemode"):
         fibers = [
@@ -539,6 +561,12 @@ def _cable(
     else:
         fits = []
     return (fits[0] if fits else None), "order"
+
+
+def _tier_cage(catalog: Catalog, f: FabricDesign, tier: str) -> str | None:
+    """The cage form of a switch tier's switch (None where the tier or its cage is unknown)."""
+    sw = {"leaf": f.leaf_switch, "spine": f.spine_switch, "core": f.core_switch}.get(tier)
+    return catalog.switch(sw).cage_form if sw else None
 
 
 def _runs_split(optic: Optic, port_gbps: float) -> bool:

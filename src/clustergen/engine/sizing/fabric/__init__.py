@@ -1,6 +1,7 @@
 """Fabrics: Clos rules (`clos`), a Clos network sized from a plan (`network`), the plan a
-platform's compute fabric follows (`plan`), the storage fabric (`storage`) and the splitter
-cable that joins a host cage no module fits to a switch's (`splitter_cables`).
+platform's compute fabric follows (`plan`), the storage fabric (`storage`), the active optical
+cables a 200 Gb/s-and-below cage takes as its link ends (`cable_ends`) and the splitter cable that
+joins a host cage no module fits to a switch's (`splitter_cables`).
 
 Other packages import only the names below; the modules are this package's own.
 """

@@ -295,7 +295,10 @@ def _cables(plan: FabricPlan, planes: _Planes, links: _Links, cabling: Cabling) 
             CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=links.leaf_spine)
         )
     if links.spine_core:
-        core_media = "optical, single-mode" if cabling.core_optic else media
+        # single-mode only where the core's part is (the core takes the switch side's own part,
+        # multimode or an active cable, where the catalog has no single-mode one)
+        single = cabling.core_optic is not None and cabling.core_optic.media == "singlemode"
+        core_media = "optical, single-mode" if single else media
         cables.append(
             CableLine(
                 segment="spine-core", media=core_media, speed_gbps=speed, count=links.spine_core

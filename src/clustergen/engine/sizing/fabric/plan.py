@@ -11,7 +11,8 @@ from clustergen.engine.model.bounds import MAX_NODES, check_number
 from clustergen.engine.model.common import Assumed, Technology
 from clustergen.engine.model.compute import FabricChoices, PlatformFabric
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
-from clustergen.engine.sizing.fabric.host_optics import host_optic, same_family, transceivers
+from clustergen.engine.sizing.fabric.cable_ends import host_cable_end, switch_cable_end
+from clustergen.engine.sizing.fabric.host_optics import accepted_forms, host_optic, transceivers
 from clustergen.engine.sizing.fabric.network import size_clos
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import gpu_system
@@ -106,18 +107,29 @@ def _cabling(
         return find_optic(catalog, total_gbps=total_gbps, ports=ports, technology=tech)
 
     # Ports run slower than their cage (BasePOD NDR200: NDR ports at 200G): the cage's own
-    # module, the split done in the fibre or splitter cable. A switch whose cage rate the catalog
-    # does not know gets no module picked for a guessed cage: its ends are unknown.
+    # module, the split done in the fibre or splitter cable. A cage of 200 Gb/s or less takes an
+    # active optical cable as the RAs cable such ports (`switch_cable_end`). A switch whose cage
+    # rate the catalog does not know gets no module picked for a guessed cage: its ends are
+    # unknown.
     switch_optic = core_optic = None
     if leaf.cage_gbps is not None:
-        switch_optic = optic(cage, switch_ppc) or cage_optic(catalog, cage, tech)
+        switch_optic = (
+            switch_cable_end(catalog, leaf, speed_gbps)
+            or optic(cage, switch_ppc)
+            or cage_optic(catalog, cage, tech)
+        )
         core_optic = find_optic(
             catalog, total_gbps=cage, ports=switch_ppc, media=("singlemode",), technology=tech
         )
     cage_form = system.compute.cage_form if system.compute else None
+    accepts = accepted_forms(catalog, system.compute)
 
     def node(total_gbps: float, ports: int) -> Optic | None:
-        return host_optic(
+        # the switch side's active cable is the node's end too where it fits the node's cage
+        end = host_cable_end(
+            switch_optic, total_gbps=total_gbps, ports=ports, cage_form=cage_form, accepts=accepts
+        )
+        return end or host_optic(
             catalog, total_gbps=total_gbps, ports=ports, cage_form=cage_form, technology=tech
         )
 
@@ -128,7 +140,10 @@ def _cabling(
         node_optic=node_optic,
         switch_optic=switch_optic,
         core_optic=core_optic or switch_optic,
-        fabric_manager_optic=host_optic(
+        fabric_manager_optic=host_cable_end(
+            switch_optic, total_gbps=speed_gbps, ports=1, cage_form=_fabric_manager_cage(catalog)
+        )
+        or host_optic(
             catalog,
             total_gbps=speed_gbps,
             ports=1,
@@ -400,27 +415,6 @@ def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> O
     return cached(catalog, ("cage_optic", total_gbps, technology), first)
 
 
-def cable_end(
-    catalog: Catalog, total_gbps: float, technology: str | None, cage_form: str | None = None
-) -> Optic | None:
-    """An active optical cable of `total_gbps` whose plug is of the switch cage's family,
-    counted per end: how the RAs cable management-class ports of 200 Gb/s and below (H100 RA
-    Table 8: QSFP56 and QSFP28 AOCs)."""
-
-    def first() -> Optic | None:
-        for optic in catalog.all("optics", Optic):
-            if optic.kind != "aoc" or optic.total_gbps != total_gbps:
-                continue
-            if technology and optic.technologies and technology not in optic.technologies:
-                continue
-            if not same_family(optic, cage_form):
-                continue
-            return optic
-        return None
-
-    return cached(catalog, ("cable_end", total_gbps, technology, cage_form), first)
-
-
 def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
     """Cabling for a storage or converged fabric: the switch-side end of each link, sized to the
     cage. Cages of 200 Gb/s and below take active optical cables (counted per end), faster ones a
@@ -432,7 +426,7 @@ def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
     cage = sw.cage_gbps
     ppc = sw.ports_per_cage_at(speed)
     tech = sw.technology
-    optic = cable_end(catalog, cage, tech, sw.cage_form) if cage <= 200 else None
+    optic = switch_cable_end(catalog, sw, speed)
     optic = optic or find_optic(catalog, total_gbps=cage, ports=ppc, technology=tech)
     optic = optic or cage_optic(catalog, cage, tech)
     return Cabling(switch_optic=optic, core_optic=optic)
