@@ -128,6 +128,21 @@ class FabricSpec(Strict):
     min_switches: int | None = Field(
         default=None, ge=1, le=16, description="OOB: the fewest access switches of a cluster"
     )
+    uplinks_per_switch: int | None = Field(
+        default=None,
+        ge=1,
+        le=16,
+        description=(
+            "OOB: links from each access switch up to the fabric that carries in-band management "
+            "(None where the RA does not say)"
+        ),
+    )
+    uplink_gbps: float | None = Field(
+        default=None, gt=0, le=3200, description="OOB: the speed of an access switch's uplink"
+    )
+    uplink_cage_form: str | None = Field(
+        default=None, description="OOB: the cage of an access switch's uplink port (QSFP28)"
+    )
 
 
 class ScaledCount(Strict):

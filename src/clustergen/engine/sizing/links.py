@@ -53,6 +53,7 @@ from clustergen.engine.sizing.fabric import (
     same_family,
     splitter_cable,
 )
+from clustergen.engine.sizing.management import oob_uplinks
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -114,7 +115,8 @@ def build_links(
     for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob)):
         if net is not None:
             out.append(management_links(catalog, net, group))
-    return out
+    uplinks = oob_uplinks(catalog, fabrics)
+    return out + ([uplinks] if uplinks else [])
 
 
 def _fabric_links(
