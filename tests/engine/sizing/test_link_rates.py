@@ -212,7 +212,8 @@ def test_h100_inband_aoc_switch_ends_are_in_the_management_network_power() -> No
     # the OOB switches' uplinks (H100 RA Table 8: 2 per SN2201) draw at both ends, switches both
     up = next(u for u in d.links if u.segment == "uplink")
     uplink = CATALOG.optic("aoc-100g-qsfp28")
-    assert up.cable == uplink.id and uplink.power_w is not None
+    assert up.cable == uplink.id
+    assert uplink.power_w is not None
     assert up.cable_power_w == 2 * up.links * uplink.power_w
     assert d.power.management_network_w == switches + oob + g.cable_power_w + up.cable_power_w
     assert any(aoc.name in e for e in d.power.estimated)
