@@ -104,9 +104,10 @@ XFAIL_UFM = pytest.mark.xfail(
 XFAIL_INBAND_SERVERS = pytest.mark.xfail(
     strict=True,
     reason=(
-        "H100 RA Table 8 in-band: '8 x 100 Gbps QSFP to QSFP AOC, Management nodes' (one per "
-        "BCM/UFM server); inband_network gives every server 2 in-band ports (16 links on the "
-        "200G QSFP56 AOC of the DGX ports)"
+        "H100 RA Table 8 in-band: '8 x 100 Gbps QSFP to QSFP AOC, Management nodes' (2 per "
+        "BCM server, as BasePOD's 10 for 5) while the 4 UFM join at 1 GbE ('QSFP to SFP+ "
+        "Adapter' and 'Ethernet Module SFP BaseT 1G', 4 each, 'For the UFM connections'); "
+        "inband_network gives all 8 servers 2 ports on the DGX ports' 200G QSFP56 AOC (16)"
     ),
 )
 XFAIL_INBAND_ISL = pytest.mark.xfail(
@@ -176,6 +177,12 @@ CASES: list[Any] = [
         H100_T8 + ": '16 x 100 Gbps, Two uplinks per OOB to in-band, 980-9I13N-00C030'",
         lambda d: _by_opn(d, "980-9I13N-00C030"),
         16,
+    ),
+    (
+        "127 DGX H100, InfiniBand",
+        H100_T8 + ": OOB Ethernet Cables, '2 x 1 Gbps, UFM Back-to-Back, Cat5e' (4 UFM)",
+        lambda d: _cables(d, "out-of-band management", "fabric-manager HA"),
+        2,
     ),
     pytest.param(
         "127 DGX H100, InfiniBand",

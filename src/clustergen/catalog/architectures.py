@@ -201,6 +201,15 @@ class Architecture(Entry):
     fabric_manager: str | None = Field(default=None, description="system id of the fabric manager")
     fabric_manager_links: ArchCount = Field(default=0, description="its compute-fabric links")
     fabric_managers: ScaledCount | None = Field(default=None, description="per InfiniBand fabric")
+    fabric_manager_pair_cables: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description=(
+            "copper cables joining each fabric-manager HA pair back to back (H100 RA Table 8: "
+            "'UFM Back-to-Back', 2 Cat5e for its 2 pairs); None where the RA does not say"
+        ),
+    )
     management: ScaledCount | None = Field(default=None, description="control-plane servers")
     management_server: str | None = Field(
         default=None, description="system id of the control-plane server (else the first one)"

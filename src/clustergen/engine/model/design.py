@@ -158,6 +158,11 @@ class ServersSection(_M):
     management_servers: int
     basis: str
     fabric_manager_rule: str | None = None
+    fabric_manager_pair_cables: int = Field(
+        default=0,
+        ge=0,
+        description="cables joining the fabric managers' HA pairs back to back (H100 RA Table 8)",
+    )
     management_rule: str | None = None
 
 

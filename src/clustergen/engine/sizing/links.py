@@ -53,7 +53,7 @@ from clustergen.engine.sizing.fabric import (
     same_family,
     splitter_cable,
 )
-from clustergen.engine.sizing.management import oob_uplinks
+from clustergen.engine.sizing.management import fabric_manager_pairs, oob_uplinks
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -116,7 +116,8 @@ def build_links(
         if net is not None:
             out.append(management_links(catalog, net, group))
     uplinks = oob_uplinks(catalog, fabrics)
-    return out + ([uplinks] if uplinks else [])
+    pairs = fabric_manager_pairs(catalog, servers, fabrics.oob.name) if fabrics.oob else None
+    return out + [g for g in (uplinks, pairs) if g is not None]
 
 
 def _fabric_links(

@@ -196,9 +196,11 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
             (s for s in catalog.all("systems", System) if s.kind == "management-server"), None
         )
     )
+    per_pair = arch.fabric_manager_pair_cables if arch else None
     section = ServersSection(
         fabric_manager=fm.id if fm else None,
         fabric_managers=fm_count,
+        fabric_manager_pair_cables=(fm_count // 2) * (per_pair or 0),
         management_server=mgmt.id if mgmt else None,
         management_servers=mgmt_count,
         basis=f"{arch.name} counts, scaled with the cluster" if arch else mgmt_text,
@@ -329,3 +331,24 @@ def _inband_switch(catalog: Catalog, fabrics: FabricsSection) -> Switch | None:
         if role.carried_by == name and fabric is not None:
             return catalog.switch(fabric.leaf_switch)
     return None
+
+
+def fabric_manager_pairs(catalog: Catalog, servers: ServersSection, oob: str) -> LinkGroup | None:
+    """The cables that join each fabric-manager HA pair back to back, listed with the
+    out-of-band network's cables as H100 RA Table 8 lists them ("2 x 1 Gbps, UFM Back-to-Back,
+    Cat5e" for 4 UFM): RJ45 copper, the two appliances side by side in the management rack."""
+    if not servers.fabric_manager or not servers.fabric_manager_pair_cables:
+        return None
+    fm = catalog.system(servers.fabric_manager)
+    end = LinkEnd(device=fm.name, port="HA port (RJ45)", transceiver=None, transceivers=0)
+    return LinkGroup(
+        fabric=oob,
+        segment="fabric-manager HA",
+        links=servers.fabric_manager_pair_cables,
+        speed_gbps=1,
+        media="copper (RJ45)",
+        cable="cat5e-1g",
+        length_class="in-rack",
+        a=end,
+        b=end,
+    )
