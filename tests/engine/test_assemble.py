@@ -325,3 +325,33 @@ def test_metadata_servers_are_sized_for_the_recommended_layout(cat: Catalog) -> 
     assert d.storage.file_system.metadata_servers == math.ceil(io.metadata_ops_per_s / 50_000)
     assert d.storage.file_system.metadata_servers >= 2
     assert all(c.passed for c in d.checks if c.name.startswith(("metadata", "data path")))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "127 DGX H100, InfiniBand",
+        "8 DGX H100",
+        "72 DGX B300, InfiniBand",
+        "64 DGX B300, Ethernet",
+        "8 GB200 NVL72 racks",
+        "100000 GPUs training",
+    ],
+)
+def test_every_rack_pdu_has_an_oob_port(cat: Catalog, text: str) -> None:
+    """H100 RA Table 8 cables all 108 rack PDUs (network racks' too) to the OOB network: the OOB
+    ports are the nodes', every other switch's, server's and appliance's, and every rack PDU's,
+    settled with the racks those switches sit in."""
+    d = plan_design(cat, parse_request(cat, text))
+    oob = d.fabrics.oob
+    assert oob is not None
+    system = cat.system(d.platform.system)
+    arch = cat.architecture(d.platform.architecture) if d.platform.architecture else None
+    spec = arch.oob_fabric if arch else None
+    per_node = (spec.ports_per_node if spec else None) or (system.oob.ports if system.oob else 1)
+    f = d.fabrics
+    switches = sum(x.total_switches for x in (f.compute, f.storage, f.inband) if x is not None)
+    servers = d.servers.fabric_managers + d.servers.management_servers
+    appliances = d.storage.appliances.count if d.storage.appliances else 0
+    others = switches + servers + appliances + d.racks.pdus
+    assert oob.host_ports == d.compute.nodes * per_node + others

@@ -128,6 +128,21 @@ class FabricSpec(Strict):
     min_switches: int | None = Field(
         default=None, ge=1, le=16, description="OOB: the fewest access switches of a cluster"
     )
+    uplinks_per_switch: int | None = Field(
+        default=None,
+        ge=1,
+        le=16,
+        description=(
+            "OOB: links from each access switch up to the fabric that carries in-band management "
+            "(None where the RA does not say)"
+        ),
+    )
+    uplink_gbps: float | None = Field(
+        default=None, gt=0, le=3200, description="OOB: the speed of an access switch's uplink"
+    )
+    uplink_cage_form: str | None = Field(
+        default=None, description="OOB: the cage of an access switch's uplink port (QSFP28)"
+    )
 
 
 class ScaledCount(Strict):
@@ -186,6 +201,15 @@ class Architecture(Entry):
     fabric_manager: str | None = Field(default=None, description="system id of the fabric manager")
     fabric_manager_links: ArchCount = Field(default=0, description="its compute-fabric links")
     fabric_managers: ScaledCount | None = Field(default=None, description="per InfiniBand fabric")
+    fabric_manager_pair_cables: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description=(
+            "copper cables joining each fabric-manager HA pair back to back (H100 RA Table 8: "
+            "'UFM Back-to-Back', 2 Cat5e for its 2 pairs); None where the RA does not say"
+        ),
+    )
     management: ScaledCount | None = Field(default=None, description="control-plane servers")
     management_server: str | None = Field(
         default=None, description="system id of the control-plane server (else the first one)"

@@ -209,14 +209,18 @@ def _networks(
     srv: Servers,
     storage: StoragePlan,
     compute_racks: int,
+    pdus: int | None = None,
 ) -> FabricsSection:
-    """The management networks around the fabrics, and which fabric carries each network."""
+    """The management networks around the fabrics, and which fabric carries each network.
+    `pdus`: every rack PDU's management port on the out-of-band network (H100 RA Table 8 cables
+    all 108, network racks' too); None before the racks are known: the compute racks' only."""
     inband = inband_network(inputs, nodes, srv)
     switches = sum(f.total_switches for f in (ns.compute, ns.storage) if f is not None)
     switches += inband.total_switches if inband else 0
     arch = inputs.architecture
     in_rack = bool(arch and arch.oob_fabric and arch.oob_fabric.switches_per_rack)
-    pdus = 0 if in_rack else compute_racks * PDUS_PER_COMPUTE_RACK
+    if pdus is None:
+        pdus = 0 if in_rack else compute_racks * PDUS_PER_COMPUTE_RACK
     appliances = storage.appliances.count if storage.appliances else 0
     oob = oob_network(inputs, nodes, compute_racks, switches + srv.count + appliances + pdus)
     return FabricsSection(
@@ -270,6 +274,10 @@ class Sized:
     cost: CostOfOwnership
 
 
+#: passes that settle the out-of-band network's PDU ports with the racks' PDUs
+_PDU_SETTLE_PASSES = 3
+
+
 def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Sized:
     """One pass: every section from the inputs and the sections before it. Raises OverCap when
     the design is over its IT cap or its capital budget (unless `check_cap` is off)."""
@@ -286,7 +294,6 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     srv = servers(inputs, nodes, _infiniband_fabrics(inputs, cf, follows_ra))
     ns = north_south(inputs, nodes, (setup, cf), plan, srv, follows_ra)
     rack_plan = compute_racks(inputs, nodes, notes)
-    fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks)
     storage = storage_section(inputs, plan, storage_network_gb(ns, nodes, plan.storage_ports))
     units = server_rack_units(
         [
@@ -301,10 +308,18 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         storage_ports=plan.storage_ports,
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
-    links = build_links(catalog, system, fabrics, srv.section, storage, hosts)
-    power = power_section(inputs, nodes, fabrics, srv, storage, links)
-    support_w = None if not power.complete else power.it_total_w - power.compute_w
-    racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
+    pdus: int | None = None
+    # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
+    # the two (a PDU more seldom adds a switch, a switch more seldom a rack)
+    for _ in range(_PDU_SETTLE_PASSES):
+        fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, pdus)
+        links = build_links(catalog, system, fabrics, srv.section, storage, hosts)
+        power = power_section(inputs, nodes, fabrics, srv, storage, links)
+        support_w = None if not power.complete else power.it_total_w - power.compute_w
+        racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
+        if fabrics.oob is None or racks.pdus == pdus:
+            break
+        pdus = racks.pdus
     if check_cap:
         _refuse_over_cap(inputs, nodes, power)
     su_nodes = cf.su_nodes if cf else setup.plan.su_nodes

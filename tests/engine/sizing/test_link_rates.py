@@ -11,7 +11,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import Optic, PortGroup
-from clustergen.engine.model.design import Design, LinkGroup
+from clustergen.engine.model.design import Design, LinkGroup, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.links import LinkEnd
 from clustergen.engine.search.planner import plan_design
@@ -47,7 +47,17 @@ def _switch_of(d: Design, g: LinkGroup, end: LinkEnd) -> str | None:
         return tiers.get(end.device.rsplit(" ", 1)[-1])
     net = {"in-band management": d.fabrics.inband, "out-of-band management": d.fabrics.oob}
     m = net.get(g.fabric)
+    if g.segment == "uplink":  # an access switch's uplink lands on the in-band network's switch
+        return _inband_switch(d) if end is g.b else None
     return m.switch if m is not None and end is g.b else None
+
+
+def _inband_switch(d: Design) -> str | None:
+    role = next(r for r in d.fabrics.networks if r.network == "in-band management")
+    carrier = {"inband": d.fabrics.inband, "storage": d.fabrics.storage}.get(role.carried_by)
+    if carrier is None:
+        return None
+    return carrier.switch if isinstance(carrier, ManagementNetwork) else carrier.leaf_switch
 
 
 def _host_group(d: Design, g: LinkGroup) -> PortGroup | None:
@@ -199,7 +209,13 @@ def test_h100_inband_aoc_switch_ends_are_in_the_management_network_power() -> No
     oob = d.fabrics.oob.switch_power_w if d.fabrics.oob else 0.0
     assert switches is not None
     assert oob is not None
-    assert d.power.management_network_w == switches + oob + g.cable_power_w
+    # the OOB switches' uplinks (H100 RA Table 8: 2 per SN2201) draw at both ends, switches both
+    up = next(u for u in d.links if u.segment == "uplink")
+    uplink = CATALOG.optic("aoc-100g-qsfp28")
+    assert up.cable == uplink.id
+    assert uplink.power_w is not None
+    assert up.cable_power_w == 2 * up.links * uplink.power_w
+    assert d.power.management_network_w == switches + oob + g.cable_power_w + up.cable_power_w
     assert any(aoc.name in e for e in d.power.estimated)
 
 

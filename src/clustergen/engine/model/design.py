@@ -106,6 +106,16 @@ class ManagementNetwork(_M):
     in_rack_switches: int = Field(
         default=0, description="switches inside the compute racks (two SN2201 per NVL72 rack)"
     )
+    uplinks: int = Field(
+        default=0,
+        ge=0,
+        description=(
+            "links from the access switches up to the fabric carrying in-band management (two "
+            "per OOB switch, H100 RA Table 8); 0 where the RA does not say"
+        ),
+    )
+    uplink_gbps: float | None = None
+    uplink_cage_form: str | None = None
 
 
 NetworkName = Literal["compute", "storage", "in-band management", "out-of-band management"]
@@ -148,6 +158,11 @@ class ServersSection(_M):
     management_servers: int
     basis: str
     fabric_manager_rule: str | None = None
+    fabric_manager_pair_cables: int = Field(
+        default=0,
+        ge=0,
+        description="cables joining the fabric managers' HA pairs back to back (H100 RA Table 8)",
+    )
     management_rule: str | None = None
 
 

@@ -57,6 +57,7 @@ from clustergen.engine.sizing.fabric import (
     same_family,
     splitter_cable,
 )
+from clustergen.engine.sizing.management import fabric_manager_pairs, oob_uplinks
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -118,7 +119,9 @@ def build_links(
     for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob)):
         if net is not None:
             out.append(management_links(catalog, net, group))
-    return out
+    uplinks = oob_uplinks(catalog, fabrics)
+    pairs = fabric_manager_pairs(catalog, servers, fabrics.oob.name) if fabrics.oob else None
+    return out + [g for g in (uplinks, pairs) if g is not None]
 
 
 def _fabric_links(

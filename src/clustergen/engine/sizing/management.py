@@ -8,6 +8,13 @@ in-band (or converged north-south) fabric (DGX SuperPOD H100 RA Table 8: "Two up
 in-band"), at least one per `racks_per_switch` compute racks or `nodes_per_switch` nodes (and at
 least `min_switches`) where the RA places them so, plus the
 in-rack switches of rack-scale systems (two SN2201 in every NVL72 rack).
+
+Each access switch's uplinks (`oob_uplinks`): DGX SuperPOD H100 RA (RA-11333-001 V11) Table 8
+lists "16 x 100 Gbps QSFP to QSFP AOC, 980-9I13N-00C030, Two uplinks per OOB to in-band" for its
+8 SN2201, and the DGX BasePOD RA (RA-11127-001 V5) Table 4.2 "100GbE AOC, OOB to in-band" for
+its one and two SN2201 (2 and 4): two per access switch where the architecture says so, on an
+active optical cable that plugs into both the uplink cage and the in-band switch's, else a cable
+to choose.
 """
 
 from __future__ import annotations
@@ -16,11 +23,12 @@ from dataclasses import dataclass
 
 from clustergen.catalog.architectures import FabricSpec, ScaledCount
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import System
+from clustergen.catalog.models import Optic, Switch, System
 from clustergen.engine.cache import cached
-from clustergen.engine.model.design import ManagementNetwork, ServersSection
+from clustergen.engine.model.design import FabricsSection, ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
-from clustergen.engine.sizing.fabric import leaf_split, size_clos, switch_power_w
+from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.sizing.fabric import leaf_split, same_family, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.units import ceil_div, plural, ratio
 
@@ -188,9 +196,11 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
             (s for s in catalog.all("systems", System) if s.kind == "management-server"), None
         )
     )
+    per_pair = arch.fabric_manager_pair_cables if arch else None
     section = ServersSection(
         fabric_manager=fm.id if fm else None,
         fabric_managers=fm_count,
+        fabric_manager_pair_cables=(fm_count // 2) * (per_pair or 0),
         management_server=mgmt.id if mgmt else None,
         management_servers=mgmt_count,
         basis=f"{arch.name} counts, scaled with the cluster" if arch else mgmt_text,
@@ -246,7 +256,8 @@ def oob_network(
         basis += f", at least {floor}"
     if in_rack:
         basis += f"; {in_rack} in-rack ({spec.switches_per_rack} per compute rack)"
-    basis += "; uplinks to the in-band (north-south) fabric, no OOB spine"
+    per = f"{spec.uplinks_per_switch} uplinks a switch" if spec.uplinks_per_switch else "uplinks"
+    basis += f"; {per} to the in-band (north-south) fabric, no OOB spine"
     return ManagementNetwork(
         name="out-of-band management",
         switch=sw.id,
@@ -258,4 +269,86 @@ def oob_network(
         switch_power_w=None if unit_w is None else unit_w * total,
         basis=basis,
         in_rack_switches=in_rack,
+        uplinks=total * (spec.uplinks_per_switch or 0),
+        uplink_gbps=spec.uplink_gbps,
+        uplink_cage_form=spec.uplink_cage_form,
+    )
+
+
+def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
+    """The uplink group of the design's out-of-band network; None where it has no uplinks the
+    RA states or no fabric carries in-band management."""
+    net = fabrics.oob
+    target = _inband_switch(catalog, fabrics)
+    if net is None or not net.uplinks or net.uplink_gbps is None or target is None:
+        return None
+    speed = net.uplink_gbps
+    cable = next(
+        (
+            o
+            for o in catalog.all("optics", Optic)
+            if o.kind == "aoc"
+            and o.total_gbps == speed
+            and o.ports == 1
+            and bool(net.uplink_cage_form)
+            and same_family(o, net.uplink_cage_form)
+            and same_family(o, target.cage_form)
+        ),
+        None,
+    )
+    oob = catalog.switch(net.switch)
+    return LinkGroup(
+        fabric=net.name,
+        segment="uplink",
+        links=net.uplinks,
+        speed_gbps=speed,
+        media="active optical (AOC)" if cable else "optical",
+        cable=cable.id if cable else None,
+        # both ends plug into switches: both ends' power is the networks' (catalog: per end)
+        cable_power_w=(
+            None if cable is None or cable.power_w is None else 2 * cable.power_w * net.uplinks
+        ),
+        length_class="row",
+        a=LinkEnd(
+            device=f"{oob.name} access switch",
+            port=f"uplink port ({net.uplink_cage_form})" if net.uplink_cage_form else "uplink",
+            transceiver=None,
+            transceivers=0,
+        ),
+        b=LinkEnd(device=target.name, port="access port", transceiver=None, transceivers=0),
+    )
+
+
+def _inband_switch(catalog: Catalog, fabrics: FabricsSection) -> Switch | None:
+    """The switch the in-band management network's hosts plug into: the in-band network's own,
+    or the leaf of the fabric that carries it (a converged storage and in-band fabric)."""
+    role = next((r for r in fabrics.networks if r.network == "in-band management"), None)
+    if role is None:
+        return None
+    if role.carried_by == "inband" and fabrics.inband is not None:
+        return catalog.switch(fabrics.inband.switch)
+    for name, fabric in (("storage", fabrics.storage), ("compute", fabrics.compute)):
+        if role.carried_by == name and fabric is not None:
+            return catalog.switch(fabric.leaf_switch)
+    return None
+
+
+def fabric_manager_pairs(catalog: Catalog, servers: ServersSection, oob: str) -> LinkGroup | None:
+    """The cables that join each fabric-manager HA pair back to back, listed with the
+    out-of-band network's cables as H100 RA Table 8 lists them ("2 x 1 Gbps, UFM Back-to-Back,
+    Cat5e" for 4 UFM): RJ45 copper, the two appliances side by side in the management rack."""
+    if not servers.fabric_manager or not servers.fabric_manager_pair_cables:
+        return None
+    fm = catalog.system(servers.fabric_manager)
+    end = LinkEnd(device=fm.name, port="HA port (RJ45)", transceiver=None, transceivers=0)
+    return LinkGroup(
+        fabric=oob,
+        segment="fabric-manager HA",
+        links=servers.fabric_manager_pair_cables,
+        speed_gbps=1,
+        media="copper (RJ45)",
+        cable="cat5e-1g",
+        length_class="in-rack",
+        a=end,
+        b=end,
     )

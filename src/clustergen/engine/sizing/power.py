@@ -20,7 +20,7 @@ from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.sizing.fabric import known_power_w
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.links import is_copper, management_links
-from clustergen.engine.sizing.management import Servers
+from clustergen.engine.sizing.management import Servers, oob_uplinks
 from clustergen.engine.sizing.platform import estimate_of
 
 
@@ -83,13 +83,16 @@ def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
 
 
 def _management_links(inputs: Inputs, fabrics: FabricsSection) -> list[LinkGroup]:
-    """The management networks' host links, as the design's link list resolves them."""
+    """The management networks' host links and the access switches' uplinks, as the design's
+    link list resolves them."""
     system = inputs.system
-    return [
+    hosts = [
         management_links(inputs.catalog, net, group)
         for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob))
         if net is not None
     ]
+    uplinks = oob_uplinks(inputs.catalog, fabrics)
+    return hosts + ([uplinks] if uplinks else [])
 
 
 def _optics_w(g: LinkGroup, unknown: list[str]) -> float:
