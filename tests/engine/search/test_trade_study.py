@@ -146,7 +146,7 @@ def test_a_compute_target_gives_each_platform_the_gpus_its_dense_peak_needs() ->
     d = plan_design(cat, request)
     assert d.request.gpus is None
     assert d.request.compute_pflops == 1000
-    (how,) = [a for a in d.assumptions if a.field == "compute_pflops"]
+    (how,) = [a for a in d.assumptions if a.field == "gpus"]
     assert "dense FP8 PFLOPS" in how.reason
 
 

@@ -118,8 +118,8 @@ def _compute_sized(request: DesignRequest, best: Alternative) -> Assumed:
     precision = (request.precision or "bf16").upper()
     delivered = "unknown" if best.dense_pflops is None else f"{best.dense_pflops:,.1f}"
     return Assumed(
-        field="compute_pflops",
-        value=f"{best.needed_gpus:,} GPUs",
+        field="gpus",
+        value=f"{best.needed_gpus:,}",
         reason=(
             f"{request.compute_pflops:,g} dense {precision} PFLOPS at each {best.platform} GPU's "
             f"dense peak needs {best.needed_gpus:,} GPUs; the design's {best.gpus:,} deliver "
