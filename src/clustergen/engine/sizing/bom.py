@@ -217,6 +217,10 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
     where = f"{label}, {end.device} end of {_plural(g.links, g.segment + ' link')}"
     if end.supply == "storage vendor":
         # a switch end the fabric powers keeps its power here, so the BOM's watts are the design's
+        if end.unit_power_w is not None and end.transceiver:
+            where += (
+                f"; its power as the switch's own module ({catalog.optic(end.transceiver).name})"
+            )
         return [
             line(
                 "transceiver",
