@@ -216,13 +216,18 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
         return []
     where = f"{label}, {end.device} end of {_plural(g.links, g.segment + ' link')}"
     if end.supply == "storage vendor":
+        # a switch end the fabric powers keeps its power here, so the BOM's watts are the design's
+        if end.unit_power_w is not None and end.transceiver:
+            where += (
+                f"; its power as the switch's own module ({catalog.optic(end.transceiver).name})"
+            )
         return [
             line(
                 "transceiver",
                 end.transceivers,
                 where,
                 None,
-                None,
+                end.unit_power_w,
                 STORAGE_VENDOR,
                 status=STORAGE_VENDOR,
             )
@@ -266,12 +271,13 @@ def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = No
     knows what the cable must join)."""
     where = f"{label} {_plural(g.links, g.segment + ' link')}, {g.length_class}"
     if g.cable_supply == "storage vendor":
+        # an active cable's switch end the fabric powers keeps its watts on the vendor's line
         return line(
             "cable",
             g.links,
             f"{g.speed_gbps:g} Gb/s cable; {where}",
             None,
-            None,
+            None if g.cable_power_w is None else g.cable_power_w / max(1, g.links),
             STORAGE_VENDOR,
             status=STORAGE_VENDOR,
         )

@@ -133,7 +133,7 @@ def _fabric_links(
     storage: StorageSection,
     hosts: Hosts,
 ) -> list[LinkGroup]:
-    shares = _switch_shares(f)
+    shares = _switch_shares(catalog, f)
     out = []
     for c in f.cables:
         lower, upper = _TIERS[c.segment]
@@ -143,7 +143,9 @@ def _fabric_links(
             parts = [_switch_host(catalog, f, lower, c, shares)]
         else:
             parts = _hosts(catalog, system, name, f, c, servers, storage, hosts)
-        split = _split(upper_end.transceivers, [h.links for h in parts])
+        split = _by_need(
+            upper_end.transceivers, [h.links for h in parts], _ports(catalog, f, upper)
+        )
         for h, b_count in zip(parts, split, strict=True):
             out.append(_group(catalog, name, f, c, h, upper_end, b_count))
     return out
@@ -168,6 +170,8 @@ def _group(
     bare = active or splitter is not None  # no transceiver at either end
     b = upper_end.model_copy(update={"transceivers": b_count})
     b, cable_power, replaced = _bare_switch_end(catalog, b, h, cable, splitter)
+    if h.supply == "storage vendor":
+        b, cable_power = _vendor_switch_end(catalog, b)
     if active and cable is not None:
         cable_power = _with_lower_ends(cable_power, h, cable)
     return LinkGroup(
@@ -215,6 +219,21 @@ def _bare_switch_end(
         # either, so both ends and the cable stay to choose (power unknown, never zero)
         return b.model_copy(update={"transceiver": None, "unit_power_w": None}), None, None
     return b, None, None
+
+
+def _vendor_switch_end(catalog: Catalog, b: LinkEnd) -> tuple[LinkEnd, float | None]:
+    """(switch end, cable power) of a storage appliance's links: the cable and its ends are the
+    storage vendor's (H100 RA Table 8, note 2: the storage cables depend on the storage
+    chosen), so nothing at the switch end is ordered. Where the fabric counts the switch's end
+    as an active cable's, that end is the vendor's cable and its power moves with the cable
+    (as an ordered AOC's does); a module the fabric counts stays at the end, the vendor's to
+    supply, its power the fabric's. Either way the BOM carries the watts the design counts."""
+    if not b.transceivers:
+        return b, None
+    if _is_active(catalog, b.transceiver):
+        power = None if b.unit_power_w is None else b.unit_power_w * b.transceivers
+        return b.model_copy(update={"transceiver": None, "transceivers": 0}), power
+    return b.model_copy(update={"supply": "storage vendor"}), None
 
 
 def _with_lower_ends(power: float | None, h: _Host, cable: Optic) -> float | None:
@@ -305,10 +324,13 @@ class _Share:
     unit_power_w: float | None
 
 
-def _switch_shares(f: FabricDesign) -> dict[tuple[str, str], _Share]:
+def _switch_shares(catalog: Catalog, f: FabricDesign) -> dict[tuple[str, str], _Share]:
     """(tier, segment) -> transceivers. A tier with one line per segment (a spine's leaf-facing
-    and core-facing modules) maps them in order; otherwise the tier's count is shared by ports,
-    the last segment taking what rounding leaves, so the sum is the fabric's own count."""
+    and core-facing modules) maps them in order; otherwise each segment takes the modules its
+    own links need at the tier's ports per cage, and what the fabric counts beyond that (a
+    module half used on a switch with an odd port count) goes to the segment with the most
+    links, so the sum is the fabric's own count. A fabric that counts fewer than the links need
+    shares what it counts in proportion (the widened link tests find any such fabric)."""
     shares: dict[tuple[str, str], _Share] = {}
     for tier, segs in _optical_ports(f).items():
         lines = [t for t in f.transceivers if t.location == tier]
@@ -319,10 +341,34 @@ def _switch_shares(f: FabricDesign) -> dict[tuple[str, str], _Share]:
                 shares[(tier, seg)] = _Share(t.count, t.optic, t.unit_power_w)
             continue
         total = sum(t.count for t in lines)
-        counts = _split(total, [n for _, n in segs])
+        counts = _by_need(total, [n for _, n in segs], _ports(catalog, f, tier))
         for (seg, _), n in zip(segs, counts, strict=True):
             shares[(tier, seg)] = _Share(n, lines[0].optic, lines[0].unit_power_w)
     return shares
+
+
+def _by_need(total: int, links: list[int], ports: tuple[int, int]) -> list[int]:
+    """`total` modules of a switch tier over groups of links: each group the modules its own
+    links need (`ports`: switch ports a module serves, ports a link takes), what the fabric
+    counts beyond that (a module half used on a switch with an odd port count) to the group
+    with the most links, so the sum is the fabric's own count. A fabric that counts fewer than
+    the links need is shared in proportion (the link tests find any such fabric)."""
+    per_module, per_link = ports
+    needs = [ceil_div(n * per_link, per_module) for n in links]
+    if total < sum(needs) or not needs:
+        return _split(total, needs)
+    widest = max(range(len(links)), key=lambda i: links[i])
+    needs[widest] += total - sum(needs)
+    return needs
+
+
+def _ports(catalog: Catalog, f: FabricDesign, tier: str) -> tuple[int, int]:
+    """(switch ports one module serves, switch ports one link takes) at a tier: a twin-port
+    module serves two ports at the plane's rate; a node port split across planes lands on one
+    port of each plane's switch."""
+    sw = {"leaf": f.leaf_switch, "spine": f.spine_switch, "core": f.core_switch}.get(tier)
+    ppc = catalog.switch(sw).ports_per_cage_at(f.plane_port_speed_gbps) if sw else 1
+    return ppc, f.planes if f.plane_split else 1
 
 
 def _located(f: FabricDesign, location: str) -> int:
@@ -406,7 +452,9 @@ def _hosts(
         return [_Host(device, port, c.count, optic, 1, "order", fixed, unit)]
     if name == "compute" and c.segment == "node-leaf":
         optic = _tier_optic(catalog, f, "node")
-        ppc = optic.ports if optic else 1
+        # ports one node module serves: the node's cage's (a twin-port module on a single 800G
+        # port serves one), as the fabric counts the nodes' modules
+        ppc = system.compute.ports_per_cage if system.compute else (optic.ports if optic else 1)
         port = _port_name(catalog, system.compute, "compute port")
         fixed, unit = _located(f, "node"), _tier_power(f, "node")
         return [_Host(system.name, port, c.count, optic, ppc, "order", fixed, unit)]
@@ -606,6 +654,10 @@ def _management_links(
                 for o in catalog.all("optics", Optic)
                 if o.kind == ("dac" if copper else "aoc")
                 and o.total_gbps == speed
+                # one link a cable, of the switch's technology: a twin-port InfiniBand HDR
+                # splitter (MFA7U10-H) is no 400GbE in-band cable
+                and o.ports == 1
+                and (not o.technologies or sw.technology in o.technologies)
                 and fits_cage(o, node.cage_form if node else None, accepted_forms(catalog, node))
                 and same_family(o, sw.cage_form)
             ),

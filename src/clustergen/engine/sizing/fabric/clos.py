@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.fabric import (
@@ -158,6 +158,10 @@ class Upper:
     spine_ports_used: int
     core_ports_used: int
     spine_capacity_links: int  # uplink capacity above the spines (3-tier), for bisection
+    # leaf-facing ports used on a spine -> how many spines use that many (per plane), for
+    # transceiver counts: the spines of a partly built pod or spine-leaf group take only the
+    # links its leaves bring, not a full pod's. Empty where every spine takes the same share.
+    spine_down_loads: dict[int, int] = field(default_factory=dict)
 
 
 def upper_tiers(leaves: Leaves, spine_radix: int, core_radix: int, per_su: int | None) -> Upper:
@@ -207,6 +211,7 @@ def upper_tiers(leaves: Leaves, spine_radix: int, core_radix: int, per_su: int |
     cores = spines_per_pod * per_group
     return Upper(
         tiers=3,
+        spine_down_loads=_pod_spine_loads(count, leaves_per_pod, up, spines_per_pod),
         spines=pods * spines_per_pod,
         cores=cores,
         pair_links=up // spines_per_pod,
@@ -219,6 +224,16 @@ def upper_tiers(leaves: Leaves, spine_radix: int, core_radix: int, per_su: int |
         core_ports_used=pods * spine_up // per_group,
         spine_capacity_links=pods * spines_per_pod * spine_up,
     )
+
+
+def _pod_spine_loads(leaves: int, per_pod: int, up: int, spines_per_pod: int) -> dict[int, int]:
+    """Leaf-facing ports per spine, as a histogram: each pod's leaves spread their uplinks
+    evenly over its spines, so a partly built last pod's spines take fewer."""
+    loads: dict[int, int] = {}
+    for first in range(0, leaves, per_pod):
+        here = min(per_pod, leaves - first) * up // spines_per_pod
+        loads[here] = loads.get(here, 0) + spines_per_pod
+    return loads
 
 
 def max_host_ports(radix: int, tiers: int) -> int:
@@ -341,9 +356,15 @@ def group_upper(leaves: Leaves, su_nodes: int, spine_radix: int, core_radix: int
     spines = groups * spines_per_group
     spine_down = group_up // spines_per_group
     leaf_spine = leaves.count * leaves.up
+    # the last SU's groups hold only its nodes' leaves: their spines take fewer leaf links
+    last_members = leaves.count // rails - (leaves.sus - 1) * members
+    loads = {spine_down: (groups - rails) * spines_per_group} if groups > rails else {}
+    last_down = last_members * leaves.up // spines_per_group
+    loads[last_down] = loads.get(last_down, 0) + rails * spines_per_group
     if leaves.sus == 1:
         return Upper(
             tiers=2,
+            spine_down_loads=loads,
             spines=spines,
             cores=0,
             pair_links=leaves.up // spines_per_group,
@@ -365,6 +386,7 @@ def group_upper(leaves: Leaves, su_nodes: int, spine_radix: int, core_radix: int
         )
     return Upper(
         tiers=3,
+        spine_down_loads=loads,
         spines=spines,
         cores=spines_per_group * per_group,
         pair_links=leaves.up // spines_per_group,

@@ -197,7 +197,7 @@ def _switch_transceivers(
     tiers: _Tiers, leaves: Leaves, upper: Upper, planes: _Planes, cabling: Cabling
 ) -> tuple[int, int, int, int]:
     """Leaf, spine (leaf-facing), spine (core-facing) and core transceivers: per switch,
-    ceil(ports used / ports per cage)."""
+    ceil(ports its links use / ports per cage)."""
     p, speed = planes.count, planes.speed_gbps
     optical = cabling.optical
     leaf_ppc = tiers.leaf.ports_per_cage_at(speed) if cabling.switch_optic or optical else 1
@@ -205,11 +205,12 @@ def _switch_transceivers(
     leaf_xcvr = sum(ceil_div(h + leaves.up, leaf_ppc) * n for h, n in leaves.loads.items()) * p
     if upper.tiers == 1:
         return leaf_xcvr, 0, 0, 0
-    if upper.tiers == 2:
-        return leaf_xcvr, upper.spines * ceil_div(upper.spine_ports_used, spine_ppc) * p, 0, 0
-    down_per_spine = upper.spine_ports_used - upper.spine_core_links // upper.spines
     up_per_spine = upper.spine_core_links // upper.spines
-    spine_xcvr = upper.spines * ceil_div(down_per_spine, spine_ppc) * p
+    # per spine, from the leaf links it takes (a partly built pod's spines take fewer)
+    loads = upper.spine_down_loads or {upper.spine_ports_used - up_per_spine: upper.spines}
+    spine_xcvr = sum(ceil_div(h, spine_ppc) * n for h, n in loads.items()) * p
+    if upper.tiers == 2:
+        return leaf_xcvr, spine_xcvr, 0, 0
     core_ppc = tiers.core.ports_per_cage_at(speed) if cabling.core_optic or optical else 1
     spine_up = upper.spines * ceil_div(up_per_spine, core_ppc) * p
     core_xcvr = upper.cores * ceil_div(upper.core_ports_used, core_ppc) * p

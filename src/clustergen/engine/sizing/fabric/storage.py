@@ -117,15 +117,20 @@ def _storage_leaves(
 def _transceivers(
     node_part: FabricDesign,
     storage: _StorageLeaves,
+    storage_ports: int,
     spine_used: int,
     sw: Switch,
     cabling: Cabling,
     speed: float,
 ) -> list[TransceiverLine]:
     ppc = sw.ports_per_cage_at(speed) if cabling.switch_optic else 1
-    # Storage devices attach with cables their vendor chooses (H100 RA Table 8, note 2), so only
-    # the storage leaves' uplinks carry switch transceivers.
-    storage_leaf_xcvr = storage.count * ceil_div(storage.up, ppc)
+    # Every port a link uses has its end at the switch, as on the node leaves: the storage
+    # devices' ends are their vendor's to supply (H100 RA Table 8, note 2: the cables depend on
+    # the storage chosen) but draw at the switch; the management servers' are ordered. The
+    # storage ports spread evenly over the storage leaves, each leaf's modules its own.
+    base, extra = divmod(storage_ports, storage.count)
+    down_xcvr = extra * ceil_div(base + 1, ppc) + (storage.count - extra) * ceil_div(base, ppc)
+    storage_leaf_xcvr = storage.count * ceil_div(storage.up, ppc) + down_xcvr
     spine_xcvr = storage.spines * ceil_div(spine_used, ppc)
     transceivers: list[TransceiverLine] = []
     for t in node_part.transceivers:
@@ -213,7 +218,7 @@ def _split_fabric(
     leaf_spine = node_leaves * node_up + storage.count * storage.up
     spine_used = leaf_spine // spines
     leaves = node_leaves + storage.count
-    transceivers = _transceivers(node_part, storage, spine_used, sw, cabling, speed)
+    transceivers = _transceivers(node_part, storage, storage_ports, spine_used, sw, cabling, speed)
     host_links = node_part.node_links + storage_ports
     return node_part.model_copy(
         update={
