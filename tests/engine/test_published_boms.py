@@ -62,6 +62,15 @@ def _cables(d: Design, fabric: str, *segments: str) -> int:
     )
 
 
+def _cables_of(d: Design, fabric: str, segment: str, opn: str) -> int:
+    """Cables of one part on one segment (Table 8 lists the 100G QSFP AOC on several rows)."""
+    return sum(
+        -(-g.links // g.links_per_cable)
+        for g in d.links
+        if g.fabric == fabric and g.segment == segment and g.cable and CAT.optic(g.cable).opn == opn
+    )
+
+
 def _switch_transceivers(d: Design, fabric: str) -> int:
     tiers = (" leaf", " spine", " core")
     return sum(
@@ -99,23 +108,6 @@ XFAIL_UFM = pytest.mark.xfail(
         "(1:2 splitter fibers, 2 UFM ports a cable); we run 4 straight 400G fibers "
         "(fabric_manager_links at the node port rate): the UFM port rate and splitter are not "
         "modelled"
-    ),
-)
-XFAIL_INBAND_SERVERS = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "H100 RA Table 8 in-band: '8 x 100 Gbps QSFP to QSFP AOC, Management nodes' (2 per "
-        "BCM server, as BasePOD's 10 for 5) while the 4 UFM join at 1 GbE ('QSFP to SFP+ "
-        "Adapter' and 'Ethernet Module SFP BaseT 1G', 4 each, 'For the UFM connections'); "
-        "inband_network gives all 8 servers 2 ports on the DGX ports' 200G QSFP56 AOC (16)"
-    ),
-)
-XFAIL_INBAND_ISL = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "H100 RA Table 8 in-band: '24 x 100 Gbps QSFP AOC, Leaf - Core cables' and '6 x 100 "
-        "Gbps QSFP passive, ISL Cables'; the in-band management network is sized (8 SN4600C) but "
-        "builds host-access links only: no inter-switch link group, no cable on the BOM"
     ),
 )
 XFAIL_BASEPOD_INBAND = pytest.mark.xfail(
@@ -175,7 +167,7 @@ CASES: list[Any] = [
     (
         "127 DGX H100, InfiniBand",
         H100_T8 + ": '16 x 100 Gbps, Two uplinks per OOB to in-band, 980-9I13N-00C030'",
-        lambda d: _by_opn(d, "980-9I13N-00C030"),
+        lambda d: _cables_of(d, "out-of-band management", "uplink", "980-9I13N-00C030"),
         16,
     ),
     (
@@ -189,14 +181,12 @@ CASES: list[Any] = [
         H100_T8 + ": In-Band Ethernet Cables, '8 x 100 Gbps QSFP to QSFP AOC, Management nodes'",
         lambda d: _links(d, "in-band management", "host-access") - 254,
         8,
-        marks=XFAIL_INBAND_SERVERS,
     ),
     pytest.param(
         "127 DGX H100, InfiniBand",
         H100_T8 + ": In-Band Ethernet Cables, '24 x Leaf - Core cables' + '6 x ISL Cables'",
         lambda d: _cables(d, "in-band management", "leaf-spine", "inter-switch", "spine"),
         24 + 6,
-        marks=XFAIL_INBAND_ISL,
     ),
     # DGX BasePOD (NDR400), 4 and 8 DGX H100
     *[

@@ -83,15 +83,20 @@ def test_an_8_gpu_cluster_below_one_su_keeps_its_own_published_design() -> None:
 def test_a_management_network_is_sized_once_per_spec_and_port_count() -> None:
     """In-band management depends on the RA's spec and the port count alone: asked twice on one
     catalog it is one sizing, the same as one sized on a catalog of its own."""
-    from clustergen.engine.sizing.management import management_network
+    from clustergen.engine.sizing.management import AccessHosts, management_network
 
     cat = dataclasses.replace(load_catalog(), hash="management-shared")
     arch = cat.architecture("dgx-superpod-h100")
-    first = management_network(cat, "in-band management", arch.inband_fabric, 150)
+    first = management_network(cat, "in-band management", arch.inband_fabric, AccessHosts(150))
     assert first is not None
-    assert management_network(cat, "in-band management", arch.inband_fabric, 150) is first
+    assert (
+        management_network(cat, "in-band management", arch.inband_fabric, AccessHosts(150)) is first
+    )
     fresh = dataclasses.replace(load_catalog(), hash="management-fresh")
-    assert management_network(fresh, "in-band management", arch.inband_fabric, 150) == first
-    other = management_network(cat, "in-band management", arch.inband_fabric, 400)
+    assert (
+        management_network(fresh, "in-band management", arch.inband_fabric, AccessHosts(150))
+        == first
+    )
+    other = management_network(cat, "in-band management", arch.inband_fabric, AccessHosts(400))
     assert other is not None
     assert other.host_ports == 400
