@@ -101,15 +101,6 @@ def _oob_on_switch(d: Design) -> int:
 
 
 Figure = Callable[[Design], int]
-XFAIL_UFM = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "H100 RA Table 8 joins the 4 UFM ports with 2 x 'NDR Cables, 200 Gbps' 980-9I557-00N030 "
-        "(1:2 splitter fibers, 2 UFM ports a cable); we run 4 straight 400G fibers "
-        "(fabric_manager_links at the node port rate): the UFM port rate and splitter are not "
-        "modelled"
-    ),
-)
 XFAIL_BASEPOD_INBAND = pytest.mark.xfail(
     strict=True,
     reason=(
@@ -149,12 +140,11 @@ CASES: list[Any] = [
         lambda d: _by_opn(d, "980-9I51S-00NS00"),
         4,
     ),
-    pytest.param(
+    (
         "127 DGX H100, InfiniBand",
         H100_T8 + ": '2 x NDR Cables, 200 Gbps, UFM to leaf ports, 980-9I557-00N030'",
         lambda d: _cables(d, "compute", "fabric-manager-leaf"),
         2,
-        marks=XFAIL_UFM,
     ),
     (
         "127 DGX H100, InfiniBand",

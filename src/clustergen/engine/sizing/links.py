@@ -404,7 +404,10 @@ def _hosts(
         port = _port_name(catalog, fm.compute if fm else None, "fabric-manager port")
         fixed = _located(f, "fabric-manager")
         unit = _tier_power(f, "fabric-manager")
-        return [_Host(device, port, c.count, optic, 1, "order", fixed, unit)]
+        # the manager's own port rate (the UFM's NDR200: H100 RA Table 8), never faster than
+        # the switch port
+        rate = link_rate(c.speed_gbps, fm.compute if fm else None)
+        return [_Host(device, port, c.count, optic, 1, "order", fixed, unit, speed_gbps=rate)]
     if name == "compute" and c.segment == "node-leaf":
         optic = _tier_optic(catalog, f, "node")
         ppc = optic.ports if optic else 1
@@ -555,16 +558,27 @@ def _cable(
         # out to that rate too; on a whole switch port (no breakout at the host's rate) the
         # link is one straight fiber, one switch port a host
         rate = h.speed_gbps or c.speed_gbps
-        split = (
-            h.optic is not None
-            and rate == c.speed_gbps
-            and _runs_split(h.optic, rate * h.ports_per_cage)
-        )
-        fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == c.speed_gbps]
+        manager = rate != c.speed_gbps and _manager_breakout(catalog, f, c, rate)
+        if manager and h.optic is not None and h.optic.split_port_speed_gbps is None:
+            # the manager's module's slower mode is not in the catalog: the fiber stays to choose
+            return None, "order"
+        broken_out = rate == c.speed_gbps or manager
+        split = h.optic is not None and broken_out and _runs_split(h.optic, rate * h.ports_per_cage)
+        fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == rate]
         fits = fits or [o for o in fibers if o.ports == 1]
     else:
         fits = []
     return (fits[0] if fits else None), "order"
+
+
+def _manager_breakout(catalog: Catalog, f: FabricDesign, c: CableLine, rate: float) -> bool:
+    """Whether a fabric manager's slower links run on leaf ports broken out to its rate: the
+    fabric gives the managers leaf ports of their own (no node shares them), so a leaf that
+    breaks out to the manager's rate takes two managers a port on a 1:2 splitter fiber (H100
+    RA Table 8: "2 x NDR Cables, 200 Gbps, UFM to leaf ports" for 4 UFM ports)."""
+    if c.segment != "fabric-manager-leaf" or not f.leaf_switch:
+        return False
+    return any(b.speed_gbps == rate for b in catalog.switch(f.leaf_switch).breakouts)
 
 
 def _tier_cage(catalog: Catalog, f: FabricDesign, tier: str) -> str | None:
