@@ -101,15 +101,6 @@ def _oob_on_switch(d: Design) -> int:
 
 
 Figure = Callable[[Design], int]
-XFAIL_BASEPOD_INBAND = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BasePOD Table 4.2 (secondary): '100GbE AOC 30 m, DGX to in-band' 8 / 16 at 4 / 8 DGX, "
-        "2 per node; the dgx-basepod storage_fabric gives 4 ports per node (from the Core "
-        "Components text 'Each pair of dual-port BlueField-3 HCAs ... parallel pathways'): 16 / "
-        "32. The primary table was not readable here to settle it"
-    ),
-)
 XFAIL_BASEPOD_CAT6 = pytest.mark.xfail(
     strict=True,
     reason=(
@@ -219,12 +210,11 @@ CASES: list[Any] = [
                 lambda d: _host_links(d, "storage", d.servers.management_server),
                 10,
             ),
-            pytest.param(
+            (
                 f"{nodes} DGX H100",
                 BASEPOD_T42 + f": {8 * k} x '100GbE AOC 30 m, DGX to in-band'",
                 lambda d: _host_links(d, "storage", d.platform.system),
                 8 * k,
-                marks=XFAIL_BASEPOD_INBAND,
             ),
             pytest.param(
                 f"{nodes} DGX H100",
