@@ -62,6 +62,15 @@ def _cables(d: Design, fabric: str, *segments: str) -> int:
     )
 
 
+def _cables_of(d: Design, fabric: str, segment: str, opn: str) -> int:
+    """Cables of one part on one segment (Table 8 lists the 100G QSFP AOC on several rows)."""
+    return sum(
+        -(-g.links // g.links_per_cable)
+        for g in d.links
+        if g.fabric == fabric and g.segment == segment and g.cable and CAT.optic(g.cable).opn == opn
+    )
+
+
 def _switch_transceivers(d: Design, fabric: str) -> int:
     tiers = (" leaf", " spine", " core")
     return sum(
@@ -92,41 +101,6 @@ def _oob_on_switch(d: Design) -> int:
 
 
 Figure = Callable[[Design], int]
-XFAIL_UFM = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "H100 RA Table 8 joins the 4 UFM ports with 2 x 'NDR Cables, 200 Gbps' 980-9I557-00N030 "
-        "(1:2 splitter fibers, 2 UFM ports a cable); we run 4 straight 400G fibers "
-        "(fabric_manager_links at the node port rate): the UFM port rate and splitter are not "
-        "modelled"
-    ),
-)
-XFAIL_INBAND_SERVERS = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "H100 RA Table 8 in-band: '8 x 100 Gbps QSFP to QSFP AOC, Management nodes' (2 per "
-        "BCM server, as BasePOD's 10 for 5) while the 4 UFM join at 1 GbE ('QSFP to SFP+ "
-        "Adapter' and 'Ethernet Module SFP BaseT 1G', 4 each, 'For the UFM connections'); "
-        "inband_network gives all 8 servers 2 ports on the DGX ports' 200G QSFP56 AOC (16)"
-    ),
-)
-XFAIL_INBAND_ISL = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "H100 RA Table 8 in-band: '24 x 100 Gbps QSFP AOC, Leaf - Core cables' and '6 x 100 "
-        "Gbps QSFP passive, ISL Cables'; the in-band management network is sized (8 SN4600C) but "
-        "builds host-access links only: no inter-switch link group, no cable on the BOM"
-    ),
-)
-XFAIL_BASEPOD_INBAND = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BasePOD Table 4.2 (secondary): '100GbE AOC 30 m, DGX to in-band' 8 / 16 at 4 / 8 DGX, "
-        "2 per node; the dgx-basepod storage_fabric gives 4 ports per node (from the Core "
-        "Components text 'Each pair of dual-port BlueField-3 HCAs ... parallel pathways'): 16 / "
-        "32. The primary table was not readable here to settle it"
-    ),
-)
 XFAIL_BASEPOD_CAT6 = pytest.mark.xfail(
     strict=True,
     reason=(
@@ -157,12 +131,11 @@ CASES: list[Any] = [
         lambda d: _by_opn(d, "980-9I51S-00NS00"),
         4,
     ),
-    pytest.param(
+    (
         "127 DGX H100, InfiniBand",
         H100_T8 + ": '2 x NDR Cables, 200 Gbps, UFM to leaf ports, 980-9I557-00N030'",
         lambda d: _cables(d, "compute", "fabric-manager-leaf"),
         2,
-        marks=XFAIL_UFM,
     ),
     (
         "127 DGX H100, InfiniBand",
@@ -175,7 +148,7 @@ CASES: list[Any] = [
     (
         "127 DGX H100, InfiniBand",
         H100_T8 + ": '16 x 100 Gbps, Two uplinks per OOB to in-band, 980-9I13N-00C030'",
-        lambda d: _by_opn(d, "980-9I13N-00C030"),
+        lambda d: _cables_of(d, "out-of-band management", "uplink", "980-9I13N-00C030"),
         16,
     ),
     (
@@ -189,14 +162,12 @@ CASES: list[Any] = [
         H100_T8 + ": In-Band Ethernet Cables, '8 x 100 Gbps QSFP to QSFP AOC, Management nodes'",
         lambda d: _links(d, "in-band management", "host-access") - 254,
         8,
-        marks=XFAIL_INBAND_SERVERS,
     ),
     pytest.param(
         "127 DGX H100, InfiniBand",
         H100_T8 + ": In-Band Ethernet Cables, '24 x Leaf - Core cables' + '6 x ISL Cables'",
         lambda d: _cables(d, "in-band management", "leaf-spine", "inter-switch", "spine"),
         24 + 6,
-        marks=XFAIL_INBAND_ISL,
     ),
     # DGX BasePOD (NDR400), 4 and 8 DGX H100
     *[
@@ -239,12 +210,11 @@ CASES: list[Any] = [
                 lambda d: _host_links(d, "storage", d.servers.management_server),
                 10,
             ),
-            pytest.param(
+            (
                 f"{nodes} DGX H100",
                 BASEPOD_T42 + f": {8 * k} x '100GbE AOC 30 m, DGX to in-band'",
                 lambda d: _host_links(d, "storage", d.platform.system),
                 8 * k,
-                marks=XFAIL_BASEPOD_INBAND,
             ),
             pytest.param(
                 f"{nodes} DGX H100",

@@ -128,6 +128,24 @@ class FabricSpec(Strict):
     min_switches: int | None = Field(
         default=None, ge=1, le=16, description="OOB: the fewest access switches of a cluster"
     )
+    fabric_manager_ports: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description=(
+            "in-band: ports of each fabric manager the RA cables to this network (H100 RA Table "
+            "8: one 1 GbE port a UFM); None where the RA does not cable them here"
+        ),
+    )
+    uplinks_per_leaf: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description=(
+            "in-band: links from each access leaf to the switches above it where the RA gives its "
+            "leaf-core cabling (None: the oversubscription's split)"
+        ),
+    )
     uplinks_per_switch: int | None = Field(
         default=None,
         ge=1,

@@ -68,7 +68,7 @@ def test_cables_have_a_part_a_type_and_a_length_class(h100: Design) -> None:
     storage_side = [ln for ln in cables if ln.status.startswith("supplied by the storage vendor")]
     assert storage_side
     assert all(ln.order_quantity is None and ln.part is None for ln in storage_side)
-    oob = next(ln for ln in cables if "out-of-band" in ln.description)
+    oob = next(ln for ln in cables if "out-of-band management" in ln.description)
     assert oob.part == "cat5e-1g"
     assert oob.quantity == h100.fabrics.oob.host_ports  # type: ignore[union-attr]
 

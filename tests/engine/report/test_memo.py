@@ -4,6 +4,7 @@ engine field name or internal label reaches the reader."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -144,8 +145,13 @@ def test_the_executive_summary_says_what_was_not_understood() -> None:
 
 def test_part_names_to_confirm_are_never_cut_inside_a_bracket() -> None:
     """A GB200 design's parts without an OPN (a splitter fiber named with a comma inside its
-    brackets): each name in the risks list closes what it opens."""
-    d = assemble_design(CATALOG, DesignRequest(gpus=576), DesignChoices(platform="gb200-nvl72"))
+    brackets, its OPN taken out here as the RA gives it for one length only): each name in the
+    risks list closes what it opens."""
+    entries = {stem: dict(rows) for stem, rows in CATALOG.entries.items()}
+    split = entries["optics"]["fiber-mpo-mm-split"]
+    entries["optics"]["fiber-mpo-mm-split"] = split.model_copy(update={"opn": None})
+    catalog = dataclasses.replace(CATALOG, entries=entries, hash="splitter-without-opn")
+    d = assemble_design(catalog, DesignRequest(gpus=576), DesignChoices(platform="gb200-nvl72"))
     line = next(
         ln
         for ln in memo.render_memo(d).splitlines()

@@ -42,7 +42,8 @@ def test_the_diagram_shows_sus_rails_tiers_storage_and_management(big: Design) -
     assert "core ---|4096 links| spine" in text
     assert "Storage fabric: InfiniBand" in text
     assert "parallel file system" in text
-    assert "In-band management: 30 x SN4600C" in text
+    # 22 access leaves (48 ports each) under 2 core switches: 4 uplinks a leaf (H100 RA Table 8)
+    assert "In-band management: 24 x SN4600C" in text
     assert "4 fabric managers" in text
 
 

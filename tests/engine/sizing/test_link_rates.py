@@ -120,7 +120,10 @@ def test_transceivers_and_active_cables_fit_the_cage_at_each_end(d: Design) -> N
             accepts = accepted_forms(CATALOG, host)
             assert _fits(CATALOG.optic(g.a.transceiver), host.cage_form, accepts), g
         if g.b.transceiver and sw is not None:
-            assert _fits(CATALOG.optic(g.b.transceiver), sw.cage_form), g
+            # a switch cage takes the forms cages.yaml documents for it (QSFP28: SFP, adapted)
+            cage = PortGroup(ports=1, port_speed_gbps=sw.port_speed_gbps, cage_form=sw.cage_form)
+            accepts = accepted_forms(CATALOG, cage) if sw.cage_form else ()
+            assert _fits(CATALOG.optic(g.b.transceiver), sw.cage_form, accepts), g
         cable = CATALOG.optic(g.cable) if g.cable else None
         if cable is not None and cable.kind in ("aoc", "acc"):
             node = system.inband if "management" in g.fabric else host
@@ -218,7 +221,15 @@ def test_h100_inband_aoc_switch_ends_are_in_the_management_network_power() -> No
     assert up.cable == uplink.id
     assert uplink.power_w is not None
     assert up.cable_power_w == 2 * up.links * uplink.power_w
-    assert d.power.management_network_w == switches + oob + g.cable_power_w + up.cable_power_w
+    # the servers' AOCs, the leaf-core AOCs (both ends the network's), the UFM's BaseT modules
+    rest = [
+        x.cable_power_w if not x.b.transceivers else x.b.transceivers * (x.b.unit_power_w or 0)
+        for x in d.links
+        if x.fabric == "in-band management" and x is not g
+    ]
+    assert all(r is not None for r in rest)
+    total = switches + oob + g.cable_power_w + up.cable_power_w + sum(r or 0 for r in rest)
+    assert d.power.management_network_w == pytest.approx(total)
     assert any(aoc.name in e for e in d.power.estimated)
 
 
@@ -233,7 +244,13 @@ def test_b200_inband_switch_modules_are_in_the_management_network_power() -> Non
     assert inband is not None
     assert oob is not None
     expected = (inband.switch_power_w or 0) + (oob.switch_power_w or 0)
-    assert d.power.management_network_w == expected + g.b.transceivers * (module.power_w or 0)
+    # every in-band host group's switch modules (the nodes' and the control plane's) and the
+    # switches' own links (active cables, both ends the network's)
+    for x in d.links:
+        if x.fabric == "in-band management":
+            own = x.b.transceivers * (x.b.unit_power_w or 0) if x.b.transceivers else None
+            expected += own if own is not None else (x.cable_power_w or 0)
+    assert d.power.management_network_w == pytest.approx(expected)
 
 
 def test_a_management_module_without_power_makes_the_total_a_lower_bound() -> None:

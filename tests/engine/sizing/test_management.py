@@ -9,6 +9,9 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.catalog.architectures import ScaledCount
+from clustergen.catalog.loader import Catalog
+from clustergen.engine.model.design import Design
+from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 
@@ -83,15 +86,82 @@ def test_an_8_gpu_cluster_below_one_su_keeps_its_own_published_design() -> None:
 def test_a_management_network_is_sized_once_per_spec_and_port_count() -> None:
     """In-band management depends on the RA's spec and the port count alone: asked twice on one
     catalog it is one sizing, the same as one sized on a catalog of its own."""
-    from clustergen.engine.sizing.management import management_network
+    from clustergen.engine.sizing.management import AccessHosts, management_network
 
     cat = dataclasses.replace(load_catalog(), hash="management-shared")
     arch = cat.architecture("dgx-superpod-h100")
-    first = management_network(cat, "in-band management", arch.inband_fabric, 150)
+    first = management_network(cat, "in-band management", arch.inband_fabric, AccessHosts(150))
     assert first is not None
-    assert management_network(cat, "in-band management", arch.inband_fabric, 150) is first
+    assert (
+        management_network(cat, "in-band management", arch.inband_fabric, AccessHosts(150)) is first
+    )
     fresh = dataclasses.replace(load_catalog(), hash="management-fresh")
-    assert management_network(fresh, "in-band management", arch.inband_fabric, 150) == first
-    other = management_network(cat, "in-band management", arch.inband_fabric, 400)
+    assert (
+        management_network(fresh, "in-band management", arch.inband_fabric, AccessHosts(150))
+        == first
+    )
+    other = management_network(cat, "in-band management", arch.inband_fabric, AccessHosts(400))
     assert other is not None
     assert other.host_ports == 400
+
+
+def _plan(catalog: Catalog, text: str) -> Design:
+    return plan_design(catalog, merge_request(catalog, text, {}))
+
+
+def test_inband_switch_links_are_the_ras_cabling_where_it_gives_one() -> None:
+    """H100 SuperPOD (RA Table 8 gives the in-band leaf-core and ISL cabling): each leaf's
+    uplinks and each leaf pair's peer links are built, on the switches' QSFP cables; a B200
+    SuperPOD, whose RA pages give no in-band cabling, gets none invented."""
+    cat = load_catalog()
+    spec = cat.architecture("dgx-superpod-h100").inband_fabric
+    assert spec is not None
+    assert spec.uplinks_per_leaf
+    assert spec.peer_links
+    for text in ("64 DGX H100, InfiniBand", "256 DGX H100, InfiniBand"):
+        d = _plan(cat, text)
+        net = d.fabrics.inband
+        assert net is not None
+        assert net.spine_switches
+        groups = {g.segment: g for g in d.links if g.fabric == net.name}
+        assert groups["leaf-spine"].links == net.leaf_switches * spec.uplinks_per_leaf
+        assert groups["leaf-spine"].cable == "aoc-100g-qsfp28"
+        assert groups["inter-switch"].links == net.leaf_switches // 2 * spec.peer_links
+        assert groups["inter-switch"].cable == "dac-100g-qsfp28"
+    b200 = _plan(cat, "128 DGX B200, InfiniBand")
+    segments = {g.segment for g in b200.links if g.fabric == "in-band management"}
+    assert not segments & {"leaf-spine", "spine-core", "inter-switch"}
+
+
+def test_a_server_joins_the_inband_network_on_its_own_port() -> None:
+    """The BCM servers' in-band links are their catalog port's (2 x 100G QSFP28), not the
+    DGX's; the UFM joins at its 1 GbE port only where the RA cables it (H100: one each)."""
+    cat = load_catalog()
+    d = _plan(cat, "127 DGX H100, InfiniBand")
+    server = cat.system("bcm-head-node")
+    assert server.inband is not None
+    servers = [g for g in d.links if g.a.device == server.name and g.fabric == "in-band management"]
+    assert [g.links for g in servers] == [d.servers.management_servers * server.inband.ports]
+    ufm = [g for g in d.links if g.segment == "fabric-manager access"]
+    assert [(g.links, g.speed_gbps, g.b.transceiver) for g in ufm] == [
+        (d.servers.fabric_managers, 1.0, "sfp-1g-baset")
+    ]
+
+
+def test_the_ufm_splitter_needs_the_leaf_to_break_out_to_its_rate() -> None:
+    """Two UFM ports share a leaf port on a 1:2 splitter fiber because the QM9700 breaks out to
+    200G; a leaf without that breakout keeps one straight fiber a UFM port."""
+    cat = load_catalog()
+
+    def fm_group(catalog: Catalog) -> LinkGroup:
+        d = _plan(catalog, "127 DGX H100, InfiniBand")
+        return next(g for g in d.links if g.segment == "fabric-manager-leaf")
+
+    split = fm_group(cat)
+    assert (split.cable, split.links_per_cable, split.speed_gbps) == ("fiber-mpo-mm-split", 2, 200)
+    entries = {stem: dict(rows) for stem, rows in cat.entries.items()}
+    entries["switches"]["qm9700"] = entries["switches"]["qm9700"].model_copy(
+        update={"breakouts": []}
+    )
+    whole = fm_group(dataclasses.replace(cat, entries=entries, hash="qm9700-no-breakout"))
+    assert (whole.cable, whole.links_per_cable) == ("fiber-mpo-mm", 1)

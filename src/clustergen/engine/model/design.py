@@ -116,6 +116,24 @@ class ManagementNetwork(_M):
     )
     uplink_gbps: float | None = None
     uplink_cage_form: str | None = None
+    server_ports: int = Field(
+        default=0,
+        ge=0,
+        description=(
+            "of host_ports, the management servers' in-band ports (their own link group, on the "
+            "server's in-band port)"
+        ),
+    )
+    fabric_manager_ports: int = Field(
+        default=0,
+        ge=0,
+        description="of host_ports, the fabric managers' in-band ports (UFM at 1 GbE: Table 8)",
+    )
+    leaf_spine_links: int = Field(default=0, ge=0, description="leaf to spine (core) links")
+    spine_core_links: int = Field(default=0, ge=0, description="spine to core links (3 tiers)")
+    inter_switch_links: int = Field(
+        default=0, ge=0, description="peer links within the leaf pairs (MLAG ISLs)"
+    )
 
 
 NetworkName = Literal["compute", "storage", "in-band management", "out-of-band management"]

@@ -65,6 +65,14 @@ class FabricPlan(_Model):
             "that keep half their ports for the core"
         ),
     )
+    leaf_uplinks: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "uplinks of every leaf where the architecture states them (H100 RA Table 8's in-band "
+            "leaf-core cables); None: the oversubscription's split"
+        ),
+    )
     shared_hosts: int = Field(
         default=0,
         ge=0,

@@ -116,9 +116,10 @@ def build_links(
         out += _fabric_links(catalog, system, "compute", fabrics.compute, servers, storage, hosts)
     if fabrics.storage is not None:
         out += _fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
-    for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob)):
-        if net is not None:
-            out.append(management_links(catalog, net, group))
+    if fabrics.inband is not None:
+        out += inband_links(catalog, fabrics.inband, system.inband, servers)
+    if fabrics.oob is not None:
+        out.append(management_links(catalog, fabrics.oob, system.oob))
     uplinks = oob_uplinks(catalog, fabrics)
     pairs = fabric_manager_pairs(catalog, servers, fabrics.oob.name) if fabrics.oob else None
     return out + [g for g in (uplinks, pairs) if g is not None]
@@ -449,7 +450,10 @@ def _hosts(
         port = _port_name(catalog, fm.compute if fm else None, "fabric-manager port")
         fixed = _located(f, "fabric-manager")
         unit = _tier_power(f, "fabric-manager")
-        return [_Host(device, port, c.count, optic, 1, "order", fixed, unit)]
+        # the manager's own port rate (the UFM's NDR200: H100 RA Table 8), never faster than
+        # the switch port
+        rate = link_rate(c.speed_gbps, fm.compute if fm else None)
+        return [_Host(device, port, c.count, optic, 1, "order", fixed, unit, speed_gbps=rate)]
     if name == "compute" and c.segment == "node-leaf":
         optic = _tier_optic(catalog, f, "node")
         # ports one node module serves: the node's cage's (a twin-port module on a single 800G
@@ -602,16 +606,27 @@ def _cable(
         # out to that rate too; on a whole switch port (no breakout at the host's rate) the
         # link is one straight fiber, one switch port a host
         rate = h.speed_gbps or c.speed_gbps
-        split = (
-            h.optic is not None
-            and rate == c.speed_gbps
-            and _runs_split(h.optic, rate * h.ports_per_cage)
-        )
-        fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == c.speed_gbps]
+        manager = rate != c.speed_gbps and _manager_breakout(catalog, f, c, rate)
+        if manager and h.optic is not None and h.optic.split_port_speed_gbps is None:
+            # the manager's module's slower mode is not in the catalog: the fiber stays to choose
+            return None, "order"
+        broken_out = rate == c.speed_gbps or manager
+        split = h.optic is not None and broken_out and _runs_split(h.optic, rate * h.ports_per_cage)
+        fits = [o for o in fibers if split and o.ports > 1 and o.port_speed_gbps == rate]
         fits = fits or [o for o in fibers if o.ports == 1]
     else:
         fits = []
     return (fits[0] if fits else None), "order"
+
+
+def _manager_breakout(catalog: Catalog, f: FabricDesign, c: CableLine, rate: float) -> bool:
+    """Whether a fabric manager's slower links run on leaf ports broken out to its rate: the
+    fabric gives the managers leaf ports of their own (no node shares them), so a leaf that
+    breaks out to the manager's rate takes two managers a port on a 1:2 splitter fiber (H100
+    RA Table 8: "2 x NDR Cables, 200 Gbps, UFM to leaf ports" for 4 UFM ports)."""
+    if c.segment != "fabric-manager-leaf" or not f.leaf_switch:
+        return False
+    return any(b.speed_gbps == rate for b in catalog.switch(f.leaf_switch).breakouts)
 
 
 def _tier_cage(catalog: Catalog, f: FabricDesign, tier: str) -> str | None:
@@ -625,21 +640,135 @@ def _runs_split(optic: Optic, port_gbps: float) -> bool:
     return optic.total_gbps != port_gbps and optic.split_port_speed_gbps == port_gbps
 
 
+def inband_links(
+    catalog: Catalog, net: ManagementNetwork, node: PortGroup | None, servers: ServersSection
+) -> list[LinkGroup]:
+    """The in-band management network's links: the nodes' host links, the management servers'
+    on their own in-band ports (H100 RA Table 8: "8 x 100 Gbps QSFP to QSFP AOC, Management
+    nodes"), the fabric managers' (its UFM at 1 GbE), and the switches' own links: leaves to the
+    switches above them and each leaf pair's peer links ("Leaf - Core cables", "ISL Cables")."""
+    out = [management_links(catalog, net, node)]
+    for system_id, ports, segment in (
+        (servers.management_server, net.server_ports, "host-access"),
+        (servers.fabric_manager, net.fabric_manager_ports, "fabric-manager access"),
+    ):
+        if ports:
+            srv = catalog.system(system_id) if system_id else None
+            out.append(
+                _access_links(
+                    catalog,
+                    net,
+                    _Access(
+                        group=srv.inband if srv else None,
+                        links=ports,
+                        device=srv.name if srv else "management server",
+                        segment=segment,
+                    ),
+                )
+            )
+    return out + switch_links(catalog, net)
+
+
+def switch_links(catalog: Catalog, net: ManagementNetwork) -> list[LinkGroup]:
+    """A management network's links between its own switches, at the switches' port rate: each
+    leaf's uplinks (and a 3-tier network's spine-core links) on the active optical cable of the
+    switch's cage family (they run to another rack: H100 RA Table 8, "100 Gbps QSFP to QSFP AOC,
+    Leaf - Core cables"), a leaf pair's peer links on passive copper (side by side in one rack:
+    "100 Gbps QSFP passive, ISL Cables"). Both ends are switches': the cable's power is the
+    network's, every end (catalog power is per end)."""
+    sw = catalog.switch(net.switch)
+    speed = sw.port_speed_gbps
+    out = []
+    for segment, links, kind, lower, upper in (
+        ("leaf-spine", net.leaf_spine_links, "aoc", "leaf", "spine"),
+        ("spine-core", net.spine_core_links, "aoc", "spine", "core"),
+        ("inter-switch", net.inter_switch_links, "dac", "leaf", "leaf"),
+    ):
+        if not links:
+            continue
+        cable = next(
+            (
+                o
+                for o in optics_of_kind(catalog.all("optics", Optic), kind, "port_speed_gbps")
+                if o.ports == 1
+                and o.port_speed_gbps == speed
+                and same_family(o, sw.cage_form)
+                and (not o.technologies or "ethernet" in o.technologies)
+            ),
+            None,
+        )
+        copper = kind == "dac"
+        media = ("copper (DAC)" if copper else "active optical (AOC)") if cable else "optical"
+        power = None if cable is None or cable.power_w is None else 2 * cable.power_w * links
+        out.append(
+            LinkGroup(
+                fabric=net.name,
+                segment=segment,
+                links=links,
+                speed_gbps=speed,
+                media=media if cable or not copper else "copper",
+                cable=cable.id if cable else None,
+                cable_power_w=power,
+                length_class="in-rack" if copper else "row",
+                a=_switch_port(sw, lower),
+                b=_switch_port(sw, upper),
+            )
+        )
+    return out
+
+
+def _switch_port(sw: Switch, tier: str) -> LinkEnd:
+    return LinkEnd(
+        device=f"{sw.name} {tier}",
+        port=f"switch port ({sw.cage_form or 'cage not in the catalog'})",
+        transceiver=None,
+        transceivers=0,
+    )
+
+
+@dataclass(frozen=True)
+class _Access:
+    """One kind of host on a management network's access ports."""
+
+    group: PortGroup | None
+    links: int
+    device: str
+    segment: str = "host-access"
+
+
 def management_links(catalog: Catalog, net: ManagementNetwork, node: PortGroup | None) -> LinkGroup:
-    """A management network's host links at the nodes' port speed: RJ45 copper at 1 Gb/s, an
-    active optical cable where the catalog has one that fits the node's cage (H100 RA Table 8:
-    QSFP AOCs on the in-band network), else a cable to choose. The switch end's optics power
-    (the AOC's switch end, or the switch's module) is the network's, as a fabric counts its
-    switch tiers; the host end's is in the host's budget. Resolved once per network and port
-    group: a design's power and its link list ask, and so do a trade study's rows that share
-    the network."""
-    key = ("management_links", net, node.model_dump_json() if node else None)
-    return cached(catalog, key, lambda: _management_links(catalog, net, node))
+    """A management network's node links (every host's on the out-of-band network; on the
+    in-band network the servers' are their own, `inband_links`) at the nodes' port speed: RJ45
+    copper at 1 Gb/s, an active optical cable where the catalog has one that fits the node's
+    cage (H100 RA Table 8: QSFP AOCs on the in-band network), else a cable to choose. The switch
+    end's optics power (the AOC's switch end, or the switch's module) is the network's, as a
+    fabric counts its switch tiers; the host end's is in the host's budget."""
+    servers = net.server_ports + net.fabric_manager_ports
+    copper = (node.port_speed_gbps if node else net.port_speed_gbps) <= 10
+    if copper:
+        device = "nodes, switches, servers and PDUs"
+    else:
+        device = "nodes" if servers else "nodes and servers"
+    return _access_links(catalog, net, _Access(node, net.host_ports - servers, device))
 
 
-def _management_links(
-    catalog: Catalog, net: ManagementNetwork, node: PortGroup | None
-) -> LinkGroup:
+def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> LinkGroup:
+    """Resolved once per network and kind of host: a design's power and its link list ask, and
+    so do a trade study's rows that share the network."""
+    group = hosts.group
+    key = (
+        "management_links",
+        net,
+        group.model_dump_json() if group else None,
+        hosts.links,
+        hosts.device,
+        hosts.segment,
+    )
+    return cached(catalog, key, lambda: _management_links(catalog, net, hosts))
+
+
+def _management_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> LinkGroup:
+    node = hosts.group
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
     # an active cable's end plugs into the node's cage: none is picked for an unknown cage, nor
@@ -669,13 +798,17 @@ def _management_links(
     if cable is None and not copper and node is not None:
         parts = access_optics(catalog, port_gbps=speed, cage_form=node.cage_form, switch=sw)
         if parts is not None:
-            return _optical_access(net, node, sw.name, _rate(speed, sw), parts)
+            return _optical_access(net, hosts, sw.name, _rate(speed, sw), parts)
+    if cable is None and copper and node is not None and node.cage_form:
+        slow = _baset_access(catalog, net, hosts, sw)
+        if slow is not None:
+            return slow
     # an optical link whose cable is not settled says so, not "AOC" (it may take transceivers)
     media = "copper (RJ45)" if copper else ("active optical (AOC)" if cable else "optical")
     return LinkGroup(
         fabric=net.name,
-        segment="host-access",
-        links=net.host_ports,
+        segment=hosts.segment,
+        links=hosts.links,
         # the cable is the host port's (H100 RA Table 8: 200G QSFP56 AOCs); the link runs at
         # the slower end's rate (a 200G port on an SN4600C's 100 GbE port carries 100 Gb/s)
         speed_gbps=_rate(speed, sw),
@@ -685,17 +818,92 @@ def _management_links(
         cable_power_w=(
             None
             if copper or cable is None or cable.power_w is None
-            else cable.power_w * net.host_ports
+            else cable.power_w * hosts.links
         ),
         length_class="in-rack" if net.in_rack_switches else "row",
         a=LinkEnd(
-            device="nodes, switches, servers and PDUs" if copper else "nodes and servers",
-            port="BMC / management port (RJ45)" if copper else "in-band port",
+            device=hosts.device,
+            port=_access_port(node, copper, hosts.segment),
             transceiver=None,
             transceivers=0,
         ),
         b=LinkEnd(
-            device=f"{sw.name} access switch", port="access port", transceiver=None, transceivers=0
+            device=f"{sw.name} access switch",
+            # a cage the catalog does not give is said: it leaves the cable unsettled
+            port="access port" if sw.cage_form else "access port (cage not in the catalog)",
+            transceiver=None,
+            transceivers=0,
+        ),
+    )
+
+
+def _access_port(node: PortGroup | None, copper: bool, segment: str) -> str:
+    """A management host's port: a BMC's on the out-of-band network, else its in-band port,
+    its cage said where the catalog does not give it."""
+    if copper and segment == "host-access":
+        return "BMC / management port (RJ45)"
+    if node is not None and node.cage_form is None:
+        return "in-band port (cage not in the catalog)"
+    return "in-band port"
+
+
+def _baset_access(
+    catalog: Catalog, net: ManagementNetwork, hosts: _Access, sw: Switch
+) -> LinkGroup | None:
+    """An RJ45 host port on a switch whose cages take no RJ45 cable: the host's patch cable
+    into a BaseT module of the host's rate at the switch, held in a QSFP-to-SFP+ adapter (H100
+    RA Table 8: "QSFP to SFP+ Adapter" and "Ethernet Module SFP BaseT 1G", "For the UFM
+    connections"). The module's power is the network's; None where the catalog has no such
+    module or cable."""
+    node = hosts.group
+    if node is None or not sw.cage_form:
+        return None  # no module is picked for a cage the catalog does not give
+    optics = catalog.all("optics", Optic)
+    # the forms the switch's cage takes (cages.yaml: a QSFP28 cage an SFP module, in an adapter)
+    cage = PortGroup(ports=1, port_speed_gbps=sw.port_speed_gbps, cage_form=sw.cage_form)
+    switch_accepts = accepted_forms(catalog, cage)
+    module = next(
+        (
+            o
+            for o in optics_of_kind(optics, "transceiver", "media")
+            if o.total_gbps == node.port_speed_gbps
+            and o.media == "copper"
+            and fits_cage(o, sw.cage_form, switch_accepts)
+        ),
+        None,
+    )
+    cable = next(
+        (
+            o
+            for o in optics
+            if o.kind == "dac"
+            and o.total_gbps == node.port_speed_gbps
+            and fits_cage(o, node.cage_form, accepted_forms(catalog, node))
+        ),
+        None,
+    )
+    if module is None or cable is None:
+        return None
+    return LinkGroup(
+        fabric=net.name,
+        segment=hosts.segment,
+        links=hosts.links,
+        speed_gbps=node.port_speed_gbps,
+        media="copper (RJ45)",
+        cable=cable.id,
+        length_class="in-rack" if net.in_rack_switches else "row",
+        a=LinkEnd(
+            device=hosts.device,
+            port=f"in-band port ({node.cage_form})",
+            transceiver=None,
+            transceivers=0,
+        ),
+        b=LinkEnd(
+            device=f"{sw.name} access switch",
+            port=f"access port ({sw.cage_form}) with a QSFP-to-SFP+ adapter",
+            transceiver=module.id,
+            transceivers=hosts.links,
+            unit_power_w=module.power_w,
         ),
     )
 
@@ -707,15 +915,15 @@ def _rate(host_gbps: float, sw: Switch) -> float:
 
 
 def _optical_access(
-    net: ManagementNetwork, node: PortGroup, switch: str, speed: float, parts: AccessOptics
+    net: ManagementNetwork, hosts: _Access, switch: str, speed: float, parts: AccessOptics
 ) -> LinkGroup:
     """Host links where no active cable joins the host's cage to the switch's: a module at each
     end and fiber (`access_optics`). The host's module draws from the host's budget; the
     switch's is the network's (its catalog power, None where the catalog has none)."""
-    links, fiber = net.host_ports, parts.fiber
+    links, fiber = hosts.links, parts.fiber
     return LinkGroup(
         fabric=net.name,
-        segment="host-access",
+        segment=hosts.segment,
         links=links,
         speed_gbps=speed,
         media=f"optical, {fiber.media}" + (", 1:2 splitter" if fiber.ports > 1 else ""),
@@ -723,8 +931,8 @@ def _optical_access(
         links_per_cable=fiber.ports,
         length_class="in-rack" if net.in_rack_switches else "row",
         a=LinkEnd(
-            device="nodes and servers",
-            port=f"in-band port ({node.cage_form})",
+            device=hosts.device,
+            port=f"in-band port ({hosts.group.cage_form if hosts.group else 'cage unknown'})",
             transceiver=parts.host.id,
             transceivers=links,
         ),

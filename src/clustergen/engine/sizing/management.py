@@ -36,44 +36,74 @@ from clustergen.units import ceil_div, plural, ratio
 _NO_RA_MANAGEMENT = 2
 
 
+@dataclass(frozen=True)
+class AccessHosts:
+    """Who takes a management network's access ports: all of them, and of those the management
+    servers' and the fabric managers' (each on its own in-band port)."""
+
+    ports: int
+    servers: int = 0
+    fabric_managers: int = 0
+
+
 def management_network(
-    catalog: Catalog, name: str, spec: FabricSpec | None, host_ports: int
+    catalog: Catalog, name: str, spec: FabricSpec | None, hosts: AccessHosts
 ) -> ManagementNetwork | None:
     """An access/aggregation management network sized with the same Clos rules as the fabrics.
-    It depends on the architecture's spec and the port count alone, so a trade study's rows that
+    It depends on the architecture's spec and the port counts alone, so a trade study's rows that
     share them (a platform's fabric alternatives, platforms on one RA family) share one sizing."""
-    if spec is None or host_ports == 0:
+    if spec is None or hosts.ports == 0:
         return None
     return cached(
         catalog,
-        ("management_network", name, spec, host_ports),
-        lambda: _size_management(catalog, name, spec, host_ports),
+        ("management_network", name, spec, hosts),
+        lambda: _size_management(catalog, name, spec, hosts),
     )
 
 
 def _size_management(
-    catalog: Catalog, name: str, spec: FabricSpec, host_ports: int
+    catalog: Catalog, name: str, spec: FabricSpec, hosts: AccessHosts
 ) -> ManagementNetwork:
     sw = catalog.switch(spec.switch)
     plan = FabricPlan(
-        nodes=host_ports,
+        nodes=hosts.ports,
         ports_per_node=1,
         port_speed_gbps=sw.port_speed_gbps,
         oversubscription=spec.oversubscription,
         redundant=spec.redundant,
         peer_links=spec.peer_links,
+        leaf_uplinks=spec.uplinks_per_leaf,
     )
     f = size_clos(plan, sw, sw, sw, Cabling())
+    # the switches' own links are built where the RA gives them (its leaf-core cabling, its
+    # pairs' peer links: H100 RA Table 8); elsewhere the network is sized, its cabling unstated
+    counts = {c.segment: c.count for c in f.cables} if spec.uplinks_per_leaf else {}
+    isl = 0
+    if spec.peer_links:
+        isl = next((c.count for c in f.cables if c.segment == "inter-switch"), 0)
+        if spec.redundant and f.spine_switches:
+            # leaves under spines stay paired (MLAG): each pair joined by the RA's peer links
+            isl += (f.leaf_switches // 2) * spec.peer_links
+    basis = f"{ratio(spec.oversubscription)} access leaves of {sw.id}, {f.tiers}-tier"
+    if spec.uplinks_per_leaf and f.spine_switches:
+        basis += f", {spec.uplinks_per_leaf} uplinks a leaf (the RA's leaf-core cabling)"
+    if isl:
+        basis += f", {isl} inter-switch links"
     return ManagementNetwork(
         name=name,
         switch=sw.id,
         port_speed_gbps=sw.port_speed_gbps,
-        host_ports=host_ports,
+        host_ports=hosts.ports,
         leaf_switches=f.leaf_switches,
         spine_switches=f.spine_switches,
         total_switches=f.total_switches,
         switch_power_w=f.power.switches_w,
-        basis=f"{ratio(spec.oversubscription)} access leaves of {sw.id}, {f.tiers}-tier",
+        basis=basis,
+        server_ports=hosts.servers,
+        fabric_manager_ports=hosts.fabric_managers,
+        leaf_spine_links=counts.get("leaf-spine", 0),
+        spine_core_links=counts.get("spine-core", 0),
+        inter_switch_links=isl,
     )
 
 
@@ -210,9 +240,21 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     return Servers(section=section, fabric_manager=fm, management_server=mgmt)
 
 
+#: in-band ports of a server whose catalog entry does not give them: an HA-bonded pair
+_SERVER_INBAND_PORTS = 2
+
+
+def server_inband_ports(server: System | None) -> int:
+    """A management server's in-band ports, from its catalog entry (the H100 RA's BCM servers
+    two: Table 8); two where it does not say."""
+    if server is not None and server.inband is not None:
+        return server.inband.ports
+    return _SERVER_INBAND_PORTS
+
+
 def inband_network(inputs: Inputs, nodes: int, srv: Servers) -> ManagementNetwork | None:
-    """In-band management: every node's in-band ports and two per server. None when the
-    architecture carries in-band on its converged north-south fabric."""
+    """In-band management: every node's in-band ports and each server's own (`server_inband_
+    ports`). None when the architecture carries in-band on its converged north-south fabric."""
     system, arch = inputs.system, inputs.architecture
     if arch is None or arch.converged_inband or standalone(inputs, nodes):
         return None  # a standalone server's in-band ports go to the site's network
@@ -220,8 +262,12 @@ def inband_network(inputs: Inputs, nodes: int, srv: Servers) -> ManagementNetwor
     per_node = spec.ports_per_node if spec and spec.ports_per_node else None
     if per_node is None:
         per_node = system.inband.ports if system.inband else 1
-    ports = nodes * per_node + 2 * srv.count
-    return management_network(inputs.catalog, "in-band management", spec, ports)
+    section = srv.section
+    servers = section.management_servers * server_inband_ports(srv.management_server)
+    # the fabric managers join where the RA cables them (H100 RA Table 8: one 1 GbE port each)
+    managers = section.fabric_managers * ((spec.fabric_manager_ports or 0) if spec else 0)
+    hosts = AccessHosts(nodes * per_node + servers + managers, servers, managers)
+    return management_network(inputs.catalog, "in-band management", spec, hosts)
 
 
 def oob_network(

@@ -13,13 +13,14 @@ from clustergen.engine.model.design import (
     FabricsSection,
     ManagementNetwork,
     PowerSection,
+    ServersSection,
     StorageSection,
 )
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.sizing.fabric import known_power_w
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.engine.sizing.links import is_copper, management_links
+from clustergen.engine.sizing.links import inband_links, is_copper, management_links
 from clustergen.engine.sizing.management import Servers, oob_uplinks
 from clustergen.engine.sizing.platform import estimate_of
 
@@ -82,15 +83,17 @@ def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
     return a.power_w
 
 
-def _management_links(inputs: Inputs, fabrics: FabricsSection) -> list[LinkGroup]:
-    """The management networks' host links and the access switches' uplinks, as the design's
-    link list resolves them."""
-    system = inputs.system
-    hosts = [
-        management_links(inputs.catalog, net, group)
-        for net, group in ((fabrics.inband, system.inband), (fabrics.oob, system.oob))
-        if net is not None
-    ]
+def _management_links(
+    inputs: Inputs, fabrics: FabricsSection, servers: ServersSection
+) -> list[LinkGroup]:
+    """The management networks' host links, the in-band network's switch-to-switch links and
+    the access switches' uplinks, as the design's link list resolves them."""
+    system, catalog = inputs.system, inputs.catalog
+    hosts = []
+    if fabrics.inband is not None:
+        hosts += inband_links(catalog, fabrics.inband, system.inband, servers)
+    if fabrics.oob is not None:
+        hosts.append(management_links(catalog, fabrics.oob, system.oob))
     uplinks = oob_uplinks(inputs.catalog, fabrics)
     return hosts + ([uplinks] if uplinks else [])
 
@@ -100,16 +103,17 @@ def _optics_w(g: LinkGroup, unknown: list[str]) -> float:
     the switch's modules (the host's end is in the host's budget); copper draws none. A part
     whose power is not in the catalog, or an optical cable still to choose, is named in
     `unknown`: the total is then a lower bound, never a zero counted as known."""
+    if g.b.transceivers and g.cable is not None:
+        # a module at the switch end draws whatever the cable (a BaseT module on RJ45 copper)
+        if g.b.unit_power_w is None:
+            unknown.append(f"{g.fabric} switch transceiver power ({g.b.transceiver} not given)")
+            return 0.0
+        return g.b.transceivers * g.b.unit_power_w
     if is_copper(g.media):
         return 0.0
     if g.cable is None:
         unknown.append(f"{g.fabric} optics power (the {g.media} cable is not chosen)")
         return 0.0
-    if g.b.transceivers:
-        if g.b.unit_power_w is None:
-            unknown.append(f"{g.fabric} switch transceiver power ({g.b.transceiver} not given)")
-            return 0.0
-        return g.b.transceivers * g.b.unit_power_w
     if g.cable_power_w is None:
         unknown.append(f"{g.fabric} active cable power ({g.cable} not given)")
         return 0.0
@@ -186,7 +190,7 @@ def power_section(
     sf_switches_w, sf_optics_w = _fabric_terms("storage-fabric", fabrics.storage, unknown)
     sf_optics_w += _splitters_w("storage-fabric", "storage", fabric_links, unknown)
     nets = [n for n in (fabrics.inband, fabrics.oob) if n is not None]
-    links = _management_links(inputs, fabrics)
+    links = _management_links(inputs, fabrics, srv.section)
     mn_w = _management_w(nets, links, nodes, inputs, unknown)
     servers_w = _servers_w(srv, unknown)
     storage_w = _storage_w(storage, unknown)

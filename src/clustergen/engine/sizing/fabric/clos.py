@@ -130,6 +130,12 @@ def flat_leaves(
     if thin:
         down = leaf_split(radix, 1.0)[0]
         up = math.ceil(down / plan.oversubscription - 1e-9)
+    if plan.leaf_uplinks:
+        # the architecture's own uplink count; the access ports are what it and a leaf pair's
+        # peer links leave of the split's
+        up = plan.leaf_uplinks
+        peer = (plan.peer_links or 0) if plan.redundant else 0
+        down = min(down, radix - up - peer)
     count = ceil_div(hosts, down)
     if plan.redundant:
         # Leaves in pairs: the hosts spread over an even count of leaves, two at the least.
