@@ -36,6 +36,8 @@ USABLE_U = 36
 SERVER_RACK_UNITS = 2
 #: height of a network, management or storage rack (the RAs' 48U minimum)
 RACK_U = 48
+#: the manufacturer of a device whose maker the catalog leaves open (a generic line, an OEM class)
+TO_CHOOSE = "to choose"
 _ROLE_OF = {
     "switch": "network",
     "management-server": "management",
@@ -55,6 +57,8 @@ class Device:
     power_w: float | None
     height_known: bool = True
     role: str = ""  # network, management or storage outside the compute racks ("": the rack's)
+    maker: str = TO_CHOOSE  # the manufacturer a device import names (see `maker`)
+    vendor: str | None = None  # the catalog's vendor, where `maker` cannot name one maker
 
 
 @dataclass
@@ -69,8 +73,36 @@ class Rack:
     power_complete: bool = True
 
 
+def maker(line: BomLine | None) -> str:
+    """The manufacturer a device row names: the catalog entry's vendor where it is one maker;
+    "to choose" where the BOM line is to choose, names no catalog part, or its vendor is a class
+    of makers (an OEM, a generic unit), as the BOM leaves it for the buyer to settle."""
+    vendor = line.vendor if line is not None else None
+    if line is None or line.status == TO_CHOOSE or not vendor:
+        return TO_CHOOSE
+    if vendor.lower() == "generic" or "OEM" in vendor.split() or "(OEM)" in vendor:
+        return TO_CHOOSE
+    return vendor
+
+
+def _line_of(d: Design, part: str | None, category: str | None = None) -> BomLine | None:
+    """The first BOM line of a catalog part (or, with no part, of a category)."""
+    return next(
+        (
+            ln
+            for ln in d.bom
+            if (part is not None and ln.part == part)
+            or (part is None and category is not None and ln.category == category)
+        ),
+        None,
+    )
+
+
 def _compute_racks(d: Design) -> list[Rack]:
     plan, sysname = d.racks.compute, d.platform.name
+    node_line = _line_of(d, d.platform.system)
+    node_maker, node_vendor = maker(node_line), node_line.vendor if node_line else None
+    oob_maker = maker(_line_of(d, d.fabrics.oob.switch)) if d.fabrics.oob else TO_CHOOSE
     oob = d.fabrics.oob
     in_rack = (oob.in_rack_switches // max(1, plan.compute_racks)) if oob else 0
     included = [ln for ln in d.bom if ln.category == "included" and ln.unit_rack_units]
@@ -80,7 +112,7 @@ def _compute_racks(d: Design) -> list[Rack]:
         here = min(plan.nodes_per_rack, left)
         left -= here
         if included and plan.nodes_per_rack == 1:
-            rack.devices += _rack_scale(included, d.compute.nodes, rack.name)
+            rack.devices += _rack_scale(included, d.compute.nodes, rack.name, node_maker)
         else:
             u = 2
             height = plan.node_rack_units or max(1, (plan.rack_units - 4) // max(1, here) - 1)
@@ -94,6 +126,8 @@ def _compute_racks(d: Design) -> list[Rack]:
                         height,
                         d.compute.node_power.node_w,
                         plan.node_rack_units is not None,
+                        maker=node_maker,
+                        vendor=node_vendor,
                     )
                 )
                 u += height + 1
@@ -106,6 +140,7 @@ def _compute_racks(d: Design) -> list[Rack]:
                     1,
                     None,
                     role="network",  # a switch, though the compute rack holds it
+                    maker=oob_maker,
                 )
             )
         rack.power_w = plan.rack_power_kw * 1e3 * (here / max(1, plan.nodes_per_rack))
@@ -113,9 +148,12 @@ def _compute_racks(d: Design) -> list[Rack]:
     return racks
 
 
-def _rack_scale(included: list[BomLine], systems: int, rack: str) -> list[Device]:
+def _rack_scale(
+    included: list[BomLine], systems: int, rack: str, system_maker: str
+) -> list[Device]:
     """A rack-scale system's trays: half the power shelves at the bottom, then the compute trays
-    split around the switch trays, then the other power shelves (NVIDIA's rack front view)."""
+    split around the switch trays, then the other power shelves (NVIDIA's rack front view). A
+    tray is the system's maker's where its line names no catalog part of its own."""
     per = {ln.description.split(" (")[0]: (ln.quantity // max(1, systems), ln) for ln in included}
     shelves = [k for k in per if "power shelf" in k]
     trays = [k for k in per if "compute tray" in k]
@@ -136,7 +174,9 @@ def _rack_scale(included: list[BomLine], systems: int, rack: str) -> list[Device
         h = per[kind][1].unit_rack_units or 1
         for _ in range(count):
             seen[kind] += 1
-            out.append(Device(f"{rack}-{_slug(kind)}-{seen[kind]}", kind, u, h, None))
+            ln = per[kind][1]
+            made = maker(ln) if ln.vendor else system_maker
+            out.append(Device(f"{rack}-{_slug(kind)}-{seen[kind]}", kind, u, h, None, maker=made))
             u += h
     return out
 
@@ -180,6 +220,8 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
                 height,
                 ln.unit_power_w,
                 ln.unit_rack_units is not None,
+                maker=maker(ln),
+                vendor=ln.vendor,
             )
             device.role = role
             out.append((device, role, leaf))
@@ -260,7 +302,17 @@ def _cdu_positions(d: Design) -> list[Rack]:
             f"cdu-{i + 1:02d}",
             "cooling",
             height,
-            [Device(f"cdu-{i + 1:02d}", c.cdu_name, 1, height, c.cdu_power_w, False)],
+            [
+                Device(
+                    f"cdu-{i + 1:02d}",
+                    c.cdu_name,
+                    1,
+                    height,
+                    c.cdu_power_w,
+                    False,
+                    maker=maker(_line_of(d, c.cdu)),
+                )
+            ],
             c.cdu_power_w,
         )
         for i in range(c.row_positions)
@@ -297,19 +349,25 @@ def rack_plan_csv(d: Design) -> str:
     for rack in rack_plan(d):
         for x in rack.devices:
             power = "power unknown" if x.power_w is None else f"{x.power_w:,.0f} W"
+            # a maker to choose says from what: the catalog's class of makers, or none named
+            open_maker = (
+                f"; manufacturer to choose ({x.vendor or 'no catalog part'})"
+                if x.maker == TO_CHOOSE
+                else ""
+            )
             height = f"{x.height}U" + ("" if x.height_known else " (height unknown, estimate)")
             w.writerow(
                 [
                     cell_text(x.name),
                     x.role or rack.role,  # a server packed into a network rack is still management
-                    "NVIDIA" if "NVIDIA" in x.kind or x.kind.startswith(("SN", "QM", "Q3")) else "",
+                    cell_text(x.maker),
                     cell_text(x.kind),
                     "site",
                     rack.name,
                     x.position,
                     "front",
                     "planned",
-                    cell_text(f"{height}; {power}; rack power {_rack_kw(rack)}"),
+                    cell_text(f"{height}; {power}{open_maker}; rack power {_rack_kw(rack)}"),
                 ]
             )
     return buf.getvalue()

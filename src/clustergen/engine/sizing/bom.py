@@ -65,6 +65,8 @@ def line(
         else getattr(entry, "rack_units", None)
         if isinstance(entry, System | Switch)
         else None,
+        # the catalog entry's maker, so a device row names it (None: a generic item)
+        vendor=getattr(entry, "vendor", None),
     )
 
 

@@ -1,0 +1,70 @@
+"""The rack plan a data-centre team imports: every device row names its manufacturer and model,
+every rack the design counts and no other, a device family kept together."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.design import Design
+from clustergen.engine.report import rackplan
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.search.proposal import request_from_fields
+
+CATALOG = load_catalog()
+
+#: the platforms a data-centre team imports most: NVIDIA DGX with RA layout, an OEM HGX server,
+#: a rack-scale system; each with its storage appliances and management servers
+DESIGNS = {
+    "dgx-h100-4su": {"platform": "dgx-h100", "nodes": 128},
+    "dgx-b200-3": {"platform": "dgx-b200", "nodes": 3},
+    "hgx-b200-64": {"platform": "hgx-b200", "nodes": 64},
+    "gb200-4su": {"platform": "gb200-nvl72", "nodes": 32},
+}
+
+
+@pytest.fixture(scope="module", params=sorted(DESIGNS))
+def design(request: pytest.FixtureRequest) -> Design:
+    return plan_design(CATALOG, request_from_fields(CATALOG, DESIGNS[request.param]))
+
+
+def _rows(d: Design) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(d))))
+
+
+def test_every_device_row_names_its_manufacturer_and_model(design: Design) -> None:
+    """NetBox rejects a device row with no manufacturer: each names the catalog vendor of its
+    BOM line, or says "to choose" (and from what) where the catalog names no one maker."""
+    rows = _rows(design)
+    assert rows
+    for row in rows:
+        assert row["manufacturer"], row
+        assert row["device_type"], row
+        if row["manufacturer"] == rackplan.TO_CHOOSE:
+            assert "manufacturer to choose (" in row["description"], row
+    by_part = {ln.part: ln for ln in design.bom if ln.part}
+    node_line = by_part[design.platform.system]
+    nodes = [r for r in rows if r["name"].startswith("node-")]
+    for row in nodes:
+        assert row["manufacturer"] == rackplan.maker(node_line)
+    storage = [r for r in rows if r["role"] == "storage"]
+    for row in storage:
+        line = next(ln for ln in design.bom if ln.category == "storage" and ln.status == "order")
+        assert row["manufacturer"] == (line.vendor or rackplan.TO_CHOOSE)
+
+
+def test_a_class_of_makers_is_left_to_choose_and_one_maker_is_named() -> None:
+    hgx = plan_design(CATALOG, request_from_fields(CATALOG, DESIGNS["hgx-b200-64"]))
+    rows = _rows(hgx)
+    node = next(r for r in rows if r["name"] == "node-0001")
+    assert node["manufacturer"] == "to choose"
+    assert "NVIDIA HGX partner (OEM)" in node["description"]
+    ddn = [r for r in rows if r["device_type"].startswith("DDN ")]
+    assert ddn
+    assert {r["manufacturer"] for r in ddn} == {"DDN"}
+    switches = [r for r in rows if r["role"] == "network"]
+    assert switches
+    assert {r["manufacturer"] for r in switches} == {"NVIDIA"}
