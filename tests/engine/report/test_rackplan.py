@@ -68,3 +68,29 @@ def test_a_class_of_makers_is_left_to_choose_and_one_maker_is_named() -> None:
     switches = [r for r in rows if r["role"] == "network"]
     assert switches
     assert {r["manufacturer"] for r in switches} == {"NVIDIA"}
+
+
+def test_the_rack_plan_has_the_racks_the_design_counts(design: Design) -> None:
+    """rack_plan.csv lays out the racks design.json counts: its compute racks, its network,
+    management and storage racks, no more and no fewer (in-row CDU positions apart)."""
+    racks = [r for r in rackplan.rack_plan(design) if r.role != "cooling"]
+    assert len([r for r in racks if r.role == "compute"]) == design.racks.compute.compute_racks
+    assert len(racks) == design.racks.total_racks
+
+
+def test_a_device_family_sits_in_one_rack_where_the_racks_allow(design: Design) -> None:
+    """The storage appliances of a DGX H100 4-SU design were split 2 + 1 over two racks: a
+    family (one BOM line's devices outside the SU racks) now sits in one rack whenever one of
+    the racks the design counts has room for all of it."""
+    support = [r for r in rackplan.rack_plan(design) if r.role not in ("compute", "cooling")]
+    placed: dict[str, set[str]] = {}
+    for rack in support:
+        for x in rack.devices:
+            placed.setdefault(x.name.rsplit("-", 1)[0], set()).add(rack.name)
+    storage = {x.name.rsplit("-", 1)[0] for r in support for x in r.devices if x.role == "storage"}
+    for family in storage:
+        size = sum(
+            x.height for r in support for x in r.devices if x.name.rsplit("-", 1)[0] == family
+        )
+        if size <= rackplan.USABLE_U:
+            assert len(placed[family]) == 1, (family, placed[family])

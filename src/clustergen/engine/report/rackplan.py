@@ -9,7 +9,9 @@ Rules:
   pictures show (power shelves at the top and bottom, compute trays around the NVLink switch
   trays), positions indicative;
 - switches go to network racks, management servers and fabric managers to management racks,
-  storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order;
+  storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order, a
+  device family (one BOM line's devices) whole in the first of the racks counted with room for
+  it, split only where none has;
   a design with no network rack (they fit a compute rack) has them above the last rack's nodes;
 - an in-row CDU takes a rack position in its row (a cabinet of the compute racks' height, its
   height and power not in the catalog, so flagged);
@@ -230,8 +232,9 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
 
 def _support_racks(d: Design) -> list[Rack]:
     """Network, management and storage racks as the design counts them: with the RA's SU layout
-    the leaves split evenly over the SU racks and the rest packed into central racks; otherwise
-    everything packed in BOM order over 36 usable U. A rack is named by what fills most of it."""
+    the leaves split evenly over the SU racks and the rest into the central racks; otherwise
+    everything into the racks counted, over 36 usable U, each device family kept in one rack
+    where one has room for it. A rack is named by what fills most of it."""
     devices = _support_devices(d)
     su = d.racks.su_network_racks
     racks: list[Rack] = []
@@ -242,7 +245,9 @@ def _support_racks(d: Design) -> list[Rack]:
         per = -(-len(leaves) // su)
         for i in range(su):
             racks += _pack([x[0] for x in leaves[i * per : (i + 1) * per]])
-    racks += _pack([x[0] for x in rest])
+    # the central racks the design counts (never fewer than the devices need)
+    central = max(0, d.racks.network_racks - su)
+    racks += _pack_families([x[0] for x in rest], central)
     roles = {id(x[0]): x[1] for x in devices}
     counters: dict[str, int] = {}
     for rack in racks:
@@ -256,6 +261,33 @@ def _support_racks(d: Design) -> list[Rack]:
         rack.power_w = sum(known)
         rack.power_complete = len(known) == len(rack.devices)
     return racks
+
+
+def _family(device: Device) -> str:
+    """The BOM line a device comes from: its name less the counter."""
+    return device.name.rsplit("-", 1)[0]
+
+
+def _pack_families(devices: list[Device], count: int) -> list[Rack]:
+    """Devices into `count` racks of 36 usable U, each family (the devices of one BOM line, in
+    BOM order) whole in the first rack with room for all of it, so a team finds the storage
+    appliances or the spines together; a family no rack has room for fills the free space in
+    order, and a rack is added only where the racks counted cannot hold it all."""
+    racks = [Rack("", "network", RACK_U) for _ in range(count)]
+    families: dict[str, list[Device]] = {}
+    for x in devices:
+        families.setdefault(_family(x), []).append(x)
+    for family in families.values():
+        need = sum(x.height for x in family)
+        home = next((r for r in racks if _used(r) + need <= USABLE_U), None)
+        for x in family:
+            rack = home or next((r for r in racks if _used(r) + x.height <= USABLE_U), None)
+            if rack is None:
+                rack = Rack("", "network", RACK_U)
+                racks.append(rack)
+            x.position = 3 + _used(rack)
+            rack.devices.append(x)
+    return [r for r in racks if r.devices]
 
 
 def _pack(devices: list[Device]) -> list[Rack]:
