@@ -227,8 +227,8 @@ def test_a_part_built_su_is_drawn_with_its_own_leaves() -> None:
     """28 GB200 NVL72 racks: SU 4 holds 4 racks and, as design.json counts, 16 leaves."""
     lay = diagram.layout(_design({"platform": "gb200-nvl72", "nodes": 28}))
     su4 = lay.box("su4_p1")
-    assert su4.label == "SU 4: 16 x QM9700 rail leaves"
-    assert su4.rails == 16
+    assert su4.label == "SU 4: 16 x QM9700 rail leaves, 4 per rail (rails 1-4)"
+    assert su4.rails == 4  # the cells number the fabric's 4 rails, not the 16 leaves
     assert diagram.rail_cells(32)[-1] == "32"  # 32 leaves are not numbered 1-16
     assert diagram.rail_cells(8) == [str(i) for i in range(1, 9)]
 

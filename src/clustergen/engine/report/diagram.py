@@ -19,7 +19,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.topology import model_name, tech_name
+from clustergen.engine.report.topology import model_name, rail_words, tech_name
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -188,9 +188,11 @@ def _su_column(
                 3.0,
                 plane_w,
                 plane_h,
-                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}" + _pair_links(f),
+                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}"
+                + rail_words(f, c.leaves)
+                + _pair_links(f),
                 "switch",
-                c.leaves if f.rail_optimized else 0,
+                (f.rails or c.leaves) if f.rail_optimized else 0,
                 stroke=_plane_color(f, k),
             )
         )
@@ -433,8 +435,9 @@ def _ends(a: Box, b: Box) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def rail_cells(leaves: int, room: int = 16) -> list[str]:
-    """The numbered cells a leaf box shows, one per leaf: all of them where they fit, else the
-    first ones, an ellipsis and the last, so the last number is the leaf count."""
+    """The numbered cells a leaf box shows, one per rail (the leaf count where the fabric records
+    no rails): all of them where they fit, else the first ones, an ellipsis and the last, so the
+    last number is the rail count."""
     if leaves <= room:
         return [str(r + 1) for r in range(leaves)]
     return [str(r + 1) for r in range(room - 2)] + ["...", str(leaves)]
