@@ -94,3 +94,36 @@ def test_a_device_family_sits_in_one_rack_where_the_racks_allow(design: Design) 
         )
         if size <= rackplan.USABLE_U:
             assert len(placed[family]) == 1, (family, placed[family])
+
+
+def test_every_cable_schedule_end_names_devices_of_the_rack_plan(design: Design) -> None:
+    """Each link group's two ends name the rack-plan devices they join, and every name (each
+    run's first and last) is a device row of rack_plan.csv."""
+    names = {r["name"] for r in _rows(design)}
+    rows = list(csv.DictReader(io.StringIO(rackplan.cable_schedule_csv(design))))
+    assert rows
+    for row in rows:
+        for side in ("side_a", "side_b"):
+            assert row[f"{side}_device"], row
+            found = row[f"{side}_names"]
+            assert found, (row["fabric"], row["segment"], row[f"{side}_device"])
+            for run in found.split("; "):
+                for name in run.split(" .. "):
+                    assert name in names, (name, row[f"{side}_device"])
+
+
+def test_netbox_cables_join_devices_of_the_rack_plan(design: Design) -> None:
+    names = {r["name"] for r in _rows(design)}
+    for row in csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(design))):
+        assert row["side_a_device"] in names
+        assert row["side_b_device"] in names
+
+
+def test_a_run_of_names_never_spans_a_gap() -> None:
+    from clustergen.engine.report.cable_ends import ranges
+
+    assert ranges(["qm9700-001", "qm9700-002", "qm9700-004", "node-0001"]) == [
+        "qm9700-001 .. qm9700-002",
+        "qm9700-004",
+        "node-0001",
+    ]

@@ -61,6 +61,7 @@ class Device:
     role: str = ""  # network, management or storage outside the compute racks ("": the rack's)
     maker: str = TO_CHOOSE  # the manufacturer a device import names (see `maker`)
     vendor: str | None = None  # the catalog's vendor, where `maker` cannot name one maker
+    line: str = ""  # the BOM line it comes from (its tier and fabric), where not a node's
 
 
 @dataclass
@@ -143,6 +144,7 @@ def _compute_racks(d: Design) -> list[Rack]:
                     None,
                     role="network",  # a switch, though the compute rack holds it
                     maker=oob_maker,
+                    line="out-of-band management switch in the compute rack",
                 )
             )
         rack.power_w = plan.rack_power_kw * 1e3 * (here / max(1, plan.nodes_per_rack))
@@ -224,6 +226,7 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
                 ln.unit_rack_units is not None,
                 maker=maker(ln),
                 vendor=ln.vendor,
+                line=ln.description,
             )
             device.role = role
             out.append((device, role, leaf))
@@ -412,10 +415,14 @@ def _rack_kw(rack: Rack) -> str:
 
 
 def cable_schedule_csv(d: Design) -> str:
-    """One row per link group: both ends (device, port, transceiver part and count), the cable
-    part, media, speed and length class, and how many links."""
+    """One row per link group: both ends (device, the rack plan's names of those devices, port,
+    transceiver part and count), the cable part, media, speed and length class, and how many
+    links."""
+    from clustergen.engine.report.cable_ends import EndNames
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    names = EndNames(d, rack_plan(d))
     w.writerow(
         [
             "fabric",
@@ -423,10 +430,12 @@ def cable_schedule_csv(d: Design) -> str:
             "links",
             "speed_gbps",
             "side_a_device",
+            "side_a_names",
             "side_a_port",
             "side_a_transceiver",
             "side_a_transceivers",
             "side_b_device",
+            "side_b_names",
             "side_b_port",
             "side_b_transceiver",
             "side_b_transceivers",
@@ -446,10 +455,12 @@ def cable_schedule_csv(d: Design) -> str:
                     g.links,
                     g.speed_gbps,
                     g.a.device,
+                    names.of(g.a.device, g.fabric),
                     g.a.port,
                     g.a.transceiver or "",
                     g.a.transceivers,
                     g.b.device,
+                    names.of(g.b.device, g.fabric),
                     g.b.port,
                     g.b.transceiver or "",
                     g.b.transceivers,
