@@ -11,6 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
 from clustergen.engine.report import diagram, rackplan
+from clustergen.engine.report.cable_schedule import cable_schedule_csv
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 
@@ -108,7 +109,7 @@ def test_every_device_fits_its_rack(fields: dict[str, object]) -> None:
     rows = rackplan.rack_plan_csv(d).splitlines()
     assert rows[0].startswith("name,role,manufacturer,device_type,site,rack,position")
     assert len(rows) - 1 == sum(len(r.devices) for r in racks)
-    cables = rackplan.cable_schedule_csv(d).splitlines()
+    cables = cable_schedule_csv(d).splitlines()
     assert len(cables) - 1 == len(d.links)
 
 

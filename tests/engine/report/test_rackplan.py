@@ -11,6 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
 from clustergen.engine.report import rackplan
+from clustergen.engine.report.cable_schedule import cable_schedule_csv
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 
@@ -100,7 +101,7 @@ def test_every_cable_schedule_end_names_devices_of_the_rack_plan(design: Design)
     """Each link group's two ends name the rack-plan devices they join, and every name (each
     run's first and last) is a device row of rack_plan.csv."""
     names = {r["name"] for r in _rows(design)}
-    rows = list(csv.DictReader(io.StringIO(rackplan.cable_schedule_csv(design))))
+    rows = list(csv.DictReader(io.StringIO(cable_schedule_csv(design))))
     assert rows
     for row in rows:
         for side in ("side_a", "side_b"):
@@ -120,7 +121,7 @@ def test_netbox_cables_join_devices_of_the_rack_plan(design: Design) -> None:
 
 
 def test_a_run_of_names_never_spans_a_gap() -> None:
-    from clustergen.engine.report.cable_ends import ranges
+    from clustergen.engine.report.end_names import ranges
 
     assert ranges(["qm9700-001", "qm9700-002", "qm9700-004", "node-0001"]) == [
         "qm9700-001 .. qm9700-002",

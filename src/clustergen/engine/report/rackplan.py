@@ -1,7 +1,7 @@
 """The rack plan: every rack with its devices at their positions and the rack's power, as the
 data-centre team imports it (`rack_plan.csv`, NetBox device-import columns) and as pictures (one
-elevation per rack type in `racks.png`), and the cable schedule (`cable_schedule.csv`, one row
-per link group with both ends, the cable, its media and length class).
+elevation per rack type in `racks.png`), and the compute fabric's cables one by one
+(`netbox_cables.csv`); the link groups' schedule is `cable_schedule.py`'s.
 
 Rules:
 - compute racks hold the nodes from U2 up, one free U between nodes, the in-rack management
@@ -412,66 +412,6 @@ def _rack_kw(rack: Rack) -> str:
     if rack.power_w is None:
         return "unknown"
     return ("" if rack.power_complete else "at least ") + f"{rack.power_w / 1e3:,.1f} kW"
-
-
-def cable_schedule_csv(d: Design) -> str:
-    """One row per link group: both ends (device, the rack plan's names of those devices, port,
-    transceiver part and count), the cable part, media, speed and length class, and how many
-    links."""
-    from clustergen.engine.report.cable_ends import EndNames
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    names = EndNames(d, rack_plan(d))
-    w.writerow(
-        [
-            "fabric",
-            "segment",
-            "links",
-            "speed_gbps",
-            "side_a_device",
-            "side_a_names",
-            "side_a_port",
-            "side_a_transceiver",
-            "side_a_transceivers",
-            "side_b_device",
-            "side_b_names",
-            "side_b_port",
-            "side_b_transceiver",
-            "side_b_transceivers",
-            "cable",
-            "cable_supplied_by",
-            "media",
-            "length_class",
-        ]
-    )
-    for g in d.links:
-        w.writerow(
-            [
-                cell_text(v)
-                for v in (
-                    g.fabric,
-                    g.segment,
-                    g.links,
-                    g.speed_gbps,
-                    g.a.device,
-                    names.of(g.a.device, g.fabric),
-                    g.a.port,
-                    g.a.transceiver or "",
-                    g.a.transceivers,
-                    g.b.device,
-                    names.of(g.b.device, g.fabric),
-                    g.b.port,
-                    g.b.transceiver or "",
-                    g.b.transceivers,
-                    g.cable or "",
-                    "buyer" if g.cable_supply == "order" else g.cable_supply,
-                    g.media,
-                    g.length_class,
-                )
-            ]
-        )
-    return buf.getvalue()
 
 
 # ---------------------------------------------------------------- NetBox cables
