@@ -74,8 +74,9 @@ class Layout:
         return next(b for b in self.boxes if b.id == box_id)
 
 
-def layout(d: Design) -> Layout:
-    """The diagram's layout for a design (deterministic: the same design, the same layout)."""
+def layout(d: Design, shown_sus: int = SHOWN_SUS) -> Layout:
+    """The diagram's layout for a design (deterministic: the same design, the same layout), the
+    first `shown_sus` scalable units drawn one by one and the rest as one box."""
     out = Layout()
     f, p = d.fabrics.compute, d.platform
     col_w, gap = 4.2, 0.6
@@ -97,7 +98,7 @@ def layout(d: Design) -> Layout:
     else:
         counts = su_counts(d, f)
         sizes = [c.nodes for c in counts]
-        shown = min(len(sizes), SHOWN_SUS)
+        shown = min(len(sizes), max(1, shown_sus))
         _compute(out, d, f, counts, shown, col_w, gap)
     right = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap)
     _storage(out, d, right, col_w)
@@ -473,8 +474,9 @@ def _draw_rails(ax: Any, b: Box) -> None:
         )
 
 
-def figure(lay: Layout) -> Any:
-    """The layout as a matplotlib figure (y grows downwards, as in the layout)."""
+def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
+    """The layout as a matplotlib figure (y grows downwards, as in the layout); a box's label
+    wraps at `chars_per_unit` characters of 8-point text per unit of box width."""
     from matplotlib.patches import FancyBboxPatch
 
     from clustergen.engine.report.charts import pyplot
@@ -521,8 +523,7 @@ def figure(lay: Layout) -> Any:
         ax.text(
             b.x + b.w / 2,
             text_y,
-            # about 14 characters of 8-point text per unit of box width
-            plot_text(b.label, max(16, int(b.w * 14))),
+            plot_text(b.label, max(16, int(b.w * chars_per_unit))),
             ha="center",
             va="center",
             fontsize=8,
