@@ -198,13 +198,20 @@ def test_a_part_filled_rack_states_its_own_nodes_load_and_pdus(
     assert sum(b.quantity for b in full_line) == (full if full else 0)
     pdu = next(b for b in d.bom if b.category == "pdu" and "compute rack" in b.description)
     real = [g.power_kw for g in plan.rack_loads]
+    # a rack's load is its nodes' and, in a design with no network rack, the gear it holds
+    assert all(
+        g.power_kw == pytest.approx(g.nodes * node_kw + g.support_kw) for g in plan.rack_loads
+    )
     if last:
         part = next(b for b in lines if "part-filled" in b.description)
         assert part.quantity == 1
         assert f"{last} x " in part.description
-        assert f"{last * node_kw:,.1f} kW" in part.description
-        assert f"{last * node_kw:,.1f} kW ({last * node_kw / 3:,.1f} kW each)" in pdu.description
-    # no PDU is sized for a load no rack carries
+        load = next(g for g in plan.rack_loads if g.nodes == last).power_kw
+        assert f"{load:,.1f} kW" in part.description
+        assert f"{load:,.1f} kW ({load / 3:,.1f} kW each)" in pdu.description
+    # no PDU is sized for a load no rack carries: each group's load, and no other
+    for g in plan.rack_loads:
+        assert f"{g.power_kw:,.1f} kW ({g.power_kw / 3:,.1f} kW each)" in pdu.description
     assert f"{per * node_kw:,.1f} kW" not in pdu.description or full
     racks = [r for r in rack_plan(d) if r.role == "compute"]
     assert [len([x for x in r.devices if x.name.startswith("node-")]) for r in racks] == [

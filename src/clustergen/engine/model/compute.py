@@ -104,7 +104,12 @@ class RackLoad(BaseModel):
 
     racks: int = Field(ge=0)
     nodes: int = Field(ge=0)
-    power_kw: float
+    power_kw: float = Field(description="each rack's power: its nodes' and any gear it holds")
+    support_kw: float = Field(
+        default=0.0,
+        description="of that, the switches, servers and storage the rack also holds (a design "
+        "with no network rack puts them in its last compute rack)",
+    )
 
 
 class RackPlan(BaseModel):

@@ -255,12 +255,14 @@ def compute_rack_words(d: Design) -> str:
         each = "a" if r.compute_racks == 1 else "each a"
         return f"{each} {rack} at {r.rack_power_kw:.1f} kW"
     part = [g for g in r.rack_loads if g.nodes < r.nodes_per_rack]
+    # the nodes' own load: a rack that also holds the switches and servers says so in the BOM
+    nodes_kw = part[0].power_kw - part[0].support_kw if part else 0.0
     if r.compute_racks == 1 and part:
         return (
-            f"{plural(part[0].nodes, 'node')} at {part[0].power_kw:.1f} kW, in a rack laid out "
+            f"{plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW, in a rack laid out "
             f"for {r.nodes_per_rack} at {r.rack_power_kw:.1f} kW"
         )
     full = f"{plural(r.nodes_per_rack, 'node')} per rack at {r.rack_power_kw:.1f} kW"
     if part:  # the last rack holds what is left
-        return f"{full}, the last rack {plural(part[0].nodes, 'node')} at {part[0].power_kw:.1f} kW"
+        return f"{full}, the last rack {plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW"
     return full

@@ -511,8 +511,13 @@ def _compute_rack_text(
             f"{group.nodes} x {system.name} (part-filled: room for {plan.nodes_per_rack}, "
             f"limited by {plan.limited_by})"
         )
+    gear = (
+        f" and the switches, servers and storage ({group.support_kw:,.1f} kW)"
+        if group.support_kw
+        else ""
+    )
     return (
-        f"{plan.rack_units}U {plan.cooling}-cooled compute rack, {holds}, "
+        f"{plan.rack_units}U {plan.cooling}-cooled compute rack, {holds}{gear}, "
         f"{group.power_kw:,.1f} kW" + (f" ({fits.name})" if fits else "")
     )
 

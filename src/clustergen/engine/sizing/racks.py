@@ -209,6 +209,7 @@ def racks_section(
     )
     if in_compute:
         network_racks = 0
+        plan = _with_support(plan, support_w or 0.0)
         basis = (
             f"no network rack: the switches, servers and storage ({switch_ru + server_units} U, "
             f"{watts(support_w)}) fit a compute rack's free space and power headroom"
@@ -250,6 +251,24 @@ def racks_section(
         basis=basis,
         cooling=liquid_cooling(inputs, plan, row),
     )
+
+
+def _with_support(plan: RackPlan, support_w: float) -> RackPlan:
+    """The plan with its last compute rack also carrying the switches, servers and storage
+    (`support_w`), a group of its own, so its PDUs and BOM line state the rack's whole load."""
+    groups = list(plan.rack_loads)
+    if not groups or support_w <= 0:
+        return plan
+    last = groups.pop()
+    if last.racks > 1:
+        groups.append(last.model_copy(update={"racks": last.racks - 1}))
+    support_kw = support_w / 1e3
+    groups.append(
+        RackLoad(
+            racks=1, nodes=last.nodes, power_kw=last.power_kw + support_kw, support_kw=support_kw
+        )
+    )
+    return plan.model_copy(update={"rack_loads": groups})
 
 
 def server_rack_units(systems: list[tuple[System | None, int]]) -> int:
