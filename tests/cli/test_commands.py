@@ -121,7 +121,7 @@ def test_design_out_is_atomic_and_not_overwritten(
     assert sorted(p.name for p in out_dir.iterdir()) == sorted(
         [*BUNDLE, ".clustergen-bundle"]  # the manifest: which files are clustergen's to replace
     )
-    assert "![Topology](topology.png)" in (out_dir / "memo.md").read_text()
+    assert "![Topology](topology-page.png)" in (out_dir / "memo.md").read_text()
     code, _, err = cli("design", "256 H100 GPUs training", "--out", str(out_dir))
     assert code != 0
     assert "--force" in err

@@ -188,6 +188,7 @@ def test_bundle_from_a_hostile_layer_executes_nothing(
         "power.png",
         "racks.png",
         "topology.png",
+        "topology-page.png",
     }
     _no_escape(memo, mmd)
 

@@ -364,7 +364,7 @@ def finish_design(
     statement, the serving estimate's interactivity table, and its provenance."""
     inputs, catalog, power = sized.inputs, sized.inputs.catalog, sized.power
     checks = design_checks(
-        inputs, sized.compute, sized.fabrics, sized.rack_plan, power, sized.storage
+        inputs, sized.compute, sized.fabrics, sized.racks.compute, power, sized.storage
     )
     budget = inputs.request.capital_budget_usd
     if budget is not None:

@@ -11,6 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
 from clustergen.engine.report import diagram, rackplan
+from clustergen.engine.report.cable_schedule import cable_schedule_csv
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 
@@ -108,7 +109,7 @@ def test_every_device_fits_its_rack(fields: dict[str, object]) -> None:
     rows = rackplan.rack_plan_csv(d).splitlines()
     assert rows[0].startswith("name,role,manufacturer,device_type,site,rack,position")
     assert len(rows) - 1 == sum(len(r.devices) for r in racks)
-    cables = rackplan.cable_schedule_csv(d).splitlines()
+    cables = cable_schedule_csv(d).splitlines()
     assert len(cables) - 1 == len(d.links)
 
 
@@ -227,8 +228,8 @@ def test_a_part_built_su_is_drawn_with_its_own_leaves() -> None:
     """28 GB200 NVL72 racks: SU 4 holds 4 racks and, as design.json counts, 16 leaves."""
     lay = diagram.layout(_design({"platform": "gb200-nvl72", "nodes": 28}))
     su4 = lay.box("su4_p1")
-    assert su4.label == "SU 4: 16 x QM9700 rail leaves"
-    assert su4.rails == 16
+    assert su4.label == "SU 4: 16 x QM9700 rail leaves, 4 per rail (rails 1-4)"
+    assert su4.rails == 4  # the cells number the fabric's 4 rails, not the 16 leaves
     assert diagram.rail_cells(32)[-1] == "32"  # 32 leaves are not numbered 1-16
     assert diagram.rail_cells(8) == [str(i) for i in range(1, 9)]
 

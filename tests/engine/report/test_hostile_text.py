@@ -125,6 +125,7 @@ def test_memo_renders_every_string_as_text(files: dict[str, str | bytes]) -> Non
         "power.png",
         "racks.png",
         "topology.png",
+        "topology-page.png",
     }
     assert "<a " not in html
     assert not re.search(r"(?m)^#{1,6} heading", memo)  # no heading of the payload's own

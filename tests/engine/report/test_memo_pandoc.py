@@ -49,7 +49,7 @@ def test_memo_to_html_shows_the_pictures(bundle: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert "[WARNING]" not in run.stderr
     html = (bundle / "memo.html").read_text()
-    for picture in ("topology.png", "racks.png", "power.png"):
+    for picture in ("topology-page.png", "racks.png", "power.png"):
         assert f'src="{picture}"' in html
     assert "flowchart" not in html
     assert "```" not in html
@@ -89,3 +89,35 @@ def test_memo_to_pdf(bundle: Path) -> None:
             check=True,
         )
     assert (bundle / "memo.pdf").stat().st_size > 10_000
+
+
+#: the drawings' resolution (charts.png) and a page's text width (US Letter or A4, 1-inch margins)
+_DPI, _PAGE_IN = 110, 6.5
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("512 GPUs training, 5 MW", {}),
+        ("128 DGX H100 training", {}),
+        ("4 SU GB200 NVL72", {}),
+        ("a single DGX H100", {}),
+    ],
+)
+def test_the_memos_topology_reads_at_page_width(text: str, fields: dict[str, object]) -> None:
+    """A 4-SU topology.png is ~2,600 px wide: at a page's width its 8-point text printed at
+    ~2 pt. The memo's picture is the page summary, no wider than 1.25 pages at the drawing's
+    resolution (so its 8-point text prints at 6.4 pt or more); topology.png stays the full one."""
+    import io
+
+    from PIL import Image
+
+    d = plan_design(CATALOG, merge_request(CATALOG, text, dict(fields)))
+    files = bundle_files(d)
+    page = files["topology-page.png"]
+    assert isinstance(page, bytes)
+    width, _ = Image.open(io.BytesIO(page)).size
+    assert width <= _PAGE_IN * _DPI * 1.25, width
+    memo = str(files["memo.md"])
+    assert "](topology-page.png)" in memo
+    assert "](topology.png)" not in memo

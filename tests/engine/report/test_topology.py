@@ -90,3 +90,25 @@ def test_mermaid_cli_renders_the_diagram(big: Design, tmp_path: Path) -> None:
     assert "<svg" in svg
     assert "Scalable unit 1" in svg
     assert "Syntax error" not in svg
+
+
+@pytest.mark.parametrize(
+    ("text", "fields", "words"),
+    [
+        # GB200 SuperPOD: 4 rails per SU, 8 leaves on each (one per NVL72 rack)
+        ("4 SU GB200 NVL72", {}, "32 x QM9700 rail leaves, 8 per rail (rails 1-4)"),
+        ("128 DGX H100 training", {}, "8 x QM9700 rail leaves, one per rail (rails 1-8)"),
+    ],
+)
+def test_rails_are_worded_from_the_rails_the_fabric_records(
+    text: str, fields: dict[str, object], words: str
+) -> None:
+    """GB200 leaves read "one per rail (rails 1-32)" where the fabric has 4 rails: the words
+    come from the fabric's recorded rail count, never the leaf count."""
+    d = _design(text, **fields)
+    f = d.fabrics.compute
+    assert f is not None
+    assert f.rails is not None
+    src = mermaid_source(d)
+    assert words in src
+    assert f"rails 1-{f.rails})" in src

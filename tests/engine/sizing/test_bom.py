@@ -83,7 +83,9 @@ def test_a_rack_feed_is_stated_only_where_the_published_profile_holds_the_load()
     compute = next(ln for ln in _pdu_lines(d) if "compute rack" in ln.description)
     assert d.racks.compute.rack_power_kw > 28.6
     assert "rack feed" not in compute.description
-    assert "3 per compute rack carrying 30.6 kW (10.2 kW each)" in compute.description
+    assert "3 per compute rack: 21 racks of 3 nodes carrying 30.6 kW (10.2 kW each)" in (
+        compute.description
+    )
 
 
 def test_a_named_ra_pdu_stays_an_order_line() -> None:

@@ -164,3 +164,58 @@ def test_a_platform_naming_no_cdu_class_gets_the_class_needing_fewest_units(
     assert c is not None
     assert (c.form, c.cdus) == (form, cdus)
     assert ("rather than" in c.basis) == (form == "in-rack")
+
+
+@pytest.mark.parametrize(
+    ("platform", "nodes", "full", "last"),
+    [("dgx-h100", 1, 0, 1), ("dgx-b200", 3, 1, 1), ("dgx-h100", 7, 2, 1), ("dgx-b200", 4, 2, 0)],
+)
+def test_a_part_filled_rack_states_its_own_nodes_load_and_pdus(
+    platform: str, nodes: int, full: int, last: int
+) -> None:
+    """A rack holding fewer nodes than its layout (the one rack of a one-node design, the last
+    rack where the nodes do not divide) states its own nodes and kW on its BOM line, its PDUs are
+    sized by that kW, the rack plan gives it that power, and the rack check reads the most
+    loaded real rack, not the layout."""
+    from clustergen.engine.assemble import assemble_design
+    from clustergen.engine.model.design import DesignChoices
+    from clustergen.engine.model.request import DesignRequest
+    from clustergen.engine.report.rackplan import rack_plan
+
+    cat = load_catalog()
+    d = assemble_design(
+        cat, DesignRequest(nodes=nodes, rack_power_kw=40), DesignChoices(platform=platform)
+    )
+    plan, node_kw = d.racks.compute, d.compute.node_power.node_w / 1e3
+    per = plan.nodes_per_rack
+    assert sum(g.racks * g.nodes for g in plan.rack_loads) == nodes
+    assert sum(g.racks for g in plan.rack_loads) == plan.compute_racks
+    lines = [b for b in d.bom if b.category == "rack" and "compute rack" in b.description]
+    assert sum(b.quantity for b in lines) == plan.compute_racks
+    full_line = [
+        b for b in lines if f"{per} x " in b.description and "part-filled" not in b.description
+    ]
+    assert sum(b.quantity for b in full_line) == (full if full else 0)
+    pdu = next(b for b in d.bom if b.category == "pdu" and "compute rack" in b.description)
+    real = [g.power_kw for g in plan.rack_loads]
+    # a rack's load is its nodes' and, in a design with no network rack, the gear it holds
+    assert all(
+        g.power_kw == pytest.approx(g.nodes * node_kw + g.support_kw) for g in plan.rack_loads
+    )
+    if last:
+        part = next(b for b in lines if "part-filled" in b.description)
+        assert part.quantity == 1
+        assert f"{last} x " in part.description
+        load = next(g for g in plan.rack_loads if g.nodes == last).power_kw
+        assert f"{load:,.1f} kW" in part.description
+        assert f"{load:,.1f} kW ({load / 3:,.1f} kW each)" in pdu.description
+    # no PDU is sized for a load no rack carries: each group's load, and no other
+    for g in plan.rack_loads:
+        assert f"{g.power_kw:,.1f} kW ({g.power_kw / 3:,.1f} kW each)" in pdu.description
+    assert f"{per * node_kw:,.1f} kW" not in pdu.description or full
+    racks = [r for r in rack_plan(d) if r.role == "compute"]
+    assert [len([x for x in r.devices if x.name.startswith("node-")]) for r in racks] == [
+        per
+    ] * full + ([last] if last else [])
+    check = next(c for c in d.checks if c.name == "rack power within limit")
+    assert f"{max(real):.1f} kW of" in check.figure

@@ -35,6 +35,11 @@ class BomLine(BaseModel):
     order_quantity: int | None = Field(
         default=None, ge=0, description="what a buyer orders; None for a part not bought"
     )
+    vendor: str | None = Field(
+        default=None,
+        description="the catalog entry's vendor: a maker (NVIDIA, DDN), or a class of makers "
+        "to choose from (an OEM); None for a generic item",
+    )
 
 
 class BomTotals(BaseModel):

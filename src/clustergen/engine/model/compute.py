@@ -97,6 +97,21 @@ class PowerFirstResult(BaseModel):
     notes: list[str]
 
 
+class RackLoad(BaseModel):
+    """Compute racks holding the same number of nodes, and the power each draws."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    racks: int = Field(ge=0)
+    nodes: int = Field(ge=0)
+    power_kw: float = Field(description="each rack's power: its nodes' and any gear it holds")
+    support_kw: float = Field(
+        default=0.0,
+        description="of that, the switches, servers and storage the rack also holds (a design "
+        "with no network rack puts them in its last compute rack)",
+    )
+
+
 class RackPlan(BaseModel):
     """Compute racks for the nodes, under a rack power limit."""
 
@@ -112,3 +127,8 @@ class RackPlan(BaseModel):
     compute_racks: int = Field(ge=0)
     rack_power_kw: float = Field(description="power of a full compute rack")
     limited_by: str = Field(description="power, space or the reference architecture's layout")
+    rack_loads: list[RackLoad] = Field(
+        description="the compute racks grouped by the nodes they hold and the power each draws: "
+        "the full racks, then a part-filled last rack (as the one rack of a design smaller "
+        "than a rack) where the nodes do not fill it"
+    )

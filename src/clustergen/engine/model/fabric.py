@@ -146,6 +146,11 @@ class FabricDesign(_Model):
         description="speed of a port within one plane (port speed / planes when split)"
     )
     rail_optimized: bool
+    rails: int | None = Field(
+        default=None,
+        description="rails of a rail-optimized fabric: a node's port groups per plane, each to "
+        "its own leaf (or group of leaves) in an SU; None where not rail-optimized",
+    )
     su_nodes: int | None
     scalable_units: int
     nodes: int

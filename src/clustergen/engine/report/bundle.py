@@ -7,11 +7,13 @@ from collections.abc import Callable
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.bomfile import bom_csv, bom_xlsx
+from clustergen.engine.report.cable_schedule import cable_schedule_csv
 from clustergen.engine.report.charts import power_chart
 from clustergen.engine.report.diagram import drawio_xml, topology_png, topology_svg
 from clustergen.engine.report.elevation import rack_elevations
 from clustergen.engine.report.memo import render_memo
-from clustergen.engine.report.rackplan import cable_schedule_csv, netbox_cables_csv, rack_plan_csv
+from clustergen.engine.report.page_topology import topology_page_png
+from clustergen.engine.report.rackplan import netbox_cables_csv, rack_plan_csv
 from clustergen.engine.report.topology import mermaid_source
 from clustergen.safe_text import json_text
 
@@ -27,6 +29,8 @@ CONTENTS = {
     "netbox_cables.csv": "the compute fabric's cables one by one (NetBox cable-import columns)",
     "topology.svg": "the topology diagram (scalable)",
     "topology.png": "the topology diagram (image)",
+    "topology-page.png": "the topology summary sized for a page: the memo's picture (first "
+    "scalable unit drawn, the rest as one box)",
     "topology.drawio": "the topology diagram, editable in draw.io (diagrams.net)",
     "topology.mmd": "the topology diagram (Mermaid source)",
     "power.png": "IT power by subsystem",
@@ -49,6 +53,7 @@ RENDERERS: dict[str, Callable[[Design], str | bytes]] = {
     "netbox_cables.csv": netbox_cables_csv,
     "topology.svg": topology_svg,
     "topology.png": topology_png,
+    "topology-page.png": topology_page_png,
     "topology.drawio": drawio_xml,
     "topology.mmd": mermaid_source,
     "power.png": power_chart,
@@ -60,6 +65,7 @@ assert set(RENDERERS) == set(CONTENTS), "every file the bundle names has its ren
 PICTURE_FILES = (
     "topology.svg",
     "topology.png",
+    "topology-page.png",
     "topology.drawio",
     "topology.mmd",
     "power.png",

@@ -19,7 +19,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.safe_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.topology import model_name, tech_name
+from clustergen.engine.report.topology import model_name, rail_words, tech_name
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -74,8 +74,9 @@ class Layout:
         return next(b for b in self.boxes if b.id == box_id)
 
 
-def layout(d: Design) -> Layout:
-    """The diagram's layout for a design (deterministic: the same design, the same layout)."""
+def layout(d: Design, shown_sus: int = SHOWN_SUS) -> Layout:
+    """The diagram's layout for a design (deterministic: the same design, the same layout), the
+    first `shown_sus` scalable units drawn one by one and the rest as one box."""
     out = Layout()
     f, p = d.fabrics.compute, d.platform
     col_w, gap = 4.2, 0.6
@@ -97,7 +98,7 @@ def layout(d: Design) -> Layout:
     else:
         counts = su_counts(d, f)
         sizes = [c.nodes for c in counts]
-        shown = min(len(sizes), SHOWN_SUS)
+        shown = min(len(sizes), max(1, shown_sus))
         _compute(out, d, f, counts, shown, col_w, gap)
     right = (shown + (1 if len(sizes) > shown else 0)) * (col_w + gap)
     _storage(out, d, right, col_w)
@@ -188,9 +189,11 @@ def _su_column(
                 3.0,
                 plane_w,
                 plane_h,
-                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}" + _pair_links(f),
+                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}"
+                + rail_words(f, c.leaves)
+                + _pair_links(f),
                 "switch",
-                c.leaves if f.rail_optimized else 0,
+                (f.rails or c.leaves) if f.rail_optimized else 0,
                 stroke=_plane_color(f, k),
             )
         )
@@ -433,8 +436,9 @@ def _ends(a: Box, b: Box) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def rail_cells(leaves: int, room: int = 16) -> list[str]:
-    """The numbered cells a leaf box shows, one per leaf: all of them where they fit, else the
-    first ones, an ellipsis and the last, so the last number is the leaf count."""
+    """The numbered cells a leaf box shows, one per rail (the leaf count where the fabric records
+    no rails): all of them where they fit, else the first ones, an ellipsis and the last, so the
+    last number is the rail count."""
     if leaves <= room:
         return [str(r + 1) for r in range(leaves)]
     return [str(r + 1) for r in range(room - 2)] + ["...", str(leaves)]
@@ -470,8 +474,9 @@ def _draw_rails(ax: Any, b: Box) -> None:
         )
 
 
-def figure(lay: Layout) -> Any:
-    """The layout as a matplotlib figure (y grows downwards, as in the layout)."""
+def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
+    """The layout as a matplotlib figure (y grows downwards, as in the layout); a box's label
+    wraps at `chars_per_unit` characters of 8-point text per unit of box width."""
     from matplotlib.patches import FancyBboxPatch
 
     from clustergen.engine.report.charts import pyplot
@@ -518,8 +523,7 @@ def figure(lay: Layout) -> Any:
         ax.text(
             b.x + b.w / 2,
             text_y,
-            # about 14 characters of 8-point text per unit of box width
-            plot_text(b.label, max(16, int(b.w * 14))),
+            plot_text(b.label, max(16, int(b.w * chars_per_unit))),
             ha="center",
             va="center",
             fontsize=8,

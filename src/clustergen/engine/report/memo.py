@@ -44,6 +44,7 @@ __all__ = ["bom_csv", "render_memo", "storage_lines"]
 #: the pictures a bundle holds beside the memo, by file name
 PICTURES = {
     "topology.png": "Topology",
+    "topology-page.png": "Topology",
     "power.png": "IT power by subsystem",
     "racks.png": "Rack elevations, one per rack type",
 }
@@ -453,9 +454,9 @@ def render_memo(design: Design) -> str:
         "",
         *configuration(d),
         "\n## 2. Topology\n",
-        f"![{PICTURES['topology.png']}](topology.png)\n",
-        "The same drawing is in `topology.svg` (scalable) and `topology.drawio` (editable in "
-        "draw.io); every link with both ends and its cable is in `cable_schedule.csv`, every "
+        f"![{PICTURES['topology-page.png']}](topology-page.png)\n",
+        "Every scalable unit drawn one by one is in `topology.png`, `topology.svg` (scalable) "
+        "and `topology.drawio` (editable in draw.io); every link with both ends and its cable is in `cable_schedule.csv`, every "
         "device in its rack in `rack_plan.csv`.\n",
         f"![{PICTURES['racks.png']}](racks.png)\n",
         *power_section(d),

@@ -1,7 +1,7 @@
 """The rack plan: every rack with its devices at their positions and the rack's power, as the
 data-centre team imports it (`rack_plan.csv`, NetBox device-import columns) and as pictures (one
-elevation per rack type in `racks.png`), and the cable schedule (`cable_schedule.csv`, one row
-per link group with both ends, the cable, its media and length class).
+elevation per rack type in `racks.png`), and the compute fabric's cables one by one
+(`netbox_cables.csv`); the link groups' schedule is `cable_schedule.py`'s.
 
 Rules:
 - compute racks hold the nodes from U2 up, one free U between nodes, the in-rack management
@@ -9,7 +9,9 @@ Rules:
   pictures show (power shelves at the top and bottom, compute trays around the NVLink switch
   trays), positions indicative;
 - switches go to network racks, management servers and fabric managers to management racks,
-  storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order;
+  storage appliances to storage racks, each filled from U3 up to 36 usable U, in BOM order, a
+  device family (one BOM line's devices) whole in the first of the racks counted with room for
+  it, split only where none has;
   a design with no network rack (they fit a compute rack) has them above the last rack's nodes;
 - an in-row CDU takes a rack position in its row (a cabinet of the compute racks' height, its
   height and power not in the catalog, so flagged);
@@ -36,6 +38,8 @@ USABLE_U = 36
 SERVER_RACK_UNITS = 2
 #: height of a network, management or storage rack (the RAs' 48U minimum)
 RACK_U = 48
+#: the manufacturer of a device whose maker the catalog leaves open (a generic line, an OEM class)
+TO_CHOOSE = "to choose"
 _ROLE_OF = {
     "switch": "network",
     "management-server": "management",
@@ -55,6 +59,9 @@ class Device:
     power_w: float | None
     height_known: bool = True
     role: str = ""  # network, management or storage outside the compute racks ("": the rack's)
+    maker: str = TO_CHOOSE  # the manufacturer a device import names (see `maker`)
+    vendor: str | None = None  # the catalog's vendor, where `maker` cannot name one maker
+    line: str = ""  # the BOM line it comes from (its tier and fabric), where not a node's
 
 
 @dataclass
@@ -69,8 +76,36 @@ class Rack:
     power_complete: bool = True
 
 
+def maker(line: BomLine | None) -> str:
+    """The manufacturer a device row names: the catalog entry's vendor where it is one maker;
+    "to choose" where the BOM line is to choose, names no catalog part, or its vendor is a class
+    of makers (an OEM, a generic unit), as the BOM leaves it for the buyer to settle."""
+    vendor = line.vendor if line is not None else None
+    if line is None or line.status == TO_CHOOSE or not vendor:
+        return TO_CHOOSE
+    if vendor.lower() == "generic" or "OEM" in vendor.split() or "(OEM)" in vendor:
+        return TO_CHOOSE
+    return vendor
+
+
+def _line_of(d: Design, part: str | None, category: str | None = None) -> BomLine | None:
+    """The first BOM line of a catalog part (or, with no part, of a category)."""
+    return next(
+        (
+            ln
+            for ln in d.bom
+            if (part is not None and ln.part == part)
+            or (part is None and category is not None and ln.category == category)
+        ),
+        None,
+    )
+
+
 def _compute_racks(d: Design) -> list[Rack]:
     plan, sysname = d.racks.compute, d.platform.name
+    node_line = _line_of(d, d.platform.system)
+    node_maker, node_vendor = maker(node_line), node_line.vendor if node_line else None
+    oob_maker = maker(_line_of(d, d.fabrics.oob.switch)) if d.fabrics.oob else TO_CHOOSE
     oob = d.fabrics.oob
     in_rack = (oob.in_rack_switches // max(1, plan.compute_racks)) if oob else 0
     included = [ln for ln in d.bom if ln.category == "included" and ln.unit_rack_units]
@@ -80,7 +115,7 @@ def _compute_racks(d: Design) -> list[Rack]:
         here = min(plan.nodes_per_rack, left)
         left -= here
         if included and plan.nodes_per_rack == 1:
-            rack.devices += _rack_scale(included, d.compute.nodes, rack.name)
+            rack.devices += _rack_scale(included, d.compute.nodes, rack.name, node_maker)
         else:
             u = 2
             height = plan.node_rack_units or max(1, (plan.rack_units - 4) // max(1, here) - 1)
@@ -94,6 +129,8 @@ def _compute_racks(d: Design) -> list[Rack]:
                         height,
                         d.compute.node_power.node_w,
                         plan.node_rack_units is not None,
+                        maker=node_maker,
+                        vendor=node_vendor,
                     )
                 )
                 u += height + 1
@@ -106,6 +143,8 @@ def _compute_racks(d: Design) -> list[Rack]:
                     1,
                     None,
                     role="network",  # a switch, though the compute rack holds it
+                    maker=oob_maker,
+                    line="out-of-band management switch in the compute rack",
                 )
             )
         rack.power_w = plan.rack_power_kw * 1e3 * (here / max(1, plan.nodes_per_rack))
@@ -113,9 +152,12 @@ def _compute_racks(d: Design) -> list[Rack]:
     return racks
 
 
-def _rack_scale(included: list[BomLine], systems: int, rack: str) -> list[Device]:
+def _rack_scale(
+    included: list[BomLine], systems: int, rack: str, system_maker: str
+) -> list[Device]:
     """A rack-scale system's trays: half the power shelves at the bottom, then the compute trays
-    split around the switch trays, then the other power shelves (NVIDIA's rack front view)."""
+    split around the switch trays, then the other power shelves (NVIDIA's rack front view). A
+    tray is the system's maker's where its line names no catalog part of its own."""
     per = {ln.description.split(" (")[0]: (ln.quantity // max(1, systems), ln) for ln in included}
     shelves = [k for k in per if "power shelf" in k]
     trays = [k for k in per if "compute tray" in k]
@@ -136,7 +178,9 @@ def _rack_scale(included: list[BomLine], systems: int, rack: str) -> list[Device
         h = per[kind][1].unit_rack_units or 1
         for _ in range(count):
             seen[kind] += 1
-            out.append(Device(f"{rack}-{_slug(kind)}-{seen[kind]}", kind, u, h, None))
+            ln = per[kind][1]
+            made = maker(ln) if ln.vendor else system_maker
+            out.append(Device(f"{rack}-{_slug(kind)}-{seen[kind]}", kind, u, h, None, maker=made))
             u += h
     return out
 
@@ -180,6 +224,9 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
                 height,
                 ln.unit_power_w,
                 ln.unit_rack_units is not None,
+                maker=maker(ln),
+                vendor=ln.vendor,
+                line=ln.description,
             )
             device.role = role
             out.append((device, role, leaf))
@@ -188,8 +235,9 @@ def _support_devices(d: Design) -> list[tuple[Device, str, bool]]:
 
 def _support_racks(d: Design) -> list[Rack]:
     """Network, management and storage racks as the design counts them: with the RA's SU layout
-    the leaves split evenly over the SU racks and the rest packed into central racks; otherwise
-    everything packed in BOM order over 36 usable U. A rack is named by what fills most of it."""
+    the leaves split evenly over the SU racks and the rest into the central racks; otherwise
+    everything into the racks counted, over 36 usable U, each device family kept in one rack
+    where one has room for it. A rack is named by what fills most of it."""
     devices = _support_devices(d)
     su = d.racks.su_network_racks
     racks: list[Rack] = []
@@ -200,7 +248,9 @@ def _support_racks(d: Design) -> list[Rack]:
         per = -(-len(leaves) // su)
         for i in range(su):
             racks += _pack([x[0] for x in leaves[i * per : (i + 1) * per]])
-    racks += _pack([x[0] for x in rest])
+    # the central racks the design counts (never fewer than the devices need)
+    central = max(0, d.racks.network_racks - su)
+    racks += _pack_families([x[0] for x in rest], central)
     roles = {id(x[0]): x[1] for x in devices}
     counters: dict[str, int] = {}
     for rack in racks:
@@ -214,6 +264,33 @@ def _support_racks(d: Design) -> list[Rack]:
         rack.power_w = sum(known)
         rack.power_complete = len(known) == len(rack.devices)
     return racks
+
+
+def _family(device: Device) -> str:
+    """The BOM line a device comes from: its name less the counter."""
+    return device.name.rsplit("-", 1)[0]
+
+
+def _pack_families(devices: list[Device], count: int) -> list[Rack]:
+    """Devices into `count` racks of 36 usable U, each family (the devices of one BOM line, in
+    BOM order) whole in the first rack with room for all of it, so a team finds the storage
+    appliances or the spines together; a family no rack has room for fills the free space in
+    order, and a rack is added only where the racks counted cannot hold it all."""
+    racks = [Rack("", "network", RACK_U) for _ in range(count)]
+    families: dict[str, list[Device]] = {}
+    for x in devices:
+        families.setdefault(_family(x), []).append(x)
+    for family in families.values():
+        need = sum(x.height for x in family)
+        home = next((r for r in racks if _used(r) + need <= USABLE_U), None)
+        for x in family:
+            rack = home or next((r for r in racks if _used(r) + x.height <= USABLE_U), None)
+            if rack is None:
+                rack = Rack("", "network", RACK_U)
+                racks.append(rack)
+            x.position = 3 + _used(rack)
+            rack.devices.append(x)
+    return [r for r in racks if r.devices]
 
 
 def _pack(devices: list[Device]) -> list[Rack]:
@@ -260,7 +337,17 @@ def _cdu_positions(d: Design) -> list[Rack]:
             f"cdu-{i + 1:02d}",
             "cooling",
             height,
-            [Device(f"cdu-{i + 1:02d}", c.cdu_name, 1, height, c.cdu_power_w, False)],
+            [
+                Device(
+                    f"cdu-{i + 1:02d}",
+                    c.cdu_name,
+                    1,
+                    height,
+                    c.cdu_power_w,
+                    False,
+                    maker=maker(_line_of(d, c.cdu)),
+                )
+            ],
             c.cdu_power_w,
         )
         for i in range(c.row_positions)
@@ -297,19 +384,25 @@ def rack_plan_csv(d: Design) -> str:
     for rack in rack_plan(d):
         for x in rack.devices:
             power = "power unknown" if x.power_w is None else f"{x.power_w:,.0f} W"
+            # a maker to choose says from what: the catalog's class of makers, or none named
+            open_maker = (
+                f"; manufacturer to choose ({x.vendor or 'no catalog part'})"
+                if x.maker == TO_CHOOSE
+                else ""
+            )
             height = f"{x.height}U" + ("" if x.height_known else " (height unknown, estimate)")
             w.writerow(
                 [
                     cell_text(x.name),
                     x.role or rack.role,  # a server packed into a network rack is still management
-                    "NVIDIA" if "NVIDIA" in x.kind or x.kind.startswith(("SN", "QM", "Q3")) else "",
+                    cell_text(x.maker),
                     cell_text(x.kind),
                     "site",
                     rack.name,
                     x.position,
                     "front",
                     "planned",
-                    cell_text(f"{height}; {power}; rack power {_rack_kw(rack)}"),
+                    cell_text(f"{height}; {power}{open_maker}; rack power {_rack_kw(rack)}"),
                 ]
             )
     return buf.getvalue()
@@ -319,58 +412,6 @@ def _rack_kw(rack: Rack) -> str:
     if rack.power_w is None:
         return "unknown"
     return ("" if rack.power_complete else "at least ") + f"{rack.power_w / 1e3:,.1f} kW"
-
-
-def cable_schedule_csv(d: Design) -> str:
-    """One row per link group: both ends (device, port, transceiver part and count), the cable
-    part, media, speed and length class, and how many links."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(
-        [
-            "fabric",
-            "segment",
-            "links",
-            "speed_gbps",
-            "side_a_device",
-            "side_a_port",
-            "side_a_transceiver",
-            "side_a_transceivers",
-            "side_b_device",
-            "side_b_port",
-            "side_b_transceiver",
-            "side_b_transceivers",
-            "cable",
-            "cable_supplied_by",
-            "media",
-            "length_class",
-        ]
-    )
-    for g in d.links:
-        w.writerow(
-            [
-                cell_text(v)
-                for v in (
-                    g.fabric,
-                    g.segment,
-                    g.links,
-                    g.speed_gbps,
-                    g.a.device,
-                    g.a.port,
-                    g.a.transceiver or "",
-                    g.a.transceivers,
-                    g.b.device,
-                    g.b.port,
-                    g.b.transceiver or "",
-                    g.b.transceivers,
-                    g.cable or "",
-                    "buyer" if g.cable_supply == "order" else g.cable_supply,
-                    g.media,
-                    g.length_class,
-                )
-            ]
-        )
-    return buf.getvalue()
 
 
 # ---------------------------------------------------------------- NetBox cables

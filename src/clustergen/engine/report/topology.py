@@ -29,6 +29,20 @@ def tech_name(f: FabricDesign) -> str:
     return "InfiniBand" if f.technology == "infiniband" else "Ethernet"
 
 
+def rail_words(f: FabricDesign, leaves: int) -> str:
+    """How an SU's leaves (per plane) meet the rails the fabric records: one leaf per rail, a
+    group of leaves per rail (the GB200 SuperPOD's 8 leaves on each of 4 rails), or several rails
+    on a leaf. Empty where the fabric is not rail-optimized or records no rails."""
+    rails = f.rails
+    if not f.rail_optimized or not rails or leaves < 1 or (leaves == 1 and rails == 1):
+        return ""
+    if leaves == rails:
+        return f", one per rail (rails 1-{rails})"
+    if leaves > rails and leaves % rails == 0:
+        return f", {leaves // rails} per rail (rails 1-{rails})"
+    return f", {plural(rails, 'rail')} over {leaves} {'leaf' if leaves == 1 else 'leaves'}"
+
+
 def _compute(d: Design) -> list[str]:
     f, p = d.fabrics.compute, d.platform
     if f is None:  # one node: its GPUs talk over the node's GPU link, no scale-out fabric
@@ -53,9 +67,7 @@ def _compute(d: Design) -> list[str]:
     kind = "rail leaves" if f.rail_optimized else "leaves"
     for i, c in enumerate(counts[:SHOWN_SUS], start=1):
         n = c.nodes
-        rail_text = (
-            f", one per rail (rails 1-{c.leaves})" if f.rail_optimized and c.leaves > 1 else ""
-        )
+        rail_text = rail_words(f, c.leaves)
         fm = (
             f" + {plural(c.fabric_manager_links, 'fabric-manager link')}"
             if c.fabric_manager_links

@@ -246,17 +246,23 @@ def no_fabric_words(unit: str) -> str:
 
 
 def compute_rack_words(d: Design) -> str:
-    """A compute rack's load: nodes per rack at the full rack's power, or, for a cluster smaller
-    than one rack, the nodes it holds and their power beside the space the layout leaves."""
-    r, nodes = d.racks.compute, d.compute.nodes
+    """A compute rack's load: nodes per rack at the full rack's power and a part-filled last
+    rack's own, or, for a cluster smaller than one rack, the nodes it holds and their power
+    beside the space the layout leaves."""
+    r = d.racks.compute
     if d.platform.rack_scale:  # the node is the rack: say which rack, not "1 node per rack"
         rack = d.platform.name.split(" (")[0].removeprefix("NVIDIA ")
         each = "a" if r.compute_racks == 1 else "each a"
         return f"{each} {rack} at {r.rack_power_kw:.1f} kW"
-    if r.compute_racks == 1 and nodes < r.nodes_per_rack:
-        used_kw = r.rack_power_kw * nodes / r.nodes_per_rack
+    part = [g for g in r.rack_loads if g.nodes < r.nodes_per_rack]
+    # the nodes' own load: a rack that also holds the switches and servers says so in the BOM
+    nodes_kw = part[0].power_kw - part[0].support_kw if part else 0.0
+    if r.compute_racks == 1 and part:
         return (
-            f"{plural(nodes, 'node')} at {used_kw:.1f} kW, in a rack laid out for "
-            f"{r.nodes_per_rack} at {r.rack_power_kw:.1f} kW"
+            f"{plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW, in a rack laid out "
+            f"for {r.nodes_per_rack} at {r.rack_power_kw:.1f} kW"
         )
-    return f"{plural(r.nodes_per_rack, 'node')} per rack at {r.rack_power_kw:.1f} kW"
+    full = f"{plural(r.nodes_per_rack, 'node')} per rack at {r.rack_power_kw:.1f} kW"
+    if part:  # the last rack holds what is left
+        return f"{full}, the last rack {plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW"
+    return full

@@ -6,6 +6,7 @@ from __future__ import annotations
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Entry, Optic, PortGroup, RackType, Switch, System
 from clustergen.engine.model.bom import BomLine, BomTotals
+from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import (
     ComputeSection,
@@ -64,6 +65,8 @@ def line(
         else getattr(entry, "rack_units", None)
         if isinstance(entry, System | Switch)
         else None,
+        # the catalog entry's maker, so a device row names it (None: a generic item)
+        vendor=getattr(entry, "vendor", None),
     )
 
 
@@ -452,26 +455,18 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
         and rack.cooling in (plan.cooling, "air-or-liquid")
         else None
     )
-    per_rack = (
-        "the system is the rack"
-        if system.kind == "nvl-rack"
-        else f"{plan.nodes_per_rack} x {system.name} per rack"
-    )
-    what = (
-        f"{plan.rack_units}U {plan.cooling}-cooled compute rack, {per_rack}, "
-        f"{plan.rack_power_kw:,.1f} kW" + (f" ({fits.name})" if fits else "")
-    )
     inside = system.kind == "nvl-rack"
     out = [
         line(
             "rack",
-            plan.compute_racks,
-            what,
+            group.racks,
+            _compute_rack_text(system, plan, group, fits),
             fits,
             None,
             source=None if fits else RACK_SOURCE,
             status=included(system) if inside else "order",
         )
+        for group in plan.rack_loads
     ]
     # the RA's own rack for its network racks too (H100 RA Table 7: 38 NVIDPD13 for 32 compute
     # and 6 other racks), where the compute rack is the catalog's
@@ -508,6 +503,46 @@ HOST_END_POWER_SOURCE = (
 )
 
 
+def _compute_rack_text(
+    system: System, plan: RackPlan, group: RackLoad, fits: RackType | None
+) -> str:
+    """A compute rack line: what the racks of `group` hold and draw. A part-filled rack states
+    its own nodes and load, and the room its layout leaves."""
+    if system.kind == "nvl-rack":
+        holds = "the system is the rack"
+    elif group.nodes == plan.nodes_per_rack:
+        holds = f"{group.nodes} x {system.name} per rack"
+    else:
+        holds = (
+            f"{group.nodes} x {system.name} (part-filled: room for {plan.nodes_per_rack}, "
+            f"limited by {plan.limited_by})"
+        )
+    gear = (
+        f" and the switches, servers and storage ({group.support_kw:,.1f} kW)"
+        if group.support_kw
+        else ""
+    )
+    return (
+        f"{plan.rack_units}U {plan.cooling}-cooled compute rack, {holds}{gear}, "
+        f"{group.power_kw:,.1f} kW" + (f" ({fits.name})" if fits else "")
+    )
+
+
+def _pdu_load(plan: RackPlan) -> str:
+    """What the compute racks' PDUs carry: each rack's PDUs share its real load, a part-filled
+    rack's its own."""
+    each = PDUS_PER_COMPUTE_RACK
+    groups = plan.rack_loads
+    if len(groups) == 1:
+        g = groups[0]
+        return f"{each} per compute rack carrying {g.power_kw:,.1f} kW ({g.power_kw / each:,.1f} kW each)"
+    return f"{each} per compute rack: " + ", ".join(
+        f"{plural(g.racks, 'rack')} of {plural(g.nodes, 'node')} carrying {g.power_kw:,.1f} kW "
+        f"({g.power_kw / each:,.1f} kW each)"
+        for g in groups
+    )
+
+
 def _pdu_lines(
     catalog: Catalog,
     racks: RacksSection,
@@ -526,14 +561,11 @@ def _pdu_lines(
     pdu = fits.pdu_name if fits and fits.pdu_name and not inside else None
     out = []
     if compute_pdus:
-        per_pdu = plan.rack_power_kw / PDUS_PER_COMPUTE_RACK
-        spec = (
-            f"{PDUS_PER_COMPUTE_RACK} per compute rack carrying {plan.rack_power_kw:,.1f} kW "
-            f"({per_pdu:,.1f} kW each)"
-        )
-        feed, feed_source = _published_feed(rack, plan.rack_power_kw, plan.cooling)
+        spec = _pdu_load(plan)
+        most_kw = max(g.power_kw for g in plan.rack_loads)
+        feed, feed_source = _published_feed(rack, most_kw, plan.cooling)
         if pdu:
-            text, status = f"{pdu}, compute racks ({PDUS_PER_COMPUTE_RACK} per rack)", "order"
+            text, status = f"{pdu}, compute racks ({spec})", "order"
         else:
             text, status = f"rack PDU, model to choose: {spec}{feed}", TO_CHOOSE
         source = pdu_basis(catalog) + (f"; {feed_source}" if feed_source else "")

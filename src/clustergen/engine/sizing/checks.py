@@ -168,15 +168,21 @@ def design_checks(
     if request.power_cap_w:
         checks.append(power_check(power, inputs.common.it_cap_w or 0.0))
     rack_kw = inputs.rack_power_kw
+    # the most loaded rack the design has: a one-rack design's part-filled rack, not its layout
+    most = max(racks.rack_loads, key=lambda g: g.power_kw, default=None)
+    most_kw = most.power_kw if most else racks.rack_power_kw
     checks.append(
         check(
             "rack power within limit",
-            racks.rack_power_kw <= rack_kw * 1.0001,
-            f"{racks.rack_power_kw:.1f} kW of {rack_kw:g} kW",
+            most_kw <= rack_kw * 1.0001,
+            f"{most_kw:.1f} kW of {rack_kw:g} kW",
             (
                 "one rack-scale system per rack"
                 if inputs.system.kind == "nvl-rack"
                 else f"{plural(racks.nodes_per_rack, 'node')} per rack, limited by {racks.limited_by}"
+                if most is None or most.nodes == racks.nodes_per_rack
+                else f"{plural(most.nodes, 'node')} in the rack (room for {racks.nodes_per_rack}, "
+                f"limited by {racks.limited_by})"
             ),
         )
     )

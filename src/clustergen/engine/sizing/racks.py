@@ -6,7 +6,7 @@ import math
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Cdu, RackType, System
-from clustergen.engine.model.compute import RackPlan
+from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import FabricsSection, RacksSection
 from clustergen.engine.sizing.inputs import Inputs, Notes
@@ -40,6 +40,7 @@ def plan_racks(
             compute_racks=nodes,
             rack_power_kw=node_w / 1e3,
             limited_by="the system itself, a whole rack",
+            rack_loads=rack_loads(nodes, 1, node_w),
         )
     by_power = int((rack_power_limit_kw * 1e3 + 1e-6) // node_w)
     by_space = rack_units // system.rack_units if system.rack_units else by_power
@@ -54,16 +55,27 @@ def plan_racks(
             f"{rack_power_limit_kw:g} kW",
             hint=f"allow racks of at least {node_w / 1e3:.1f} kW",
         )
+    racks = ceil_div(nodes, per_rack)
     return RackPlan(
         rack_power_limit_kw=rack_power_limit_kw,
         cooling=cooling,
         rack_units=rack_units,
         node_rack_units=system.rack_units,
         nodes_per_rack=per_rack,
-        compute_racks=ceil_div(nodes, per_rack),
+        compute_racks=racks,
         rack_power_kw=per_rack * node_w / 1e3,
         limited_by=limited_by,
+        rack_loads=rack_loads(nodes, per_rack, node_w),
     )
+
+
+def rack_loads(nodes: int, per_rack: int, node_w: float) -> list[RackLoad]:
+    """The full racks, then the last rack where it holds fewer nodes than a full one."""
+    full, rest = divmod(nodes, per_rack)
+    groups = [RackLoad(racks=full, nodes=per_rack, power_kw=per_rack * node_w / 1e3)]
+    if rest:
+        groups.append(RackLoad(racks=1, nodes=rest, power_kw=rest * node_w / 1e3))
+    return [g for g in groups if g.racks]
 
 
 def rack_type_for(catalog: Catalog, racks: RackPlan) -> RackType | None:
@@ -197,6 +209,7 @@ def racks_section(
     )
     if in_compute:
         network_racks = 0
+        plan = _with_support(plan, support_w or 0.0)
         basis = (
             f"no network rack: the switches, servers and storage ({switch_ru + server_units} U, "
             f"{watts(support_w)}) fit a compute rack's free space and power headroom"
@@ -238,6 +251,24 @@ def racks_section(
         basis=basis,
         cooling=liquid_cooling(inputs, plan, row),
     )
+
+
+def _with_support(plan: RackPlan, support_w: float) -> RackPlan:
+    """The plan with its last compute rack also carrying the switches, servers and storage
+    (`support_w`), a group of its own, so its PDUs and BOM line state the rack's whole load."""
+    groups = list(plan.rack_loads)
+    if not groups or support_w <= 0:
+        return plan
+    last = groups.pop()
+    if last.racks > 1:
+        groups.append(last.model_copy(update={"racks": last.racks - 1}))
+    support_kw = support_w / 1e3
+    groups.append(
+        RackLoad(
+            racks=1, nodes=last.nodes, power_kw=last.power_kw + support_kw, support_kw=support_kw
+        )
+    )
+    return plan.model_copy(update={"rack_loads": groups})
 
 
 def server_rack_units(systems: list[tuple[System | None, int]]) -> int:

@@ -559,6 +559,7 @@ def _design(b: _Layout) -> FabricDesign:
         plane_split=planes.split,
         plane_port_speed_gbps=planes.speed_gbps,
         rail_optimized=plan.su_nodes is not None,
+        rails=(plan.rails or planes.ports) if plan.su_nodes is not None else None,
         su_nodes=plan.su_nodes,
         scalable_units=leaves.sus,
         nodes=plan.nodes,

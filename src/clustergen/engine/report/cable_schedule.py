@@ -1,0 +1,71 @@
+"""`cable_schedule.csv`: one row per link group with both ends (what each end plugs into and
+the rack-plan devices that are it), the cable, its media and length class."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from clustergen.engine.model.design import Design
+from clustergen.engine.report.end_names import EndNames
+from clustergen.engine.report.rackplan import rack_plan
+from clustergen.engine.report.safe_text import cell_text
+
+
+def cable_schedule_csv(d: Design) -> str:
+    """One row per link group: both ends (device, the rack plan's names of those devices, port,
+    transceiver part and count), the cable part, media, speed and length class, and how many
+    links."""
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    names = EndNames(d, rack_plan(d))
+    w.writerow(
+        [
+            "fabric",
+            "segment",
+            "links",
+            "speed_gbps",
+            "side_a_device",
+            "side_a_names",
+            "side_a_port",
+            "side_a_transceiver",
+            "side_a_transceivers",
+            "side_b_device",
+            "side_b_names",
+            "side_b_port",
+            "side_b_transceiver",
+            "side_b_transceivers",
+            "cable",
+            "cable_supplied_by",
+            "media",
+            "length_class",
+        ]
+    )
+    for g in d.links:
+        w.writerow(
+            [
+                cell_text(v)
+                for v in (
+                    g.fabric,
+                    g.segment,
+                    g.links,
+                    g.speed_gbps,
+                    g.a.device,
+                    names.of(g.a.device, g.fabric),
+                    g.a.port,
+                    g.a.transceiver or "",
+                    g.a.transceivers,
+                    g.b.device,
+                    names.of(g.b.device, g.fabric),
+                    g.b.port,
+                    g.b.transceiver or "",
+                    g.b.transceivers,
+                    g.cable or "",
+                    "buyer" if g.cable_supply == "order" else g.cable_supply,
+                    g.media,
+                    g.length_class,
+                )
+            ]
+        )
+    return buf.getvalue()

@@ -1,0 +1,130 @@
+"""The rack plan a data-centre team imports: every device row names its manufacturer and model,
+every rack the design counts and no other, a device family kept together."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.design import Design
+from clustergen.engine.report import rackplan
+from clustergen.engine.report.cable_schedule import cable_schedule_csv
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.search.proposal import request_from_fields
+
+CATALOG = load_catalog()
+
+#: the platforms a data-centre team imports most: NVIDIA DGX with RA layout, an OEM HGX server,
+#: a rack-scale system; each with its storage appliances and management servers
+DESIGNS = {
+    "dgx-h100-4su": {"platform": "dgx-h100", "nodes": 128},
+    "dgx-b200-3": {"platform": "dgx-b200", "nodes": 3},
+    "hgx-b200-64": {"platform": "hgx-b200", "nodes": 64},
+    "gb200-4su": {"platform": "gb200-nvl72", "nodes": 32},
+}
+
+
+@pytest.fixture(scope="module", params=sorted(DESIGNS))
+def design(request: pytest.FixtureRequest) -> Design:
+    return plan_design(CATALOG, request_from_fields(CATALOG, DESIGNS[request.param]))
+
+
+def _rows(d: Design) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(d))))
+
+
+def test_every_device_row_names_its_manufacturer_and_model(design: Design) -> None:
+    """NetBox rejects a device row with no manufacturer: each names the catalog vendor of its
+    BOM line, or says "to choose" (and from what) where the catalog names no one maker."""
+    rows = _rows(design)
+    assert rows
+    for row in rows:
+        assert row["manufacturer"], row
+        assert row["device_type"], row
+        if row["manufacturer"] == rackplan.TO_CHOOSE:
+            assert "manufacturer to choose (" in row["description"], row
+    by_part = {ln.part: ln for ln in design.bom if ln.part}
+    node_line = by_part[design.platform.system]
+    nodes = [r for r in rows if r["name"].startswith("node-")]
+    for row in nodes:
+        assert row["manufacturer"] == rackplan.maker(node_line)
+    storage = [r for r in rows if r["role"] == "storage"]
+    for row in storage:
+        line = next(ln for ln in design.bom if ln.category == "storage" and ln.status == "order")
+        assert row["manufacturer"] == (line.vendor or rackplan.TO_CHOOSE)
+
+
+def test_a_class_of_makers_is_left_to_choose_and_one_maker_is_named() -> None:
+    hgx = plan_design(CATALOG, request_from_fields(CATALOG, DESIGNS["hgx-b200-64"]))
+    rows = _rows(hgx)
+    node = next(r for r in rows if r["name"] == "node-0001")
+    assert node["manufacturer"] == "to choose"
+    assert "NVIDIA HGX partner (OEM)" in node["description"]
+    ddn = [r for r in rows if r["device_type"].startswith("DDN ")]
+    assert ddn
+    assert {r["manufacturer"] for r in ddn} == {"DDN"}
+    switches = [r for r in rows if r["role"] == "network"]
+    assert switches
+    assert {r["manufacturer"] for r in switches} == {"NVIDIA"}
+
+
+def test_the_rack_plan_has_the_racks_the_design_counts(design: Design) -> None:
+    """rack_plan.csv lays out the racks design.json counts: its compute racks, its network,
+    management and storage racks, no more and no fewer (in-row CDU positions apart)."""
+    racks = [r for r in rackplan.rack_plan(design) if r.role != "cooling"]
+    assert len([r for r in racks if r.role == "compute"]) == design.racks.compute.compute_racks
+    assert len(racks) == design.racks.total_racks
+
+
+def test_a_device_family_sits_in_one_rack_where_the_racks_allow(design: Design) -> None:
+    """The storage appliances of a DGX H100 4-SU design were split 2 + 1 over two racks: a
+    family (one BOM line's devices outside the SU racks) now sits in one rack whenever one of
+    the racks the design counts has room for all of it."""
+    support = [r for r in rackplan.rack_plan(design) if r.role not in ("compute", "cooling")]
+    placed: dict[str, set[str]] = {}
+    for rack in support:
+        for x in rack.devices:
+            placed.setdefault(x.name.rsplit("-", 1)[0], set()).add(rack.name)
+    storage = {x.name.rsplit("-", 1)[0] for r in support for x in r.devices if x.role == "storage"}
+    for family in storage:
+        size = sum(
+            x.height for r in support for x in r.devices if x.name.rsplit("-", 1)[0] == family
+        )
+        if size <= rackplan.USABLE_U:
+            assert len(placed[family]) == 1, (family, placed[family])
+
+
+def test_every_cable_schedule_end_names_devices_of_the_rack_plan(design: Design) -> None:
+    """Each link group's two ends name the rack-plan devices they join, and every name (each
+    run's first and last) is a device row of rack_plan.csv."""
+    names = {r["name"] for r in _rows(design)}
+    rows = list(csv.DictReader(io.StringIO(cable_schedule_csv(design))))
+    assert rows
+    for row in rows:
+        for side in ("side_a", "side_b"):
+            assert row[f"{side}_device"], row
+            found = row[f"{side}_names"]
+            assert found, (row["fabric"], row["segment"], row[f"{side}_device"])
+            for run in found.split("; "):
+                for name in run.split(" .. "):
+                    assert name in names, (name, row[f"{side}_device"])
+
+
+def test_netbox_cables_join_devices_of_the_rack_plan(design: Design) -> None:
+    names = {r["name"] for r in _rows(design)}
+    for row in csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(design))):
+        assert row["side_a_device"] in names
+        assert row["side_b_device"] in names
+
+
+def test_a_run_of_names_never_spans_a_gap() -> None:
+    from clustergen.engine.report.end_names import ranges
+
+    assert ranges(["qm9700-001", "qm9700-002", "qm9700-004", "node-0001"]) == [
+        "qm9700-001 .. qm9700-002",
+        "qm9700-004",
+        "node-0001",
+    ]
