@@ -53,7 +53,7 @@ from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.fabric import compute_fabric, scale_section
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
-from clustergen.engine.sizing.links import Hosts, build_links
+from clustergen.engine.sizing.links import Hosts, management_link_groups, scale_out_links
 from clustergen.engine.sizing.management import Servers, inband_network, oob_network, servers
 from clustergen.engine.sizing.north_south import (
     NorthSouth,
@@ -309,11 +309,15 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
     pdus: int | None = None
+    scale_out: list[LinkGroup] | None = None
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
-    # the two (a PDU more seldom adds a switch, a switch more seldom a rack)
+    # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
+    # storage fabrics do not move, so their links are built once
     for _ in range(_PDU_SETTLE_PASSES):
         fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, pdus)
-        links = build_links(catalog, system, fabrics, srv.section, storage, hosts)
+        if scale_out is None:
+            scale_out = scale_out_links(catalog, system, fabrics, srv.section, storage, hosts)
+        links = scale_out + management_link_groups(catalog, system, fabrics, srv.section)
         power = power_section(inputs, nodes, fabrics, srv, storage, links)
         support_w = None if not power.complete else power.it_total_w - power.compute_w
         racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)

@@ -111,11 +111,34 @@ def build_links(
     hosts: Hosts,
 ) -> list[LinkGroup]:
     """Every link group of the design, fabric by fabric, in a stable order."""
+    out = scale_out_links(catalog, system, fabrics, servers, storage, hosts)
+    return out + management_link_groups(catalog, system, fabrics, servers)
+
+
+def scale_out_links(
+    catalog: Catalog,
+    system: System,
+    fabrics: FabricsSection,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+) -> list[LinkGroup]:
+    """The compute and storage fabrics' link groups: what the management networks around them
+    do not change, so a caller settling those builds these once."""
     out: list[LinkGroup] = []
     if fabrics.compute is not None:
         out += _fabric_links(catalog, system, "compute", fabrics.compute, servers, storage, hosts)
     if fabrics.storage is not None:
         out += _fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
+    return out
+
+
+def management_link_groups(
+    catalog: Catalog, system: System, fabrics: FabricsSection, servers: ServersSection
+) -> list[LinkGroup]:
+    """The in-band and out-of-band networks' link groups, their uplinks and the fabric
+    managers' HA pair cables."""
+    out: list[LinkGroup] = []
     if fabrics.inband is not None:
         out += inband_links(catalog, fabrics.inband, system.inband, servers)
     if fabrics.oob is not None:
