@@ -29,6 +29,7 @@ import pytest
 from clustergen.agent.protocol import calls_in_content
 from clustergen.agent.toolset import Toolset
 from clustergen.tools import default_registry
+from clustergen.units import plural
 from support.loopback import loopback_only
 
 pytestmark = pytest.mark.realserver
@@ -197,7 +198,7 @@ def _report(
     elif json.loads(proc.stdout).get("mode") == "offline":
         outcome += f" (planner; {json.loads(proc.stdout)['warnings'][0][:160]})"
     lines = [
-        f"- {name}: {outcome}; {elapsed:.0f} s, {len(replies)} request(s)",
+        f"- {name}: {outcome}; {elapsed:.0f} s, {plural(len(replies), 'request')}",
         *(
             f"  - turn {e['turn']}: {e['prompt_tokens']} prompt + {e['completion_tokens']} "
             f"completion tokens, {e['latency_s']:.0f} s"
