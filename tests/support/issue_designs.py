@@ -16,3 +16,17 @@ NAMED = [
     {"platform": "gb300-nvl72", "nodes": 16},
 ]
 PLATFORMS = sorted(s.id for s in load_catalog().all("systems", System) if s.gpu)
+
+#: the named designs as drawn in the bundles reviewed (the SuperPOD RA's 127 nodes, where NAMED
+#: asks for 128), with part-built scalable units: pictures and their counts are held over these
+DRAWN: list[dict[str, object]] = [
+    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
+    {"platform": "dgx-h100", "nodes": 127},
+    {"platform": "dgx-b200", "nodes": 127},
+    {"platform": "hgx-b200", "nodes": 64},
+    {"platform": "gb200-nvl72", "nodes": 32},
+    {"platform": "gb300-nvl72", "nodes": 16},
+    {"platform": "gb200-nvl72", "nodes": 28},
+    {"platform": "gb300-nvl72", "nodes": 28},
+    {"platform": "dgx-h100", "nodes": 223},
+]

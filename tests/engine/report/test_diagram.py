@@ -14,6 +14,7 @@ from clustergen.engine.report import diagram, rackplan
 from clustergen.engine.report.cable_schedule import cable_schedule_csv
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
+from support.issue_designs import DRAWN
 
 CATALOG = load_catalog()
 
@@ -188,20 +189,7 @@ def _count(label: str) -> int:
     return int(label.split(" ")[0].replace(",", ""))
 
 
-_DRAWN = [
-    {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
-    {"platform": "dgx-h100", "nodes": 127},
-    {"platform": "dgx-b200", "nodes": 127},
-    {"platform": "hgx-b200", "nodes": 64},
-    {"platform": "gb200-nvl72", "nodes": 32},
-    {"platform": "gb300-nvl72", "nodes": 16},
-    {"platform": "gb200-nvl72", "nodes": 28},
-    {"platform": "gb300-nvl72", "nodes": 28},
-    {"platform": "dgx-h100", "nodes": 223},
-]
-
-
-@pytest.mark.parametrize("fields", _DRAWN, ids=lambda f: "-".join(str(v) for v in f.values()))
+@pytest.mark.parametrize("fields", DRAWN, ids=lambda f: "-".join(str(v) for v in f.values()))
 def test_boxes_and_edges_add_up_to_the_design(fields: dict[str, object]) -> None:
     """The leaves on the SU boxes, the links on the spine edges and the bandwidth on the node
     edges add up to design.json's fabric (SU 4 of 127 DGX H100 was drawn with 250 uplinks

@@ -10,6 +10,7 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.report.su_counts import apportion, su_counts
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
+from support.issue_designs import DRAWN
 
 CATALOG = load_catalog()
 
@@ -41,17 +42,9 @@ def test_a_part_built_last_su_of_spine_leaf_groups_has_its_own_leaves() -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        {"gpus": 512, "power_cap_w": 5e6, "workload": "training"},
-        {"platform": "dgx-h100", "nodes": 127},
-        {"platform": "dgx-b200", "nodes": 127},
-        {"platform": "hgx-b200", "nodes": 64},
-        {"platform": "gb200-nvl72", "nodes": 32},
-        {"platform": "gb300-nvl72", "nodes": 16},
-        {"platform": "gb200-nvl72", "nodes": 28},
-        {"platform": "gb300-nvl72", "nodes": 28},
+        *DRAWN,
         {"platform": "gb300-nvl72", "nodes": 28, "fabric": "infiniband"},
         {"platform": "dgx-h100", "nodes": 20},
-        {"platform": "dgx-h100", "nodes": 223},
     ],
     ids=lambda f: "-".join(str(v) for v in f.values()),
 )

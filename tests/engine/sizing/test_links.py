@@ -17,6 +17,7 @@ from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric import VENDOR_MEDIA
 from clustergen.engine.sizing.fabric.host_optics import fits_cage
 from clustergen.engine.sizing.links import is_copper, management_links
+from support.bom_lines import ends_to_choose
 from support.issue_designs import NAMED, PLATFORMS
 
 CATALOG = load_catalog()
@@ -395,22 +396,11 @@ def test_a_management_networks_links_are_resolved_once_and_as_afresh() -> None:
     assert first in d.links
 
 
-def _ends_to_choose(d: Design) -> list[str]:
-    """Ordered link ends and cables with no catalog part (the storage vendor's are not ours)."""
-    return [
-        ln.description
-        for ln in d.bom
-        if ln.category in ("transceiver", "cable")
-        and ln.part is None
-        and not ln.status.startswith("supplied by the storage vendor")
-    ]
-
-
 @pytest.mark.parametrize("fields", NAMED, ids=lambda f: str(f.get("platform", "readme")))
 def test_no_link_end_of_the_issues_designs_is_left_to_choose(fields: dict[str, object]) -> None:
     """Issue #25's six designs: every ordered link end and cable resolves to a catalog part."""
     d = plan_design(CATALOG, request_from_fields(CATALOG, fields))
-    assert _ends_to_choose(d) == []
+    assert ends_to_choose(d) == []
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
@@ -418,4 +408,4 @@ def test_no_platform_leaves_a_management_server_link_end_to_choose(platform: str
     """The control plane's storage links on every platform's design: the card's cage meets the
     fabric's optics (the H100-era HDR200 card on its splitter, the BlueField-3 elsewhere)."""
     d = plan_design(CATALOG, request_from_fields(CATALOG, {"platform": platform, "nodes": 16}))
-    assert not [t for t in _ends_to_choose(d) if "server" in t.lower()]
+    assert not [t for t in ends_to_choose(d) if "server" in t.lower()]

@@ -34,7 +34,7 @@ from clustergen.engine.search.objective import RA_MARGIN, Objective, objective_f
 from clustergen.engine.search.published import RowKey, past_published, row_key
 from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_inputs
 from clustergen.engine.sizing.platform import gpu_system, node_power
-from clustergen.engine.sizing.workload import peak_flops, workload_gpus
+from clustergen.engine.sizing.workload import dense_field, peak_flops, workload_gpus
 from clustergen.errors import ClustergenError, RequestError
 from clustergen.units import dollars, watts
 
@@ -261,10 +261,7 @@ def _capital_why_not(d: Sized, c: Candidate) -> tuple[str | None, str | None]:
 def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternative:
     """The trade-study row of a whole design (as sized: no row reads what finishing adds)."""
     gpu, system = d.inputs.platform.gpu, d.inputs.system
-    flops = {
-        "fp8": gpu.fp8_dense_tflops,
-        "fp4": gpu.fp4_dense_tflops,
-    }.get(study_precision(d.inputs.request, workload), gpu.bf16_dense_tflops)
+    flops: float | None = getattr(gpu, dense_field(study_precision(d.inputs.request, workload)))
     cf = d.fabrics.compute
     p = d.power
     why_not, infeasible = _why_not(catalog, d, c, workload)

@@ -14,6 +14,7 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric.cable_ends import host_cable_end, switch_cable_end
+from support.bom_lines import ends_to_choose
 
 CATALOG = load_catalog()
 A100 = ("dgx-a100", "dgx-a100-320gb")
@@ -34,17 +35,6 @@ def _design(catalog: Catalog, platform: str, nodes: int) -> Design:
 def a100(request: pytest.FixtureRequest) -> Design:
     platform, nodes = request.param
     return _design(CATALOG, platform, nodes)
-
-
-def _ends_to_choose(d: Design) -> list[str]:
-    """Ordered link ends and cables with no catalog part (the storage vendor's are not ours)."""
-    return [
-        ln.description
-        for ln in d.bom
-        if ln.category in ("transceiver", "cable")
-        and ln.part is None
-        and not ln.status.startswith("supplied by the storage vendor")
-    ]
 
 
 def test_the_hdr_switch_cage_takes_the_hdr_aoc_and_the_node_its_other_end() -> None:
@@ -75,7 +65,7 @@ def test_the_rule_does_not_reach_past_its_cages() -> None:
 
 
 def test_no_dgx_a100_link_end_or_cable_is_left_to_choose(a100: Design) -> None:
-    assert _ends_to_choose(a100) == []
+    assert ends_to_choose(a100) == []
     assert not [
         ln
         for ln in a100.bom

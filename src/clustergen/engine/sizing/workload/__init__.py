@@ -17,6 +17,7 @@ from clustergen.engine.sizing.workload.estimate import (
 from clustergen.engine.sizing.workload.inference import anchor
 from clustergen.engine.sizing.workload.inputs import (
     WorkloadInputs,
+    dense_field,
     resolve_workload,
     unmodelled_warnings,
     wants_estimate,
@@ -34,6 +35,7 @@ __all__ = [
     "anchor",
     "build_replica",
     "check_workload",
+    "dense_field",
     "design_estimate",
     "estimate_request",
     "estimate_workload",

@@ -43,7 +43,7 @@ from clustergen.engine.sizing.workload.experts import (
     kv_copies,
     weights_per_gpu,
 )
-from clustergen.engine.sizing.workload.inputs import constant
+from clustergen.engine.sizing.workload.inputs import constant, dense_field
 from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 
 _BISECT_STEPS = 60
@@ -258,12 +258,7 @@ def build_replica(
     """The replica's time constants; None when the architecture or a GPU figure is unknown, or a
     DEP layout's all-to-all cannot be costed. `tp` is the GPUs per stage (TP or DEP degree),
     `domain` the GPUs one NVLink domain joins (default: the stage)."""
-    peak = {
-        "bf16": gpu.bf16_dense_tflops,
-        "fp16": gpu.bf16_dense_tflops,
-        "fp8": gpu.fp8_dense_tflops,
-        "fp4": gpu.fp4_dense_tflops,
-    }[precision]
+    peak: float | None = getattr(gpu, dense_field(precision))
     kv_full = arch.kv_bytes_per_token(isl + osl, kv_bytes(precision))
     if not (peak and gpu.memory_bandwidth_gb_per_s and gpu.memory_gb) or kv_full is None:
         return None

@@ -45,12 +45,7 @@ _MAX_GPUS = 10_000_000
 
 def peak_flops(gpu: Gpu, precision: str) -> float:
     """The GPU's dense peak at `precision`, FLOP/s; a missing figure is the user's to change."""
-    tflops = {
-        "bf16": gpu.bf16_dense_tflops,
-        "fp16": gpu.bf16_dense_tflops,
-        "fp8": gpu.fp8_dense_tflops,
-        "fp4": gpu.fp4_dense_tflops,
-    }[precision]
+    tflops: float | None = getattr(gpu, dense_field(precision))
     if not tflops:
         raise CatalogGapError(
             f"{gpu.name} has no published dense {precision.upper()} throughput in the catalog",
