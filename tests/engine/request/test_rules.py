@@ -166,3 +166,10 @@ def test_a_job_without_its_size_says_what_sizes_it(text: str) -> None:
     with pytest.raises(RequestError, match="has no size") as e:
         merge_request(load_catalog(), text, {})
     assert "tokens and days" in e.value.one_line()
+
+
+def test_a_compute_target_written_as_a_sentence_is_read_whole() -> None:
+    text = "We need about 1 exaflop of FP8 compute for inference, liquid cooling is fine, 3 MW max"
+    r = merge_request(load_catalog(), text, {})
+    assert r.compute_pflops == 1000
+    assert r.not_understood == []

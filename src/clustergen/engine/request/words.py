@@ -116,6 +116,7 @@ FILLER = frozenset(
         "has",
         "matters",
         "box",
+        "compute",
         "fine",
         "them",
         "internally",
