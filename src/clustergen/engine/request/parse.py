@@ -21,20 +21,20 @@ from clustergen.engine.model.request import (
     DesignRequest,
     sizes_workload,
 )
-from clustergen.engine.request.counts import (
+from clustergen.engine.request.rules import RULES, Reading, Rule
+from clustergen.engine.request.rules.counts import (
     count_before,
     racks_to_nodes,
     su_count,
     su_node_count,
 )
-from clustergen.engine.request.load import serving_defaults, to_tokens
-from clustergen.engine.request.pods import pod_platform
-from clustergen.engine.request.rules import RULES, Reading, Rule
-from clustergen.engine.request.storage_words import named_storage
+from clustergen.engine.request.rules.load import serving_defaults, to_tokens
+from clustergen.engine.request.rules.pods import pod_platform
+from clustergen.engine.request.rules.storage import named_storage
+from clustergen.engine.request.rules.workload import MONEY_RULES
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.versions import family_size_names
 from clustergen.engine.request.words import CONFLICTS, FILLER, NAMES, UNIT_WORD
-from clustergen.engine.request.workload_rules import MONEY_RULES
 from clustergen.errors import NotFoundError, RequestError
 from clustergen.units import plural
 
