@@ -16,7 +16,7 @@ def read_price_rules(r: Draft) -> None:
 
 def read_rules(r: Draft) -> None:
     """Every other rule of `RULES`, in its order, after the catalog names took their words (so
-    no rule reads "72" out of "GB200 NVL72")."""
+    "Llama 3.1 70B" is a model, not also a 70B model size)."""
     for rule in RULES[len(MONEY_RULES) :]:
         r.read(rule)
 
