@@ -47,7 +47,9 @@ def test_the_rules_read_after_the_catalog_names_and_before_the_readings_of_the_w
     [
         # a price's GPU is read before the names take it, then sized as if named
         ("$2 per H100 GPU-hour, 20k GPU-hours training", "gpu", "h100-sxm"),
-        # the name takes "nvl72" before a rule could read 72 of anything
+        # the model's name takes "70b" before the model-size rule could read it too
+        ("train Llama 3.1 70B on 1T tokens in 30 days", "model_params_b", None),
+        ("train Llama 3.1 70B on 1T tokens in 30 days", "model", "llama-3.1-70b"),
         ("4 GB200 NVL72 racks", "nodes", 4),
     ],
 )

@@ -115,6 +115,6 @@ def data_meaning(r: Draft) -> None:
 
 def note_readings(r: Draft) -> None:
     """What was read, and the words no rule or pass read ("not understood"). A pass: it is the
-    reading's record, made once every reading is done (the refusals after it read no field)."""
+    reading's record, made once every reading is done (the refusals after it add no field)."""
     r.fields["understood"] = r.understood
     r.fields["not_understood"] = r.leftovers()

@@ -1,8 +1,9 @@
 """The passes that read catalog names: GPUs, systems, language models, pods and storage products.
 
-They run after the price rules and before the other rules: a name takes its words first, so no
-rule reads "72" out of "GB200 NVL72". A name is a pass, not a rule, because its words are the
-catalog's, not a pattern's, and because what it means depends on the other names around it.
+They run after the price rules and before the other rules: a name takes its words first, so the
+model-size rule does not read "70B" out of "Llama 3.1 70B" as well. A name is a pass, not a rule,
+because its words are the catalog's, not a pattern's, and because what it means depends on the
+other names around it.
 """
 
 from __future__ import annotations
@@ -92,8 +93,9 @@ def _find_platform(
 
 def find_names(r: Draft) -> None:
     """The catalog GPUs, systems and models the text names ("512 H100s", "GB200 NVL72", "Llama
-    3.1 70B"), found but not yet taken. A pass: the words are the catalog's (4,000 names), and
-    the passes after it read the names together (a price's GPU, a replaced fleet)."""
+    3.1 70B"), found but not yet taken. A pass: the words are the catalog's names, not a
+    pattern's, and the passes after it read the names together (a price's GPU, a replaced
+    fleet)."""
     r.named, r.spans = _find_platform(r.catalog, r.low, r.used)
 
 

@@ -16,13 +16,13 @@ def read_price_rules(r: Draft) -> None:
 
 def read_rules(r: Draft) -> None:
     """Every other rule of `RULES`, in its order, after the catalog names took their words (so
-    no rule reads "72" out of "GB200 NVL72")."""
+    "Llama 3.1 70B" is a model, not also a 70B model size)."""
     for rule in RULES[len(MONEY_RULES) :]:
         r.read(rule)
 
 
 def tokens_from_load(r: Draft) -> None:
-    """Requests per second and concurrent users ("1,000 users at 20 tokens/s") become the token
-    rate served. A pass: the rate needs every load phrase read, and the catalog's serving
-    defaults for what the request leaves out."""
+    """Requests per second and concurrent users ("100 requests/s", "1,000 concurrent users")
+    become the output-token rate served. A pass: the rate needs the output length or speed per
+    user read anywhere in the request, and the catalog's serving defaults when it gives none."""
     to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
