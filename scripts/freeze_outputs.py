@@ -1,9 +1,16 @@
-"""Freeze clustergen's JSON outputs so a refactor can prove it changed no number.
+"""Freeze clustergen's outputs so a refactor can prove it changed no number.
 
 Every eval case (golden and adversarial) through the offline runner, and every README and CLI
-example through `clustergen ... --json`, is written to tests/frozen/. `tests/test_frozen.py`
-recomputes them and fails on any byte that differs. A commit that changes an output on purpose
-regenerates the files with this script, so the change shows up in its diff for review:
+example through `clustergen ... --json`, is frozen in tests/frozen/ as its figures: every number,
+yes/no and enum-like word of the output (an id, a verdict, a category: a string without spaces, or
+one of the Design schema's enum values) as `path<TAB>value`, one line each, in the output's order
+(`<name>.figures.tsv`). Free prose (a memo, a check's detail, a message) and nulls are not figures,
+so a new field that is null everywhere, or a new section, rewrites no figure file, and a number
+that moves shows as one changed line. The full JSON is kept only for the canonical designs (every
+GPU system's own 512-GPU design and the README's first example, `canonical()`): they carry the
+shape and the prose for review. `tests/test_frozen.py` recomputes every file and fails on any byte
+that differs. A commit that changes an output on purpose regenerates the files with this script,
+so the change shows up in its diff for review:
 
     uv run python scripts/freeze_outputs.py          # rewrite tests/frozen/
     uv run python scripts/freeze_outputs.py --check  # what the test does: list the differences
@@ -12,8 +19,9 @@ The files guard figures, not provenance. What changes with every catalog edit an
 a design is masked: the catalog hash and the inputs digest (they keep their own tests,
 tests/cli/test_catalog_hash.py), and the catalog's provenance prose (`source`, `notes`, `as_of`,
 `price_source`, `field_sources`), wherever a catalog text appears whole or embedded in a longer
-string. A placeholder keeps the place, so a figure that loses its source still shows. INDEX.tsv
-beside the files lists the figures a reviewer reads first, one line per file.
+string. A placeholder keeps the place in the JSON, so a figure that loses its source still shows;
+a masked value is never a figure. INDEX.tsv beside the files lists the figures a reviewer reads
+first, one line per frozen output.
 """
 
 from __future__ import annotations
@@ -299,7 +307,8 @@ def run_case(case: Any, runner: Any) -> str:
 
 
 def outputs() -> Iterator[tuple[str, str]]:
-    """(file name, frozen text) of every frozen output, then INDEX.tsv listing them."""
+    """(file name, frozen text) of every frozen file: each output's figures, the canonical
+    designs' JSON, then INDEX.tsv listing the outputs."""
     from clustergen.evals.cases import load_cases
     from clustergen.evals.modes import make_runner
 
@@ -307,16 +316,118 @@ def outputs() -> Iterator[tuple[str, str]]:
     rows: list[list[str]] = []
     for case in load_cases():
         text = run_case(case, runner)
-        rows.append(index_row(f"case-{case.id}.json", text))
-        yield rows[-1][0], text
+        rows.append(index_row(f"case-{case.id}{FIGURES}", text))
+        yield from files_for(f"case-{case.id}", text)
     for name, argv in invocations():
         text = run_cli(argv)
-        rows.append(index_row(f"cli-{name}.json", text))
-        yield rows[-1][0], text
+        rows.append(index_row(f"cli-{name}{FIGURES}", text))
+        yield from files_for(f"cli-{name}", text)
     yield INDEX, index_text(rows)
 
 
-# The figures a reviewer reads first, one line per frozen file: a catalog change shows here as a
+def files_for(stem: str, text: str) -> list[tuple[str, str]]:
+    """The frozen files of one output: its figures, and its JSON when it is canonical."""
+    files = [(stem + FIGURES, figures_text(text))]
+    if stem in canonical():
+        files.append((stem + ".json", text))
+    return files
+
+
+@functools.cache
+def canonical() -> frozenset[str]:
+    """Outputs whose full JSON is frozen: one design per GPU system (a new system adds its own)
+    and the README's first example. The rest keep their figures only."""
+    stems = {f"cli-{_slug(f'design 512 GPUs --platform {p}')}" for p in gpu_platforms()}
+    return frozenset({*stems, f"cli-{_slug('design 512 GPUs training, 5 MW')}"})
+
+
+# The figures file of an output: `path<TAB>value` per leaf, the value as JSON.
+FIGURES = ".figures.tsv"
+# A string figure is a word: an id, a verdict, a category (prose has spaces) ...
+_WORD = re.compile(r"\S{1,64}")
+# ... and never a masked value, nor the engine's version (it is not a figure of the design).
+_MASK = re.compile(r"<[^<>]*>")
+_NOT_FIGURES = frozenset({"engine_version"})
+# A crash or a refusal is the outcome, whatever its words: a refusal's numbers are in its message.
+_OUTCOME = re.compile(r"(^|\.)(crash|error\.message|error\.hint)$")
+
+
+def figures_text(text: str) -> str:
+    """Every figure of a frozen JSON text, one `path<TAB>value` line each, in document order."""
+    lines: list[str] = []
+    _leaves(json.loads(text), "", "", lines)
+    return "".join(lines)
+
+
+def _leaves(data: Any, path: str, key: str, lines: list[str]) -> None:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            name = json.dumps(k) if any(c in k for c in "\t\n\r") else k
+            _leaves(v, f"{path}.{name}" if path else name, k, lines)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _leaves(v, f"{path}[{i}]", key, lines)
+    elif _OUTCOME.search(path) or _is_figure(key, data):
+        lines.append(f"{path}\t{json.dumps(data, ensure_ascii=False)}\n")
+
+
+def _is_figure(key: str, value: Any) -> bool:
+    if value is None or key in _NOT_FIGURES:
+        return False
+    if not isinstance(value, str):
+        return True  # a number or a yes/no
+    if _MASK.fullmatch(value):
+        return False
+    return bool(_WORD.fullmatch(value)) or value in _enum_values()
+
+
+@functools.cache
+def _enum_values() -> frozenset[str]:
+    """The Design schema's enum values, some of which are several words ('adjacent rack')."""
+    from clustergen.engine.model.design import Design
+
+    found: set[str] = set()
+    stack: list[Any] = [Design.model_json_schema()]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.update(v for v in node.get("enum", []) if isinstance(v, str))
+            if isinstance(node.get("const"), str):
+                found.add(node["const"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(found)
+
+
+_STEP = re.compile(r"\[(\d+)\]|\.?([^.\[\]]+)")
+
+
+def read_figures(text: str) -> Any:
+    """A figures file back as nested dicts and lists (nulls and prose are not in it: a missing
+    key reads as absent, a list item with no figure as None)."""
+    root: dict[str, Any] = {}
+    for line in text.splitlines():
+        path, value = line.split("\t", 1)
+        steps: list[str | int] = [int(m[1]) if m[1] else m[2] for m in _STEP.finditer(path)]
+        node: Any = root
+        for step, after in zip(steps, [*steps[1:], None], strict=True):
+            if after is None:
+                node[step] = json.loads(value)
+            else:
+                node = node.setdefault(step, {})
+    return _as_lists(root)
+
+
+def _as_lists(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node
+    if node and all(isinstance(k, int) for k in node):
+        return [_as_lists(node.get(i)) for i in range(max(node) + 1)]
+    return {k: _as_lists(v) for k, v in node.items()}
+
+
+# The figures a reviewer reads first, one line per frozen output: a catalog change shows here as a
 # small table diff before the JSON. A column that does not fit an output is left blank.
 INDEX = "INDEX.tsv"
 INDEX_COLUMNS = ["file", "platform", "gpus", "nodes", "it_mw", "switches", "racks", "verdict"]
@@ -409,7 +520,7 @@ def compare(files: Iterable[tuple[str, str]], frozen: Path) -> list[str]:
 
 
 def _frozen_files(frozen: Path) -> list[Path]:
-    return [*frozen.glob("*.json"), *frozen.glob(INDEX)]
+    return [*frozen.glob("*.json"), *frozen.glob(f"*{FIGURES}"), *frozen.glob(INDEX)]
 
 
 def main() -> int:

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +13,7 @@ from clustergen.engine.report.memo import render_memo
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 from clustergen.units import watts
-
-FROZEN = Path(__file__).resolve().parents[2] / "frozen"
+from support.frozen import frozen_figures
 
 
 def _designs(obj: Any) -> Iterator[dict[str, Any]]:
@@ -32,10 +29,10 @@ def _designs(obj: Any) -> Iterator[dict[str, Any]]:
 
 def _studied() -> list[Any]:
     out = []
-    for path in sorted(FROZEN.glob("*.json")):
-        for i, d in enumerate(_designs(json.loads(path.read_text(encoding="utf-8")))):
+    for name, figures in frozen_figures():  # the rows' and the design's figures are all there
+        for i, d in enumerate(_designs(figures)):
             if d.get("alternatives"):
-                out.append(pytest.param(d, id=f"{path.stem}-{i}"))
+                out.append(pytest.param(d, id=f"{name}-{i}"))
     return out
 
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_serializer,
+)
 
 from clustergen.engine.model.bom import BomLine, BomTotals
 from clustergen.engine.model.bounds import RackKw
@@ -427,6 +433,21 @@ class Design(_M):
     agent: AgentRun | None = None
     grounding: GroundingReport | None = None
     provenance: Provenance
+
+    @field_serializer("request", mode="wrap")
+    def _request_echo(
+        self, request: DesignRequest, handler: SerializerFunctionWrapHandler
+    ) -> dict[str, Any]:
+        """The request as understood: what was given or read, never a field left at its default
+        (a new request field that no one sets changes no design.json). Reading it back fills the
+        defaults, so a design round-trips."""
+        fields = type(request).model_fields
+        echo: dict[str, Any] = handler(request)
+        return {
+            k: v
+            for k, v in echo.items()
+            if getattr(request, k) != fields[k].get_default(call_default_factory=True)
+        }
 
     @property
     def passed(self) -> bool:
