@@ -222,9 +222,7 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     mgmt = (
         catalog.system(arch.management_server)
         if arch and arch.management_server
-        else next(
-            (s for s in catalog.all("systems", System) if s.kind == "management-server"), None
-        )
+        else next((s for s in catalog.all(System) if s.kind == "management-server"), None)
     )
     per_pair = arch.fabric_manager_pair_cables if arch else None
     section = ServersSection(
@@ -332,7 +330,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
     cable = next(
         (
             o
-            for o in catalog.all("optics", Optic)
+            for o in catalog.all(Optic)
             if o.kind == "aoc"
             and o.total_gbps == speed
             and o.ports == 1

@@ -62,15 +62,13 @@ def accepted_forms(catalog: Catalog, group: PortGroup | None) -> tuple[str, ...]
     if "cages" not in catalog.entries:  # a hand-built catalog without the file
         return tuple(group.cage_accepts)
     form = _form_word(group.cage_form)
-    documented = [
-        a for c in catalog.all("cages", Cage) if _form_word(c.form) == form for a in c.accepts
-    ]
+    documented = [a for c in catalog.all(Cage) if _form_word(c.form) == form for a in c.accepts]
     return tuple(dict.fromkeys([*documented, *group.cage_accepts]))
 
 
 def transceivers(catalog: Catalog, *fields: str) -> list[Optic]:
     """The catalog's transceivers, each with the fields a look-up reads (see `optics_of_kind`)."""
-    return optics_of_kind(catalog.all("optics", Optic), "transceiver", *fields)
+    return optics_of_kind(catalog.all(Optic), "transceiver", *fields)
 
 
 def optics_of_kind(optics: list[Optic], kind: str, *fields: str) -> list[Optic]:
@@ -180,7 +178,7 @@ def access_optics(
     split = host.total_gbps != port_gbps
     fibers = [
         o
-        for o in optics_of_kind(catalog.all("optics", Optic), "fiber", "media", "port_speed_gbps")
+        for o in optics_of_kind(catalog.all(Optic), "fiber", "media", "port_speed_gbps")
         if o.media == host.media
         and ((o.ports > 1 and o.port_speed_gbps == port_gbps) if split else o.ports == 1)
     ]

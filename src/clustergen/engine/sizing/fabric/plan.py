@@ -37,7 +37,7 @@ def default_switch(catalog: Catalog, technology: Technology, speed_gbps: float) 
     """The leaf-capable switch of a technology with the most ports at the speed (fewest switches)."""
     candidates = [
         s
-        for s in catalog.all("switches", Switch)
+        for s in catalog.all(Switch)
         if s.technology == technology
         and ("leaf" in s.roles or not s.roles)
         and s.radix_at(speed_gbps) is not None
@@ -159,7 +159,7 @@ def _fabric_manager_cage(catalog: Catalog) -> str | None:
     appliance's ConnectX-7 is OSFP: H100 RA Table 8 takes 980-9I51S-00NS00 on the UFM side)."""
     forms = {
         s.compute.cage_form
-        for s in catalog.all("systems", System)
+        for s in catalog.all(System)
         if s.kind == "fabric-manager" and s.compute is not None
     }
     return forms.pop() if len(forms) == 1 else None
