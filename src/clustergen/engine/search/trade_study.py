@@ -14,7 +14,7 @@ eligible, and says which term is unknown.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.loader import Catalog
@@ -57,8 +57,7 @@ def ranking_text() -> str:
     )
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One way to build the request: a platform, a compute-fabric technology and a ratio."""
 
     system: System
@@ -66,8 +65,7 @@ class Candidate:
     oversubscription: float
 
 
-@dataclass(frozen=True)
-class Weighed:
+class Weighed(NamedTuple):
     """A candidate's row and the sized design it projects (finished only if it is chosen)."""
 
     row: Alternative
@@ -362,8 +360,7 @@ def _keep_one(weighed: list[Weighed], w: Weighed) -> None:
     weighed.append(w)
 
 
-@dataclass(frozen=True)
-class Study:
+class Study(NamedTuple):
     """The study and the chosen row's design (None when no candidate could be built)."""
 
     study: TradeStudy

@@ -11,7 +11,7 @@ run at 200G on a 1:2 splitter fiber) fits when no full-rate module does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Cage, Optic, PortGroup, Switch
@@ -133,8 +133,7 @@ def host_optic(
     return cached(catalog, ("host_optic", total_gbps, ports, cage_form, technology), first)
 
 
-@dataclass(frozen=True)
-class AccessOptics:
+class AccessOptics(NamedTuple):
     """The parts of an optical host-to-switch link where no active cable fits: the host's
     module, the switch's module (how many host links one carries) and the fiber (how many links
     one carries)."""

@@ -260,7 +260,7 @@ def resolve_fabric(
         cabling=cabling,
         architecture=ra.id if ra else None,
         full_su_nodes=full_su,
-        assumed=assumed,
+        assumed=tuple(assumed),
     )
 
 
@@ -467,7 +467,7 @@ def platform_fabric(
         gpus_per_node=system.gpus_per_node,
         gpus=nodes * system.gpus_per_node,
         architecture=setup.architecture,
-        assumed=setup.assumed,
+        assumed=list(setup.assumed),
         fabric=fabric,
     )
 

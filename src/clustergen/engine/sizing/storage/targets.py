@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from pydantic import ValidationError
 
@@ -346,8 +345,7 @@ def _with_metadata_servers(
     return fs.model_copy(update={"metadata_servers": servers})
 
 
-@dataclass(frozen=True)
-class _Checkpoint:
+class _Checkpoint(NamedTuple):
     """A checkpoint the design can time: its size and Young's interval."""
 
     gb: float
