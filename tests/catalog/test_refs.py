@@ -38,6 +38,11 @@ def test_a_kind_is_found_by_its_class() -> None:
     assert catalog.all(Cdu) == catalog.all("cdus", Cdu)
     with pytest.raises(NotFoundError, match="unknown CDU 'no-such-unit'"):
         catalog.get(Cdu, "no-such-unit")
+    # the older spelling: a file stem and the model (or a base) its entries come back as
+    assert catalog.all("cdus", Entry) == catalog.all(Cdu)
+    assert catalog.get("cdus", Entry, default, "unit") is catalog.get(Cdu, default)
+    with pytest.raises(NotFoundError, match="unknown unit"):
+        catalog.get("cdus", Entry, "no-such-unit", "unit")
 
 
 @pytest.mark.parametrize(

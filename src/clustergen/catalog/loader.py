@@ -215,14 +215,15 @@ class Catalog:
     def all(self, kind: str, model: type[E], /) -> list[E]: ...
     def all(self, kind: type[E] | str, model: type[E] | None = None, /) -> list[E]:
         """Every entry of one kind, in id order (a new list each call; the entries are shared):
-        `all(System)`. The older spelling names the file stem too: `all("systems", System)`."""
-        if not isinstance(kind, str):
-            model = kind
-        elif model is None or FILES.get(kind) is not model:
-            raise CatalogError(f"{kind!r} is not the catalog kind of {model!r}")
-        rows = self.entries[model.catalog_kind]
+        `all(System)`. The older spelling names the file stem and the model (or a base of it,
+        `Entry`) its entries are returned as: `all("systems", System)`."""
+        if isinstance(kind, str):
+            stem, model = _stem_of(kind, model)
+        else:
+            stem, model = kind.catalog_kind, kind
+        rows = self.entries[stem]
         found = self._answers.get(
-            ("all", model.catalog_kind, model),
+            ("all", stem, model),
             lambda: [e for _, e in sorted(rows.items()) if isinstance(e, model)],
         )
         return list(found)
@@ -233,20 +234,18 @@ class Catalog:
     def get(self, kind: str, model: type[E], name: str, noun: str | None = None, /) -> E: ...
     def get(self, kind: type[E] | str, *args: Any) -> E:
         """Find an entry of one kind by id, name or alias, forgiving case, punctuation and vendor
-        prefix: `get(Cdu, "in-row 1.3 MW")`. The older spelling names the file stem too, and may
-        word the kind itself: `get("cdus", Cdu, name, "CDU")`."""
+        prefix: `get(Cdu, "in-row 1.3 MW")`. The older spelling names the file stem and the model
+        (or a base of it), and may word the kind itself: `get("cdus", Cdu, name, "CDU")`."""
+        model: type[E]
         if isinstance(kind, str):
-            model: type[E] = args[0]
+            stem, model = _stem_of(kind, args[0])
             name: str = args[1]
-            noun: str = args[2] if len(args) > 2 and args[2] else model.noun
-            if FILES.get(kind) is not model:
-                raise CatalogError(f"{kind!r} is not the catalog kind of {model.__name__}")
+            noun: str = args[2] if len(args) > 2 and args[2] else FILES[stem].noun
         else:
-            model, (name,), noun = kind, args, kind.noun
-        return self._find(model, name, noun)
+            stem, model, (name,), noun = kind.catalog_kind, kind, args, kind.noun
+        return self._find(stem, model, name, noun)
 
-    def _find(self, model: type[E], name: str, noun: str) -> E:
-        stem = model.catalog_kind
+    def _find(self, stem: str, model: type[E], name: str, noun: str) -> E:
         rows = self.entries[stem]
         if name in rows:
             found = rows[name]
@@ -353,6 +352,13 @@ class Catalog:
             return matches[0] if matches else None
 
         return self._answers.get(("architecture_for", system_id, technology, nodes), find)
+
+
+def _stem_of(stem: str, model: type[E] | None) -> tuple[str, type[E]]:
+    """The older look-up spelling's file stem, checked, and the model it asks for."""
+    if model is None or stem not in FILES or not issubclass(FILES[stem], model):
+        raise CatalogError(f"{stem!r} is not a catalog kind whose entries are {model!r}")
+    return stem, model
 
 
 def _hash(entries: dict[str, dict[str, Entry]]) -> str:
