@@ -185,7 +185,7 @@ def gpu_platforms() -> list[str]:
     from clustergen.catalog import load_catalog
     from clustergen.catalog.models import System
 
-    return [s.id for s in load_catalog().all("systems", System) if s.gpu]
+    return [s.id for s in load_catalog().all(System) if s.gpu]
 
 
 def invocations() -> Iterator[tuple[str, list[str]]]:

@@ -51,7 +51,7 @@ def show_training() -> None:
     catalog = load_catalog()
     rows = training_errors(catalog)
     print("TRAINING (tokens/s per GPU: published vs the MFU prior alone)")
-    for r, row in zip(rows, catalog.all("training_throughput", TrainingRow), strict=True):
+    for r, row in zip(rows, catalog.all(TrainingRow), strict=True):
         w = resolve_workload(
             catalog,
             DesignRequest(

@@ -4,6 +4,7 @@ running one command builds only that command."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -241,3 +242,24 @@ def test_a_short_command_ends_before_the_collectors_first_pass(args: tuple[str, 
     passes, allocated = (int(n) for n in done.stdout.split())
     assert passes == 0, f"`clustergen {args[0]}` allocated past {app_module._GC_YOUNG:,}"
     assert allocated > 1_000  # the count is real
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "__all__"), ("", ""), ("logfire", "logfire")])
+def test_the_console_script_turns_pydantic_plugins_off_unless_the_user_chose(
+    given: str | None, seen: str
+) -> None:
+    # pydantic scans every installed distribution for plugins when it builds its first model;
+    # clustergen uses none, so `run` defaults the variable, and a user's own setting stands
+    env = {k: v for k, v in os.environ.items() if k != app_module.PLUGINS_ENV}
+    if given is not None:
+        env[app_module.PLUGINS_ENV] = given
+    child = (
+        "import os\n"
+        "from clustergen.cli import app\n"
+        f"app.main = lambda: print(repr(os.environ.get({app_module.PLUGINS_ENV!r})))\n"
+        "app.run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == repr(seen)

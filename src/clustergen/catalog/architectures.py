@@ -17,6 +17,7 @@ from clustergen.catalog.ranges import (
     PortCount,
     PositiveInt,
 )
+from clustergen.catalog.refs import Ref
 from clustergen.factories import empty_list
 
 
@@ -25,12 +26,12 @@ class NetworkingDefaults(Strict):
 
     fabric: Literal["infiniband", "ethernet"]
     platform: str
-    leaf_switch: str | None = None
-    spine_switch: str | None = None
+    leaf_switch: Annotated[str, Ref("switches")] | None = None
+    spine_switch: Annotated[str, Ref("switches")] | None = None
     north_south: str | None = None
 
 
-class RaPattern(Entry):
+class RaPattern(Entry, kind="ra_patterns", file="ra_patterns.yaml", noun="RA pattern"):
     """An NVIDIA Enterprise RA node pattern in C-G-N-B form (CPUs-GPUs-NICs-Gb/s per GPU)."""
 
     cpus: Annotated[int, Field(ge=1, le=1024)]
@@ -43,7 +44,7 @@ class RaPattern(Entry):
         description="scalable unit size in nodes"
     )
     workloads: list[Literal["training", "fine-tuning", "inference", "mixed"]]
-    systems: list[str] = Field(
+    systems: list[Annotated[str, Ref("systems")]] = Field(
         default_factory=empty_list, description="system ids that fit the pattern"
     )
     networking: NetworkingDefaults
@@ -69,7 +70,7 @@ class FabricSpec(Strict):
     """How a reference architecture builds one fabric."""
 
     technology: Literal["infiniband", "ethernet"]
-    switch: str
+    switch: Annotated[str, Ref("switches")]
     rail_optimized: bool = False
     oversubscription: float = Field(default=1.0, ge=1.0, le=16.0)
     ports_per_node: PortCount | None = Field(
@@ -179,7 +180,7 @@ class ScaledCount(Strict):
         return self.fixed + self.per_block * blocks
 
 
-class Architecture(Entry):
+class Architecture(Entry, kind="architectures", file="architectures.yaml"):
     """A reference architecture (e.g. a DGX SuperPOD generation): SU size and fabric choices.
 
     `min_nodes`..`max_nodes` is the cluster size it covers (DGX BasePOD: up to 8 nodes; the
@@ -189,7 +190,7 @@ class Architecture(Entry):
     fabric's switch pair while every port fits the pair (the Enterprise RAs' small designs).
     """
 
-    systems: list[str] = Field(min_length=1)
+    systems: list[Annotated[str, Ref("systems")]] = Field(min_length=1)
     su_nodes: Annotated[int, Field(ge=1, le=10_000)]
     min_nodes: int = Field(default=1, ge=1, le=1_000_000)
     max_nodes: int | None = Field(default=None, ge=1, le=1_000_000)
@@ -215,8 +216,12 @@ class Architecture(Entry):
     oob_fabric: FabricSpec | None = None
     converged_inband: bool = Field(default=False, description="in-band on the storage fabric")
     collapse_compute: bool = Field(default=False, description="compute on its pair while it fits")
-    storage_appliance: str | None = Field(default=None, description="system id of the appliance")
-    fabric_manager: str | None = Field(default=None, description="system id of the fabric manager")
+    storage_appliance: Annotated[str, Ref("systems")] | None = Field(
+        default=None, description="system id of the appliance"
+    )
+    fabric_manager: Annotated[str, Ref("systems")] | None = Field(
+        default=None, description="system id of the fabric manager"
+    )
     fabric_manager_links: ArchCount = Field(default=0, description="its compute-fabric links")
     fabric_managers: ScaledCount | None = Field(default=None, description="per InfiniBand fabric")
     fabric_manager_pair_cables: int | None = Field(
@@ -229,10 +234,10 @@ class Architecture(Entry):
         ),
     )
     management: ScaledCount | None = Field(default=None, description="control-plane servers")
-    management_server: str | None = Field(
+    management_server: Annotated[str, Ref("systems")] | None = Field(
         default=None, description="system id of the control-plane server (else the first one)"
     )
-    storage_tier_default: str | None = None
+    storage_tier_default: Annotated[str, Ref("storage_tiers")] | None = None
 
     @model_validator(mode="after")
     def _node_range(self) -> Architecture:

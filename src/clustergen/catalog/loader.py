@@ -11,38 +11,34 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from pydantic import ValidationError
 
 from clustergen.catalog.answers import Answers
-from clustergen.catalog.architectures import Architecture, RaPattern
+
+# The kinds are the Entry classes of models.py and of the two modules beside it; importing them
+# registers them in KINDS.
+from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.models import (
+    KINDS,
     Assumption,
-    Cage,
     Cdu,
     Entry,
     Gpu,
     Nic,
     Optic,
     RackType,
-    StorageModel,
     StorageTier,
     Switch,
     System,
     normalise_name,
 )
 from clustergen.catalog.reader import Problem, read_rows
-from clustergen.catalog.workload_models import (
-    HourlyPrice,
-    InferenceTable,
-    LanguageModel,
-    TrainingRow,
-)
+from clustergen.catalog.workload_models import LanguageModel
 from clustergen.errors import CatalogError, NotFoundError
 from clustergen.resources import data_dir
 from clustergen.units import plural
@@ -51,27 +47,9 @@ from clustergen.untrusted import file_kind
 E = TypeVar("E", bound=Entry)
 T = TypeVar("T")
 
-
-#: file stem -> model of each entry. A catalog directory holds any subset of these files.
-FILES: dict[str, type[Entry]] = {
-    "gpus": Gpu,
-    "systems": System,
-    "switches": Switch,
-    "nics": Nic,
-    "optics": Optic,
-    "cages": Cage,
-    "ra_patterns": RaPattern,
-    "architectures": Architecture,
-    "storage_tiers": StorageTier,
-    "assumptions": Assumption,
-    "racks": RackType,
-    "cdus": Cdu,
-    "storage_models": StorageModel,
-    "models": LanguageModel,
-    "training_throughput": TrainingRow,
-    "inference_throughput": InferenceTable,
-    "hourly_prices": HourlyPrice,
-}
+#: file stem -> model of each entry: every class declared `class X(Entry, kind=...)`. A catalog
+#: directory holds any subset of these files.
+FILES: dict[str, type[Entry]] = KINDS
 
 
 def builtin_catalog_dir() -> Path:
@@ -162,75 +140,22 @@ def _validate_rows(
     return entries
 
 
-def _check_references(
+def _check_refs(
     entries: dict[str, dict[str, Entry]], raw: RawRows, problems: list[Problem]
 ) -> None:
-    """Ids that point at other entries must exist. An entry that exists but failed validation
-    has its own problems already; pointing at it is not one more."""
-
-    def need(stem: str, ref: str | None, file: str, entry: str, fld: str) -> None:
-        if ref is not None and ref not in entries[stem] and ref not in raw[stem]:
-            problems.append(Problem(file, entry, fld, f"{ref!r} is not an id in {stem}.yaml"))
-
-    for s in entries["systems"].values():
-        assert isinstance(s, System)
-        need("gpus", s.gpu, "systems.yaml", s.id, "gpu")
-        need("cdus", s.cdu, "systems.yaml", s.id, "cdu")
-        for group in ("compute", "storage", "inband", "oob"):
-            ports = getattr(s, group)
-            if ports is not None:
-                need("nics", ports.nic, "systems.yaml", s.id, f"{group}.nic")
-    _check_cdu_default(entries, need)
-    for a in entries["architectures"].values():
-        assert isinstance(a, Architecture)
-        for sid in a.systems:
-            need("systems", sid, "architectures.yaml", a.id, "systems")
-        need("systems", a.fabric_manager, "architectures.yaml", a.id, "fabric_manager")
-        need("systems", a.management_server, "architectures.yaml", a.id, "management_server")
-        need("systems", a.storage_appliance, "architectures.yaml", a.id, "storage_appliance")
-        for name in (
-            "compute_fabric",
-            "storage_fabric",
-            "ethernet_storage_fabric",
-            "inband_fabric",
-            "oob_fabric",
-        ):
-            spec = getattr(a, name)
-            if spec is not None:
-                need("switches", spec.switch, "architectures.yaml", a.id, f"{name}.switch")
-        need("storage_tiers", a.storage_tier_default, "architectures.yaml", a.id, "storage_tier")
-    for stem in ("training_throughput", "inference_throughput"):
-        for row in entries[stem].values():
-            assert isinstance(row, TrainingRow | InferenceTable)
-            need("models", row.model, f"{stem}.yaml", row.id, "model")
-            need("gpus", row.gpu, f"{stem}.yaml", row.id, "gpu")
-    for price in entries["hourly_prices"].values():
-        assert isinstance(price, HourlyPrice)
-        need("gpus", price.gpu, "hourly_prices.yaml", price.id, "gpu")
-        need("systems", price.system, "hourly_prices.yaml", price.id, "system")
-    for p in entries["ra_patterns"].values():
-        assert isinstance(p, RaPattern)
-        for sid in p.systems:
-            need("systems", sid, "ra_patterns.yaml", p.id, "systems")
-        need(
-            "switches", p.networking.leaf_switch, "ra_patterns.yaml", p.id, "networking.leaf_switch"
-        )
-        need(
-            "switches",
-            p.networking.spine_switch,
-            "ra_patterns.yaml",
-            p.id,
-            "networking.spine_switch",
-        )
-
-
-def _check_cdu_default(
-    entries: dict[str, dict[str, Entry]], need: Callable[[str, str | None, str, str, str], None]
-) -> None:
-    """The CDU class designs are sized with by default (the `cdu` assumption) must exist."""
-    cdu = entries["assumptions"].get("cdu")
-    if isinstance(cdu, Assumption) and isinstance(cdu.value, str):
-        need("cdus", cdu.value, "assumptions.yaml", cdu.id, "value")
+    """Ids that point at other entries (the fields typed with a `Ref`) must exist. An entry that
+    exists but failed validation has its own problems already; pointing at it is not one more."""
+    for stem, rows in entries.items():
+        file = FILES[stem].catalog_file
+        for entry in rows.values():
+            for ref in entry.references():
+                if ref.target not in entries[ref.kind] and ref.target not in raw[ref.kind]:
+                    where = FILES[ref.kind].catalog_file
+                    problems.append(
+                        Problem(
+                            file, entry.id, ref.field, f"{ref.target!r} is not an id in {where}"
+                        )
+                    )
 
 
 def _check_names(
@@ -284,8 +209,18 @@ class Catalog:
                     index.setdefault(name, entry.id)
             self._index[stem] = index
 
-    def all(self, stem: str, model: type[E]) -> list[E]:
-        """Every entry of one file, in id order (a new list each call; the entries are shared)."""
+    @overload
+    def all(self, kind: type[E], /) -> list[E]: ...
+    @overload
+    def all(self, kind: str, model: type[E], /) -> list[E]: ...
+    def all(self, kind: type[E] | str, model: type[E] | None = None, /) -> list[E]:
+        """Every entry of one kind, in id order (a new list each call; the entries are shared):
+        `all(System)`. The older spelling names the file stem and the model (or a base of it,
+        `Entry`) its entries are returned as: `all("systems", System)`."""
+        if isinstance(kind, str):
+            stem, model = _stem_of(kind, model)
+        else:
+            stem, model = kind.catalog_kind, kind
         rows = self.entries[stem]
         found = self._answers.get(
             ("all", stem, model),
@@ -293,9 +228,24 @@ class Catalog:
         )
         return list(found)
 
-    def get(self, stem: str, model: type[E], name: str, kind: str | None = None) -> E:
-        """Find an entry by id, name or alias, forgiving case, punctuation and vendor prefix."""
-        kind = kind or stem.rstrip("s").replace("_", " ")
+    @overload
+    def get(self, kind: type[E], name: str, /) -> E: ...
+    @overload
+    def get(self, kind: str, model: type[E], name: str, noun: str | None = None, /) -> E: ...
+    def get(self, kind: type[E] | str, *args: Any) -> E:
+        """Find an entry of one kind by id, name or alias, forgiving case, punctuation and vendor
+        prefix: `get(Cdu, "in-row 1.3 MW")`. The older spelling names the file stem and the model
+        (or a base of it), and may word the kind itself: `get("cdus", Cdu, name, "CDU")`."""
+        model: type[E]
+        if isinstance(kind, str):
+            stem, model = _stem_of(kind, args[0])
+            name: str = args[1]
+            noun: str = args[2] if len(args) > 2 and args[2] else FILES[stem].noun
+        else:
+            stem, model, (name,), noun = kind.catalog_kind, kind, args, kind.noun
+        return self._find(stem, model, name, noun)
+
+    def _find(self, stem: str, model: type[E], name: str, noun: str) -> E:
         rows = self.entries[stem]
         if name in rows:
             found = rows[name]
@@ -308,7 +258,7 @@ class Catalog:
                 if len(starts) == 1:
                     entry_id = starts[0]
             if entry_id is None:
-                raise NotFoundError(kind, name, self.closest(stem, name))
+                raise NotFoundError(noun, name, self.closest(stem, name))
             found = rows[entry_id]
         if not isinstance(found, model):  # pragma: no cover - FILES fixes the model per stem
             raise CatalogError(f"{stem}.yaml entry {found.id!r} is not a {model.__name__}")
@@ -334,47 +284,47 @@ class Catalog:
 
     def gpu(self, name: str) -> Gpu:
         """A GPU by forgiving name."""
-        return self.get("gpus", Gpu, name, "GPU")
+        return self.get(Gpu, name)
 
     def system(self, name: str) -> System:
         """A system (server, NVL rack, appliance) by forgiving name."""
-        return self.get("systems", System, name, "system")
+        return self.get(System, name)
 
     def switch(self, name: str) -> Switch:
         """A switch by forgiving name."""
-        return self.get("switches", Switch, name, "switch")
+        return self.get(Switch, name)
 
     def nic(self, name: str) -> Nic:
         """A NIC or DPU by forgiving name."""
-        return self.get("nics", Nic, name, "NIC")
+        return self.get(Nic, name)
 
     def optic(self, name: str) -> Optic:
         """A transceiver or cable by forgiving name."""
-        return self.get("optics", Optic, name, "optic")
+        return self.get(Optic, name)
 
     def architecture(self, name: str) -> Architecture:
         """A reference architecture by forgiving name."""
-        return self.get("architectures", Architecture, name, "architecture")
+        return self.get(Architecture, name)
 
     def storage_tier(self, name: str) -> StorageTier:
         """A storage performance tier by name."""
-        return self.get("storage_tiers", StorageTier, name, "storage tier")
+        return self.get(StorageTier, name)
 
     def rack(self, name: str) -> RackType:
         """A rack type by name."""
-        return self.get("racks", RackType, name, "rack type")
+        return self.get(RackType, name)
 
     def cdu(self, name: str) -> Cdu:
         """A coolant distribution unit class by name."""
-        return self.get("cdus", Cdu, name, "CDU")
+        return self.get(Cdu, name)
 
     def model(self, name: str) -> LanguageModel:
         """A language model's architecture by forgiving name ("Llama 3.1 405B", "405B")."""
-        return self.get("models", LanguageModel, name, "model")
+        return self.get(LanguageModel, name)
 
     def assumption(self, name: str) -> Assumption:
         """A named default with its source."""
-        return self.get("assumptions", Assumption, name, "assumption")
+        return self.get(Assumption, name)
 
     def architecture_for(
         self, system_id: str, technology: str | None = None, nodes: int | None = None
@@ -386,7 +336,7 @@ class Catalog:
         SuperPOD RAs lead with it."""
 
         def find() -> Architecture | None:
-            matches = [a for a in self.all("architectures", Architecture) if system_id in a.systems]
+            matches = [a for a in self.all(Architecture) if system_id in a.systems]
             if technology is not None:
                 matches = [
                     a for a in matches if a.compute_fabric.technology == technology
@@ -402,6 +352,13 @@ class Catalog:
             return matches[0] if matches else None
 
         return self._answers.get(("architecture_for", system_id, technology, nodes), find)
+
+
+def _stem_of(stem: str, model: type[E] | None) -> tuple[str, type[E]]:
+    """The older look-up spelling's file stem, checked, and the model it asks for."""
+    if model is None or stem not in FILES or not issubclass(FILES[stem], model):
+        raise CatalogError(f"{stem!r} is not a catalog kind whose entries are {model!r}")
+    return stem, model
 
 
 def _hash(entries: dict[str, dict[str, Entry]]) -> str:
@@ -421,7 +378,7 @@ def validate_catalog(user_dir: Path | None = None) -> tuple[Catalog | None, list
     problems: list[Problem] = []
     raw, origin = _raw_layers(dirs, problems)
     entries = _validate_rows(raw, origin, problems)
-    _check_references(entries, raw, problems)
+    _check_refs(entries, raw, problems)
     index = _check_names(entries, problems)
     if problems:
         return None, problems

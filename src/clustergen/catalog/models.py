@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Literal
+from collections.abc import Iterator
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -28,7 +29,23 @@ from clustergen.catalog.ranges import (
     Rate,
     Watts,
 )
+from clustergen.catalog.refs import Ref, Reference, references
 from clustergen.factories import empty_dict, empty_list
+
+#: the kinds, exported by the package as well (a new kind is added here too)
+__all__ = [
+    "Assumption",
+    "Cage",
+    "Cdu",
+    "Gpu",
+    "Nic",
+    "Optic",
+    "RackType",
+    "StorageModel",
+    "StorageTier",
+    "Switch",
+    "System",
+]
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$", max_length=64)]
 AsOf = Annotated[str, Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="YYYY-MM or YYYY-MM-DD")]
@@ -44,6 +61,12 @@ def normalise_name(text: str) -> str:
         if folded.startswith(vendor) and len(folded) > len(vendor):
             folded = folded[len(vendor) :]
     return folded
+
+
+#: catalog kind (its file stem) -> the model of its entries, in the order the kinds are defined.
+#: A class joins by naming its kind: `class Cdu(Entry, kind="cdus", file="cdus.yaml", noun="CDU")`;
+#: the loader's files, `Catalog.get(Cdu, name)` and `Catalog.all(Cdu)` follow from it.
+KINDS: dict[str, type[Entry]] = {}
 
 
 class Strict(BaseModel):
@@ -89,7 +112,35 @@ class FieldSource(Strict):
 
 
 class Entry(Strict):
-    """Fields every catalog entry carries."""
+    """Fields every catalog entry carries.
+
+    A subclass that is a catalog kind says so in its class line (`kind=`: the file stem; `file=`:
+    the YAML file, by default the stem's; `noun=`: the words a look-up error names it by, by
+    default the stem in the singular); a field that names another kind's entry says so in its
+    type, `Annotated[str, Ref("gpus")]`.
+    """
+
+    catalog_kind: ClassVar[str]
+    catalog_file: ClassVar[str]
+    noun: ClassVar[str]
+
+    def __init_subclass__(
+        cls,
+        *,
+        kind: str | None = None,
+        file: str | None = None,
+        noun: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind is None:
+            return
+        if kind in KINDS:
+            raise TypeError(f"catalog kind {kind!r} is already {KINDS[kind].__name__}")
+        cls.catalog_kind = kind
+        cls.catalog_file = file or f"{kind}.yaml"
+        cls.noun = noun or kind.removesuffix("s").replace("_", " ")
+        KINDS[kind] = cls
 
     id: Slug
     name: str = Field(min_length=1, max_length=300)
@@ -138,8 +189,12 @@ class Entry(Strict):
         """Every name this entry answers to, normalised."""
         return [normalise_name(n) for n in (self.id, self.name, *self.aliases)]
 
+    def references(self) -> Iterator[Reference]:
+        """Every id of another entry this one names, from the `Ref`s on its fields."""
+        return references(self)
 
-class Gpu(Entry):
+
+class Gpu(Entry, kind="gpus", file="gpus.yaml", noun="GPU"):
     """An accelerator. Throughput figures are dense (no sparsity)."""
 
     vendor: str
@@ -173,7 +228,7 @@ class PortGroup(Strict):
 
     ports: PortCount = Field(description="logical ports at port_speed_gbps")
     port_speed_gbps: Gbps
-    nic: str | None = Field(default=None, description="NIC id in nics.yaml")
+    nic: Annotated[str, Ref("nics")] | None = Field(default=None, description="NIC id in nics.yaml")
     nics: PortCount | None = Field(default=None, description="NIC cards behind these ports")
     ports_per_cage: int = Field(
         default=1,
@@ -204,14 +259,14 @@ class IncludedPart(Strict):
     source: str = Field(min_length=3)
 
 
-class System(Entry):
+class System(Entry, kind="systems", file="systems.yaml"):
     """A server, an NVL rack treated as one node, a fabric manager or a management server."""
 
     kind: Literal[
         "dgx", "hgx", "nvl-rack", "pcie-server", "fabric-manager", "management-server", "storage"
     ]
     vendor: str
-    gpu: str | None = Field(default=None, description="GPU id in gpus.yaml")
+    gpu: Annotated[str, Ref("gpus")] | None = Field(default=None, description="GPU id in gpus.yaml")
     gpus_per_node: int = Field(ge=0, le=4096)
     cpu: str | None = None
     cpu_sockets: int | None = Field(default=None, ge=0, le=1024)
@@ -222,7 +277,7 @@ class System(Entry):
     typical_power_w: DeviceWatts | None = None
     power_terms: NodePowerTerms | None = None
     cooling: Literal["air", "liquid", "air-or-liquid"] = "air"
-    cdu: str | None = Field(
+    cdu: Annotated[str, Ref("cdus")] | None = Field(
         default=None,
         description="cdus.yaml id of the CDU class a liquid-cooled design of it is sized with; "
         "None takes the catalog's `cdu` assumption",
@@ -281,7 +336,7 @@ class Breakout(Strict):
     speed_gbps: Gbps
 
 
-class Switch(Entry):
+class Switch(Entry, kind="switches", file="switches.yaml", noun="switch"):
     """A fabric switch. `ports` are logical ports at `port_speed_gbps`; breakouts give other splits."""
 
     vendor: str
@@ -319,7 +374,7 @@ class Switch(Entry):
         return max(1, int(self.cage_gbps // speed_gbps))
 
 
-class Nic(Entry):
+class Nic(Entry, kind="nics", file="nics.yaml", noun="NIC"):
     """A network adapter or DPU."""
 
     vendor: str
@@ -332,7 +387,7 @@ class Nic(Entry):
     max_power_w: Watts | None = None
 
 
-class Cage(Entry):
+class Cage(Entry, kind="cages", file="cages.yaml"):
     """A port cage form and the module forms it also takes (a QSFP112 cage takes QSFP56 and
     QSFP28 parts and runs at their slower rate), as the cage's maker documents it."""
 
@@ -344,7 +399,7 @@ class Cage(Entry):
     )
 
 
-class Optic(Entry):
+class Optic(Entry, kind="optics", file="optics.yaml"):
     """A transceiver or a cable. Power is per transceiver (or per cable end for ACC/AOC)."""
 
     kind: Literal["transceiver", "dac", "acc", "aoc", "fiber"]
@@ -374,7 +429,7 @@ class Optic(Entry):
     )
 
 
-class StorageTier(Entry):
+class StorageTier(Entry, kind="storage_tiers", file="storage_tiers.yaml"):
     """A storage performance tier from NVIDIA SuperPOD guidance, in GB/s."""
 
     node_read_gb_per_s: Rate
@@ -386,11 +441,22 @@ class StorageTier(Entry):
     capacity_tb_per_node: float | None = Field(default=None, ge=1e-6, le=1e7)
 
 
-class Assumption(Entry):
+class Assumption(Entry, kind="assumptions", file="assumptions.yaml"):
     """A named default the engine uses when the request is silent, with where the value comes from."""
 
     value: Annotated[float, Field(ge=-1e12, le=1e12)] | str | bool
     unit: str | None = None
+
+    #: assumptions whose value is the id of another kind's entry (the CDU class designs are sized
+    #: with by default): assumption id -> that kind
+    value_kinds: ClassVar[dict[str, str]] = {"cdu": "cdus"}
+
+    def references(self) -> Iterator[Reference]:
+        """The `Ref`s on its fields, and its value where the assumption names an entry."""
+        yield from super().references()
+        kind = self.value_kinds.get(self.id)
+        if kind is not None and isinstance(self.value, str):
+            yield Reference("value", kind, self.value)
 
     @field_validator("value", mode="before")
     @classmethod
@@ -416,7 +482,7 @@ class Assumption(Entry):
         return v
 
 
-class Cdu(Entry):
+class Cdu(Entry, kind="cdus", file="cdus.yaml", noun="CDU"):
     """A coolant distribution unit (CDU) class: the unit between a liquid-cooled rack's
     secondary loop and the facility water, sized by the heat it moves."""
 
@@ -434,7 +500,7 @@ class Cdu(Entry):
     power_w: Watts | None = Field(default=None, description="pump and control power, published")
 
 
-class RackType(Entry):
+class RackType(Entry, kind="racks", file="racks.yaml", noun="rack type"):
     """A rack and its power distribution."""
 
     rack_units: Annotated[int, Field(ge=1, le=100)]
@@ -476,7 +542,7 @@ STORAGE_MODEL_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-class StorageModel(Entry):
+class StorageModel(Entry, kind="storage_models", file="storage_models.yaml"):
     """A constant of the storage I/O model, with its source.
 
     One file (storage_models.yaml) holds every kind: a drive, a parallel-file-system storage target,

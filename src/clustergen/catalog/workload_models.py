@@ -8,11 +8,12 @@ source and date, unknown is None, units are in the field names.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
 from clustergen.catalog.models import Entry, Strict
+from clustergen.catalog.refs import Ref
 
 #: number formats a workload can run in; "fp4" covers NVFP4 and MXFP4
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
@@ -20,7 +21,7 @@ Precision = Literal["bf16", "fp16", "fp8", "fp4"]
 _Count = Field(default=None, gt=0)
 
 
-class LanguageModel(Entry):
+class LanguageModel(Entry, kind="models", file="models.yaml"):
     """A language model's architecture, as its config file and model card publish it."""
 
     family: str = Field(min_length=1, description="model family, e.g. llama, qwen, deepseek")
@@ -68,13 +69,13 @@ class LanguageModel(Entry):
         return self
 
 
-class TrainingRow(Entry):
+class TrainingRow(Entry, kind="training_throughput", file="training_throughput.yaml"):
     """One published training figure: tokens/s per GPU for a model on `gpus` GPUs at a precision
     and sequence length, with the software that made it (the same hardware gains a quarter within
     a year of software)."""
 
-    model: str = Field(description="model id in models.yaml")
-    gpu: str = Field(description="GPU id in gpus.yaml")
+    model: Annotated[str, Ref("models")] = Field(description="model id in models.yaml")
+    gpu: Annotated[str, Ref("gpus")] = Field(description="GPU id in gpus.yaml")
     gpus: int = Field(gt=0, description="GPUs in the measured job")
     precision: Precision
     sequence_tokens: int = Field(gt=0)
@@ -93,13 +94,13 @@ class ShapePoint(Strict):
     tokens_per_s_per_gpu: float = Field(gt=0)
 
 
-class InferenceTable(Entry):
+class InferenceTable(Entry, kind="inference_throughput", file="inference_throughput.yaml"):
     """One column of a published serving table: a model on one replica of `tp` GPUs at a
     precision, with the software that measured it, and its max-throughput output tokens/s per GPU
     at each input/output length."""
 
-    model: str = Field(description="model id in models.yaml")
-    gpu: str = Field(description="GPU id in gpus.yaml")
+    model: Annotated[str, Ref("models")] = Field(description="model id in models.yaml")
+    gpu: Annotated[str, Ref("gpus")] = Field(description="GPU id in gpus.yaml")
     tp: int = Field(gt=0, description="GPUs per replica (the TP or DEP degree)")
     layout: Literal["tp", "dep"] = Field(
         default="tp",
@@ -110,12 +111,14 @@ class InferenceTable(Entry):
     points: list[ShapePoint] = Field(min_length=1)
 
 
-class HourlyPrice(Entry):
+class HourlyPrice(Entry, kind="hourly_prices", file="hourly_prices.yaml"):
     """A rental price: per GPU-hour for a GPU, or per node-hour for a system. Prices are volatile
     and never built in: they come from a user's catalog layer (`--catalog DIR`)."""
 
-    gpu: str | None = Field(default=None, description="GPU id in gpus.yaml")
-    system: str | None = Field(default=None, description="system id in systems.yaml")
+    gpu: Annotated[str, Ref("gpus")] | None = Field(default=None, description="GPU id in gpus.yaml")
+    system: Annotated[str, Ref("systems")] | None = Field(
+        default=None, description="system id in systems.yaml"
+    )
     usd_per_gpu_hour: float | None = Field(default=None, gt=0)
     usd_per_node_hour: float | None = Field(default=None, gt=0)
 

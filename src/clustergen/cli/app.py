@@ -216,6 +216,9 @@ def _output_lost(exc: OSError) -> NoReturn:
 #: (`mcp`, `eval`) still collects every 100,000; a design's peak memory grows by ~1 MB.
 _GC_YOUNG = 100_000
 
+#: the variable pydantic reads before loading its plugins; `run` defaults it to "__all__" (none)
+PLUGINS_ENV = "PYDANTIC_DISABLE_PLUGINS"
+
 
 def run() -> NoReturn:
     """The console script (and `python -m clustergen`): `main` with the collector tuned for a short
@@ -225,7 +228,12 @@ def run() -> NoReturn:
     passes over what imports create, and freeing every object one by one at exit (~50 ms, a
     tenth of a design). Cyclic garbage is still collected, only less often. The exit flushes
     stdout and stderr first (a closed pipe is the one-line error `main` gives); a thread still
-    running (none does today) gets the ordinary exit, which waits for it."""
+    running (none does today) gets the ordinary exit, which waits for it.
+
+    Pydantic's plugins are off unless the user's environment names them: pydantic looks for
+    plugins (an entry-point scan of every installed distribution) when it builds its first model
+    class, and clustergen uses none (see CONTRIBUTING, "Start-up")."""
+    os.environ.setdefault(PLUGINS_ENV, "__all__")
     gc.set_threshold(_GC_YOUNG, 10, 10)
     try:
         main()

@@ -88,7 +88,7 @@ def show(
     if kind not in FILES:
         raise RequestError(f"unknown catalog kind {kind!r}", hint=f"use one of {', '.join(FILES)}")
     cat = load_catalog(catalog)
-    entry = cat.get(kind, FILES[kind], name)
+    entry = cat.get(FILES[kind], name)
     if json:
         print_json(entry)
         return

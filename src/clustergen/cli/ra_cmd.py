@@ -75,7 +75,7 @@ def ra_list(catalog: CatalogOpt = None, json: JsonOpt = False) -> None:
     """List the Enterprise RA patterns in the catalog."""
     from clustergen.catalog import RaPattern, load_catalog
 
-    patterns = load_catalog(catalog).all("ra_patterns", RaPattern)
+    patterns = load_catalog(catalog).all(RaPattern)
     if json:
         print_json({"patterns": patterns})
         return

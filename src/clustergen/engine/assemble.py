@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
@@ -250,8 +249,7 @@ def _check_warnings(checks: list[Check]) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Sized:
+class Sized(NamedTuple):
     """A design's sections through its bill of materials and cost: every figure a trade-study
     row reads, and what `finish_design` needs to finish it. The parts no row reads (checks and
     the warnings they raise, the scale statement, the serving interactivity table, provenance)

@@ -53,7 +53,7 @@ class FigureError:
 def training_errors(catalog: Catalog) -> list[FigureError]:
     """Each training row against the MFU prior of its precision and architecture."""
     out = []
-    for row in catalog.all("training_throughput", TrainingRow):
+    for row in catalog.all(TrainingRow):
         request = DesignRequest(
             model=row.model,
             gpu=row.gpu,
@@ -84,7 +84,7 @@ Point = tuple[InferenceTable, ShapePoint, WorkloadInputs]
 def inference_inputs(catalog: Catalog) -> list[Point]:
     """Each published serving point with the estimator's inputs for it."""
     out = []
-    for table in catalog.all("inference_throughput", InferenceTable):
+    for table in catalog.all(InferenceTable):
         for p in table.points:
             request = DesignRequest(
                 model=table.model,

@@ -177,7 +177,7 @@ class RaPatternList(BaseModel):
 @tool(title="List Enterprise RA patterns")
 def list_ra_patterns(ctx: ToolContext, a: NoArgs) -> RaPatternList:
     """NVIDIA Enterprise RA node patterns (C-G-N-B naming) with node ranges and bandwidth."""
-    return RaPatternList(patterns=ctx.catalog.all("ra_patterns", RaPattern))
+    return RaPatternList(patterns=ctx.catalog.all(RaPattern))
 
 
 class RecommendArgs(_Args):

@@ -60,14 +60,14 @@ def recommend(catalog: Catalog, gpus: int, workload: str) -> RaResult:
         )
     need = min_bandwidth_gbps_per_gpu(catalog, workload)
     fitting: list[tuple[RaPattern, int]] = []
-    for p in catalog.all("ra_patterns", RaPattern):
+    for p in catalog.all(RaPattern):
         nodes = ceil_div(gpus, p.gpus_per_node)
         if workload in p.workloads and p.node_count_min <= nodes <= p.node_count_max:
             fitting.append((p, nodes))
     if not fitting:
         spans = ", ".join(
             f"{p.id}: {p.node_count_min * p.gpus_per_node}-{p.node_count_max * p.gpus_per_node} GPUs"
-            for p in catalog.all("ra_patterns", RaPattern)
+            for p in catalog.all(RaPattern)
             if workload in p.workloads
         )
         raise InfeasibleDesignError(

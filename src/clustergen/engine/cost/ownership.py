@@ -6,8 +6,8 @@ unknown, and the total then says so. The term and the load share have stated def
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Assumption
@@ -37,8 +37,7 @@ TERM = "tco-term-years"
 LOAD = "tco-load-share"
 
 
-@dataclass(frozen=True)
-class Terms:
+class Terms(NamedTuple):
     """What a cost of ownership is reckoned over, each value from the request, the caller or the
     catalog (its `assumed` says which were defaults)."""
 
@@ -46,7 +45,7 @@ class Terms:
     load_share: float
     usd_per_kwh: float | None
     support_share_per_year: float | None
-    assumed: list[Assumed] = field(default_factory=list)
+    assumed: Sequence[Assumed] = ()
 
 
 def _layer_value(catalog: Catalog, name: str) -> Assumption | None:
@@ -162,7 +161,7 @@ def cost_of_ownership(
         total_usd=None if missing else round(known, 2),
         known_usd=round(known, 2),
         missing=missing,
-        assumed=terms.assumed,
+        assumed=list(terms.assumed),
         how_to_price=None if capital.complete else HOW_TO_PRICE,
         method=(
             f"capital = the BOM's priced orderable lines ({capital.priced_lines} of "

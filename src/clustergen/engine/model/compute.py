@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,12 +29,10 @@ class NodePower(BaseModel):
     source: str
 
 
-class SolveResult(BaseModel):
-    """The most nodes whose total power fits the cap."""
+class SolveResult(NamedTuple):
+    """The most nodes whose total power fits the cap (an engine record of the power solve)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    nodes: int = Field(ge=0)
+    nodes: int
     total_w: float
     cap_w: float
     evaluations: int

@@ -1,89 +1,57 @@
 """A fabric to size (`FabricPlan`), the parts that build it (`FabricSetup`, `Cabling`), and the
-sized result (`FabricDesign`)."""
+sized result (`FabricDesign`). The first three are engine records (NamedTuples: values that key
+the engine's cache); `FabricDesign` is a contract type, part of the Design."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.catalog.models import Optic, Switch
 from clustergen.engine.model.common import Assumed
-from clustergen.factories import empty_list
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class FabricPlan(_Model):
-    """What a fabric must connect, independent of the switches that build it."""
+class FabricPlan(NamedTuple):
+    """What a fabric must connect, independent of the switches that build it. An engine record
+    (its fields come from the validated request and catalog); a value, so it keys the cache."""
 
-    nodes: int = Field(ge=1, description="compute nodes (an NVL72 rack counts as one node)")
-    ports_per_node: int = Field(ge=1, description="fabric ports per node over all planes")
-    port_speed_gbps: float = Field(gt=0)
-    rails: int | None = Field(
-        default=None, ge=1, description="rail groups per node per plane; default one per port"
-    )
-    su_nodes: int | None = Field(
-        default=None, ge=1, description="scalable-unit size; set for a rail-optimized fabric"
-    )
-    oversubscription: float = Field(default=1.0, ge=1.0, description="leaf downlink:uplink ratio")
-    planes: int = Field(default=1, ge=1)
-    plane_split: bool = Field(
-        default=False,
-        description=(
-            "every node port broken out into one lane group per plane (twin-planar), so each "
-            "plane has all the node's ports at port speed / planes; links count by the node port"
-        ),
-    )
-    fabric_manager_links: int = Field(default=0, ge=0, description="UFM links wanted on leaves")
-    node_ports_per_cage: int = Field(default=1, ge=1, description="2 for twin-port OSFP on nodes")
-    redundant: bool = Field(
-        default=False,
-        description=(
-            "switches in pairs: a fabric that fits one pair (per plane) is that pair joined by "
-            "inter-switch links; otherwise leaves are even per plane and spines at least two"
-        ),
-    )
-    peer_links: int | None = Field(
-        default=None,
-        ge=1,
-        description=(
-            "a pair of dual-homed hosts joined by this many peer links (Ethernet MLAG); None joins "
-            "a pair non-blocking, half the host links crossing it"
-        ),
-    )
-    pair_below_su: bool = Field(
-        default=False,
-        description="a cluster below one SU that fits a pair gets the pair, not the SU's leaves",
-    )
-    spine_leaf_groups: bool = Field(
-        default=False,
-        description=(
-            "the GB200 SuperPOD layout: per SU and rail a group of one leaf per node under spines "
-            "that keep half their ports for the core"
-        ),
-    )
-    leaf_uplinks: int | None = Field(
-        default=None,
-        ge=1,
-        description=(
-            "uplinks of every leaf where the architecture states them (H100 RA Table 8's in-band "
-            "leaf-core cables); None: the oversubscription's split"
-        ),
-    )
-    shared_hosts: int = Field(
-        default=0,
-        ge=0,
-        description=(
-            "dual-homed host ports of other networks sharing a pair (a collapsed design's "
-            "north-south ports): they need no inter-switch share"
-        ),
-    )
+    nodes: int  # compute nodes (an NVL72 rack counts as one node), >= 1
+    ports_per_node: int  # fabric ports per node over all planes, >= 1
+    port_speed_gbps: float
+    rails: int | None = None  # rail groups per node per plane; default one per port
+    su_nodes: int | None = None  # scalable-unit size; set for a rail-optimized fabric
+    oversubscription: float = 1.0  # leaf downlink:uplink ratio, >= 1
+    planes: int = 1
+    # every node port broken out into one lane group per plane (twin-planar), so each plane has
+    # all the node's ports at port speed / planes; links count by the node port
+    plane_split: bool = False
+    fabric_manager_links: int = 0  # UFM links wanted on leaves
+    node_ports_per_cage: int = 1  # 2 for twin-port OSFP on nodes
+    # switches in pairs: a fabric that fits one pair (per plane) is that pair joined by
+    # inter-switch links; otherwise leaves are even per plane and spines at least two
+    redundant: bool = False
+    # a pair of dual-homed hosts joined by this many peer links (Ethernet MLAG); None joins a
+    # pair non-blocking, half the host links crossing it
+    peer_links: int | None = None
+    # a cluster below one SU that fits a pair gets the pair, not the SU's leaves
+    pair_below_su: bool = False
+    # the GB200 SuperPOD layout: per SU and rail a group of one leaf per node under spines that
+    # keep half their ports for the core
+    spine_leaf_groups: bool = False
+    # uplinks of every leaf where the architecture states them (H100 RA Table 8's in-band
+    # leaf-core cables); None: the oversubscription's split
+    leaf_uplinks: int | None = None
+    # dual-homed host ports of other networks sharing a pair (a collapsed design's north-south
+    # ports): they need no inter-switch share
+    shared_hosts: int = 0
 
 
-class Cabling(_Model):
+class Cabling(NamedTuple):
     """Which transceivers sit where. On copper links a None optic means no transceiver; on
     optical links it means the catalog has none that fits: counted, its power unknown."""
 
@@ -91,9 +59,7 @@ class Cabling(_Model):
     switch_optic: Optic | None = None
     core_optic: Optic | None = None
     fabric_manager_optic: Optic | None = None
-    optical: bool = Field(
-        default=False, description="links are optical even where the catalog lacks the part"
-    )
+    optical: bool = False  # links are optical even where the catalog lacks the part
 
 
 class TransceiverLine(_Model):
@@ -197,10 +163,8 @@ class FabricDesign(_Model):
     notes: list[str]
 
 
-class FabricSetup(BaseModel):
+class FabricSetup(NamedTuple):
     """Everything needed to size a compute fabric for a platform."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
     plan: FabricPlan
     leaf: Switch
@@ -211,4 +175,4 @@ class FabricSetup(BaseModel):
     # The whole scalable unit, even when this cluster is smaller than one (plan.su_nodes is then
     # the cluster): whole-SU sizing steps by this.
     full_su_nodes: int | None = None
-    assumed: list[Assumed] = Field(default_factory=empty_list)
+    assumed: tuple[Assumed, ...] = ()

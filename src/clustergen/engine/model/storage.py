@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -169,10 +169,8 @@ class StorageAnalysis(BaseModel):
     catalog_entries: list[str]
 
 
-class CurvePoint(BaseModel):
-    """Demand and supply at one GPU count, for plotting."""
-
-    model_config = ConfigDict(extra="forbid")
+class CurvePoint(NamedTuple):
+    """Demand and supply at one GPU count, for plotting (an engine record)."""
 
     gpus: int
     demand_read_gb_per_s: float
@@ -197,12 +195,11 @@ class FileSystem(BaseModel):
     basis: str
 
 
-class DesignIo(BaseModel):
-    """What a design's data path was analysed with: the workload, its file system, the defaults."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class DesignIo(NamedTuple):
+    """What a design's data path was analysed with: the workload, its file system, the defaults
+    (an engine record; the Design carries the analysis, not this)."""
 
     workload: IoWorkload
     file_system: FileSystem
     checkpoint_interval_basis: str | None
-    assumed: list[Assumed] = Field(description="every default taken, with its source")
+    assumed: list[Assumed]  # every default taken, with its source

@@ -4,25 +4,24 @@ Prices are the user's; an unknown term is never counted as zero."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.engine.model.common import Assumed
 from clustergen.factories import empty_list
 
 
-class Capital(BaseModel):
+class Capital(NamedTuple):
     """The capital of a design's BOM: what its priced orderable lines sum to, and which lines
-    have no price (then the sum is a lower bound, never a total)."""
+    have no price (then the sum is a lower bound, never a total). An engine record: the Design
+    carries its figures in `CostOfOwnership`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    priced_usd: float | None = Field(
-        description="sum of the priced orderable lines, USD; None when no line is priced"
-    )
-    complete: bool = Field(description="every orderable line is priced: priced_usd is the total")
-    orderable_lines: int = Field(ge=0, description="BOM lines a buyer orders")
-    priced_lines: int = Field(ge=0)
-    unpriced: list[str] = Field(description="the orderable parts without a price (unknown)")
+    priced_usd: float | None  # sum of the priced orderable lines, USD; None when none is priced
+    complete: bool  # every orderable line is priced: priced_usd is the total
+    orderable_lines: int  # BOM lines a buyer orders
+    priced_lines: int
+    unpriced: list[str]  # the orderable parts without a price (unknown)
 
     @property
     def total_usd(self) -> float | None:

@@ -19,8 +19,7 @@ rank first: a published design is worth a little power.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from clustergen.engine.model.design import Alternative
 from clustergen.engine.model.request import DesignRequest
@@ -33,8 +32,7 @@ RA_MARGIN = 0.10
 Kind = Literal["gpus", "workload", "cost", "most-gpus", "compute", "perf-per-watt"]
 
 
-@dataclass(frozen=True)
-class Objective:
+class Objective(NamedTuple):
     """The study's objective: what a row is scored by and which way is better."""
 
     kind: Kind

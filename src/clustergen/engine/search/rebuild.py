@@ -5,7 +5,7 @@ is refused, since the engine would silently undo it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,10 +34,9 @@ class FieldChange(BaseModel):
     after: Any
 
 
-class Rebuilt(BaseModel):
-    """The design the engine rebuilt, and what differs from the file."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Rebuilt(NamedTuple):
+    """The design the engine rebuilt, and what differs from the file (an engine record: `render`
+    prints its parts, the changes as `FieldChange`s)."""
 
     design: Design
     inputs_edited: bool

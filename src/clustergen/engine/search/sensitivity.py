@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
@@ -76,21 +75,44 @@ def largest_fitting(fits: Callable[[int], bool], guess: int, limit: int) -> int:
     return lo
 
 
-@dataclass
 class _Option:
     """One platform + fabric choice: its node power, and its fabric's switch and transceiver
     watts by node count, sized on first use and kept with the catalog for later sweeps."""
 
-    catalog: Catalog
-    system: System
-    choices: FabricChoices
-    label: str
-    node_w: float
-    gpu_w_per_node: float | None
-    flops_per_gpu: float | None
-    fabric_w: dict[int, tuple[float, float] | None] = field(default_factory=dict)
-    fabric_w_per_node: float = 0.0
-    unknown: list[str] = field(default_factory=list)
+    __slots__ = (
+        "catalog",
+        "choices",
+        "fabric_w",
+        "fabric_w_per_node",
+        "flops_per_gpu",
+        "gpu_w_per_node",
+        "label",
+        "node_w",
+        "system",
+        "unknown",
+    )
+
+    def __init__(
+        self,
+        *,
+        catalog: Catalog,
+        system: System,
+        choices: FabricChoices,
+        label: str,
+        node_w: float,
+        gpu_w_per_node: float | None,
+        flops_per_gpu: float | None,
+    ) -> None:
+        self.catalog = catalog
+        self.system = system
+        self.choices = choices
+        self.label = label
+        self.node_w = node_w
+        self.gpu_w_per_node = gpu_w_per_node
+        self.flops_per_gpu = flops_per_gpu
+        self.fabric_w: dict[int, tuple[float, float] | None] = {}
+        self.fabric_w_per_node = 0.0
+        self.unknown: list[str] = []
 
     def split_w(self, n: int) -> tuple[float, float] | None:
         """(switch W, transceiver W) of this option's fabric for n nodes; None past its reach."""

@@ -14,7 +14,7 @@ eligible, and says which term is unknown.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.loader import Catalog
@@ -57,8 +57,7 @@ def ranking_text() -> str:
     )
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One way to build the request: a platform, a compute-fabric technology and a ratio."""
 
     system: System
@@ -66,8 +65,7 @@ class Candidate:
     oversubscription: float
 
 
-@dataclass(frozen=True)
-class Weighed:
+class Weighed(NamedTuple):
     """A candidate's row and the sized design it projects (finished only if it is chosen)."""
 
     row: Alternative
@@ -127,14 +125,12 @@ def _platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
     if request.platform:
         return [gpu_system(catalog, request.platform)]
     if request.gpu:
-        systems = [
-            s for s in catalog.all("systems", System) if s.gpu == request.gpu and s.gpus_per_node
-        ]
+        systems = [s for s in catalog.all(System) if s.gpu == request.gpu and s.gpus_per_node]
         if not systems:
             return [gpu_system(catalog, request.gpu)]
         return systems
     out = []
-    for s in catalog.all("systems", System):
+    for s in catalog.all(System):
         if not s.gpus_per_node or catalog.architecture_for(s.id) is None:
             continue
         if s.lifecycle in PAST_SALE:
@@ -172,9 +168,7 @@ def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> Desig
     """The design choices a candidate is built from. The fabric is left to the platform's RA when
     the candidate's technology is the one the RA builds (so the design follows it)."""
     ra_techs = {
-        a.compute_fabric.technology
-        for a in catalog.all("architectures", Architecture)
-        if c.system.id in a.systems
+        a.compute_fabric.technology for a in catalog.all(Architecture) if c.system.id in a.systems
     }
     follow_ra = not request.fabric and len(ra_techs) == 1 and c.technology in ra_techs
     return DesignChoices(
@@ -189,7 +183,7 @@ def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> Desig
 
 def pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | None:
     """Why the platform's Enterprise RA pattern does not serve the workload, if it does not."""
-    for p in catalog.all("ra_patterns", RaPattern):
+    for p in catalog.all(RaPattern):
         if system.id in p.systems and workload not in p.workloads:
             return (
                 f"its Enterprise RA pattern {p.id} serves {', '.join(p.workloads)}, not {workload}"
@@ -366,8 +360,7 @@ def _keep_one(weighed: list[Weighed], w: Weighed) -> None:
     weighed.append(w)
 
 
-@dataclass(frozen=True)
-class Study:
+class Study(NamedTuple):
     """The study and the chosen row's design (None when no candidate could be built)."""
 
     study: TradeStudy

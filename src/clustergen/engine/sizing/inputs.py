@@ -6,8 +6,7 @@ here, so they cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
@@ -24,8 +23,7 @@ if TYPE_CHECKING:
     from clustergen.engine.model.workload import WorkloadEstimate
 
 
-@dataclass(frozen=True)
-class RequestInputs:
+class RequestInputs(NamedTuple):
     """The defaults that do not depend on the platform: what the trade study weighs every
     candidate under."""
 
@@ -34,7 +32,7 @@ class RequestInputs:
     pue: float
     cap_basis: CapBasis | None
     it_cap_w: float | None
-    assumed: dict[str, Assumed] = field(default_factory=dict)
+    assumed: dict[str, Assumed]
 
     def assumptions(self, *names: str) -> list[Assumed]:
         """The recorded defaults among `names`, in that order."""
@@ -82,8 +80,7 @@ def resolve_request_inputs(catalog: Catalog, request: DesignRequest) -> RequestI
     )
 
 
-@dataclass(frozen=True)
-class Platform:
+class Platform(NamedTuple):
     """The chosen system, its GPU, the reference architecture it may follow, and its node power."""
 
     system: System
@@ -92,8 +89,7 @@ class Platform:
     node_power: NodePower
 
 
-@dataclass(frozen=True)
-class Inputs:
+class Inputs(NamedTuple):
     """Every input of one design: the request's defaults and the platform's."""
 
     catalog: Catalog
@@ -105,9 +101,9 @@ class Inputs:
     rack_power_kw: float
     rack_layout_from_ra: bool
     cooling: str
-    assumed: dict[str, Assumed] = field(default_factory=dict)
-    estimate: WorkloadEstimate | None = None
-    estimate_assumed: list[Assumed] = field(default_factory=list)
+    assumed: dict[str, Assumed]
+    estimate: WorkloadEstimate | None
+    estimate_assumed: list[Assumed]
 
     def for_nodes(self, nodes: int) -> Inputs:
         """These inputs for a cluster of `nodes` nodes: the same, unless another architecture
@@ -224,10 +220,14 @@ def resolve_inputs(
     )
 
 
-@dataclass
 class Notes:
     """What a design's sections record as they are built, in order: the defaults they took and
     the warnings they raise."""
 
-    assumed: list[Assumed] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("assumed", "warnings")
+
+    def __init__(
+        self, assumed: list[Assumed] | None = None, warnings: list[str] | None = None
+    ) -> None:
+        self.assumed: list[Assumed] = assumed if assumed is not None else []
+        self.warnings: list[str] = warnings if warnings is not None else []

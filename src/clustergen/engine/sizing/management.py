@@ -19,7 +19,7 @@ to choose.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.architectures import FabricSpec, ScaledCount
 from clustergen.catalog.loader import Catalog
@@ -36,8 +36,7 @@ from clustergen.units import ceil_div, plural, ratio
 _NO_RA_MANAGEMENT = 2
 
 
-@dataclass(frozen=True)
-class AccessHosts:
+class AccessHosts(NamedTuple):
     """Who takes a management network's access ports: all of them, and of those the management
     servers' and the fabric managers' (each on its own in-band port)."""
 
@@ -107,13 +106,20 @@ def _size_management(
     )
 
 
-@dataclass(frozen=True)
 class Servers:
     """Fabric managers and management servers: the section and the catalog systems behind it."""
 
-    section: ServersSection
-    fabric_manager: System | None
-    management_server: System | None
+    __slots__ = ("fabric_manager", "management_server", "section")
+
+    def __init__(
+        self,
+        section: ServersSection,
+        fabric_manager: System | None,
+        management_server: System | None,
+    ) -> None:
+        self.section = section
+        self.fabric_manager = fabric_manager
+        self.management_server = management_server
 
     @property
     def count(self) -> int:
@@ -222,9 +228,7 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
     mgmt = (
         catalog.system(arch.management_server)
         if arch and arch.management_server
-        else next(
-            (s for s in catalog.all("systems", System) if s.kind == "management-server"), None
-        )
+        else next((s for s in catalog.all(System) if s.kind == "management-server"), None)
     )
     per_pair = arch.fabric_manager_pair_cables if arch else None
     section = ServersSection(
@@ -332,7 +336,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
     cable = next(
         (
             o
-            for o in catalog.all("optics", Optic)
+            for o in catalog.all(Optic)
             if o.kind == "aoc"
             and o.total_gbps == speed
             and o.ports == 1

@@ -13,7 +13,7 @@ Three shapes, each an architecture's data (catalog/architectures.yaml):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.architectures import FabricSpec
 from clustergen.catalog.loader import Catalog
@@ -28,8 +28,7 @@ from clustergen.engine.sizing.storage import StoragePlan
 from clustergen.errors import CatalogGapError
 
 
-@dataclass(frozen=True)
-class NorthSouth:
+class NorthSouth(NamedTuple):
     """The compute fabric (a collapsed design's pair carries more), the storage fabric, and
     whether in-band management rides the storage fabric."""
 
@@ -116,8 +115,8 @@ def _collapse(
     not fit one pair."""
     if setup is None or compute is None or compute.planes != 1 or not setup.plan.redundant:
         return None
-    plan = setup.plan.model_copy(update={"shared_hosts": shared})
-    both = size_setup(catalog, setup.model_copy(update={"plan": plan}))
+    plan = setup.plan._replace(shared_hosts=shared)
+    both = size_setup(catalog, setup._replace(plan=plan))
     return both if both.inter_switch_links and both.tiers == 1 else None
 
 

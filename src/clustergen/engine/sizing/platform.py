@@ -24,7 +24,7 @@ def gpu_system(catalog: Catalog, platform: str) -> System:
             gpu = catalog.gpu(platform)
         except NotFoundError:
             raise missing from None
-        systems = [s for s in catalog.all("systems", System) if s.gpu == gpu.id]
+        systems = [s for s in catalog.all(System) if s.gpu == gpu.id]
         if not systems:
             raise RequestError(
                 f"no system in the catalog carries the {gpu.id} GPU",
@@ -181,8 +181,6 @@ def _kin_hint(catalog: Catalog, gpu_id: str) -> str:
     """What would work for a GPU no system carries: the systems built on the same GPU family
     ("h100-pcie" -> the H100 SXM systems), and how to add one."""
     family = gpu_id.split("-")[0]
-    kin = sorted(
-        s.id for s in catalog.all("systems", System) if (s.gpu or "").split("-")[0] == family
-    )
+    kin = sorted(s.id for s in catalog.all(System) if (s.gpu or "").split("-")[0] == family)
     add = "or add a system built on it to the catalog (CONTRIBUTING.md, adding hardware)"
     return f"name a system with a {family.upper()} GPU ({', '.join(kin)}), {add}" if kin else add

@@ -206,7 +206,7 @@ def solve_power_first(
         complete=fabric.power.total_w is not None,
         gpus_per_mw=solved.nodes * system.gpus_per_node / (it_cap / 1e6),
         fabric=fabric,
-        assumed=probe.assumed,
+        assumed=list(probe.assumed),
         evaluations=solved.evaluations,
         notes=notes,
     )

@@ -92,7 +92,7 @@ def test_the_ladder_writes_out_the_build_its_designs_would_choose(
     plan, leaf, cabling = setup.plan, setup.leaf, setup.cabling
     designs = []
     for step in sorted({x for x in network.RATIO_LADDER if x < r - 1e-9} | {r}):
-        at = plan.model_copy(update={"oversubscription": step})
+        at = plan._replace(oversubscription=step)
         for thin in (False, True) if step > 1.0 else (False,):
             try:
                 designs.append(

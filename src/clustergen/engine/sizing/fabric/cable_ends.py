@@ -35,7 +35,7 @@ def cable_end(
     Table 8: QSFP56 and QSFP28 AOCs)."""
 
     def first() -> Optic | None:
-        for optic in catalog.all("optics", Optic):
+        for optic in catalog.all(Optic):
             if optic.kind != "aoc" or optic.total_gbps != total_gbps:
                 continue
             if technology and optic.technologies and technology not in optic.technologies:

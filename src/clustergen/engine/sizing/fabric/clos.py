@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.fabric import (
@@ -40,23 +39,36 @@ def radix_of(switch: Switch, speed_gbps: float, role: str) -> int:
     return radix
 
 
-@dataclass(frozen=True)
 class Leaves:
     """Per-plane leaf layout."""
 
-    count: int
-    per_su: int | None
-    down: int
-    up: int
-    sus: int
-    # host ports used on a leaf -> how many leaves use that many, for transceiver counts. A
-    # histogram, not a list per leaf: full SUs repeat one pattern, so its size stays that of one SU
-    # however large the fabric grows.
-    loads: dict[int, int]
-    fm_attached: int
-    # Ports of each switch of a single-tier pair that join it to the other (no transceivers:
-    # the pair sits side by side on copper).
-    isl: int = 0
+    __slots__ = ("count", "down", "fm_attached", "isl", "loads", "per_su", "sus", "up")
+
+    def __init__(
+        self,
+        *,
+        count: int,
+        per_su: int | None,
+        down: int,
+        up: int,
+        sus: int,
+        loads: dict[int, int],
+        fm_attached: int,
+        isl: int = 0,
+    ) -> None:
+        self.count = count
+        self.per_su = per_su
+        self.down = down
+        self.up = up
+        self.sus = sus
+        # host ports used on a leaf -> how many leaves use that many, for transceiver counts. A
+        # histogram, not a list per leaf: full SUs repeat one pattern, so its size stays that of
+        # one SU however large the fabric grows.
+        self.loads = loads
+        self.fm_attached = fm_attached
+        # Ports of each switch of a single-tier pair that join it to the other (no transceivers:
+        # the pair sits side by side on copper).
+        self.isl = isl
 
 
 def rail_leaves(
@@ -150,24 +162,58 @@ def flat_leaves(
     )
 
 
-@dataclass(frozen=True)
 class Upper:
-    tiers: int
-    spines: int
-    cores: int
-    pair_links: int | None
-    pods: int | None
-    spines_per_pod: int | None
-    core_groups: int | None
-    leaf_spine_links: int
-    spine_core_links: int
-    spine_ports_used: int
-    core_ports_used: int
-    spine_capacity_links: int  # uplink capacity above the spines (3-tier), for bisection
-    # leaf-facing ports used on a spine -> how many spines use that many (per plane), for
-    # transceiver counts: the spines of a partly built pod or spine-leaf group take only the
-    # links its leaves bring, not a full pod's. Empty where every spine takes the same share.
-    spine_down_loads: dict[int, int] = field(default_factory=dict)
+    """The tiers above the leaves: spine and core counts, and the links between them."""
+
+    __slots__ = (
+        "core_groups",
+        "core_ports_used",
+        "cores",
+        "leaf_spine_links",
+        "pair_links",
+        "pods",
+        "spine_capacity_links",
+        "spine_core_links",
+        "spine_down_loads",
+        "spine_ports_used",
+        "spines",
+        "spines_per_pod",
+        "tiers",
+    )
+
+    def __init__(
+        self,
+        *,
+        tiers: int,
+        spines: int,
+        cores: int,
+        pair_links: int | None,
+        pods: int | None,
+        spines_per_pod: int | None,
+        core_groups: int | None,
+        leaf_spine_links: int,
+        spine_core_links: int,
+        spine_ports_used: int,
+        core_ports_used: int,
+        spine_capacity_links: int,
+        spine_down_loads: dict[int, int] | None = None,
+    ) -> None:
+        self.tiers = tiers
+        self.spines = spines
+        self.cores = cores
+        self.pair_links = pair_links
+        self.pods = pods
+        self.spines_per_pod = spines_per_pod
+        self.core_groups = core_groups
+        self.leaf_spine_links = leaf_spine_links
+        self.spine_core_links = spine_core_links
+        self.spine_ports_used = spine_ports_used
+        self.core_ports_used = core_ports_used
+        self.spine_capacity_links = spine_capacity_links  # uplink capacity above the spines
+        # leaf-facing ports used on a spine -> how many spines use that many (per plane), for
+        # transceiver counts: the spines of a partly built pod or spine-leaf group take only the
+        # links its leaves bring, not a full pod's. Empty where every spine takes the same share.
+        self.spine_down_loads: dict[int, int] = spine_down_loads or {}
 
 
 def upper_tiers(leaves: Leaves, spine_radix: int, core_radix: int, per_su: int | None) -> Upper:

@@ -11,7 +11,7 @@ run at 200G on a 1:2 splitter fiber) fits when no full-rate module does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Cage, Optic, PortGroup, Switch
@@ -62,15 +62,13 @@ def accepted_forms(catalog: Catalog, group: PortGroup | None) -> tuple[str, ...]
     if "cages" not in catalog.entries:  # a hand-built catalog without the file
         return tuple(group.cage_accepts)
     form = _form_word(group.cage_form)
-    documented = [
-        a for c in catalog.all("cages", Cage) if _form_word(c.form) == form for a in c.accepts
-    ]
+    documented = [a for c in catalog.all(Cage) if _form_word(c.form) == form for a in c.accepts]
     return tuple(dict.fromkeys([*documented, *group.cage_accepts]))
 
 
 def transceivers(catalog: Catalog, *fields: str) -> list[Optic]:
     """The catalog's transceivers, each with the fields a look-up reads (see `optics_of_kind`)."""
-    return optics_of_kind(catalog.all("optics", Optic), "transceiver", *fields)
+    return optics_of_kind(catalog.all(Optic), "transceiver", *fields)
 
 
 def optics_of_kind(optics: list[Optic], kind: str, *fields: str) -> list[Optic]:
@@ -135,8 +133,7 @@ def host_optic(
     return cached(catalog, ("host_optic", total_gbps, ports, cage_form, technology), first)
 
 
-@dataclass(frozen=True)
-class AccessOptics:
+class AccessOptics(NamedTuple):
     """The parts of an optical host-to-switch link where no active cable fits: the host's
     module, the switch's module (how many host links one carries) and the fiber (how many links
     one carries)."""
@@ -180,7 +177,7 @@ def access_optics(
     split = host.total_gbps != port_gbps
     fibers = [
         o
-        for o in optics_of_kind(catalog.all("optics", Optic), "fiber", "media", "port_speed_gbps")
+        for o in optics_of_kind(catalog.all(Optic), "fiber", "media", "port_speed_gbps")
         if o.media == host.media
         and ((o.ports > 1 and o.port_speed_gbps == port_gbps) if split else o.ports == 1)
     ]

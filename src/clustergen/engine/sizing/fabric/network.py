@@ -24,8 +24,7 @@ The rules, each from the fat-tree literature or NVIDIA's DGX SuperPOD reference 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from clustergen.catalog.models import Optic, Switch
 from clustergen.engine.model.fabric import (
@@ -75,16 +74,20 @@ def _sum(values: list[float | None]) -> float | None:
     return float(sum(v for v in values if v is not None))
 
 
-@dataclass(frozen=True)
 class _Planes:
     """How a node's fabric ports meet the planes."""
 
-    count: int
-    split: bool
-    ports: int  # a node's ports in one plane
-    speed_gbps: float  # a port's speed within one plane
-    # Links of all planes in physical cables: a split cable carries a lane group of each plane.
-    per_cable: int
+    __slots__ = ("count", "per_cable", "ports", "speed_gbps", "split")
+
+    def __init__(
+        self, *, count: int, split: bool, ports: int, speed_gbps: float, per_cable: int
+    ) -> None:
+        self.count = count
+        self.split = split
+        self.ports = ports  # a node's ports in one plane
+        self.speed_gbps = speed_gbps  # a port's speed within one plane
+        # Links of all planes in physical cables: a split cable carries a lane group of each plane.
+        self.per_cable = per_cable
 
 
 def _planes(plan: FabricPlan) -> _Planes:
@@ -140,8 +143,7 @@ def _upper(plan: FabricPlan, leaves: Leaves, spine_radix: int, core_radix: int) 
     return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
 
 
-@dataclass(frozen=True)
-class _Links:
+class _Links(NamedTuple):
     """Cables per segment over all planes."""
 
     node: int
@@ -181,8 +183,7 @@ def _bisection_gbps(plan: FabricPlan, planes: _Planes, leaves: Leaves, upper: Up
     return bisection * planes.count
 
 
-@dataclass(frozen=True)
-class _Tiers:
+class _Tiers(NamedTuple):
     """The switch model of each tier, and how many of it the fabric has over all planes."""
 
     leaf: Switch
@@ -452,7 +453,7 @@ def size_clos(
     ratios = sorted({r for r in RATIO_LADDER if r < asked - 1e-9} | {asked})
     built: list[_Layout] = []
     for r in ratios:
-        at = plan.model_copy(update={"oversubscription": r})
+        at = plan._replace(oversubscription=r)
         for thin in (False, True) if r > 1.0 else (False,):
             try:
                 built.append(_lay_out(at, leaf, spine, core, cabling, switch_power_basis, thin))
@@ -471,8 +472,7 @@ def size_clos(
     return best
 
 
-@dataclass(frozen=True)
-class _Layout:
+class _Layout(NamedTuple):
     """One fat tree at one leaf split, counted but not yet written out as a `FabricDesign`."""
 
     plan: FabricPlan

@@ -37,7 +37,7 @@ def default_switch(catalog: Catalog, technology: Technology, speed_gbps: float) 
     """The leaf-capable switch of a technology with the most ports at the speed (fewest switches)."""
     candidates = [
         s
-        for s in catalog.all("switches", Switch)
+        for s in catalog.all(Switch)
         if s.technology == technology
         and ("leaf" in s.roles or not s.roles)
         and s.radix_at(speed_gbps) is not None
@@ -159,7 +159,7 @@ def _fabric_manager_cage(catalog: Catalog) -> str | None:
     appliance's ConnectX-7 is OSFP: H100 RA Table 8 takes 980-9I51S-00NS00 on the UFM side)."""
     forms = {
         s.compute.cage_form
-        for s in catalog.all("systems", System)
+        for s in catalog.all(System)
         if s.kind == "fabric-manager" and s.compute is not None
     }
     return forms.pop() if len(forms) == 1 else None
@@ -260,7 +260,7 @@ def resolve_fabric(
         cabling=cabling,
         architecture=ra.id if ra else None,
         full_su_nodes=full_su,
-        assumed=assumed,
+        assumed=tuple(assumed),
     )
 
 
@@ -467,7 +467,7 @@ def platform_fabric(
         gpus_per_node=system.gpus_per_node,
         gpus=nodes * system.gpus_per_node,
         architecture=setup.architecture,
-        assumed=setup.assumed,
+        assumed=list(setup.assumed),
         fabric=fabric,
     )
 

@@ -57,7 +57,7 @@ def largest_published(catalog: Catalog) -> tuple[float, str]:
 
     def build() -> tuple[float, str]:
         best, text = 0.0, ""
-        for a in catalog.all("architectures", Architecture):
+        for a in catalog.all(Architecture):
             if a.published_max_nodes is None:
                 continue
             for sid in a.systems:

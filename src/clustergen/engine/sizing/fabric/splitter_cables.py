@@ -41,7 +41,7 @@ def splitter_cable(
         return None
     fits = [
         o
-        for o in catalog.all("optics", Optic)
+        for o in catalog.all(Optic)
         if o.kind in _CABLE_KINDS
         and o.split_end_form
         and o.ports > 1

@@ -18,8 +18,6 @@ tier, the storage ports share the node leaves of one flat Clos fabric instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clustergen.catalog.architectures import FabricSpec
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.fabric import (
@@ -83,14 +81,16 @@ def size_storage_fabric(
     )
 
 
-@dataclass(frozen=True)
 class _StorageLeaves:
     """Storage leaves at 1:1 and the spines they share with the node leaves."""
 
-    count: int
-    down: int  # storage ports per leaf
-    up: int
-    spines: int
+    __slots__ = ("count", "down", "spines", "up")
+
+    def __init__(self, *, count: int, down: int, up: int, spines: int) -> None:
+        self.count = count
+        self.down = down  # storage ports per leaf
+        self.up = up
+        self.spines = spines
 
 
 def _storage_leaves(

@@ -27,7 +27,7 @@ class IoConstants:
         self.mds = self._get(catalog, "lustre-mds") if w.system == "parallel-fs" else None
 
     def _get(self, catalog: Catalog, entry_id: str) -> StorageModel:
-        entry = catalog.get("storage_models", StorageModel, entry_id, "storage model")
+        entry = catalog.get(StorageModel, entry_id)
         self.used.append(entry.id)
         return entry
 

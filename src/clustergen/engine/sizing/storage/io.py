@@ -26,7 +26,7 @@ utilisation it would reach.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.storage import (
@@ -184,8 +184,7 @@ def _limit(
     )
 
 
-@dataclass(frozen=True)
-class _Loader:
+class _Loader(NamedTuple):
     """One GPU's data loaders: effective workers x reads in flight per worker, each read one file
     taking the system's per-file latency (Little's law)."""
 

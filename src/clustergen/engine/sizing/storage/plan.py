@@ -11,7 +11,7 @@ carries its ports, and the data path is analysed over that fabric (`storage_sect
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.models import System
 from clustergen.engine.cache import cached
@@ -30,8 +30,7 @@ _TABLE6_SYSTEM = "dgx-h100"
 _TABLE6_ARCHITECTURE = "dgx-superpod-h100"
 
 
-@dataclass(frozen=True)
-class StoragePlan:
+class StoragePlan(NamedTuple):
     """What the storage needs before its fabric is built: targets, appliances, file system, and
     the ports it puts on the storage fabric."""
 

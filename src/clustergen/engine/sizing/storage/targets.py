@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from pydantic import ValidationError
 
@@ -169,7 +168,7 @@ def _design_default(catalog: Catalog, name: str) -> tuple[str, str]:
 
 def linear_workers(catalog: Catalog) -> tuple[int, str]:
     """The most data-loader workers per GPU that still scale linearly (the catalog's curve)."""
-    entry = catalog.get("storage_models", StorageModel, "workers-default", "storage model")
+    entry = catalog.get(StorageModel, "workers-default")
     linear = [p for p in entry.worker_points if math.isclose(p.effective_workers, p.workers)]
     return int(max(p.workers for p in linear)), entry.source
 
@@ -327,9 +326,9 @@ def _with_metadata_servers(
     """Sized for the recommended layout (shards), as the targets are for the read target: a layout
     that opens more files than that overloads them, and the design's check says so."""
     servers_s, src = _design_default(catalog, "design-metadata-servers")
-    shards = catalog.get("storage_models", StorageModel, "layout-shards", "storage model")
-    mds = catalog.get("storage_models", StorageModel, "lustre-mds", "storage model")
-    sysm = catalog.get("storage_models", StorageModel, "system-parallel-fs", "storage model")
+    shards = catalog.get(StorageModel, "layout-shards")
+    mds = catalog.get(StorageModel, "lustre-mds")
+    sysm = catalog.get(StorageModel, "system-parallel-fs")
     servers = int(float(servers_s))
     if shards.file_mb and mds.ops_per_s and sysm.metadata_ops_per_open:
         ops = gpus * ingest / shards.file_mb * sysm.metadata_ops_per_open
@@ -346,8 +345,7 @@ def _with_metadata_servers(
     return fs.model_copy(update={"metadata_servers": servers})
 
 
-@dataclass(frozen=True)
-class _Checkpoint:
+class _Checkpoint(NamedTuple):
     """A checkpoint the design can time: its size and Young's interval."""
 
     gb: float
@@ -405,10 +403,10 @@ def _size_file_system(
     catalog: Catalog, system: System, pattern: ReadPattern, read_gb_per_s: float
 ) -> FileSystem:
     """Enough of the system to deliver `read_gb_per_s` at the pattern's efficiency."""
-    p = catalog.get("storage_models", StorageModel, f"pattern-{pattern}", "storage model")
+    p = catalog.get(StorageModel, f"pattern-{pattern}")
     efficiency = p.efficiency or 1.0
     if system == "parallel-fs":
-        t = catalog.get("storage_models", StorageModel, "lustre-ost-4x-nvme", "storage model")
+        t = catalog.get(StorageModel, "lustre-ost-4x-nvme")
         if not t.read_gb_per_s:
             raise CatalogGapError(
                 f"storage target {t.id} has no read bandwidth in the catalog",
@@ -456,7 +454,7 @@ def _appliance_file_system(
             field="read_gb_per_s",
             hint="add its read_gb_per_s in a layered catalog, or pick another appliance",
         )
-    p = catalog.get("storage_models", StorageModel, f"pattern-{pattern}", "storage model")
+    p = catalog.get(StorageModel, f"pattern-{pattern}")
     efficiency = p.efficiency or 1.0
     by_read = math.ceil(read_gb_per_s / (appliance.read_gb_per_s * efficiency) - 1e-9)
     by_write = 0
