@@ -17,7 +17,6 @@ import itertools
 import math
 import statistics
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -26,8 +25,8 @@ from clustergen.catalog import load_catalog
 from clustergen.catalog.workload_models import TrainingRow
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.replica import Efficiency
-from clustergen.engine.sizing.workload.training import peak_flops
+from clustergen.engine.sizing.workload.serving.replica import Efficiency
+from clustergen.engine.sizing.workload.training.estimate import peak_flops
 from clustergen.evals.calibration import (
     FigureError,
     inference_errors,
@@ -108,7 +107,7 @@ def fit() -> None:
     moes = [pt for pt in rows if pt[2].arch.moe]
     best: tuple[float, Efficiency] | None = None
     for pre, dec, mem, fp4, tpx in grid:
-        eff = replace(base, prefill=pre, decode=dec, memory=mem, fp4=fp4, tp_exponent=tpx)
+        eff = base._replace(prefill=pre, decode=dec, memory=mem, fp4=fp4, tp_exponent=tpx)
         found = inference_errors(catalog, eff, anchored=False, inputs=dense)
         errs = [math.log(1 + r.error) for r in found]
         rms = math.sqrt(statistics.mean(e * e for e in errs))
@@ -118,7 +117,7 @@ def fit() -> None:
     print(f"best RMS log error {best[0]:.4f}: {best[1]}")
     moe_best: tuple[float, float] | None = None
     for moe in [x / 100 for x in range(10, 101, 5)]:
-        eff = Efficiency(**{**best[1].__dict__, "moe": moe})
+        eff = best[1]._replace(moe=moe)
         found = inference_errors(catalog, eff, anchored=False, inputs=moes)
         errs = [math.log(1 + r.error) for r in found]
         rms = math.sqrt(statistics.mean(e * e for e in errs))

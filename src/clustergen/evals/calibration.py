@@ -5,7 +5,7 @@ For every published figure, what the estimator says without that figure's help:
 - serving points (catalog/inference_throughput.yaml): max-throughput output tokens/s per GPU from
   the forward model alone, and from the model anchored to the table's other lengths (the
   interpolation, the point left out).
-`tests/engine/sizing/test_calibration.py` holds these within the bands the estimators state;
+`tests/engine/sizing/workload/test_calibration.py` holds these within the bands the estimators state;
 `scripts/workload_calibration.py` prints them.
 """
 

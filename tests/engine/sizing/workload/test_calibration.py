@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.sizing.workload.inference import BANDS_DENSE_PCT, BANDS_MOE_PCT
-from clustergen.engine.sizing.workload.training import (
+from clustergen.engine.sizing.workload.serving.estimate import BANDS_DENSE_PCT, BANDS_MOE_PCT
+from clustergen.engine.sizing.workload.training.estimate import (
     BAND_DENSE_PCT,
     BAND_MOE_PCT,
     BAND_SMALL_PCT,

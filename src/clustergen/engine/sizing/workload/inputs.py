@@ -5,7 +5,7 @@ estimate, the design and the terminal all say the same thing."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
@@ -28,8 +28,7 @@ def constant(catalog: Catalog, name: str) -> float:
     return float(catalog.assumption(name).value)
 
 
-@dataclass(frozen=True)
-class WorkloadInputs:
+class WorkloadInputs(NamedTuple):
     """Everything an estimator needs, resolved; `assumed` says which were defaults."""
 
     kind: WorkloadKind
@@ -52,7 +51,7 @@ class WorkloadInputs:
     budget_usd: float | None
     price: Price | None
     model_source: str | None
-    assumed: list[Assumed] = field(default_factory=list)
+    assumed: list[Assumed]
     #: the latency figures and limits are read at this percentile (0-1); None: the mean
     percentile: float | None = None
     #: whether the TPOT limit is the default interactivity rather than the request's

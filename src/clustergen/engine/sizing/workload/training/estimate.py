@@ -15,16 +15,16 @@ whole model copies.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, dense_field
-from clustergen.engine.sizing.workload.layout import Layout, smallest_layout
-from clustergen.engine.sizing.workload.method import check_method, training_flops_per_token
 from clustergen.engine.sizing.workload.published import training_row
+from clustergen.engine.sizing.workload.training.layout import Layout, smallest_layout
+from clustergen.engine.sizing.workload.training.method import check_method, training_flops_per_token
 from clustergen.errors import CatalogGapError
 from clustergen.units import duration
 
@@ -56,8 +56,7 @@ def peak_flops(gpu: Gpu, precision: str) -> float:
     return tflops * 1e12
 
 
-@dataclass(frozen=True)
-class Rate:
+class Rate(NamedTuple):
     """Training efficiency at a reference scale, and what it rests on."""
 
     mfu: float
@@ -158,8 +157,7 @@ def gpus_for(
     return hi
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(NamedTuple):
     gpus: int | None
     days: float | None
     layout: Layout | None
@@ -240,7 +238,7 @@ def estimate_training(
     qlora; default the request's, else full): GPUs, days, GPU-hours, cost, and its basis; and
     what of the request it does not meet."""
     if method is not None:
-        w = replace(w, method=check_method(method))
+        w = w._replace(method=check_method(method))
     check_method(w.method)
     rate = training_rate(catalog, w)
     plan = _plan(catalog, w, rate)

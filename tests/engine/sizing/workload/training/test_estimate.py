@@ -7,7 +7,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.training import (
+from clustergen.engine.sizing.workload.training.estimate import (
     BAND_SMALL_PCT,
     days_for,
     estimate_training,

@@ -32,19 +32,19 @@ weights and only the experts its tokens route to: E x (1 - (1 - k/E)^tokens) of 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.cache import cached
-from clustergen.engine.sizing.workload.experts import (
+from clustergen.engine.sizing.workload.inputs import constant, dense_field
+from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
+from clustergen.engine.sizing.workload.serving.experts import (
     Layout,
     all_to_all_s_per_token,
     kv_copies,
     weights_per_gpu,
 )
-from clustergen.engine.sizing.workload.inputs import constant, dense_field
-from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 
 _BISECT_STEPS = 60
 
@@ -55,8 +55,7 @@ _BISECT_STEPS = 60
 _VARIABILITY = 1.0
 
 
-@dataclass(frozen=True)
-class Efficiency:
+class Efficiency(NamedTuple):
     """The inference model's fitted constants (assumptions.yaml)."""
 
     prefill: float
@@ -92,8 +91,7 @@ class Efficiency:
         )
 
 
-@dataclass(frozen=True)
-class Replica:
+class Replica(NamedTuple):
     """Time constants of one replica for one request shape (seconds)."""
 
     tp: int
@@ -126,8 +124,7 @@ class Replica:
     def scaled(self, factor: float) -> Replica:
         """The same replica made `factor` times faster in every term (a slower or faster
         serving stack)."""
-        return replace(
-            self,
+        return self._replace(
             prefill_s=self.prefill_s / factor,
             shared_s=self.shared_s / factor,
             routed_s=self.routed_s / factor,
@@ -140,7 +137,7 @@ class Replica:
         published max-throughput row measures) `factor` times faster; the floor every step pays
         whatever the batch (weights read, fixed cost) is kept as modelled, so a table measured
         at full batch does not speed up one user's TPOT."""
-        return replace(self, prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
+        return self._replace(prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
 
     def floor_s(self, batch: float) -> float:
         """Seconds of a step that do not grow with the batch's own work: weights read (the
@@ -161,7 +158,7 @@ class Replica:
 
     def at_percentile(self, percentile: float | None) -> Replica:
         """The same replica with its TTFT read at `percentile` (0-1; None for the mean)."""
-        return replace(self, percentile=percentile)
+        return self._replace(percentile=percentile)
 
     def decode_s(self, batch: float) -> float:
         """Seconds of a step that are not prompt work: weights, the batch's decode, overhead."""

@@ -2,7 +2,7 @@
 
 Memory decides the smallest replica (weights plus at least one sequence's KV cache within the
 NVLink domain, pipeline stages across nodes only when the domain is too small); the prefill/decode
-model (`replica.py`) gives each replica shape its throughput under the TTFT and TPOT limits, and
+model (`replica`) gives each replica shape its throughput under the TTFT and TPOT limits, and
 the shape with the most output tokens/s per GPU is chosen (the smaller within 5 %). Where
 TensorRT-LLM published max-throughput rows for the network, GPU and precision, the model is
 anchored to them: its speed is scaled by published / modelled, interpolated between the published
@@ -12,7 +12,7 @@ input/output lengths (inverse-distance in log ISL and log OSL), and the publishe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import ShapePoint
@@ -20,11 +20,11 @@ from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs
 from clustergen.engine.sizing.workload.published import inference_table
-from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
+from clustergen.engine.sizing.workload.serving.replica import Efficiency, Replica, build_replica
 from clustergen.errors import RequestError
 from clustergen.units import plural
 
-#: error bands (+/- %), held by tests/engine/sizing/test_calibration.py: (anchored to published
+#: error bands (+/- %), held by tests/engine/sizing/workload/test_calibration.py: (anchored to published
 #: rows, the forward model alone) for dense and MoE models; extra when a latency limit binds
 BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50.0), 10.0
 #: TTFT at load against published latency-throughput points (tests/engine/sizing/
@@ -36,8 +36,7 @@ _PREFER_SMALLER = 0.95
 _NEAR_BEST = 0.85
 
 
-@dataclass(frozen=True)
-class Anchor:
+class Anchor(NamedTuple):
     """How much faster than the model the published rows run at this shape, and their TP."""
 
     factor: float
@@ -111,8 +110,7 @@ def _shapes(w: WorkloadInputs) -> list[tuple[int, int, str]]:
     return out
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """The replica shape chosen, its batch under the limits, and the anchor used."""
 
     replica: Replica

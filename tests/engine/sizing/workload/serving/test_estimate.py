@@ -8,8 +8,8 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.workload.inference import choose_replica, estimate_inference
 from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.engine.sizing.workload.serving.estimate import choose_replica, estimate_inference
 from clustergen.errors import RequestError
 
 CAT = load_catalog()
