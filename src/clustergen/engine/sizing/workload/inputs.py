@@ -58,6 +58,8 @@ class WorkloadInputs(NamedTuple):
     tpot_assumed: bool = False
     #: training method: full, lora, qlora or continued-pretraining
     method: str = "full"
+    #: serving regime: True interactive (people wait), False offline (batch), None not said
+    interactive: bool | None = None
 
 
 def workload_kind(request: DesignRequest) -> WorkloadKind:
@@ -271,14 +273,17 @@ def request_percentile(request: DesignRequest, default: float | None = None) -> 
 def resolve_tpot(
     catalog: Catalog, request: DesignRequest, kind: WorkloadKind
 ) -> tuple[float | None, bool, list[Assumed]]:
-    """The TPOT limit in seconds: the request's (or its tokens/s per user), else for serving
-    the default interactivity, stated as an assumption; and whether it was assumed."""
+    """The TPOT limit in seconds: the request's (or its tokens/s per user); none for offline
+    (batch) serving; else, for an open-ended serving request, the default interactivity, stated
+    as an assumption; and whether it was assumed."""
     if request.tpot_ms:
         return request.tpot_ms / 1e3, False, []
     per_user = getattr(request, "tokens_per_s_per_user", None)
     if per_user:
         return 1 / float(per_user), False, []
-    if kind != "inference":
+    if kind != "inference" or request.interactive is False:
+        # offline (batch) serving: no one waits on a reply, so no per-user rate caps the batch;
+        # the replica runs at its maximum throughput (MLPerf's offline scenario)
         return None, False, []
     a = catalog.assumption("tpot-ms")
     tpot_ms = float(a.value)
@@ -367,5 +372,6 @@ def resolve_workload(
         assumed=assumed,
         percentile=request_percentile(request, percentile),
         tpot_assumed=tpot_assumed,
+        interactive=request.interactive,
         method=request_method(request),
     )

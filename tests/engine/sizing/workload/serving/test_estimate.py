@@ -76,3 +76,37 @@ def test_a_model_without_an_architecture_cannot_be_served() -> None:
 def test_gpus_given_set_the_replicas() -> None:
     est, _ = estimate_inference(CAT, _w(model="llama-3.3-70b", gpu="h100", gpus=64))
     assert (est.gpus_required, est.gpus_per_replica, est.replicas) == (64, 2, 32)
+
+
+# serving regimes (issue 36)
+def _offline_and_open(**fields: object):  # type: ignore[no-untyped-def]
+    offline, _ = estimate_inference(CAT, _w(interactive=False, **fields))
+    open_ended, _ = estimate_inference(CAT, _w(**fields))
+    return offline, open_ended
+
+
+def test_offline_runs_at_maximum_throughput_not_at_an_interactive_speed() -> None:
+    offline, open_ended = _offline_and_open(
+        model="llama-3.1-405b", gpu="h100-sxm", precision="fp8", isl_tokens=1000, osl_tokens=1000
+    )
+    assert offline.tokens_per_s_per_gpu > 1.5 * open_ended.tokens_per_s_per_gpu
+    assert "offline (batch): maximum throughput" in offline.method
+    assert "open-ended request" in open_ended.method
+    assert "assumed" in open_ended.method
+
+
+def test_a_first_token_of_tens_of_seconds_is_said_first() -> None:
+    est, _ = estimate_inference(
+        CAT,
+        _w(model="llama-3.1-70b", gpu="h100-sxm", isl_tokens=128_000, osl_tokens=1000, tpot_ms=30),
+    )
+    assert est.ttft_ms > 10_000
+    assert est.warnings[0].startswith("the first token takes")
+
+
+def test_offline_or_an_allowed_long_first_token_is_not_warned() -> None:
+    long = {"model": "llama-3.1-70b", "gpu": "h100-sxm", "isl_tokens": 128_000, "osl_tokens": 1000}
+    offline, _ = estimate_inference(CAT, _w(interactive=False, **long))
+    allowed, _ = estimate_inference(CAT, _w(ttft_ms=60_000, **long))
+    for est in (offline, allowed):
+        assert not any(w.startswith("the first token takes") for w in est.warnings)

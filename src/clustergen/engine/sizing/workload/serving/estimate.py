@@ -207,7 +207,7 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
         feasible = False
     band = _band(w, choice)
-    warnings = edge_warnings(w, choice, weighed, band)
+    warnings = slow_first_token(w, rep.ttft_s(b_op)) + edge_warnings(w, choice, weighed, band)
     estimate = _estimate(
         w,
         tokens_per_s_per_gpu=per_replica / rep.gpus,
@@ -226,6 +226,25 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
     )
     estimate = estimate.model_copy(update={"warnings": warnings})
     return estimate, [] if feasible else notes
+
+
+#: a first token this late is no longer interactive: people wait tens of seconds
+_SLOW_FIRST_TOKEN_S = 10.0
+
+
+def slow_first_token(w: WorkloadInputs, ttft_s: float) -> list[str]:
+    """A first-line warning when people waiting on replies (any regime but offline) would see
+    the first token only after tens of seconds, unless the request allows that long."""
+    if w.interactive is False or ttft_s < _SLOW_FIRST_TOKEN_S:
+        return []
+    if w.ttft_s is not None and w.ttft_s >= _SLOW_FIRST_TOKEN_S:
+        return []
+    at = f"p{w.percentile * 100:g}" if w.percentile else "mean"
+    return [
+        f"the first token takes {ttft_s:,.1f} s ({at}) at the target load, "
+        f"{w.isl:,}-token prompts: too slow for people waiting on replies; state a TTFT limit "
+        "to size for one, or say offline if no one waits"
+    ]
 
 
 #: a limit this close to what one sequence alone reaches leaves no room for error
@@ -376,6 +395,19 @@ def _estimate(
     )
 
 
+def _regime(w: WorkloadInputs) -> str:
+    """The serving regime the estimate was sized in, said first."""
+    if w.interactive is False and w.tpot_s is None and w.ttft_s is None:
+        return "inference estimate, offline (batch): maximum throughput, no per-user rate limit"
+    if w.tpot_assumed:
+        return (
+            "inference estimate, open-ended request: held to the default interactivity "
+            "(assumed; a stated TPOT limit or 'offline' replaces it)"
+        )
+    at = f"p{w.percentile * 100:g}" if w.percentile else "the mean"
+    return f"inference estimate, server: the stated limits at {at}"
+
+
 def _method(
     w: WorkloadInputs,
     choice: Choice,
@@ -404,7 +436,8 @@ def _method(
         + (f"at p{w.percentile * 100:g}" if w.percentile else "the mean")
     )
     parts = [
-        f"inference estimate: prefill/decode model of one replica ({shape}, {w.precision.upper()}"
+        _regime(w),
+        f"prefill/decode model of one replica ({shape}, {w.precision.upper()}"
         f" weights, ISL/OSL {w.isl}/{w.osl}) from {choice.anchor.basis}",
         f"{choice.batch:,.0f} sequences in flight"
         + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
