@@ -301,3 +301,21 @@ def test_serving_regime_phrases(phrase: str, expected: dict[str, object]) -> Non
 )
 def test_a_batch_size_is_not_offline_serving(text: str) -> None:
     assert parse_request(CAT, text).interactive is None
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("with vLLM", {"serving_engine": "vllm"}),
+        ("on SGLang", {"serving_engine": "sglang"}),
+        ("using TensorRT-LLM", {"serving_engine": "tensorrt-llm"}),
+        ("with NVIDIA Dynamo", {"serving_engine": "dynamo"}),
+        ("disaggregated prefill", {"disaggregated": True}),
+        ("with MTP", {"speculative_decoding": True}),
+        ("speculative decoding", {"speculative_decoding": True}),
+    ],
+)
+def test_serving_stack_phrases(phrase: str, expected: dict[str, object]) -> None:
+    f = _fields(f"serve llama 3.1 70b at 5000 tokens per second {phrase}")
+    for field, value in expected.items():
+        assert f[field] == value

@@ -15,7 +15,7 @@ from clustergen.engine.request.durations import DURATION_RULES
 from clustergen.engine.request.load import LOAD_RULES
 from clustergen.engine.request.model_rules import MODEL_RULES
 from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
-from clustergen.engine.request.serving_rules import LATENCY_RULES, SERVING_RULES
+from clustergen.engine.request.serving_rules import LATENCY_RULES, SERVING_RULES, STACK_RULES
 from clustergen.engine.request.workload_rules import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
 from clustergen.errors import RequestError
 
@@ -175,6 +175,7 @@ RULES: tuple[Rule, ...] = (
     *SERVING_RULES,  # a rate per user before the total rate
     *WORKLOAD_RULES,
     *LATENCY_RULES,
+    *STACK_RULES,
     *DURATION_RULES,
     *MODEL_RULES,  # "37B active" before model sizes
     _rule(

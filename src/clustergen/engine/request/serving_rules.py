@@ -298,3 +298,43 @@ LATENCY_RULES: tuple[Rule, ...] = (
         needs=("batch", "interactivity", "latency", "offline", "slo", "throughput", "tpot", "ttft"),
     ),
 )
+
+
+# --- serving engine, disaggregation and speculative decoding (issue 36) ---
+_ENGINES = {
+    "tensorrt": "tensorrt-llm",
+    "trt": "tensorrt-llm",
+    "vllm": "vllm",
+    "sglang": "sglang",
+    "dynamo": "dynamo",
+}
+
+
+def _engine(m: re.Match[str]) -> list[Reading]:
+    word = m.group(1).lower()
+    engine = next(v for k, v in _ENGINES.items() if k in word)
+    return [Reading("serving_engine", engine, f"served with {engine}")]
+
+
+#: read with the serving rules: the engine, prefill/decode on separate pools, MTP or EAGLE
+STACK_RULES: tuple[Rule, ...] = (
+    _rule(
+        "serving_engine",
+        r"\b(tensorrt[- ]?llm|trt[- ]?llm|vllm|sglang|(?:nvidia\s+)?dynamo)\b",
+        _engine,
+        needs=("dynamo", "llm", "sglang", "tensorrt", "trt"),
+    ),
+    _rule(
+        "disaggregated",
+        r"\bdisaggregat(?:ed|ion)(?:\s+(?:prefill|serving|inference|p/d|pd))?\b"
+        r"|\b(?:prefill[- /]decode|p/d|pd)\s+(?:disaggregation|split|separation)\b",
+        lambda m: [Reading("disaggregated", True, "prefill and decode on separate pools")],
+        needs=("disaggregat", "split", "separation"),
+    ),
+    _rule(
+        "speculative_decoding",
+        r"\bspeculative\s+decoding\b|\bmtp\b|\bmulti[- ]token\s+prediction\b|\beagle[- ]?3?\b",
+        lambda m: [Reading("speculative_decoding", True, "speculative decoding (MTP)")],
+        needs=("eagle", "mtp", "prediction", "speculative"),
+    ),
+)

@@ -60,6 +60,11 @@ class WorkloadInputs(NamedTuple):
     method: str = "full"
     #: serving regime: True interactive (people wait), False offline (batch), None not said
     interactive: bool | None = None
+    #: the serving stack asked for: engine (None: TensorRT-LLM), disaggregated prefill/decode
+    #: (None: aggregated, the other weighed), speculative decoding
+    engine: str | None = None
+    disaggregated: bool | None = None
+    speculative: bool | None = None
 
 
 def workload_kind(request: DesignRequest) -> WorkloadKind:
@@ -373,5 +378,8 @@ def resolve_workload(
         percentile=request_percentile(request, percentile),
         tpot_assumed=tpot_assumed,
         interactive=request.interactive,
+        engine=request.serving_engine,
+        disaggregated=request.disaggregated,
+        speculative=request.speculative_decoding,
         method=request_method(request),
     )

@@ -110,3 +110,46 @@ def test_offline_or_an_allowed_long_first_token_is_not_warned() -> None:
     allowed, _ = estimate_inference(CAT, _w(ttft_ms=60_000, **long))
     for est in (offline, allowed):
         assert not any(w.startswith("the first token takes") for w in est.warnings)
+
+
+# the serving stack (issue 36 d, e): engine, speculative decoding, disaggregated prefill/decode
+_R1 = {"model": "deepseek-r1", "precision": "fp4", "isl_tokens": 1000, "osl_tokens": 1000}
+
+
+def test_the_engine_named_is_used_and_said() -> None:
+    shape = {"model": "llama-3.3-70b", "gpu": "h100-sxm", "isl_tokens": 1000, "osl_tokens": 1000}
+    trt, _ = estimate_inference(CAT, _w(interactive=False, **shape))
+    vllm, _ = estimate_inference(CAT, _w(interactive=False, serving_engine="vllm", **shape))
+    ratio = float(CAT.assumption("serving-engine-efficiency-vllm").value)
+    assert vllm.tokens_per_s_per_gpu == pytest.approx(trt.tokens_per_s_per_gpu * ratio, rel=0.02)
+    assert "served with vllm at 0.88 x TensorRT-LLM" in vllm.method
+    assert "served with tensorrt-llm" in trt.method
+
+
+def test_speculative_decoding_lifts_throughput_where_weights_bind() -> None:
+    tight = {"gpu": "b200", "tpot_ms": 8, **_R1}
+    plain, _ = estimate_inference(CAT, _w(**tight))
+    mtp, _ = estimate_inference(CAT, _w(speculative_decoding=True, **tight))
+    assert mtp.tokens_per_s_per_gpu > 1.2 * plain.tokens_per_s_per_gpu
+    assert mtp.tpot_ms <= 8.0 + 1e-6
+    assert "accepted at 85%" in mtp.method
+
+
+def test_disaggregated_serving_counts_its_prefill_pool_and_states_the_kv_transfer() -> None:
+    est, _ = estimate_inference(
+        CAT, _w(gpu="gb200", tpot_ms=8, disaggregated=True, output_tokens_per_s=100_000, **_R1)
+    )
+    assert est.gpus_required > est.replicas * est.gpus_per_replica  # the prefill pool
+    assert "prefill GPUs busy" in est.method
+    assert "KV cache crosses the compute fabric at" in est.method
+
+
+def test_the_wide_nvlink_domain_wins_for_expert_parallel_serving_at_speed() -> None:
+    """GB200 NVL72 keeps a wide expert-parallel all-to-all on NVLink where an 8-GPU B200 node
+    must leave it: per GPU at 125 tokens/s per user it is ahead (SemiAnalysis InferenceX,
+    2026-05-22: 4,130 against 941 tokens/s per GPU, DeepSeek R1 FP4 1k/1k, Dynamo TRT-LLM +
+    MTP, disaggregated; this model's ratio is smaller, see the README's calibration table)."""
+    stack = {"tpot_ms": 8, "disaggregated": True, "speculative_decoding": True, **_R1}
+    gb200, _ = estimate_inference(CAT, _w(gpu="gb200", **stack))
+    b200, _ = estimate_inference(CAT, _w(gpu="b200", **stack))
+    assert gb200.tokens_per_s_per_gpu > 1.5 * b200.tokens_per_s_per_gpu

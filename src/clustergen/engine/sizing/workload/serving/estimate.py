@@ -20,7 +20,13 @@ from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs
 from clustergen.engine.sizing.workload.published import inference_table
-from clustergen.engine.sizing.workload.serving.replica import Efficiency, Replica, build_replica
+from clustergen.engine.sizing.workload.serving.replica import (
+    Efficiency,
+    Replica,
+    build_replica,
+    kv_bytes,
+)
+from clustergen.engine.sizing.workload.serving.stack import Stack, kv_transfer_gb_per_s
 from clustergen.errors import RequestError
 from clustergen.units import plural
 
@@ -32,6 +38,8 @@ BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50
 BAND_TTFT_AT_LOAD_PCT = 25.0
 
 _POWERS = (1, 2, 4, 8, 16, 32, 64)
+#: disaggregated serving is pointed out when it would give this much more per GPU
+_SPLIT_WINS = 1.25
 _PREFER_SMALLER = 0.95
 _NEAR_BEST = 0.85
 
@@ -117,25 +125,39 @@ class Choice(NamedTuple):
     batch: float
     anchor: Anchor
     limited: bool
+    stack: Stack | None = None
+    #: output tokens/s per GPU disaggregated prefill/decode would give, when the request left
+    #: it open and it would win clearly (said, not chosen: its pools are the operator's call)
+    disaggregated_per_gpu: float | None = None
 
 
 def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, list[Replica]]:
     """The best replica under the limits, and every shape weighed (to say what was possible)."""
     eff = Efficiency.of(catalog)
     anc = anchor(catalog, w, eff)
+    stack = Stack.of(catalog, w)
     weighed: list[Replica] = []
     options: list[tuple[float, Replica, float]] = []
+    split_best = 0.0
     for tp, pp, layout in _shapes(w):
         rep = build_replica(
             w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff, layout, w.nvlink_gpus
         )
         if rep is None or rep.max_batch < 1:
             continue
-        rep = rep.anchored(anc.factor).at_percentile(w.percentile)
+        rep = stack.apply(rep.anchored(anc.factor).at_percentile(w.percentile))
+        split = stack.disaggregate(rep, w.ttft_s) if w.disaggregated is not False else None
+        if w.disaggregated:
+            if split is None:
+                continue
+            rep = split
         weighed.append(rep)
         b = rep.best_batch(w.ttft_s, w.tpot_s)
         if b >= 1:
-            options.append((rep.tokens_per_s(b) / rep.gpus, rep, b))
+            options.append((rep.per_gpu(b), rep, b))
+        if split is not None and not w.disaggregated:
+            sb = split.best_batch(w.ttft_s, w.tpot_s)
+            split_best = max(split_best, split.per_gpu(sb) if sb >= 1 else 0.0)
     if not options:
         return None, weighed
     # the published TP is preferred while it is near the best; under tight limits a wider
@@ -150,26 +172,35 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
         _, rep, b = published[0]
     else:
         _per_gpu, rep, b = next(o for o in options if o[0] >= _PREFER_SMALLER * top)
-    return Choice(rep, b, anc, limited=b < rep.max_batch * 0.999), weighed
+    best = max(o[0] for o in options)
+    clearly = split_best if split_best > _SPLIT_WINS * best else None
+    return Choice(rep, b, anc, b < rep.max_batch * 0.999, stack, clearly), weighed
 
 
 def fastest(weighed: list[Replica]) -> tuple[float, float]:
     """The lowest TTFT and TPOT any weighed shape reaches (one sequence in flight), seconds."""
     if not weighed:
         return math.inf, math.inf
-    return min(r.ttft_s(1.0) for r in weighed), min(r.step_s(1.0) for r in weighed)
+    return min(r.ttft_s(1.0) for r in weighed), min(r.tpot_s(1.0) for r in weighed)
 
 
-def _replicas(w: WorkloadInputs, rep: Replica, per_replica: float) -> int:
-    """Replicas the GPUs given hold, else those the target needs, else those a budget buys."""
+def _replicas(w: WorkloadInputs, rep: Replica, batch: float) -> int:
+    """Replicas the GPUs given hold, else those the target needs, else those a budget buys
+    (a disaggregated replica counted with its share of the prefill pool)."""
+    unit = rep.gpus + rep.prefill_gpus(batch)
     if w.gpus:
-        return w.gpus // rep.gpus
+        return int(w.gpus // unit)
     if w.target_tokens_per_s:
-        return max(1, math.ceil(w.target_tokens_per_s / per_replica))
+        return max(1, math.ceil(w.target_tokens_per_s / rep.tokens_per_s(batch)))
     if w.budget_usd and w.price and w.days:
         hours = w.budget_usd / w.price.usd_per_gpu_hour / (24 * w.days)
-        return int(hours // rep.gpus)
+        return int(hours // unit)
     return 1
+
+
+def _prefill_pool(rep: Replica, replicas: int, batch: float) -> int:
+    """Whole GPUs of the prefill pool for `replicas` decode replicas at `batch` (0 aggregated)."""
+    return math.ceil(replicas * rep.prefill_gpus(batch) - 1e-9) if rep.disaggregated else 0
 
 
 def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEstimate, list[str]]:
@@ -185,8 +216,8 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         return _infeasible(w, weighed)
     rep = choice.replica
     per_replica = rep.tokens_per_s(choice.batch)
-    replicas = _replicas(w, rep, per_replica)
-    gpus = w.gpus or replicas * rep.gpus
+    replicas = _replicas(w, rep, choice.batch)
+    gpus = w.gpus or replicas * rep.gpus + _prefill_pool(rep, replicas, choice.batch)
     notes: list[str] = []
     feasible = replicas >= 1
     if replicas < 1:
@@ -210,14 +241,14 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
     warnings = slow_first_token(w, rep.ttft_s(b_op)) + edge_warnings(w, choice, weighed, band)
     estimate = _estimate(
         w,
-        tokens_per_s_per_gpu=per_replica / rep.gpus,
+        tokens_per_s_per_gpu=rep.per_gpu(choice.batch),
         gpus=gpus,
         days=days,
         gpu_hours=gpu_hours,
         replica=rep,
         replicas=replicas,
         ttft_ms=rep.ttft_s(b_op) * 1e3,
-        tpot_ms=rep.step_s(b_op) * 1e3,
+        tpot_ms=rep.tpot_s(b_op) * 1e3,
         cost=cost,
         feasible=feasible,
         band=band,
@@ -395,6 +426,28 @@ def _estimate(
     )
 
 
+def _stack_words(w: WorkloadInputs, choice: Choice, replicas: int, batch: float) -> list[str]:
+    """The engine, speculative decoding and prefill/decode split the estimate used."""
+    rep = choice.replica
+    out = [choice.stack.words()] if choice.stack else []
+    if rep.disaggregated:
+        pool = _prefill_pool(rep, replicas, batch)
+        kv = w.arch.kv_bytes_per_token(w.isl, kv_bytes(w.precision)) or 0.0
+        gb_s = kv_transfer_gb_per_s(rep, kv * w.isl, batch) * replicas
+        per_gpu = gb_s / max(1, pool + replicas * rep.gpus)
+        out.append(
+            f"disaggregated prefill/decode: {pool:,} prefill GPUs busy {rep.prefill_load:.0%} "
+            f"feed the decode replicas; the KV cache crosses the compute fabric at "
+            f"{gb_s:,.1f} GB/s in all ({per_gpu:,.2f} GB/s per GPU)"
+        )
+    elif choice.disaggregated_per_gpu:
+        out.append(
+            f"disaggregated prefill/decode would give {choice.disaggregated_per_gpu:,.0f} output "
+            "tokens/s per GPU under the same limits (say 'disaggregated' to size it)"
+        )
+    return out
+
+
 def _regime(w: WorkloadInputs) -> str:
     """The serving regime the estimate was sized in, said first."""
     if w.interactive is False and w.tpot_s is None and w.ttft_s is None:
@@ -443,6 +496,7 @@ def _method(
         + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
         f"{per_replica:,.0f} output tokens/s per replica",
         f"{plural(replicas, 'replica')}; at the target load {batch:,.0f} in flight per replica",
+        *_stack_words(w, choice, replicas, batch),
         queue,
         *notes,
         f"band +/-{band:g}%",

@@ -75,7 +75,7 @@ def interactivity_table(
                 _point(
                     trial,
                     rate,
-                    rep.tokens_per_s(choice.batch) / rep.gpus,
+                    rep.per_gpu(choice.batch),
                     rep.gpus,
                     rep.ttft_s(choice.batch) * 1e3,
                 )
@@ -119,8 +119,11 @@ def meets_on(catalog: Catalog, w: WorkloadInputs, gpus: list[Gpu] | None = None)
         need = float(rep.gpus)
         if w.target_tokens_per_s:
             replicas = max(1, math.ceil(w.target_tokens_per_s / per_replica))
-            need = replicas * rep.gpus
-            text += f", {plural(replicas, 'replica')} = {replicas * rep.gpus:,} GPUs"
-        text += f", TPOT {rep.step_s(choice.batch) * 1e3:,.1f} ms)"
+            prefill = math.ceil(replicas * rep.prefill_gpus(choice.batch) - 1e-9)
+            need = replicas * rep.gpus + prefill
+            text += f", {plural(replicas, 'replica')}"
+            text += f" + {prefill:,} prefill GPUs" if prefill else ""
+            text += f" = {need:,.0f} GPUs"
+        text += f", TPOT {rep.tpot_s(choice.batch) * 1e3:,.1f} ms)"
         found.append((need, text))
     return [t for _, t in sorted(found)]
