@@ -153,3 +153,15 @@ def test_the_wide_nvlink_domain_wins_for_expert_parallel_serving_at_speed() -> N
     gb200, _ = estimate_inference(CAT, _w(gpu="gb200", **stack))
     b200, _ = estimate_inference(CAT, _w(gpu="b200", **stack))
     assert gb200.tokens_per_s_per_gpu > 1.5 * b200.tokens_per_s_per_gpu
+
+
+@pytest.mark.parametrize("precision", ["fp8", "fp4"])
+def test_rtx_pro_6000_serves_in_fp8_and_fp4(precision: str) -> None:
+    """Issue 36: its dense FP4/FP8 peaks and bandwidth are in the catalog, sourced; a request in
+    either format is sized, not refused."""
+    est, unmet = estimate_inference(
+        CAT,
+        _w(model="llama-3.1-8b", gpu="rtx-pro-6000-blackwell", precision=precision, tpot_ms=50),
+    )
+    assert unmet == []
+    assert est.tokens_per_s_per_gpu > 0
