@@ -22,7 +22,7 @@ from clustergen.engine.sizing.workload.inputs import (
     unmodelled_warnings,
     wants_estimate,
 )
-from clustergen.engine.sizing.workload.serving.estimate import anchor
+from clustergen.engine.sizing.workload.serving.estimate import anchor, choose_replica
 from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
 from clustergen.engine.sizing.workload.training.estimate import (
     peak_flops,
@@ -36,6 +36,7 @@ __all__ = [
     "anchor",
     "build_replica",
     "check_workload",
+    "choose_replica",
     "dense_field",
     "design_estimate",
     "estimate_request",
