@@ -165,3 +165,13 @@ def test_rtx_pro_6000_serves_in_fp8_and_fp4(precision: str) -> None:
     )
     assert unmet == []
     assert est.tokens_per_s_per_gpu > 0
+
+
+def test_tokens_per_mw_are_stated_from_the_provisioned_power() -> None:
+    """Issue 36 f: output tokens/s per MW at full load and at the target load, from the system's
+    published maximum power over its GPUs (the GPU's TDP when no system is chosen)."""
+    est, _ = estimate_inference(
+        CAT, _w(model="llama-3.3-70b", gpu="h100-sxm", tpot_ms=33, output_tokens_per_s=20_000)
+    )
+    assert "output tokens/s per MW provisioned at full load" in est.method
+    assert "at the target load" in est.method.split("per MW provisioned")[1]

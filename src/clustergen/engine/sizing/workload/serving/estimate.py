@@ -437,6 +437,25 @@ def _estimate(
     )
 
 
+def _per_mw(w: WorkloadInputs, per_gpu: float, gpus: int, replicas: int, load: float) -> list[str]:
+    """Output tokens/s per MW the GPUs are provisioned (the system's published maximum power
+    over its GPUs, else the GPU's TDP): at the replicas' full load and at the target load."""
+    system = w.system
+    if system is not None and system.max_power_w and system.gpus_per_node:
+        watts, basis = system.max_power_w / system.gpus_per_node, f"{system.id} maximum power"
+    elif w.gpu.tdp_w:
+        watts, basis = float(w.gpu.tdp_w), f"{w.gpu.id} TDP alone, no system chosen"
+    else:
+        return []
+    text = (
+        f"{per_gpu * 1e6 / watts:,.0f} output tokens/s per MW provisioned at full load "
+        f"({watts:,.0f} W per GPU, {basis})"
+    )
+    if w.target_tokens_per_s and gpus:
+        text += f", {replicas * load * 1e6 / (gpus * watts):,.0f} at the target load"
+    return [text]
+
+
 def _stack_words(w: WorkloadInputs, choice: Choice, replicas: int, batch: float) -> list[str]:
     """The engine, speculative decoding and prefill/decode split the estimate used."""
     rep = choice.replica
@@ -508,6 +527,13 @@ def _method(
         f"{per_replica:,.0f} output tokens/s per replica",
         f"{plural(replicas, 'replica')}; at the target load {batch:,.0f} in flight per replica",
         *_stack_words(w, choice, replicas, batch),
+        *_per_mw(
+            w,
+            rep.per_gpu(choice.batch),
+            w.gpus or replicas * rep.gpus + _prefill_pool(rep, replicas, batch),
+            replicas,
+            rep.tokens_per_s(batch),
+        ),
         queue,
         *notes,
         f"band +/-{band:g}%",
