@@ -340,7 +340,6 @@ def test_workload_is_shared_inputs_over_serving_and_training() -> None:
     assert sorted(packages) == ["serving", "training"]
 
 
-
 def private_imports(source: str, module: str, modules: dict[str, Path]) -> list[str]:
     """`from X import _name` where X is another module than `module`, in its package or not: a
     name another module needs is public (`num`, `rule`), or it moves to the module using it."""
