@@ -191,8 +191,8 @@ class DesignRequest(BaseModel):
     )
     disaggregated: bool | None = Field(
         default=None,
-        description="prefill and decode on separate GPU pools (Dynamo, llm-d); False: "
-        "aggregated; None: whichever gives more output tokens/s per GPU",
+        description="prefill and decode on separate GPU pools (Dynamo, llm-d); False or None: "
+        "aggregated (None also says when disaggregated would give clearly more per GPU)",
     )
     speculative_decoding: bool | None = Field(
         default=None,
