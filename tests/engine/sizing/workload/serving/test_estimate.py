@@ -9,7 +9,11 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.serving.estimate import choose_replica, estimate_inference
+from clustergen.engine.sizing.workload.serving.estimate import (
+    choose_replica,
+    estimate_inference,
+    scale_out_gb_per_s,
+)
 from clustergen.errors import RequestError
 
 CAT = load_catalog()
@@ -175,3 +179,18 @@ def test_tokens_per_mw_are_stated_from_the_provisioned_power() -> None:
     )
     assert "output tokens/s per MW provisioned at full load" in est.method
     assert "at the target load" in est.method.split("per MW provisioned")[1]
+
+
+def test_the_all_to_all_beyond_nvlink_runs_at_the_system_s_own_port_rate() -> None:
+    """Issue 36 c: the expert-parallel all-to-all outside the NVLink domain crosses the chosen
+    system's compute ports (8 x 400 Gb/s on 8 GPUs: 50 GB/s each way per GPU; 800 Gb/s on
+    B300: 100), the assumption only when no system is chosen."""
+    b200 = resolve_workload(
+        CAT, DesignRequest(model="deepseek-r1", platform="dgx-b200", workload="inference")
+    )
+    b300 = resolve_workload(
+        CAT, DesignRequest(model="deepseek-r1", platform="dgx-b300", workload="inference")
+    )
+    assert scale_out_gb_per_s(b200) == pytest.approx(50.0)
+    assert scale_out_gb_per_s(b300) == pytest.approx(100.0)
+    assert scale_out_gb_per_s(_w(model="deepseek-r1", gpu="b200")) is None

@@ -138,7 +138,7 @@ class Choice(NamedTuple):
 
 def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, list[Replica]]:
     """The best replica under the limits, and every shape weighed (to say what was possible)."""
-    eff = Efficiency.of(catalog)
+    eff = _on_fabric(Efficiency.of(catalog), w)
     anc = anchor(catalog, w, eff)
     stack = Stack.of(catalog, w)
     weighed: list[Replica] = []
@@ -180,6 +180,23 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
     best = max(o[0] for o in options)
     clearly = split_best if split_best > _SPLIT_WINS * best else None
     return Choice(rep, b, anc, b < rep.max_batch * 0.999, stack, clearly), weighed
+
+
+def scale_out_gb_per_s(w: WorkloadInputs) -> float | None:
+    """GB/s one GPU's compute-fabric ports carry each way, from the chosen system's compute
+    port group (an expert-parallel all-to-all beyond the NVLink domain crosses them); None
+    when no system is chosen."""
+    system = w.system
+    group = system.compute if system is not None else None
+    if group is None or not system or not system.gpus_per_node:
+        return None
+    return group.ports * group.port_speed_gbps / 8 / system.gpus_per_node
+
+
+def _on_fabric(eff: Efficiency, w: WorkloadInputs) -> Efficiency:
+    """The efficiencies with the all-to-all's scale-out rate from the system's own ports."""
+    rate = scale_out_gb_per_s(w)
+    return eff if rate is None else eff._replace(scale_out_gb_per_s=rate)
 
 
 def fastest(weighed: list[Replica]) -> tuple[float, float]:
@@ -462,6 +479,16 @@ def _stack_words(w: WorkloadInputs, choice: Choice, replicas: int, batch: float)
     """The engine, speculative decoding and prefill/decode split the estimate used."""
     rep = choice.replica
     out = [choice.stack.words()] if choice.stack else []
+    if rep.layout == "dep" and rep.tp > w.nvlink_gpus:
+        rate = scale_out_gb_per_s(w)
+        out.append(
+            f"the expert all-to-all leaves the {w.nvlink_gpus}-GPU NVLink domain: "
+            + (
+                f"{rate:g} GB/s per GPU each way on {w.system.id}'s compute ports"
+                if rate is not None and w.system is not None
+                else "at the scale-out rate assumed per GPU (no system chosen)"
+            )
+        )
     if rep.disaggregated:
         pool = _prefill_pool(rep, replicas, batch)
         kv = w.arch.kv_bytes_per_token(w.isl, kv_bytes(w.precision)) or 0.0
