@@ -168,9 +168,9 @@ def _workload_rows(
     """The workload estimator: each estimate from its resolved inputs (not the per-catalog memo
     a design run shares), and the `estimate` command as a process."""
     from clustergen.engine.model.request import DesignRequest
-    from clustergen.engine.sizing.workload.inference import estimate_inference
     from clustergen.engine.sizing.workload.inputs import resolve_workload
-    from clustergen.engine.sizing.workload.training import estimate_training
+    from clustergen.engine.sizing.workload.serving.estimate import estimate_inference
+    from clustergen.engine.sizing.workload.training.estimate import estimate_training
 
     train = DesignRequest(model_params_b=70, training_tokens_t=15, training_days=60)
     serve = DesignRequest(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000)

@@ -2,6 +2,7 @@
 
     uv run python scripts/workload_calibration.py          # the error table and its summary
     uv run python scripts/workload_calibration.py --fit    # refit the inference efficiencies
+    uv run python scripts/workload_calibration.py --regimes  # each regime's error (README table)
 
 Training rows: tokens/s per GPU from the MFU prior alone (the row's own table left out), and the
 model-FLOPs MFU each row implies (what the priors in assumptions.yaml are the middle of).
@@ -17,8 +18,9 @@ import itertools
 import math
 import statistics
 import sys
-from dataclasses import replace
 from pathlib import Path
+
+import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -26,10 +28,25 @@ from clustergen.catalog import load_catalog
 from clustergen.catalog.workload_models import TrainingRow
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.replica import Efficiency
-from clustergen.engine.sizing.workload.training import peak_flops
+from clustergen.engine.sizing.workload.serving.estimate import (
+    BAND_LIMITED_EXTRA_PCT,
+    BAND_STACK_EXTRA_PCT,
+    BAND_TTFT_AT_LOAD_PCT,
+    BANDS_DENSE_PCT,
+    BANDS_MOE_PCT,
+    anchor,
+)
+from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.training.estimate import (
+    BAND_DENSE_PCT,
+    BAND_MOE_PCT,
+    BAND_SMALL_PCT,
+    SMALL_MODEL_PARAMS,
+    peak_flops,
+)
 from clustergen.evals.calibration import (
     FigureError,
+    curve_errors,
     inference_errors,
     inference_inputs,
     training_errors,
@@ -108,7 +125,7 @@ def fit() -> None:
     moes = [pt for pt in rows if pt[2].arch.moe]
     best: tuple[float, Efficiency] | None = None
     for pre, dec, mem, fp4, tpx in grid:
-        eff = replace(base, prefill=pre, decode=dec, memory=mem, fp4=fp4, tp_exponent=tpx)
+        eff = base._replace(prefill=pre, decode=dec, memory=mem, fp4=fp4, tp_exponent=tpx)
         found = inference_errors(catalog, eff, anchored=False, inputs=dense)
         errs = [math.log(1 + r.error) for r in found]
         rms = math.sqrt(statistics.mean(e * e for e in errs))
@@ -118,7 +135,7 @@ def fit() -> None:
     print(f"best RMS log error {best[0]:.4f}: {best[1]}")
     moe_best: tuple[float, float] | None = None
     for moe in [x / 100 for x in range(10, 101, 5)]:
-        eff = Efficiency(**{**best[1].__dict__, "moe": moe})
+        eff = best[1]._replace(moe=moe)
         found = inference_errors(catalog, eff, anchored=False, inputs=moes)
         errs = [math.log(1 + r.error) for r in found]
         rms = math.sqrt(statistics.mean(e * e for e in errs))
@@ -127,10 +144,132 @@ def fit() -> None:
     print(f"MoE: best RMS log error {moe_best[0]:.4f} at inference-moe-efficiency {moe_best[1]}")
 
 
+SERVING_TESTS = Path(__file__).resolve().parent.parent / "tests/engine/sizing/workload/serving"
+
+
+def _latency_bound() -> tuple[list[float], list[float]]:
+    """Output tokens/s and TTFT errors at the published latency-throughput points (NIM), the
+    replica at the users in flight, closed loop."""
+    catalog = load_catalog()
+    eff = Efficiency.of(catalog)
+    tokens, ttfts = [], []
+    for t in yaml.safe_load((SERVING_TESTS / "latency_bound.yaml").read_text()):
+        request = DesignRequest(
+            model=t["model"],
+            gpu=t["gpu"],
+            precision=t["precision"],
+            isl_tokens=t["isl_tokens"],
+            osl_tokens=t["osl_tokens"],
+            workload="inference",
+        )
+        w = resolve_workload(catalog, request)
+        rep = build_replica(w.arch, w.gpu, w.precision, t["tp"], 1, w.isl, w.osl, eff)
+        assert rep is not None
+        rep = rep.anchored(anchor(catalog, w, eff).factor)
+        for p in t["points"]:
+            users = p["users"]
+            itl, ttft = rep.step_s(users), rep.ttft_s(users)
+            tokens.append(users * w.osl / (ttft + w.osl * itl) / p["tokens_per_s"] - 1)
+            ttfts.append(ttft * 1e3 / p["ttft_ms"] - 1)
+    return tokens, ttfts
+
+
+def regime_rows() -> list[tuple[str, str, list[float], float]]:
+    """(regime, what is compared, errors, the band the estimate states) for every regime."""
+    catalog = load_catalog()
+    inference = inference_errors(catalog)
+    training = training_errors(catalog)
+    stack = curve_errors(catalog, yaml.safe_load((SERVING_TESTS / "stack_curves.yaml").read_text()))
+    tokens, ttfts = _latency_bound()
+
+    def interp(moe: bool) -> list[float]:
+        return [e for r in inference if r.moe == moe and (e := r.interpolation_error) is not None]
+
+    def small(r: FigureError) -> bool:
+        return r.active_params_b * 1e9 < SMALL_MODEL_PARAMS
+
+    return [
+        (
+            "offline, dense",
+            "TensorRT-LLM max throughput, anchored to the table's other lengths",
+            interp(False),
+            BANDS_DENSE_PCT[0],
+        ),
+        (
+            "offline, dense",
+            "the same rows, forward model alone",
+            [r.error for r in inference if not r.moe],
+            BANDS_DENSE_PCT[1],
+        ),
+        ("offline, MoE", "TensorRT-LLM max throughput, anchored", interp(True), BANDS_MOE_PCT[0]),
+        (
+            "offline, MoE",
+            "the same rows, forward model alone",
+            [r.error for r in inference if r.moe],
+            BANDS_MOE_PCT[1],
+        ),
+        (
+            "server (latency-bound)",
+            "NIM users in flight: output tokens/s",
+            tokens,
+            BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT,
+        ),
+        (
+            "server (latency-bound)",
+            "NIM users in flight: TTFT at load",
+            ttfts,
+            BAND_TTFT_AT_LOAD_PCT,
+        ),
+        (
+            "disaggregated + MTP, MoE",
+            "InferenceX curves at a tokens/s per user",
+            [r.error for r in stack],
+            BANDS_MOE_PCT[0] + BAND_LIMITED_EXTRA_PCT + BAND_STACK_EXTRA_PCT,
+        ),
+        (
+            "training, dense >= 15B",
+            "Megatron-Bridge tokens/s per GPU, MFU prior alone",
+            [r.error for r in training if not r.moe and not small(r)],
+            BAND_DENSE_PCT,
+        ),
+        (
+            "training, MoE >= 15B active",
+            "the same, MoE rows",
+            [r.error for r in training if r.moe and not small(r)],
+            BAND_MOE_PCT,
+        ),
+        (
+            "training, under 15B",
+            "the same, small models (one-sided band)",
+            [r.error for r in training if small(r)],
+            BAND_SMALL_PCT,
+        ),
+    ]
+
+
+def regimes_markdown() -> str:
+    """The README's calibration table: each regime's cases, RMS and worst error, and band."""
+    lines = [
+        "| regime | compared with | cases | RMS | worst | band stated |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for regime, what, errors, band in regime_rows():
+        rms = math.sqrt(statistics.mean(e * e for e in errors))
+        worst = max(errors, key=abs)
+        lines.append(
+            f"| {regime} | {what} | {len(errors)} | {rms:.0%} | {worst:+.0%} | +/-{band:g}% |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the inference efficiencies")
+    parser.add_argument("--regimes", action="store_true", help="each regime's error, Markdown")
     args = parser.parse_args()
+    if args.regimes:
+        print(regimes_markdown())
+        return
     if args.fit:
         fit()
         return

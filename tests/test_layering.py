@@ -330,6 +330,16 @@ def test_sizing_is_a_few_modules_and_three_noun_families() -> None:
     assert sorted(packages) == ["fabric", "storage", "workload"]
 
 
+def test_workload_is_shared_inputs_over_serving_and_training() -> None:
+    """What serving and training share (the request read, the model catalog, the budget) at the
+    top; each estimator's own modules in its package."""
+    workload = PACKAGE / "engine" / "sizing" / "workload"
+    modules = [p.stem for p in workload.glob("*.py") if p.stem != "__init__"]
+    packages = [p.name for p in workload.iterdir() if (p / "__init__.py").is_file()]
+    assert len(modules) <= 10, sorted(modules)
+    assert sorted(packages) == ["serving", "training"]
+
+
 def private_imports(source: str, module: str, modules: dict[str, Path]) -> list[str]:
     """`from X import _name` where X is another module than `module`, in its package or not: a
     name another module needs is public (`num`, `rule`), or it moves to the module using it."""

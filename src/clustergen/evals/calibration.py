@@ -5,13 +5,14 @@ For every published figure, what the estimator says without that figure's help:
 - serving points (catalog/inference_throughput.yaml): max-throughput output tokens/s per GPU from
   the forward model alone, and from the model anchored to the table's other lengths (the
   interpolation, the point left out).
-`tests/engine/sizing/test_calibration.py` holds these within the bands the estimators state;
+`tests/engine/sizing/workload/test_calibration.py` holds these within the bands the estimators state;
 `scripts/workload_calibration.py` prints them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import InferenceTable, ShapePoint, TrainingRow
@@ -21,6 +22,7 @@ from clustergen.engine.sizing.workload import (
     WorkloadInputs,
     anchor,
     build_replica,
+    choose_replica,
     resolve_workload,
     tokens_per_s_per_gpu,
     training_rate,
@@ -135,4 +137,39 @@ def inference_errors(
                 interpolated,
             )
         )
+    return out
+
+
+def curve_errors(catalog: Catalog, tables: list[dict[str, Any]]) -> list[FigureError]:
+    """Each published point of a serving curve (output tokens/s per GPU at a tokens/s per user,
+    with the table's serving stack) against the estimator's best replica at that interactivity."""
+    out = []
+    for t in tables:
+        for p in t["points"]:
+            request = DesignRequest(
+                model=t["model"],
+                gpu=p["gpu"],
+                precision=t["precision"],
+                isl_tokens=t["isl_tokens"],
+                osl_tokens=t["osl_tokens"],
+                tpot_ms=1e3 / p["tokens_per_s_per_user"],
+                serving_engine=t.get("serving_engine"),
+                disaggregated=t.get("disaggregated"),
+                speculative_decoding=t.get("speculative_decoding"),
+                workload="inference",
+            )
+            w = resolve_workload(catalog, request)
+            choice, _ = choose_replica(catalog, w)
+            estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
+            label = f"{t['id']} {p['gpu']} at {p['tokens_per_s_per_user']:g} tokens/s per user"
+            out.append(
+                FigureError(
+                    label,
+                    t["model"],
+                    w.arch.moe,
+                    w.arch.active / 1e9,
+                    p["tokens_per_s_per_gpu"],
+                    estimated,
+                )
+            )
     return out

@@ -38,6 +38,8 @@ Tier = Literal["good", "better", "best"]
 Objective = Literal["most-gpus", "perf-per-watt"]
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
 TrainingMethod = Literal["full", "lora", "qlora", "continued-pretraining"]
+#: the serving engines whose efficiency the catalog states (assumptions.yaml `serving-engine-*`)
+ServingEngine = Literal["tensorrt-llm", "vllm", "sglang", "dynamo"]
 
 
 #: fields that record how a request's text was read, not what it asks for: no flag, file or
@@ -181,6 +183,22 @@ class DesignRequest(BaseModel):
         default=None,
         description="people wait on each reply (chat); False: offline batch serving",
     )
+    # --- how the model is served (issue 36: engine, disaggregation, speculative decoding) ---
+    serving_engine: ServingEngine | None = Field(
+        default=None,
+        description="the serving engine: tensorrt-llm, vllm, sglang or dynamo (None: "
+        "TensorRT-LLM, the published tables' engine)",
+    )
+    disaggregated: bool | None = Field(
+        default=None,
+        description="prefill and decode on separate GPU pools (Dynamo, llm-d); False or None: "
+        "aggregated (None also says when disaggregated would give clearly more per GPU)",
+    )
+    speculative_decoding: bool | None = Field(
+        default=None,
+        description="speculative decoding (MTP heads, EAGLE): several tokens per decode step",
+    )
+    # --- end of the serving block ---
     budget_usd: float | None = Field(default=None, ge=TINY, le=1e13, description="spend limit, USD")
     price_per_gpu_hour: float | None = Field(
         default=None, ge=TINY, le=1000, description="USD per GPU-hour"
@@ -292,6 +310,9 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "tpot_ms": FieldWords("TPOT limit", unit="ms", flag="tpot-ms"),
     "latency_percentile": FieldWords("latency percentile", flag="latency-percentile"),
     "interactive": FieldWords("interactivity"),
+    "serving_engine": FieldWords("serving engine"),
+    "disaggregated": FieldWords("disaggregated prefill/decode"),
+    "speculative_decoding": FieldWords("speculative decoding"),
     "budget_usd": FieldWords("budget", unit="USD"),
     "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
     "price_per_node_hour": FieldWords("price per node-hour", unit="USD"),

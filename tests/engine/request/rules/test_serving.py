@@ -267,3 +267,55 @@ def test_a_user_base_is_refused_as_a_load(text: str) -> None:
 def test_host_parts_are_not_a_serving_verb() -> None:
     r = parse_request(load_catalog(), "64 H100 GPUs training, 2 TB host memory per node")
     assert r.workload == "training"
+
+
+# serving regimes (issue 36): offline is read in the ways people say it, and a looser limit in the
+# words people use for it
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("offline", {"interactive": False}),
+        ("in batch mode", {"interactive": False}),
+        ("in batch", {"interactive": False}),
+        ("no latency limit", {"interactive": False}),
+        ("no latency constraints", {"interactive": False}),
+        ("latency doesn't matter", {"interactive": False}),
+        ("TPOT can be up to 200 ms", {"tpot_ms": 200.0}),
+        ("ITL may go up to 120 ms at p99", {"tpot_ms": 120.0, "latency_percentile": 99.0}),
+        ("TTFT should be under 3 s", {"ttft_ms": 3000.0}),
+    ],
+)
+def test_serving_regime_phrases(phrase: str, expected: dict[str, object]) -> None:
+    f = _fields(f"serve llama 3.1 70b at 5000 tokens per second, {phrase}")
+    for field, value in expected.items():
+        assert f[field] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "train llama 3 70b on 15T tokens in 60 days, global batch 1024",
+        "train llama 3 8b on 1T tokens in 10 days, batch size 512",
+        "train llama 3 8b on 1T tokens in 10 days with micro batch 2",
+    ],
+)
+def test_a_batch_size_is_not_offline_serving(text: str) -> None:
+    assert parse_request(CAT, text).interactive is None
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("with vLLM", {"serving_engine": "vllm"}),
+        ("on SGLang", {"serving_engine": "sglang"}),
+        ("using TensorRT-LLM", {"serving_engine": "tensorrt-llm"}),
+        ("with NVIDIA Dynamo", {"serving_engine": "dynamo"}),
+        ("disaggregated prefill", {"disaggregated": True}),
+        ("with MTP", {"speculative_decoding": True}),
+        ("speculative decoding", {"speculative_decoding": True}),
+    ],
+)
+def test_serving_stack_phrases(phrase: str, expected: dict[str, object]) -> None:
+    f = _fields(f"serve llama 3.1 70b at 5000 tokens per second {phrase}")
+    for field, value in expected.items():
+        assert f[field] == value

@@ -3,17 +3,33 @@ each held to the band the estimator states. `scripts/workload_calibration.py` pr
 
 from __future__ import annotations
 
+import math
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+import yaml
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.sizing.workload.inference import BANDS_DENSE_PCT, BANDS_MOE_PCT
-from clustergen.engine.sizing.workload.training import (
+from clustergen.engine.sizing.workload.serving.estimate import (
+    BAND_LIMITED_EXTRA_PCT,
+    BAND_STACK_EXTRA_PCT,
+    BANDS_DENSE_PCT,
+    BANDS_MOE_PCT,
+)
+from clustergen.engine.sizing.workload.training.estimate import (
     BAND_DENSE_PCT,
     BAND_MOE_PCT,
     BAND_SMALL_PCT,
     SMALL_MODEL_PARAMS,
 )
-from clustergen.evals.calibration import FigureError, inference_errors, training_errors
+from clustergen.evals.calibration import (
+    FigureError,
+    curve_errors,
+    inference_errors,
+    training_errors,
+)
 
 CAT = load_catalog()
 TRAINING = training_errors(CAT)
@@ -80,3 +96,30 @@ def test_the_golden_trt_rows_are_in_the_catalog_exactly(model: str) -> None:
     row = next(r for r in INFERENCE if r.label.startswith("trt1-") and r.model == model
                and "h100-sxm" in r.label and r.label.endswith(" 1000/1000"))  # fmt: skip
     assert row.published == pytest.approx(expected[model])
+
+
+@pytest.mark.slow
+def test_the_readme_calibration_table_is_the_script_s() -> None:
+    """Issue 36: each regime's error table in the README comes from the script, unedited."""
+    root = Path(__file__).resolve().parents[4]
+    done = subprocess.run(
+        [sys.executable, str(root / "scripts/workload_calibration.py"), "--regimes"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- calibration-regimes: begin -->")[1].split("<!-- calibration")[0]
+    assert block.strip() == done.stdout.strip()
+
+
+def test_the_stack_band_covers_the_stack_curves_measured_error() -> None:
+    """The band a disaggregated or speculative estimate states is at least the RMS error on the
+    published curves with that stack (serving/stack_curves.yaml)."""
+    root = Path(__file__).resolve().parent
+    tables = yaml.safe_load((root / "serving" / "stack_curves.yaml").read_text())
+    errors = [r.error for r in curve_errors(CAT, tables)]
+    rms = math.sqrt(sum(e * e for e in errors) / len(errors))
+    band = BANDS_MOE_PCT[0] + BAND_LIMITED_EXTRA_PCT + BAND_STACK_EXTRA_PCT
+    assert rms <= band / 100

@@ -89,3 +89,29 @@ def test_what_does_not_apply_to_the_workload_is_a_warning() -> None:
     assert "training figure" in said
     assert "does not apply to serving" in said
     assert unmodelled_warnings(DesignRequest(model="llama-3.1-8b"), "training") == []
+
+
+# serving regimes (issue 36)
+def _serving(**extra: object) -> DesignRequest:
+    return DesignRequest(model="llama-3.1-405b", gpu="h100-sxm", isl_tokens=1000, **extra)
+
+
+def test_offline_serving_has_no_per_user_rate() -> None:
+    w = resolve_workload(CAT, _serving(interactive=False))
+    assert w.tpot_s is None
+    assert not w.tpot_assumed
+    assert not any(a.field == "tpot_ms" for a in w.assumed)
+
+
+def test_an_open_ended_request_takes_the_default_rate_as_an_assumption() -> None:
+    w = resolve_workload(CAT, _serving())
+    assert w.tpot_assumed
+    assert w.tpot_s == pytest.approx(float(CAT.assumption("tpot-ms").value) / 1e3)
+    assert any(a.field == "tpot_ms" for a in w.assumed)
+
+
+def test_a_looser_stated_limit_replaces_the_default() -> None:
+    w = resolve_workload(CAT, _serving(tpot_ms=200))
+    assert (w.tpot_s, w.tpot_assumed) == (pytest.approx(0.2), False)
+    w = resolve_workload(CAT, _serving(tpot_ms=200, interactive=False))
+    assert w.tpot_s == pytest.approx(0.2)  # a stated limit holds even offline

@@ -15,7 +15,7 @@ from clustergen.engine.request.rules.durations import DURATION_RULES
 from clustergen.engine.request.rules.load import LOAD_RULES
 from clustergen.engine.request.rules.model import MODEL_RULES
 from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
-from clustergen.engine.request.rules.serving import LATENCY_RULES, SERVING_RULES
+from clustergen.engine.request.rules.serving import LATENCY_RULES, SERVING_RULES, STACK_RULES
 from clustergen.engine.request.rules.workload import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
 from clustergen.errors import RequestError
 
@@ -175,6 +175,7 @@ RULES: tuple[Rule, ...] = (
     *SERVING_RULES,  # a rate per user before the total rate
     *WORKLOAD_RULES,
     *LATENCY_RULES,
+    *STACK_RULES,
     *DURATION_RULES,
     *MODEL_RULES,  # "37B active" before model sizes
     rule(

@@ -36,9 +36,13 @@ _LIMIT = re.compile(r"(\d+(?:\.\d+)?)\s*" + _SECONDS)
 _PCT = r"(?:\bp(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st|nd|rd)?[- ]?percentile\b)"
 #: not a rate: "500 output tokens" is a length, "500 output tokens/s" a target
 _NOT_RATE = r"(?!\s*(?:tokens?\s*)?(?:/|per\b))"
+#: how a looser limit is worded: "TPOT can be up to 200 ms", "TTFT may go to 3 s" (serving regimes)
+_MAY = r"can|could|may|might|should|must|be|go|up\s+to|allowed(?:\s+to)?|ok|fine|stay|needs?\s+to"
 #: words between a latency's name and its limit
 _LINK = (
     r"(?:\s*(?:of|under|below|within|in|<=?|<|≤|at|most|less|than|:|=|max|maximum|limit|is|"
+    + _MAY
+    + r"|"
     + _PCT
     + r"))*\s*"
 )
@@ -111,6 +115,17 @@ def _lone_percentile(m: re.Match[str]) -> list[Reading]:
     pct = _percentile(m)
     return [pct] if pct else []
 
+
+#: serving regimes: what else says no one waits on the reply (offline, maximum throughput):
+#: "no latency limit", "latency doesn't matter", "batch mode", "in batch", a lone "batch" that is
+#: not a batch size ("global batch 1024", "batch size 64", "micro-batch" are training's)
+_OFFLINE_MORE = (
+    r"|\bno\s+(?:latency|ttft|tpot|slo|interactivity)\s*(?:limits?|constraints?|requirements?|"
+    r"targets?|slos?|bounds?)?\b|\blatency[- ](?:insensitive|tolerant|(?:is\s+)?not\s+a\s+concern)\b"
+    r"|\blatency\s+(?:does\s*n[o']t|doesn't|won't)\s+matter\b|\bthroughput[- ]only\b"
+    r"|(?<![-\w])(?<!global\s)(?<!micro\s)(?<!mini\s)batch(?:ed)?\b(?:\s+mode\b)?"
+    r"(?!\s*(?:sizes?|of\s+\d|=|:|\d|tokens?|\-?size))"
+)
 
 _RATE = r"(?:tokens?|tok|t)\s*(?:/|per)\s*(?:s|sec|second)\b|tps\b|tokens?\s+a\s+second\b"
 _WHO = r"(?:users?|streams?|requests?|sessions?|sequences?|queries|query|conversations?|clients?)"
@@ -278,8 +293,48 @@ LATENCY_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "offline",
-        r"\boffline\b|\bbatch\s+(?:inference|serving|jobs?|processing)\b",
+        r"\boffline\b|\bbatch\s+(?:inference|serving|jobs?|processing)\b" + _OFFLINE_MORE,
         lambda m: [Reading("interactive", False, "offline (batch) serving")],
-        needs=("batch", "offline"),
+        needs=("batch", "interactivity", "latency", "offline", "slo", "throughput", "tpot", "ttft"),
+    ),
+)
+
+
+# --- serving engine, disaggregation and speculative decoding (issue 36) ---
+_ENGINES = {
+    "tensorrt": "tensorrt-llm",
+    "trt": "tensorrt-llm",
+    "vllm": "vllm",
+    "sglang": "sglang",
+    "dynamo": "dynamo",
+}
+
+
+def _engine(m: re.Match[str]) -> list[Reading]:
+    word = m.group(1).lower()
+    engine = next(v for k, v in _ENGINES.items() if k in word)
+    return [Reading("serving_engine", engine, f"served with {engine}")]
+
+
+#: read with the serving rules: the engine, prefill/decode on separate pools, MTP or EAGLE
+STACK_RULES: tuple[Rule, ...] = (
+    rule(
+        "serving_engine",
+        r"\b(tensorrt[- ]?llm|trt[- ]?llm|vllm|sglang|(?:nvidia\s+)?dynamo)\b",
+        _engine,
+        needs=("dynamo", "llm", "sglang", "tensorrt", "trt"),
+    ),
+    rule(
+        "disaggregated",
+        r"\bdisaggregat(?:ed|ion)(?:\s+(?:prefill|serving|inference|p/d|pd))?\b"
+        r"|\b(?:prefill[- /]decode|p/d|pd)\s+(?:disaggregation|split|separation)\b",
+        lambda m: [Reading("disaggregated", True, "prefill and decode on separate pools")],
+        needs=("disaggregat", "split", "separation"),
+    ),
+    rule(
+        "speculative_decoding",
+        r"\bspeculative\s+decoding\b|\bmtp\b|\bmulti[- ]token\s+prediction\b|\beagle[- ]?3?\b",
+        lambda m: [Reading("speculative_decoding", True, "speculative decoding (MTP)")],
+        needs=("eagle", "mtp", "prediction", "speculative"),
     ),
 )

@@ -1,6 +1,7 @@
-"""Workload sizing: what a request's workload needs (`estimate`), read into `inputs`; the
-training and inference estimators, the model replica and layout they place, the published rows
-they calibrate on, and the budget.
+"""Workload sizing: what a request's workload needs (`estimate`, which dispatches to `serving/` or
+`training/`). At the top, what both share: the request read into `inputs`, the model catalog read
+as an architecture (`llm`) and as published throughput (`published`), and the budget and its
+token cost.
 
 Other packages import only the names below; the modules are this package's own.
 """
@@ -14,7 +15,6 @@ from clustergen.engine.sizing.workload.estimate import (
     with_interactivity,
     workload_gpus,
 )
-from clustergen.engine.sizing.workload.inference import anchor
 from clustergen.engine.sizing.workload.inputs import (
     WorkloadInputs,
     dense_field,
@@ -22,8 +22,9 @@ from clustergen.engine.sizing.workload.inputs import (
     unmodelled_warnings,
     wants_estimate,
 )
-from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
-from clustergen.engine.sizing.workload.training import (
+from clustergen.engine.sizing.workload.serving.estimate import anchor, choose_replica
+from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.training.estimate import (
     peak_flops,
     tokens_per_s_per_gpu,
     training_rate,
@@ -35,6 +36,7 @@ __all__ = [
     "anchor",
     "build_replica",
     "check_workload",
+    "choose_replica",
     "dense_field",
     "design_estimate",
     "estimate_request",

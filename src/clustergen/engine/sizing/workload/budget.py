@@ -8,7 +8,7 @@ budget with no price is refused, never priced by a silent default.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
@@ -19,8 +19,7 @@ from clustergen.engine.sizing.workload.token_cost import run_cost, serving_cost
 from clustergen.errors import RequestError
 
 
-@dataclass(frozen=True)
-class Price:
+class Price(NamedTuple):
     """USD per GPU-hour and where it came from."""
 
     usd_per_gpu_hour: float

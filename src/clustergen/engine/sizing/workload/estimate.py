@@ -5,8 +5,6 @@ refuses, before any design is sized, what no GPU could do."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
 from clustergen.engine.cache import cached
@@ -14,14 +12,18 @@ from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import InteractivityPoint, WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import no_price_error, with_cost
-from clustergen.engine.sizing.workload.inference import choose_replica, estimate_inference, fastest
 from clustergen.engine.sizing.workload.inputs import (
     WorkloadInputs,
     resolve_workload,
     wants_estimate,
 )
-from clustergen.engine.sizing.workload.interactivity import interactivity_table, meets_on
-from clustergen.engine.sizing.workload.training import estimate_training
+from clustergen.engine.sizing.workload.serving.estimate import (
+    choose_replica,
+    estimate_inference,
+    fastest,
+)
+from clustergen.engine.sizing.workload.serving.interactivity import interactivity_table, meets_on
+from clustergen.engine.sizing.workload.training.estimate import estimate_training
 from clustergen.errors import RequestError
 
 __all__ = [
@@ -155,13 +157,13 @@ def check_workload(catalog: Catalog, request: DesignRequest) -> None:
     if w.budget_usd and not _any_price(catalog, request, w):
         raise no_price_error(w.gpu.id if request.gpu or request.platform else None)
     if w.tpot_assumed:  # the default interactivity is reported NOT MET, never refused
-        w = replace(w, tpot_s=None)
+        w = w._replace(tpot_s=None)
     if w.kind != "inference" or not (w.ttft_s or w.tpot_s) or not w.arch.known_shape:
         return
     best: tuple[float, float, str] | None = None
     for gpu in _candidate_gpus(catalog, request, w):
-        trial = replace(w, gpu=gpu, precision=_precision_on(gpu, w.precision), system=None)
-        trial = replace(trial, nvlink_gpus=_domain(catalog, gpu))
+        trial = w._replace(gpu=gpu, precision=_precision_on(gpu, w.precision), system=None)
+        trial = trial._replace(nvlink_gpus=_domain(catalog, gpu))
         choice, weighed = choose_replica(catalog, trial)
         if choice is not None:
             return

@@ -5,7 +5,7 @@ estimate, the design and the terminal all say the same thing."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
@@ -28,8 +28,7 @@ def constant(catalog: Catalog, name: str) -> float:
     return float(catalog.assumption(name).value)
 
 
-@dataclass(frozen=True)
-class WorkloadInputs:
+class WorkloadInputs(NamedTuple):
     """Everything an estimator needs, resolved; `assumed` says which were defaults."""
 
     kind: WorkloadKind
@@ -52,13 +51,20 @@ class WorkloadInputs:
     budget_usd: float | None
     price: Price | None
     model_source: str | None
-    assumed: list[Assumed] = field(default_factory=list)
+    assumed: list[Assumed]
     #: the latency figures and limits are read at this percentile (0-1); None: the mean
     percentile: float | None = None
     #: whether the TPOT limit is the default interactivity rather than the request's
     tpot_assumed: bool = False
     #: training method: full, lora, qlora or continued-pretraining
     method: str = "full"
+    #: serving regime: True interactive (people wait), False offline (batch), None not said
+    interactive: bool | None = None
+    #: the serving stack asked for: engine (None: TensorRT-LLM), disaggregated prefill/decode
+    #: (None: aggregated, the other weighed), speculative decoding
+    engine: str | None = None
+    disaggregated: bool | None = None
+    speculative: bool | None = None
 
 
 def workload_kind(request: DesignRequest) -> WorkloadKind:
@@ -272,14 +278,17 @@ def request_percentile(request: DesignRequest, default: float | None = None) -> 
 def resolve_tpot(
     catalog: Catalog, request: DesignRequest, kind: WorkloadKind
 ) -> tuple[float | None, bool, list[Assumed]]:
-    """The TPOT limit in seconds: the request's (or its tokens/s per user), else for serving
-    the default interactivity, stated as an assumption; and whether it was assumed."""
+    """The TPOT limit in seconds: the request's (or its tokens/s per user); none for offline
+    (batch) serving; else, for an open-ended serving request, the default interactivity, stated
+    as an assumption; and whether it was assumed."""
     if request.tpot_ms:
         return request.tpot_ms / 1e3, False, []
     per_user = getattr(request, "tokens_per_s_per_user", None)
     if per_user:
         return 1 / float(per_user), False, []
-    if kind != "inference":
+    if kind != "inference" or request.interactive is False:
+        # offline (batch) serving: no one waits on a reply, so no per-user rate caps the batch;
+        # the replica runs at its maximum throughput (MLPerf's offline scenario)
         return None, False, []
     a = catalog.assumption("tpot-ms")
     tpot_ms = float(a.value)
@@ -368,5 +377,9 @@ def resolve_workload(
         assumed=assumed,
         percentile=request_percentile(request, percentile),
         tpot_assumed=tpot_assumed,
+        interactive=request.interactive,
+        engine=request.serving_engine,
+        disaggregated=request.disaggregated,
+        speculative=request.speculative_decoding,
         method=request_method(request),
     )

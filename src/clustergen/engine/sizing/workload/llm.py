@@ -1,7 +1,7 @@
 """What a language model costs per token: FLOPs, bytes of weights and bytes of KV cache.
 
-Arithmetic from the architecture alone (no hardware): the estimators in `training.py` and
-`inference.py` divide these by what a GPU delivers. A model known only by its parameter count is
+Arithmetic from the architecture alone (no hardware): the estimators in `training/` and
+`serving/` divide these by what a GPU delivers. A model known only by its parameter count is
 `Arch` with no layers: the attention terms are then unknown and left out, and the callers say so.
 
 FLOPs follow NVIDIA's "model FLOPs" (Megatron's count, which its published model TFLOP/s use):
@@ -12,7 +12,7 @@ reproduces Megatron-Bridge's model TFLOP/s / tokens/s for Llama 3 8B and 70B at 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.workload_models import LanguageModel
 
@@ -21,8 +21,7 @@ from clustergen.catalog.workload_models import LanguageModel
 BYTES_PER_PARAM = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5625}
 
 
-@dataclass(frozen=True)
-class Arch:
+class Arch(NamedTuple):
     """The figures of a model the estimators use: parameters, and when known, the shape."""
 
     params: float  # total parameters

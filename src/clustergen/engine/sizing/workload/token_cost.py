@@ -5,13 +5,12 @@ figure carries its basis in words (the caller adds where the price came from).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.units import dollars
 
 
-@dataclass(frozen=True)
-class HourlyCost:
+class HourlyCost(NamedTuple):
     """A workload's cost at an hourly price, with how it was reckoned."""
 
     usd_per_million_output_tokens: float | None

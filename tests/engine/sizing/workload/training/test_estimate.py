@@ -7,7 +7,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.training import (
+from clustergen.engine.sizing.workload.training.estimate import (
     BAND_SMALL_PCT,
     days_for,
     estimate_training,
@@ -123,3 +123,26 @@ def test_a_long_deadline_still_gets_the_gpus_that_hold_the_model() -> None:
     assert 1 < est.gpus_required <= 8
     assert est.days is not None
     assert est.days < 400
+
+
+def test_a_precision_not_given_shows_both_bf16_and_fp8() -> None:
+    """Issue 36: a precision not stated is an assumption, and the run at the other of BF16 and
+    FP8 is shown beside it."""
+    w = resolve_workload(
+        CAT,
+        DesignRequest(model="llama-3-70b", gpu="h100-sxm", training_tokens_t=15, training_days=60),
+    )
+    est, _ = estimate_training(CAT, w)
+    assert est.precision == "bf16"
+    assert "precision not given: at FP8 the same run is" in est.method
+    stated = resolve_workload(
+        CAT,
+        DesignRequest(
+            model="llama-3-70b",
+            gpu="h100-sxm",
+            training_tokens_t=15,
+            training_days=60,
+            precision="fp8",
+        ),
+    )
+    assert "precision not given" not in estimate_training(CAT, stated)[0].method

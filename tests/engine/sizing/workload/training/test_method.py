@@ -9,12 +9,12 @@ from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload.inputs import resolve_workload
 from clustergen.engine.sizing.workload.llm import arch_of
-from clustergen.engine.sizing.workload.method import (
+from clustergen.engine.sizing.workload.training.estimate import estimate_training
+from clustergen.engine.sizing.workload.training.method import (
     adapter_params,
     state_bytes,
     training_flops_per_token,
 )
-from clustergen.engine.sizing.workload.training import estimate_training
 from clustergen.errors import RequestError
 from clustergen.units import duration
 

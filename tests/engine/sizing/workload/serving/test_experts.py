@@ -7,17 +7,17 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.workload.experts import (
+from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.engine.sizing.workload.llm import arch_of
+from clustergen.engine.sizing.workload.serving.estimate import choose_replica
+from clustergen.engine.sizing.workload.serving.experts import (
     Layout,
     all_to_all_bytes_per_token,
     all_to_all_s_per_token,
     kv_copies,
     weights_per_gpu,
 )
-from clustergen.engine.sizing.workload.inference import choose_replica
-from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.llm import arch_of
-from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
 
 CAT = load_catalog()
 EFF = Efficiency.of(CAT)

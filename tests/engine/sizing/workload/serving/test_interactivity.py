@@ -8,9 +8,9 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.sizing.workload import estimate_request
-from clustergen.engine.sizing.workload.inference import estimate_inference
 from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.interactivity import (
+from clustergen.engine.sizing.workload.serving.estimate import estimate_inference
+from clustergen.engine.sizing.workload.serving.interactivity import (
     USER_RATES,
     interactivity_table,
     meets_on,

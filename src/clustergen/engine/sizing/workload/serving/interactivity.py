@@ -10,13 +10,12 @@ under that TPOT and the request's TTFT limit, at the request's prompt and output
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
 from clustergen.engine.model.workload import InteractivityPoint
-from clustergen.engine.sizing.workload.inference import choose_replica
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs
+from clustergen.engine.sizing.workload.serving.estimate import choose_replica
 from clustergen.units import plural
 
 #: output tokens/s per user the table is read at: from batch-like (5) to faster than anyone reads
@@ -48,8 +47,7 @@ def on_gpu(catalog: Catalog, w: WorkloadInputs, gpu: Gpu) -> WorkloadInputs:
     """The same workload on another GPU type (its best NVLink domain, the nearest precision)."""
     if gpu.id == w.gpu.id:
         return w
-    return replace(
-        w,
+    return w._replace(
         gpu=gpu,
         system=None,
         precision=precision_on(gpu, w.precision),
@@ -67,7 +65,7 @@ def interactivity_table(
     for gpu in columns:
         base = on_gpu(catalog, w, gpu)
         for rate in USER_RATES:
-            trial = replace(base, tpot_s=1 / rate)
+            trial = base._replace(tpot_s=1 / rate)
             choice, _ = choose_replica(catalog, trial)
             if choice is None:
                 out.append(_point(trial, rate, None, None, None))
@@ -77,7 +75,7 @@ def interactivity_table(
                 _point(
                     trial,
                     rate,
-                    rep.tokens_per_s(choice.batch) / rep.gpus,
+                    rep.per_gpu(choice.batch),
                     rep.gpus,
                     rep.ttft_s(choice.batch) * 1e3,
                 )
@@ -121,8 +119,11 @@ def meets_on(catalog: Catalog, w: WorkloadInputs, gpus: list[Gpu] | None = None)
         need = float(rep.gpus)
         if w.target_tokens_per_s:
             replicas = max(1, math.ceil(w.target_tokens_per_s / per_replica))
-            need = replicas * rep.gpus
-            text += f", {plural(replicas, 'replica')} = {replicas * rep.gpus:,} GPUs"
-        text += f", TPOT {rep.step_s(choice.batch) * 1e3:,.1f} ms)"
+            prefill = math.ceil(replicas * rep.prefill_gpus(choice.batch) - 1e-9)
+            need = replicas * rep.gpus + prefill
+            text += f", {plural(replicas, 'replica')}"
+            text += f" + {prefill:,} prefill GPUs" if prefill else ""
+            text += f" = {need:,.0f} GPUs"
+        text += f", TPOT {rep.tpot_s(choice.batch) * 1e3:,.1f} ms)"
         found.append((need, text))
     return [t for _, t in sorted(found)]

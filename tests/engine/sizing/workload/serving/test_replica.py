@@ -6,7 +6,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.sizing.workload.llm import arch_of
-from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
+from clustergen.engine.sizing.workload.serving.replica import Efficiency, Replica, build_replica
 
 CAT = load_catalog()
 EFF = Efficiency.of(CAT)

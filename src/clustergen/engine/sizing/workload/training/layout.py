@@ -2,7 +2,7 @@
 
 Model states: mixed-precision Adam holds 16 bytes per parameter (BF16 weights and gradients, FP32
 master weights and two moments; LoRA and QLoRA keep frozen weights and train small adapters,
-`method.py`); tensor (TP) and pipeline (PP) parallelism split all of them, the
+`method`); tensor (TP) and pipeline (PP) parallelism split all of them, the
 distributed optimizer shards the 12 optimizer bytes over data-parallel ranks, and fully sharded
 data parallelism (FSDP) shards all 16. A MoE model's routed experts are further split over expert-
 parallel ranks (up to the expert count). Activations with selective recomputation and sequence
@@ -14,16 +14,15 @@ Models", arXiv 2205.05198, 2022, section 4 and Table 2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.engine.sizing.workload.llm import Arch
-from clustergen.engine.sizing.workload.method import state_bytes
+from clustergen.engine.sizing.workload.training.method import state_bytes
 
 _POWERS = (1, 2, 4, 8, 16, 32, 64, 128)
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """A parallel layout and the memory one GPU holds under it."""
 
     tp: int

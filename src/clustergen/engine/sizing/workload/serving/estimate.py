@@ -2,7 +2,7 @@
 
 Memory decides the smallest replica (weights plus at least one sequence's KV cache within the
 NVLink domain, pipeline stages across nodes only when the domain is too small); the prefill/decode
-model (`replica.py`) gives each replica shape its throughput under the TTFT and TPOT limits, and
+model (`replica`) gives each replica shape its throughput under the TTFT and TPOT limits, and
 the shape with the most output tokens/s per GPU is chosen (the smaller within 5 %). Where
 TensorRT-LLM published max-throughput rows for the network, GPU and precision, the model is
 anchored to them: its speed is scaled by published / modelled, interpolated between the published
@@ -12,7 +12,7 @@ input/output lengths (inverse-distance in log ISL and log OSL), and the publishe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import ShapePoint
@@ -20,24 +20,36 @@ from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs
 from clustergen.engine.sizing.workload.published import inference_table
-from clustergen.engine.sizing.workload.replica import Efficiency, Replica, build_replica
+from clustergen.engine.sizing.workload.serving.replica import (
+    Efficiency,
+    Replica,
+    build_replica,
+    kv_bytes,
+)
+from clustergen.engine.sizing.workload.serving.stack import Stack, kv_transfer_gb_per_s
 from clustergen.errors import RequestError
 from clustergen.units import plural
 
-#: error bands (+/- %), held by tests/engine/sizing/test_calibration.py: (anchored to published
+#: error bands (+/- %), held by tests/engine/sizing/workload/test_calibration.py: (anchored to published
 #: rows, the forward model alone) for dense and MoE models; extra when a latency limit binds
 BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50.0), 10.0
+#: extra band on an estimate that uses the serving stack beyond TensorRT-LLM's tables
+#: (speculative decoding, disaggregated prefill/decode): the published curves with that
+#: stack (tests/engine/sizing/workload/serving/stack_curves.yaml) are missed with an RMS of
+#: 130 % (the MoE anchored band, 40, plus the limited extra, 10, plus this)
+BAND_STACK_EXTRA_PCT = 80.0
 #: TTFT at load against published latency-throughput points (tests/engine/sizing/
 #: test_latency_calibration.py): a queue is the least certain figure
 BAND_TTFT_AT_LOAD_PCT = 25.0
 
 _POWERS = (1, 2, 4, 8, 16, 32, 64)
+#: disaggregated serving is pointed out when it would give this much more per GPU
+_SPLIT_WINS = 1.25
 _PREFER_SMALLER = 0.95
 _NEAR_BEST = 0.85
 
 
-@dataclass(frozen=True)
-class Anchor:
+class Anchor(NamedTuple):
     """How much faster than the model the published rows run at this shape, and their TP."""
 
     factor: float
@@ -111,33 +123,46 @@ def _shapes(w: WorkloadInputs) -> list[tuple[int, int, str]]:
     return out
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """The replica shape chosen, its batch under the limits, and the anchor used."""
 
     replica: Replica
     batch: float
     anchor: Anchor
     limited: bool
+    stack: Stack | None = None
+    #: output tokens/s per GPU disaggregated prefill/decode would give, when the request left
+    #: it open and it would win clearly (said, not chosen: its pools are the operator's call)
+    disaggregated_per_gpu: float | None = None
 
 
 def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, list[Replica]]:
     """The best replica under the limits, and every shape weighed (to say what was possible)."""
-    eff = Efficiency.of(catalog)
+    eff = _on_fabric(Efficiency.of(catalog), w)
     anc = anchor(catalog, w, eff)
+    stack = Stack.of(catalog, w)
     weighed: list[Replica] = []
     options: list[tuple[float, Replica, float]] = []
+    split_best = 0.0
     for tp, pp, layout in _shapes(w):
         rep = build_replica(
             w.arch, w.gpu, w.precision, tp, pp, w.isl, w.osl, eff, layout, w.nvlink_gpus
         )
         if rep is None or rep.max_batch < 1:
             continue
-        rep = rep.anchored(anc.factor).at_percentile(w.percentile)
+        rep = stack.apply(rep.anchored(anc.factor).at_percentile(w.percentile))
+        split = stack.disaggregate(rep, w.ttft_s) if w.disaggregated is not False else None
+        if w.disaggregated:
+            if split is None:
+                continue
+            rep = split
         weighed.append(rep)
         b = rep.best_batch(w.ttft_s, w.tpot_s)
         if b >= 1:
-            options.append((rep.tokens_per_s(b) / rep.gpus, rep, b))
+            options.append((rep.per_gpu(b), rep, b))
+        if split is not None and not w.disaggregated:
+            sb = split.best_batch(w.ttft_s, w.tpot_s)
+            split_best = max(split_best, split.per_gpu(sb) if sb >= 1 else 0.0)
     if not options:
         return None, weighed
     # the published TP is preferred while it is near the best; under tight limits a wider
@@ -152,26 +177,52 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
         _, rep, b = published[0]
     else:
         _per_gpu, rep, b = next(o for o in options if o[0] >= _PREFER_SMALLER * top)
-    return Choice(rep, b, anc, limited=b < rep.max_batch * 0.999), weighed
+    best = max(o[0] for o in options)
+    clearly = split_best if split_best > _SPLIT_WINS * best else None
+    return Choice(rep, b, anc, b < rep.max_batch * 0.999, stack, clearly), weighed
+
+
+def scale_out_gb_per_s(w: WorkloadInputs) -> float | None:
+    """GB/s one GPU's compute-fabric ports carry each way, from the chosen system's compute
+    port group (an expert-parallel all-to-all beyond the NVLink domain crosses them); None
+    when no system is chosen."""
+    system = w.system
+    group = system.compute if system is not None else None
+    if group is None or not system or not system.gpus_per_node:
+        return None
+    return group.ports * group.port_speed_gbps / 8 / system.gpus_per_node
+
+
+def _on_fabric(eff: Efficiency, w: WorkloadInputs) -> Efficiency:
+    """The efficiencies with the all-to-all's scale-out rate from the system's own ports."""
+    rate = scale_out_gb_per_s(w)
+    return eff if rate is None else eff._replace(scale_out_gb_per_s=rate)
 
 
 def fastest(weighed: list[Replica]) -> tuple[float, float]:
     """The lowest TTFT and TPOT any weighed shape reaches (one sequence in flight), seconds."""
     if not weighed:
         return math.inf, math.inf
-    return min(r.ttft_s(1.0) for r in weighed), min(r.step_s(1.0) for r in weighed)
+    return min(r.ttft_s(1.0) for r in weighed), min(r.tpot_s(1.0) for r in weighed)
 
 
-def _replicas(w: WorkloadInputs, rep: Replica, per_replica: float) -> int:
-    """Replicas the GPUs given hold, else those the target needs, else those a budget buys."""
+def _replicas(w: WorkloadInputs, rep: Replica, batch: float) -> int:
+    """Replicas the GPUs given hold, else those the target needs, else those a budget buys
+    (a disaggregated replica counted with its share of the prefill pool)."""
+    unit = rep.gpus + rep.prefill_gpus(batch)
     if w.gpus:
-        return w.gpus // rep.gpus
+        return int(w.gpus // unit)
     if w.target_tokens_per_s:
-        return max(1, math.ceil(w.target_tokens_per_s / per_replica))
+        return max(1, math.ceil(w.target_tokens_per_s / rep.tokens_per_s(batch)))
     if w.budget_usd and w.price and w.days:
         hours = w.budget_usd / w.price.usd_per_gpu_hour / (24 * w.days)
-        return int(hours // rep.gpus)
+        return int(hours // unit)
     return 1
+
+
+def _prefill_pool(rep: Replica, replicas: int, batch: float) -> int:
+    """Whole GPUs of the prefill pool for `replicas` decode replicas at `batch` (0 aggregated)."""
+    return math.ceil(replicas * rep.prefill_gpus(batch) - 1e-9) if rep.disaggregated else 0
 
 
 def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEstimate, list[str]]:
@@ -187,8 +238,8 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         return _infeasible(w, weighed)
     rep = choice.replica
     per_replica = rep.tokens_per_s(choice.batch)
-    replicas = _replicas(w, rep, per_replica)
-    gpus = w.gpus or replicas * rep.gpus
+    replicas = _replicas(w, rep, choice.batch)
+    gpus = w.gpus or replicas * rep.gpus + _prefill_pool(rep, replicas, choice.batch)
     notes: list[str] = []
     feasible = replicas >= 1
     if replicas < 1:
@@ -209,17 +260,17 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
         notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
         feasible = False
     band = _band(w, choice)
-    warnings = edge_warnings(w, choice, weighed, band)
+    warnings = slow_first_token(w, rep.ttft_s(b_op)) + edge_warnings(w, choice, weighed, band)
     estimate = _estimate(
         w,
-        tokens_per_s_per_gpu=per_replica / rep.gpus,
+        tokens_per_s_per_gpu=rep.per_gpu(choice.batch),
         gpus=gpus,
         days=days,
         gpu_hours=gpu_hours,
         replica=rep,
         replicas=replicas,
         ttft_ms=rep.ttft_s(b_op) * 1e3,
-        tpot_ms=rep.step_s(b_op) * 1e3,
+        tpot_ms=rep.tpot_s(b_op) * 1e3,
         cost=cost,
         feasible=feasible,
         band=band,
@@ -228,6 +279,25 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
     )
     estimate = estimate.model_copy(update={"warnings": warnings})
     return estimate, [] if feasible else notes
+
+
+#: a first token this late is no longer interactive: people wait tens of seconds
+_SLOW_FIRST_TOKEN_S = 10.0
+
+
+def slow_first_token(w: WorkloadInputs, ttft_s: float) -> list[str]:
+    """A first-line warning when people waiting on replies (any regime but offline) would see
+    the first token only after tens of seconds, unless the request allows that long."""
+    if w.interactive is False or ttft_s < _SLOW_FIRST_TOKEN_S:
+        return []
+    if w.ttft_s is not None and w.ttft_s >= _SLOW_FIRST_TOKEN_S:
+        return []
+    at = f"p{w.percentile * 100:g}" if w.percentile else "mean"
+    return [
+        f"the first token takes {ttft_s:,.1f} s ({at}) at the target load, "
+        f"{w.isl:,}-token prompts: too slow for people waiting on replies; state a TTFT limit "
+        "to size for one, or say offline if no one waits"
+    ]
 
 
 #: a limit this close to what one sequence alone reaches leaves no room for error
@@ -294,7 +364,15 @@ def _sensitivity(w: WorkloadInputs, choice: Choice, band_pct: float) -> list[str
 def _band(w: WorkloadInputs, choice: Choice) -> float:
     anchored, model = BANDS_MOE_PCT if w.arch.moe else BANDS_DENSE_PCT
     base = anchored if choice.anchor.tp else model
-    return base + (BAND_LIMITED_EXTRA_PCT if choice.limited else 0.0)
+    rep = choice.replica
+    # the measured stack error is disaggregated + speculative serving's; another engine alone is
+    # one published ratio on the calibrated model, held by the regime's band
+    beyond = rep.disaggregated or rep.accepted > 1
+    return (
+        base
+        + (BAND_LIMITED_EXTRA_PCT if choice.limited else 0.0)
+        + (BAND_STACK_EXTRA_PCT if beyond else 0.0)
+    )
 
 
 def _infeasible(w: WorkloadInputs, weighed: list[Replica]) -> tuple[WorkloadEstimate, list[str]]:
@@ -378,6 +456,70 @@ def _estimate(
     )
 
 
+def _per_mw(w: WorkloadInputs, per_gpu: float, gpus: int, replicas: int, load: float) -> list[str]:
+    """Output tokens/s per MW the GPUs are provisioned (the system's published maximum power
+    over its GPUs, else the GPU's TDP): at the replicas' full load and at the target load."""
+    system = w.system
+    if system is not None and system.max_power_w and system.gpus_per_node:
+        watts, basis = system.max_power_w / system.gpus_per_node, f"{system.id} maximum power"
+    elif w.gpu.tdp_w:
+        watts, basis = float(w.gpu.tdp_w), f"{w.gpu.id} TDP alone, no system chosen"
+    else:
+        return []
+    text = (
+        f"{per_gpu * 1e6 / watts:,.0f} output tokens/s per MW provisioned at full load "
+        f"({watts:,.0f} W per GPU, {basis})"
+    )
+    if w.target_tokens_per_s and gpus:
+        text += f", {replicas * load * 1e6 / (gpus * watts):,.0f} at the target load"
+    return [text]
+
+
+def _stack_words(w: WorkloadInputs, choice: Choice, replicas: int, batch: float) -> list[str]:
+    """The engine, speculative decoding and prefill/decode split the estimate used."""
+    rep = choice.replica
+    out = [choice.stack.words()] if choice.stack else []
+    if rep.layout == "dep" and rep.tp > w.nvlink_gpus:
+        rate = scale_out_gb_per_s(w)
+        out.append(
+            f"the expert all-to-all leaves the {w.nvlink_gpus}-GPU NVLink domain: "
+            + (
+                f"{rate:g} GB/s per GPU each way on {w.system.id}'s compute ports"
+                if rate is not None and w.system is not None
+                else "at the scale-out rate assumed per GPU (no system chosen)"
+            )
+        )
+    if rep.disaggregated:
+        pool = _prefill_pool(rep, replicas, batch)
+        kv = w.arch.kv_bytes_per_token(w.isl, kv_bytes(w.precision)) or 0.0
+        gb_s = kv_transfer_gb_per_s(rep, kv * w.isl, batch) * replicas
+        per_gpu = gb_s / max(1, pool + replicas * rep.gpus)
+        out.append(
+            f"disaggregated prefill/decode: {pool:,} prefill GPUs busy {rep.prefill_load:.0%} "
+            f"feed the decode replicas; the KV cache crosses the compute fabric at "
+            f"{gb_s:,.1f} GB/s in all ({per_gpu:,.2f} GB/s per GPU)"
+        )
+    elif choice.disaggregated_per_gpu:
+        out.append(
+            f"disaggregated prefill/decode would give {choice.disaggregated_per_gpu:,.0f} output "
+            "tokens/s per GPU under the same limits (say 'disaggregated' to size it)"
+        )
+    return out
+
+
+def _regime(w: WorkloadInputs) -> str:
+    """The serving regime the estimate was sized in, said first."""
+    if w.interactive is False and w.tpot_s is None and w.ttft_s is None:
+        return "inference estimate, offline (batch): maximum throughput, no per-user rate limit"
+    if w.tpot_assumed:
+        return (
+            "inference estimate, open-ended request: held to the default interactivity "
+            "(assumed; a stated TPOT limit or 'offline' replaces it)"
+        )
+    at = f"p{w.percentile * 100:g}" if w.percentile else "the mean"
+    return f"inference estimate, server: the stated limits at {at}"
+
+
 def _method(
     w: WorkloadInputs,
     choice: Choice,
@@ -406,12 +548,21 @@ def _method(
         + (f"at p{w.percentile * 100:g}" if w.percentile else "the mean")
     )
     parts = [
-        f"inference estimate: prefill/decode model of one replica ({shape}, {w.precision.upper()}"
+        _regime(w),
+        f"prefill/decode model of one replica ({shape}, {w.precision.upper()}"
         f" weights, ISL/OSL {w.isl}/{w.osl}) from {choice.anchor.basis}",
         f"{choice.batch:,.0f} sequences in flight"
         + (f" (bounded by {limits})" if choice.limited and limits else " (KV-cache bound)"),
         f"{per_replica:,.0f} output tokens/s per replica",
         f"{plural(replicas, 'replica')}; at the target load {batch:,.0f} in flight per replica",
+        *_stack_words(w, choice, replicas, batch),
+        *_per_mw(
+            w,
+            rep.per_gpu(choice.batch),
+            w.gpus or replicas * rep.gpus + _prefill_pool(rep, replicas, batch),
+            replicas,
+            rep.tokens_per_s(batch),
+        ),
         queue,
         *notes,
         f"band +/-{band:g}%",

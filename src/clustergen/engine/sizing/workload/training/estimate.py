@@ -15,16 +15,16 @@ whole model copies.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, dense_field
-from clustergen.engine.sizing.workload.layout import Layout, smallest_layout
-from clustergen.engine.sizing.workload.method import check_method, training_flops_per_token
 from clustergen.engine.sizing.workload.published import training_row
+from clustergen.engine.sizing.workload.training.layout import Layout, smallest_layout
+from clustergen.engine.sizing.workload.training.method import check_method, training_flops_per_token
 from clustergen.errors import CatalogGapError
 from clustergen.units import duration
 
@@ -56,8 +56,7 @@ def peak_flops(gpu: Gpu, precision: str) -> float:
     return tflops * 1e12
 
 
-@dataclass(frozen=True)
-class Rate:
+class Rate(NamedTuple):
     """Training efficiency at a reference scale, and what it rests on."""
 
     mfu: float
@@ -158,8 +157,7 @@ def gpus_for(
     return hi
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(NamedTuple):
     gpus: int | None
     days: float | None
     layout: Layout | None
@@ -240,7 +238,7 @@ def estimate_training(
     qlora; default the request's, else full): GPUs, days, GPU-hours, cost, and its basis; and
     what of the request it does not meet."""
     if method is not None:
-        w = replace(w, method=check_method(method))
+        w = w._replace(method=check_method(method))
     check_method(w.method)
     rate = training_rate(catalog, w)
     plan = _plan(catalog, w, rate)
@@ -254,6 +252,8 @@ def estimate_training(
         plan.notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
         feasible = False
     method = _method(catalog, w, rate, plan, per_gpu, good, gpu_hours)
+    if other := _other_precision(catalog, w):
+        method = method.rstrip(".") + "; " + other + "."
     sources = [*rate.sources, *_common_sources(catalog, w)]
     return WorkloadEstimate(
         kind=w.kind,
@@ -282,6 +282,31 @@ def estimate_training(
         sources=sources,
         warnings=_small_model_warning(w, gpu_hours),
     ), [] if feasible else plan.notes
+
+
+def _other_precision(catalog: Catalog, w: WorkloadInputs) -> str | None:
+    """When the precision was assumed, the same run at the other of BF16 and FP8 (2025-era runs
+    train in FP8, older ones in BF16: the request did not say which), so both figures show."""
+    if not any(a.field == "precision" for a in w.assumed) or w.precision not in ("bf16", "fp8"):
+        return None
+    other = "fp8" if w.precision == "bf16" else "bf16"
+    if not getattr(w.gpu, dense_field(other), None):
+        return None
+    alt = w._replace(precision=other)
+    rate = training_rate(catalog, alt)
+    plan = _plan(catalog, alt, rate)
+    per_gpu = tokens_per_s_per_gpu(catalog, alt, rate, plan.gpus or 1)
+    if plan.gpus and plan.days:
+        run = (
+            f"{plan.gpus:,} GPUs x {duration(plan.days)} = "
+            f"{plan.gpus * plan.days * 24:,.0f} GPU-hours, "
+        )
+    else:
+        run = ""
+    return (
+        f"precision not given: at {other.upper()} the same run is {run}"
+        f"{per_gpu:,.0f} tokens/s per GPU (this estimate is at {w.precision.upper()})"
+    )
 
 
 #: what real runs of models under 15B took over this throughput model. Low end: shared/golden/

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.sizing.workload.layout import smallest_layout
 from clustergen.engine.sizing.workload.llm import arch_of
+from clustergen.engine.sizing.workload.training.layout import smallest_layout
 
 CAT = load_catalog()
 
 
 def test_mb_70b_layout_fits_an_h100() -> None:
     """Megatron-Bridge trains Llama 3 70B on 64 H100 as TP4 x PP8: it fits 80 GB here too."""
-    from clustergen.engine.sizing.workload.layout import _memory_gb
+    from clustergen.engine.sizing.workload.training.layout import _memory_gb
 
     arch = arch_of(CAT.model("llama-3-70b"), None)
     assert arch is not None

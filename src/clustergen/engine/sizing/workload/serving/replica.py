@@ -32,19 +32,19 @@ weights and only the experts its tokens route to: E x (1 - (1 - k/E)^tokens) of 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
 from clustergen.engine.cache import cached
-from clustergen.engine.sizing.workload.experts import (
+from clustergen.engine.sizing.workload.inputs import constant, dense_field
+from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
+from clustergen.engine.sizing.workload.serving.experts import (
     Layout,
     all_to_all_s_per_token,
     kv_copies,
     weights_per_gpu,
 )
-from clustergen.engine.sizing.workload.inputs import constant, dense_field
-from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 
 _BISECT_STEPS = 60
 
@@ -55,8 +55,7 @@ _BISECT_STEPS = 60
 _VARIABILITY = 1.0
 
 
-@dataclass(frozen=True)
-class Efficiency:
+class Efficiency(NamedTuple):
     """The inference model's fitted constants (assumptions.yaml)."""
 
     prefill: float
@@ -92,8 +91,7 @@ class Efficiency:
         )
 
 
-@dataclass(frozen=True)
-class Replica:
+class Replica(NamedTuple):
     """Time constants of one replica for one request shape (seconds)."""
 
     tp: int
@@ -111,6 +109,14 @@ class Replica:
     prefill_ranks: int = 1  # prompts prefilled at once, each on its own GPUs (DEP: one per GPU)
     layout: str = "tp"  # "tp", or "dep": attention data parallel with expert parallelism
     percentile: float | None = None  # the TTFT the limits and figures mean: None for the mean
+    # speculative decoding: tokens each sequence computes per step (the one it emits plus the
+    # drafts it verifies) and tokens it emits per step on average (1 + accepted drafts)
+    verify: float = 1.0
+    accepted: float = 1.0
+    # disaggregated prefill/decode: the decode pool runs no prompts; a prefill pool of the
+    # same GPUs reads them at `prefill_load` of its time (its queue is the TTFT's)
+    disaggregated: bool = False
+    prefill_load: float = 1.0
 
     @property
     def gpus(self) -> int:
@@ -126,8 +132,7 @@ class Replica:
     def scaled(self, factor: float) -> Replica:
         """The same replica made `factor` times faster in every term (a slower or faster
         serving stack)."""
-        return replace(
-            self,
+        return self._replace(
             prefill_s=self.prefill_s / factor,
             shared_s=self.shared_s / factor,
             routed_s=self.routed_s / factor,
@@ -140,7 +145,37 @@ class Replica:
         published max-throughput row measures) `factor` times faster; the floor every step pays
         whatever the batch (weights read, fixed cost) is kept as modelled, so a table measured
         at full batch does not speed up one user's TPOT."""
-        return replace(self, prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
+        return self._replace(prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
+
+    def speculating(self, drafts: int, acceptance: float, draft_cost: float) -> Replica:
+        """The replica with speculative decoding: each step verifies `drafts` drafted tokens
+        per sequence (each accepted with probability `acceptance` while the ones before it
+        were), so it emits 1 + a + a^2 + ... + a^drafts tokens; the verified tokens cost the
+        sequence's decode work each, the drafting `draft_cost` of it per draft."""
+        emitted = sum(acceptance**i for i in range(drafts + 1))
+        computed = (1 + drafts) * (1 + draft_cost)
+        return self._replace(per_seq_s=self.per_seq_s * computed, verify=computed, accepted=emitted)
+
+    def disaggregate(self, prefill_load: float) -> Replica:
+        """The replica as a decode pool, its prompts read by a prefill pool busy `prefill_load`
+        of the time."""
+        return self._replace(disaggregated=True, prefill_load=prefill_load)
+
+    def prefill_gpus(self, batch: float) -> float:
+        """GPUs of the prefill pool that keep this decode replica fed at `batch` (0 when
+        aggregated): prompts/s x one prompt's GPU-seconds / the pool's load."""
+        if not self.disaggregated:
+            return 0.0
+        prompts = self.tokens_per_s(batch) / self.osl
+        return prompts * self.prefill_s * self.gpus / self.prefill_load
+
+    def per_gpu(self, batch: float) -> float:
+        """Output tokens/s per GPU, the prefill pool's GPUs counted."""
+        return self.tokens_per_s(batch) / (self.gpus + self.prefill_gpus(batch))
+
+    def tpot_s(self, batch: float) -> float:
+        """Time per output token one user sees: a step, over the tokens it emits."""
+        return self.step_s(batch) / self.accepted
 
     def floor_s(self, batch: float) -> float:
         """Seconds of a step that do not grow with the batch's own work: weights read (the
@@ -161,29 +196,36 @@ class Replica:
 
     def at_percentile(self, percentile: float | None) -> Replica:
         """The same replica with its TTFT read at `percentile` (0-1; None for the mean)."""
-        return replace(self, percentile=percentile)
+        return self._replace(percentile=percentile)
 
     def decode_s(self, batch: float) -> float:
         """Seconds of a step that are not prompt work: weights, the batch's decode, overhead."""
         routed = 0.0
         if self.routed_s:
-            tokens = batch * (1 + self.isl / self.osl)
+            prompts = 0.0 if self.disaggregated else self.accepted * self.isl / self.osl
+            tokens = batch * (self.verify + prompts)
             routed = self.routed_s * (1 - (1 - self.route_share) ** tokens)
         # a pipeline keeps PP micro-batches in flight, each reading every stage's weights: PP
         # adds GPUs and throughput but does not shorten one token's trip through the layers
         return self.pp * (self.overhead_s + self.shared_s + routed) + batch * self.per_seq_s
 
     def step_s(self, batch: float) -> float:
-        """Seconds per step with `batch` sequences in flight (the mean TPOT)."""
-        return self.decode_s(batch) + batch * self.prefill_s / self.osl
+        """Seconds per step with `batch` sequences in flight (the mean TPOT without drafts):
+        aggregated, each step also reads the prompts that keep `batch` in flight."""
+        if self.disaggregated:
+            return self.decode_s(batch)
+        return self.decode_s(batch) + batch * self.accepted * self.prefill_s / self.osl
 
     def tokens_per_s(self, batch: float) -> float:
         """Output tokens/s of the replica."""
-        return batch / self.step_s(batch)
+        return batch * self.accepted / self.step_s(batch)
 
     def prefill_share(self, batch: float) -> float:
-        """Share of the replica's time spent on prompts: the prefill queue's utilisation."""
-        return batch * self.prefill_s / self.osl / self.step_s(batch)
+        """Share of the replica's time spent on prompts: the prefill queue's utilisation (the
+        prefill pool's load when disaggregated)."""
+        if self.disaggregated:
+            return self.prefill_load
+        return batch * self.accepted * self.prefill_s / self.osl / self.step_s(batch)
 
     def ttft_s(self, batch: float) -> float:
         """Time to first token at `batch` in flight: one prompt's service (its prefill, the
@@ -193,7 +235,9 @@ class Replica:
         # one prompt is read by its own GPUs (a DEP rank: one GPU) while the others read theirs:
         # its service is `prefill_ranks` times the replica's share, the queue sees them all
         own = self.pp * self.prefill_s * self.prefill_ranks
-        service = own + self.chunks * self.decode_s(batch)
+        # disaggregated, a prompt is read whole on the prefill pool, then joins a decode step
+        steps = 1 if self.disaggregated else self.chunks
+        service = own + steps * self.decode_s(batch)
         scale = _VARIABILITY * (service - own + self.pp * self.prefill_s) / (1 - rho)
         if self.percentile is None:
             wait = rho * scale
@@ -209,7 +253,7 @@ class Replica:
             return 0.0
 
         def ok(b: float) -> bool:
-            if tpot_s is not None and self.step_s(b) > tpot_s:
+            if tpot_s is not None and self.tpot_s(b) > tpot_s:
                 return False
             return ttft_s is None or self.ttft_s(b) <= ttft_s
 

@@ -1,5 +1,5 @@
 """The serving model where latency binds, against published latency-throughput points
-(tests/engine/sizing/latency_bound.yaml, each with its source): at a given number of users in
+(tests/engine/sizing/workload/serving/latency_bound.yaml, each with its source): at a given number of users in
 flight, the inter-token latency, the TTFT and the replica's output tokens/s, each held to the band
 the estimator states. The max-throughput regime is held by test_calibration.py."""
 
@@ -13,14 +13,14 @@ import yaml
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.sizing.workload.inference import (
+from clustergen.engine.sizing.workload.inputs import resolve_workload
+from clustergen.engine.sizing.workload.serving.estimate import (
     BAND_LIMITED_EXTRA_PCT,
     BAND_TTFT_AT_LOAD_PCT,
     BANDS_DENSE_PCT,
     anchor,
 )
-from clustergen.engine.sizing.workload.inputs import resolve_workload
-from clustergen.engine.sizing.workload.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
 
 CAT = load_catalog()
 TABLES: list[dict[str, Any]] = yaml.safe_load(

@@ -21,7 +21,7 @@ What the layout decides:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.models import Gpu
 from clustergen.engine.sizing.workload.llm import Arch
@@ -30,8 +30,7 @@ from clustergen.engine.sizing.workload.llm import Arch
 _COMBINE_BYTES = 2.0
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """How a replica's N GPUs share the model: "tp" or "dep" (attention DP + expert parallel)."""
 
     kind: str

@@ -1,0 +1,110 @@
+"""The serving stack around a replica: which engine runs it, speculative decoding, and whether
+prefill and decode share GPUs.
+
+- Engine: the forward model is fitted to TensorRT-LLM's published tables; another engine runs
+  at its measured throughput relative to TensorRT-LLM on the same hardware
+  (assumptions.yaml `serving-engine-efficiency-*`). Dynamo orchestrates an engine (TensorRT-LLM
+  in NVIDIA's published Dynamo curves) and is taken at TensorRT-LLM's figure.
+- Speculative decoding (MTP heads, EAGLE): each step verifies `d` drafted tokens per sequence,
+  each accepted with probability a while the ones before it were, so a sequence emits
+  1 + a + ... + a^d tokens per step for (1 + d) tokens of work plus the drafting (DeepSeek-V3,
+  arXiv 2412.19437, sections 2.2 and 5.4.3). Where a step is bound by reading weights (few
+  users) the drafts are nearly free and TPOT falls by the tokens emitted; where it is bound by
+  compute (many users) the rejected drafts are lost work.
+- Disaggregated prefill/decode (Dynamo, llm-d): the decode pool's steps carry no prompts, so
+  under a TPOT limit more sequences fit in a step; a prefill pool of the same GPUs reads the
+  prompts, busy the share of its time its TTFT limit allows (the queue of `replica.ttft_s`),
+  and each prompt's KV cache crosses the fabric once from the prefill to the decode GPUs.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from clustergen.catalog.loader import Catalog
+from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant
+from clustergen.engine.sizing.workload.serving.replica import Replica
+
+#: the engine whose tables the model is fitted to, and the one a request names
+BASIS_ENGINE = "tensorrt-llm"
+#: prefill pool loads tried when a TTFT limit sets it (the largest that meets the limit wins)
+_LOADS = tuple(i / 100 for i in range(95, 0, -5))
+
+
+class Stack(NamedTuple):
+    """The serving stack a request asks for, with its figures and where they come from."""
+
+    engine: str
+    efficiency: float
+    speculative: bool
+    drafts: int
+    acceptance: float
+    draft_cost: float
+    disaggregated: bool | None
+    prefill_load_max: float
+
+    @classmethod
+    def of(cls, catalog: Catalog, w: WorkloadInputs) -> Stack:
+        """The stack of the request `w` reads, its figures from the catalog."""
+        engine = w.engine or BASIS_ENGINE
+        efficiency = 1.0
+        if engine not in (BASIS_ENGINE, "dynamo"):
+            efficiency = constant(catalog, f"serving-engine-efficiency-{engine}")
+        return cls(
+            engine=engine,
+            efficiency=efficiency,
+            speculative=bool(w.speculative),
+            drafts=int(constant(catalog, "speculative-draft-tokens")),
+            acceptance=constant(catalog, "speculative-acceptance-rate"),
+            draft_cost=constant(catalog, "speculative-draft-cost"),
+            disaggregated=w.disaggregated,
+            prefill_load_max=constant(catalog, "disaggregated-prefill-load-max"),
+        )
+
+    def apply(self, rep: Replica) -> Replica:
+        """The replica run by this engine, with speculative decoding if asked (still
+        aggregated: `disaggregate` splits it)."""
+        if self.efficiency != 1.0:
+            rep = rep.scaled(self.efficiency)
+        if self.speculative:
+            rep = rep.speculating(self.drafts, self.acceptance, self.draft_cost)
+        return rep
+
+    def disaggregate(self, rep: Replica, ttft_s: float | None) -> Replica | None:
+        """`rep` as a decode pool fed by a prefill pool as busy as the TTFT limit allows at one
+        sequence in flight; None when the limit cannot be met even by an idle prefill pool."""
+        if ttft_s is None:
+            return rep.disaggregate(self.prefill_load_max)
+        for load in _LOADS:
+            if load > self.prefill_load_max:
+                continue
+            split = rep.disaggregate(load)
+            if split.ttft_s(1.0) <= ttft_s:
+                return split
+        return None
+
+    def words(self) -> str:
+        """What the method says of the stack."""
+        parts = [
+            f"served with {self.engine}"
+            + (
+                f" at {self.efficiency:.2f} x TensorRT-LLM's throughput (assumptions.yaml "
+                f"serving-engine-efficiency-{self.engine})"
+                if self.efficiency != 1.0
+                else (" (TensorRT-LLM backend)" if self.engine == "dynamo" else "")
+            )
+        ]
+        if self.speculative:
+            emitted = sum(self.acceptance**i for i in range(self.drafts + 1))
+            parts.append(
+                f"speculative decoding: {self.drafts} drafted token(s) per step accepted at "
+                f"{self.acceptance:.0%}, {emitted:.2f} tokens per step for "
+                f"{(1 + self.drafts) * (1 + self.draft_cost):.2f} tokens of work"
+            )
+        return "; ".join(parts)
+
+
+def kv_transfer_gb_per_s(rep: Replica, kv_bytes_per_prompt: float, batch: float) -> float:
+    """GB/s of KV cache the prefill pool sends the decode replica at `batch`: one prompt's
+    cache per prompt."""
+    return rep.tokens_per_s(batch) / rep.osl * kv_bytes_per_prompt / 1e9
