@@ -33,17 +33,21 @@ def _requirements(path: Path) -> dict[str, list[str]]:
 
 def test_the_build_backend_is_pinned() -> None:
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
-    assert requires and all(re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][\w.]*", r) for r in requires)
+    assert requires
+    assert all(re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][\w.]*", r) for r in requires)
 
 
 def test_ci_installs_uv_only_from_hashed_pins() -> None:
-    installs = [ln for ln in RUN.splitlines() if "pip install" in ln and not ln.lstrip().startswith("#")]
+    installs = [
+        ln for ln in RUN.splitlines() if "pip install" in ln and not ln.lstrip().startswith("#")
+    ]
     assert installs
     for line in installs:
         assert "pinned[@]" in line, line
     assert "--require-hashes -r .ci/uv-requirements.txt" in RUN
     pins = _requirements(CI / "uv-requirements.txt")
-    assert list(pins) and all(name.startswith("uv==") for name in pins)
+    assert list(pins)
+    assert all(name.startswith("uv==") for name in pins)
     assert all(len(hashes) >= 2 for hashes in pins.values())
 
 
@@ -87,4 +91,5 @@ def test_the_inspector_comes_from_a_committed_lock_by_npm_ci() -> None:
         inspector = packages["node_modules/@modelcontextprotocol/inspector"]
         assert inspector["version"] == version
         fetched = {k: v for k, v in packages.items() if k and not v.get("link")}
-        assert fetched and all(v.get("integrity", "").startswith("sha512-") for v in fetched.values())
+        assert fetched
+        assert all(v.get("integrity", "").startswith("sha512-") for v in fetched.values())

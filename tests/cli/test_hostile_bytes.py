@@ -19,7 +19,11 @@ REQ = "512 GPUs training, 5 MW"
 
 #: what a broken server may send: (status, headers, body)
 BODIES: dict[str, tuple[int, dict[str, str], bytes]] = {
-    "latin-1 error": (500, {"content-type": "text/plain"}, "erreur: caf\xe9 \xff".encode("latin-1")),
+    "latin-1 error": (
+        500,
+        {"content-type": "text/plain"},
+        "erreur: caf\xe9 \xff".encode("latin-1"),
+    ),
     "binary 200": (200, {"content-type": "application/json"}, bytes(range(256)) * 4),
     "invalid utf-8 json 200": (
         200,
@@ -71,7 +75,8 @@ def test_llm_mode_ends_in_one_line(cli: Cli, name: str, json_flag: bool) -> None
         assert json.loads(out)["error"]["message"]
     else:
         lines = [ln for ln in err.strip().splitlines() if not ln.startswith("notice: ")]
-        assert lines and lines[0].startswith("Error: "), err
+        assert lines, err
+        assert lines[0].startswith("Error: "), err
         assert len(lines) <= 2, err  # the error and at most a hint
 
 
