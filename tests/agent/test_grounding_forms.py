@@ -238,3 +238,12 @@ def test_any_figure_in_any_form_checked_true_and_unverified_altered(
     checked = g.check(_sentence(false, unit, noun))
     assert checked
     assert not all(n.matched for n in checked), (false, checked)
+
+
+def test_positions_years_and_a_label_before_a_colon(g: Grounder) -> None:
+    """An ordinal is a position and a year a date, not quantities; a label before a colon
+    names the kind of the number after it."""
+    assert g.check("the 2nd tier, from Q3 2026, as in the 1990s") == []
+    assert _unmatched(g, "GPUs: 512") == []
+    assert _unmatched(g, "GPUs: 513") == ["513"]
+    assert _unmatched(g, "2026 GPUs") == ["2026"]

@@ -211,9 +211,13 @@ class Grounder:
         return [w for w in read_numbers(normalise(text)) if not self._prose(w)]
 
     def _prose(self, w: Written) -> bool:
-        """A small number in words that names no kind of figure the design has ("one of the
-        options", "two reasons") is prose, not a figure; "two racks" is a figure."""
-        if w.unit is not None or not w.text[:1].isalpha() or abs(w.value) >= 100:
+        """A small number in words ("one of the options", "two reasons") or a year ("in 2026")
+        that names no kind of figure the design has is prose, not a figure; "two racks" and
+        "2026 GPUs" are figures."""
+        if w.unit is not None:
+            return False
+        year = w.text.isdigit() and len(w.text) == 4 and 1900 <= w.value <= 2100
+        if not (year or (w.text[:1].isalpha() and abs(w.value) < 100)):
             return False
         stems = {_stem(k) for k in w.kind}
         return not any(stems & _kinds(f.path) for f in self.figures)

@@ -213,7 +213,7 @@ def _kind(text: str, start: int, end: int) -> tuple[str, ...]:
     """Words naming what a bare number counts: up to three after it (skipping names with digits,
     such as H100), then up to three before it, within its clause."""
     after = re.split(r"[.;:,()\n]", text[end : end + 60], maxsplit=1)[0]
-    before = re.split(r"[.;:,()\n]", text[max(0, start - 60) : start])[-1]
+    before = re.split(r"[.;,()\n]", text[max(0, start - 60) : start])[-1]  # "GPUs: 512"
     words = [w for w in _WORD.findall(after)[:4] if not any(c.isdigit() for c in w)][:3]
     words += [w for w in _WORD.findall(before)[-3:] if not any(c.isdigit() for c in w)]
     return tuple(w.lower() for w in words if w.lower() not in _FILLER)
@@ -278,9 +278,11 @@ def _read(m: re.Match[str], text: str) -> list[Written]:
         return [Written(raw, float(num) / den, ":1", _tolerance(num) / den)]
     if m.group("scale"):
         times *= SCALE_WORDS[m.group("scale")]
+    if m.group("attached") in _ORDINALS and not (unit or m.group("cur")):
+        return []  # a position ("the 2nd tier", "4th rail") or a decade ("1990s"), no quantity
     if m.group("suffix"):
         times *= _SUFFIXES[m.group("suffix")]
-    elif m.group("odd") or (m.group("attached") and m.group("attached") not in _ORDINALS):
+    elif m.group("odd") or m.group("attached"):
         unit = "?"
     kind = _kind(text, m.start(), m.end())
     ends = [(m.group("sign") or "") + m.group("num"), m.group("end")] if m.group("end") else None
