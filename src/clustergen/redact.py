@@ -43,12 +43,16 @@ _CREDENTIAL = re.compile(
     ( [^\s"',;}\]]+ )
     """
 )
+# _CREDENTIAL's names alone, on lower-cased text: a text without one cannot match it
+_CREDENTIAL_NAME = re.compile(r"authorization|api[-_ ]?key|access[-_]token")
 # A bearer token on its own ("... Bearer nvapi-abc ...").
 _BEARER = re.compile(r"(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]{8,})")
 # NVIDIA API keys have a recognisable prefix, whatever the case, forwards or reversed.
 _NVAPI = re.compile(r"(?i)\bnvapi-[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{8,}-ipavn\b")
 # A run of base64 (either alphabet) or hex long enough to hide a credential: decoded and checked.
-_ENCODED_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+# (The look-behind starts a run only at its first character: without it the scan retries every
+# position of every shorter word, most of the cost on a long text.)
+_ENCODED_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{24,}")
 _URLSAFE = str.maketrans("-_", "+/")
 _NVAPI_BYTES = re.compile(rb"(?i)nvapi-|-ipavn")
@@ -147,9 +151,14 @@ def _encoded_credential(token: str, known: frozenset[str]) -> bool:
 
 
 def _mask_encoded(text: str, known: frozenset[str]) -> str:
-    return _ENCODED_RUN.sub(
-        lambda m: MASK if _encoded_credential(m.group(0), known) else m.group(0), text
-    )
+    def mask(m: re.Match[str]) -> str:
+        token = m.group(0)
+        # an identifier (one case, no digits) is neither base64 of a key nor a hex run
+        if (token.islower() or token.isupper()) and not any(c.isdigit() for c in token):
+            return token
+        return MASK if _encoded_credential(token, known) else token
+
+    return _ENCODED_RUN.sub(mask, text)
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
@@ -157,9 +166,15 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
     with _lock:
         known = frozenset({*_known, *(s for s in secrets if s)})
     text = _mask_secrets(text, known)
-    text = _CREDENTIAL.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + MASK, text)
-    text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
-    text = _NVAPI.sub(MASK, text)
+    # Each pattern runs only where its words occur: scanning every position of a long text (a
+    # design's JSON) with a case-blind pattern costs tens of milliseconds; a substring test, none.
+    lowered = text.lower()
+    if _CREDENTIAL_NAME.search(lowered):
+        text = _CREDENTIAL.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + MASK, text)
+    if "bearer" in lowered:
+        text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
+    if "nvapi-" in lowered or "-ipavn" in lowered:
+        text = _NVAPI.sub(MASK, text)
     return _mask_encoded(text, known)
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from clustergen.redact import redact, redact_known
+from clustergen.redact import redact, redact_data, redact_known
 
 __all__ = [
     "csv_cell",
@@ -257,8 +257,26 @@ def mermaid_label(value: object) -> str:
 
 def json_text(text: str) -> str:
     """A JSON document as written: control characters are already escaped by the encoder;
-    remembered credentials are masked (exactly, so no ordinary word is hit by a pattern)."""
-    return redact_known(text)
+    remembered credentials are masked in every form, and every string that holds a credential
+    the patterns recognise (an NVIDIA key nobody remembered, `Authorization: ...`) is masked as
+    the memo's Markdown masks it. A pattern sees one decoded string at a time, never the
+    document's text, where a masked run could swallow an escaped quote and break the JSON; a
+    document with nothing to mask is returned byte for byte."""
+    text = redact_known(text)
+    if redact(text) == text:
+        return text
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return redact(text)  # not JSON after all: masked as text
+    return json.dumps(
+        redact_data(data),
+        indent=2 if "\n" in text else None,
+        ensure_ascii=False,
+        allow_nan=False,
+    )
 
 
 def picture_text(value: object) -> str:

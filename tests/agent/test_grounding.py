@@ -34,7 +34,7 @@ def g() -> Grounder:
         ("400 Gb/s", "design.fabric.port_speed_gbps"),
         ("80 GB/s", "design.storage.read_gb_per_s"),
         ("1.2 PB", "design.storage.capacity_tb"),
-        ("40%", "design.training.mfu"),
+        ("MFU 40%", "design.training.mfu"),
         ("31.5 days", "design.training.days"),
         ("2:1", "design.fabric.oversubscription"),
         ("70B", "request.model_params_b"),

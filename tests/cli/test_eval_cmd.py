@@ -106,3 +106,21 @@ def test_concurrency_and_record(cli: Cli, tmp_path: Path) -> None:
     d = json.loads(out)
     assert (tmp_path / "r" / "report.json").is_file()
     assert len(list((tmp_path / "r").glob("*.json"))) == d["totals"]["cases"] + 1
+
+
+def test_record_refuses_a_symlinked_directory(cli: Cli, tmp_path: Path) -> None:
+    """As `design --out` does: a write through a link lands wherever it points."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "link").symlink_to(elsewhere, target_is_directory=True)
+    code, out, err = cli(
+        "eval", "--case", "h100-table4-1su", "--record", str(tmp_path / "link"), "--json"
+    )
+    assert code == 2
+    assert "symbolic link" in json.loads(out)["error"]["message"]
+    assert "Traceback" not in err
+    code, _, err = cli("eval", "--case", "h100-table4-1su", "--record", str(tmp_path / "link"))
+    assert code == 2
+    assert "symbolic link" in err
+    assert "Traceback" not in err
+    assert list(elsewhere.iterdir()) == []

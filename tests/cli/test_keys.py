@@ -217,3 +217,52 @@ def test_a_key_no_header_can_carry_is_one_line_in_every_mode(
     # --offline never reads the key
     if args[0] == "design":
         assert cli("design", REQ, "--offline")[0] == 0
+
+
+def _bundle_texts(out_dir: Path) -> list[str]:
+    """Every file of a bundle as text, a workbook's parts unzipped (its strings are deflated)."""
+    import zipfile
+
+    texts = []
+    for p in out_dir.rglob("*"):
+        if p.suffix == ".xlsx":
+            with zipfile.ZipFile(p) as z:
+                texts += [z.read(n).decode("utf-8", "replace") for n in z.namelist()]
+        elif p.is_file():
+            texts.append(p.read_bytes().decode("utf-8", "replace"))
+    return texts
+
+
+@pytest.mark.parametrize("where", ["environment", ".env", "nowhere"])
+def test_render_masks_the_users_key_in_every_file_design_json_included(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A design that holds the key (an earlier run's memo echoed it; a user pasted it) is written
+    masked by every command: design.json as memo.md. A key the user configured is masked in all
+    its forms whatever it looks like; one nobody configured, by its NVIDIA prefix."""
+    key = KEY if where == "nowhere" else "sk-local-Very-Secret-0123456789"
+    monkeypatch.delenv("NVIDIA_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    if where == "environment":
+        monkeypatch.setenv("NVIDIA_API_KEY", key)
+    elif where == ".env":
+        (tmp_path / ".env").write_text(f'export NVIDIA_API_KEY="{key}"\n')
+    first = tmp_path / "a"
+    code, _, err = cli("design", "64 GPUs training", "--offline", "--out", str(first))
+    assert code == 0, err
+    data = json.loads((first / "design.json").read_text())
+    forms = [key, key[::-1], base64.b64encode(key.encode()).decode(), key.encode().hex()]
+    data["memo"] = "64 GPUs. The key: " + " ".join(forms) + '\nquote " and \\ kept'
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    code, out, err = cli("render", str(edited), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    texts = _bundle_texts(tmp_path / "b")
+    design = json.loads((tmp_path / "b" / "design.json").read_text())  # still JSON
+    assert "[REDACTED]" in design["memo"]
+    assert 'quote " and \\ kept' in design["memo"]
+    for text in [out, err, *texts]:
+        assert key.lower()[7:] not in text.lower()
+        assert forms[2] not in text
+        if where != "nowhere":  # a key nobody configured is found by its prefix, not every form
+            assert forms[3] not in text

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.errors import InfeasibleDesignError, OutputError, RequestError
 from clustergen.evals import evaluate, load_cases
 from clustergen.evals.cases import EvalCase
 from clustergen.evals.offline import OfflineRunner
@@ -161,3 +161,20 @@ def test_record_writes_every_run_and_the_report(tmp_path: Path) -> None:
     assert one["run"]["result_json"]["fabrics"]["compute"]["leaf_switches"] == 8
     assert one["score"]["status"] == "pass"
     assert json.loads((record / "report.json").read_text())["totals"]["cases"] == 2
+
+
+@pytest.mark.parametrize("where", ["", "recordings"])
+def test_record_refuses_a_symlinked_directory(tmp_path: Path, where: str) -> None:
+    """The harness refuses a link itself, the CLI's check aside (a link planted after it, or a
+    recordings directory inside --record that points elsewhere)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    record = tmp_path / "record"
+    if where:
+        record.mkdir()
+        (record / where).symlink_to(elsewhere, target_is_directory=True)
+    else:
+        record.symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(OutputError, match="symbolic link"):
+        evaluate([], OfflineRunner(load_catalog()), record_dir=record)
+    assert list(elsewhere.iterdir()) == []

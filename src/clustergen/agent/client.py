@@ -257,6 +257,12 @@ class ChatClient:
             raise AgentError(
                 "the model endpoint sent a malformed reply (JSON nested too deeply)"
             ) from None
+        except UnicodeError:
+            # a body that is not UTF-8 (or not in the charset it names): the SDK's JSON decoder
+            # raises UnicodeDecodeError, which is no JSONDecodeError
+            raise AgentError(
+                "the model endpoint sent a malformed reply (its body is not UTF-8 text)"
+            ) from None
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
             # 400 from NIM and vLLM, 422 from servers that validate the body with a schema
             # without a `tools` field.

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clustergen.agent import prompts
-from clustergen.agent.grounding import Grounder, flag_unmatched
+from clustergen.agent.grounding import Grounder, flag_unmatched, normalise
 from clustergen.agent.trace import Trace
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.design import Design
@@ -142,7 +142,10 @@ class Judge:
 
     def _ground(self, design: Design, summary: DesignSummary, memo: str) -> Design:
         """The design with the memo, its grounding report and any warnings; Ungrounded while
-        unmatched numbers remain and rounds are left."""
+        unmatched numbers remain and rounds are left. The memo kept is the normalised text the
+        numbers were read from (no invisible characters, no markup comments): what was checked is
+        what a reader reads."""
+        memo = normalise(memo)
         checked = self._grounder(design).check(memo)
         unmatched = [n.text for n in checked if not n.matched]
         if unmatched and self.grounding_rounds < self.grounding_rounds_allowed:
@@ -203,7 +206,7 @@ def recheck_memo(cat: Catalog, design: Design) -> tuple[Design, str | None]:
     still matches as it did (or there is none)."""
     if not design.memo:
         return design, None
-    memo = design.memo.replace(_FLAG, "")
+    memo = normalise(design.memo.replace(_FLAG, ""))
     checked = design_grounder(cat, design).check(memo)
     unmatched = [n.text for n in checked if not n.matched]
     before = design.grounding.unmatched if design.grounding is not None else None

@@ -150,6 +150,9 @@ def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in args
     name = next((a for a in args if not a.startswith("-")), None)
+    from clustergen.cli.keys import remember_configured_keys
+
+    remember_configured_keys()  # before any output: no command may show the user's key
     try:
         code = _only(name)(args=args, prog_name="clustergen", standalone_mode=False)
     except ClustergenError as err:

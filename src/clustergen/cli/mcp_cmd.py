@@ -33,6 +33,14 @@ def mcp(
             "more_tools.",
         ),
     ] = False,
+    share_designs: Annotated[
+        bool,
+        typer.Option(
+            "--share-designs",
+            help="Let every session list and read every session's designs (by default each "
+            "sees only its own).",
+        ),
+    ] = False,
     catalog: CatalogOpt = None,
 ) -> None:
     """Serve clustergen's read-only tools over MCP (stdio, or HTTP on loopback with --http)."""
@@ -44,7 +52,7 @@ def mcp(
     from clustergen.tools import default_registry
 
     cat = load_catalog(catalog)
-    server = build_server(cat, default_registry(), list_all=all_tools)
+    server = build_server(cat, default_registry(), list_all=all_tools, share_designs=share_designs)
     if http is None:
         anyio.run(serve_stdio, server)
         return

@@ -87,7 +87,9 @@ def check_output_file(path: Path, what: str) -> None:
 def check_output_dir(path: Path, what: str, marker: str) -> None:
     """Fail before any work unless `path` can be made a directory under an existing one, or is
     an empty directory, or one clustergen wrote before (it holds `marker`): clustergen never
-    scatters its files among someone else's."""
+    scatters its files among someone else's. A symbolic link is refused, as `design --out`
+    refuses one: a write through it would land wherever it points."""
+    refuse_symlinked_dir(path, what)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -109,6 +111,19 @@ def check_output_dir(path: Path, what: str, marker: str) -> None:
             hint="give a new or empty directory",
         )
     _can_create_in(path, what, path)
+
+
+def refuse_symlinked_dir(path: Path, what: str) -> None:
+    """Refuse `path` when it is a symbolic link (not followed: its target is never looked at)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return  # missing or unreadable: the callers' own checks word that
+    if stat.S_ISLNK(st.st_mode):
+        raise OutputError(
+            f"{what} {path} is a symbolic link; clustergen never writes or deletes through one",
+            hint="give the directory itself",
+        )
 
 
 def _can_create_in(directory: Path, what: str, path: Path) -> None:

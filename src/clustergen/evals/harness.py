@@ -161,6 +161,17 @@ def totals(results: Sequence[CaseResult], elapsed_s: float) -> Totals:
 
 
 def _prepare(directory: Path) -> None:
+    """Make the --record directory; refuse it, or the recordings directory in it, when it is a
+    symbolic link (checked here too, not only by the CLI: a link planted between the CLI's check
+    and the first write, or by another caller, must not send a case's run elsewhere)."""
+    for path in (directory, directory / "recordings"):
+        with contextlib.suppress(OSError):
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                raise OutputError(
+                    f"--record {path} is a symbolic link; clustergen never writes or deletes "
+                    "through one",
+                    hint="give the directory itself",
+                )
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

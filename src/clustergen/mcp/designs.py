@@ -132,6 +132,37 @@ class DesignStore:
             del self._kept[key]
 
 
+#: sessions whose designs are kept at once; the one used least recently is forgotten first
+KEEP_SESSIONS = 1024
+
+
+class SessionDesigns:
+    """Each client session's own designs: a session lists, reads and explains only the designs
+    it made, never another's (their requests may hold what one client must not show another).
+    A session is named by its `Mcp-Session-Id` over HTTP; stdio has one client, and requests of
+    the stateless protocol, which names no session, share one store. A server started with
+    designs shared (`clustergen mcp --share-designs`) keeps one store for every session."""
+
+    def __init__(self, *, shared: bool = False, keep: int = KEEP, idle_s: float = IDLE_S) -> None:
+        self.shared = shared
+        self.keep = keep
+        self.idle_s = idle_s
+        self._stores: OrderedDict[str | None, DesignStore] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, session: str | None) -> DesignStore:
+        """The store of `session` (None: no session named; every session when shared)."""
+        key = None if self.shared else session
+        with self._lock:
+            store = self._stores.get(key)
+            if store is None:
+                store = self._stores[key] = DesignStore(self.keep, self.idle_s)
+                while len(self._stores) > KEEP_SESSIONS:
+                    self._stores.popitem(last=False)
+            self._stores.move_to_end(key)
+            return store
+
+
 def uri(design_id: str, name: str) -> str:
     return f"{SCHEME}://design/{design_id}/{name}"
 

@@ -9,6 +9,7 @@ connection, so the server is safe to hand to any agent.
 from __future__ import annotations
 
 import logging
+import math
 import socket
 from ipaddress import ip_address
 from typing import Any
@@ -26,9 +27,11 @@ from clustergen import __version__
 from clustergen.catalog.loader import Catalog
 from clustergen.errors import ClustergenError, RequestError
 from clustergen.mcp import catalog as catalog_resources
-from clustergen.mcp.designs import DesignStore, contents, links, parse_uri
+from clustergen.mcp.connections import CLIENT_WAIT_S, IDLE_S, guarded_protocol
+from clustergen.mcp.designs import DesignStore, SessionDesigns, contents, links, parse_uri
 from clustergen.mcp.prompts import PROMPTS
 from clustergen.mcp.prompts import get as get_prompt_result
+from clustergen.mcp.request_ids import OneAnswerPerId
 from clustergen.mcp.sessions import MAX_SESSIONS, SESSION_IDLE_S, evict_idlest_at_limit
 from clustergen.mcp.toolset import McpToolset
 from clustergen.tools.registry import Registry, ToolContext
@@ -48,13 +51,20 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(catalog: Catalog, registry: Registry, *, list_all: bool = False) -> Server[Any]:
+def build_server(
+    catalog: Catalog, registry: Registry, *, list_all: bool = False, share_designs: bool = False
+) -> Server[Any]:
     """A low-level MCP server over `catalog`: the tools of `registry` served over MCP (the first
     ones listed, the rest behind `more_tools`, or all listed with `list_all`), the designs made
-    in it and the catalog as resources, and prompts for the common jobs."""
-    store = DesignStore()
-    toolset = McpToolset(registry, store, list_all=list_all)
+    in it and the catalog as resources, and prompts for the common jobs. Each session sees only
+    the designs it made, unless `share_designs`."""
+    by_session = SessionDesigns(shared=share_designs)
+    toolset = McpToolset(registry, DesignStore(), list_all=list_all)
     context = ToolContext(catalog=catalog)
+
+    def store(ctx: ServerRequestContext[Any, Any]) -> DesignStore:
+        headers = getattr(ctx.request, "headers", None)
+        return by_session.of(headers.get("mcp-session-id") if headers is not None else None)
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -66,7 +76,7 @@ def build_server(catalog: Catalog, registry: Registry, *, list_all: bool = False
     ) -> types.CallToolResult:
         # The engine is synchronous; a worker thread keeps the transport answering meanwhile.
         return await anyio.to_thread.run_sync(
-            _call, toolset, context, params.name, params.arguments
+            _call, toolset, context, params.name, params.arguments, store(ctx)
         )
 
     async def list_resources(
@@ -79,7 +89,7 @@ def build_server(catalog: Catalog, registry: Registry, *, list_all: bool = False
                 description=link.description,
                 mime_type=link.mime_type,
             )
-            for design_id in store.ids()
+            for design_id in store(ctx).ids()
             for link in links(design_id)
         ]
         return types.ListResourcesResult(resources=[*catalog_resources.resources(catalog), *made])
@@ -92,7 +102,7 @@ def build_server(catalog: Catalog, registry: Registry, *, list_all: bool = False
     async def read_resource(
         ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        return await anyio.to_thread.run_sync(_read, store, catalog, str(params.uri))
+        return await anyio.to_thread.run_sync(_read, store(ctx), catalog, str(params.uri))
 
     async def list_prompts(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -125,10 +135,14 @@ def build_server(catalog: Catalog, registry: Registry, *, list_all: bool = False
 
 
 def _call(
-    toolset: McpToolset, context: ToolContext, name: str, arguments: dict[str, Any] | None
+    toolset: McpToolset,
+    context: ToolContext,
+    name: str,
+    arguments: dict[str, Any] | None,
+    store: DesignStore,
 ) -> types.CallToolResult:
     try:
-        return toolset.call(context, name, arguments)
+        return toolset.call(context, name, arguments, store)
     except Exception:  # a bug presenting a result: an error result, the log the rest
         log.exception("tool %s failed inside clustergen's MCP server", name)
         return types.CallToolResult(
@@ -242,13 +256,33 @@ def http_app(
         session_idle_timeout=session_idle_s,
     )
     evict_idlest_at_limit(server.session_manager)
-    return app
+    return OneAnswerPerId(app)
+
+
+def http_config(
+    app: Any,
+    *,
+    max_connections: int | None = None,
+    client_wait_s: float = CLIENT_WAIT_S,
+    idle_s: float = IDLE_S,
+) -> Any:
+    """uvicorn's settings for `app`: connections bounded below the file limit, and closed when
+    they wait on their client too long (clustergen.mcp.connections)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        access_log=False,
+        http=guarded_protocol(max_connections, client_wait_s),
+        timeout_keep_alive=max(1, math.ceil(idle_s)),
+    )
 
 
 async def serve_http(server: Server[Any], sock: socket.socket) -> None:
     """Serve streamable HTTP on an already-bound loopback socket until interrupted."""
     import uvicorn
 
-    app = http_app(server, sock.getsockname()[0])
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
+    config = http_config(http_app(server, sock.getsockname()[0]))
     await uvicorn.Server(config).serve(sockets=[sock])

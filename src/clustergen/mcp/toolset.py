@@ -108,6 +108,7 @@ class McpToolset:
 
     def __init__(self, registry: Registry, store: designs.DesignStore, *, list_all: bool) -> None:
         self.registry = registry.for_mcp()
+        #: where designs go when a call names no store (one client: stdio, the tests)
         self.store = store
         first = self.registry.mcp_first()
         self.more = [n for n in self.registry.names() if n not in first]
@@ -145,8 +146,16 @@ class McpToolset:
 
     # ------------------------------------------------------------------ calls
 
-    def call(self, ctx: Any, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
-        """A call by name, a registry tool's or one of this toolset's own; never raises."""
+    def call(
+        self,
+        ctx: Any,
+        name: str,
+        arguments: dict[str, Any] | None,
+        store: designs.DesignStore | None = None,
+    ) -> types.CallToolResult:
+        """A call by name, a registry tool's or one of this toolset's own; never raises. The
+        designs it makes and explains are those of `store` (the calling session's)."""
+        store = store if store is not None else self.store
         try:
             if name == MORE_TOOLS:
                 return _text(self._more(self._parse(MoreArgs, arguments)))
@@ -154,9 +163,9 @@ class McpToolset:
                 inner = self._parse(CallArgs, arguments)
                 if inner.name in (MORE_TOOLS, CALL_TOOL):
                     raise RequestError(f"call {inner.name} directly")
-                return self.call(ctx, inner.name, inner.arguments)
+                return self.call(ctx, inner.name, inner.arguments, store)
             if name == EXPLAIN:
-                return _text(explain(self.store, self._parse(ExplainArgs, arguments)))
+                return _text(explain(store, self._parse(ExplainArgs, arguments)))
         except ClustergenError as exc:
             return _error(exc.one_line())
         except ToolCallError as exc:
@@ -164,7 +173,7 @@ class McpToolset:
         outcome = self.registry.call(ctx, name, arguments)
         if outcome.traceback:  # a bug in a tool: the client gets an error result, the log the rest
             log.error("tool %s failed inside clustergen:\n%s", name, outcome.traceback)
-        return self.present(outcome)
+        return self.present(outcome, store)
 
     @staticmethod
     def _parse(model: type[M], arguments: dict[str, Any] | None) -> M:
@@ -195,12 +204,14 @@ class McpToolset:
             }
         )
 
-    def present(self, outcome: ToolOutcome) -> types.CallToolResult:
+    def present(
+        self, outcome: ToolOutcome, store: designs.DesignStore | None = None
+    ) -> types.CallToolResult:
         """A registry outcome as an MCP result (see the module docstring)."""
         if not outcome.ok:
             return _error(outcome.error or "tool failed")
         if isinstance(outcome.value, Design):
-            design_id = self.store.add(outcome.value)
+            design_id = (store if store is not None else self.store).add(outcome.value)
             brief = designs.brief(design_id, outcome.value)
             return types.CallToolResult(
                 content=[
