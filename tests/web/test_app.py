@@ -41,7 +41,8 @@ def test_the_url_holds_the_request_and_the_page_answers_without_script(client: T
     r = client.get("/", params={"q": REQ})
     assert r.status_code == 200
     assert 'id="gpu-count">512<' in r.text
-    assert "<svg" in r.text and 'role="img"' in r.text
+    assert "<svg" in r.text
+    assert 'role="img"' in r.text
     for label in ("design", "checks", "trade study", "power", "bill of materials"):
         assert f"<caption>{label}" in r.text
     assert "Download bundle" in r.text
@@ -58,7 +59,9 @@ def test_the_script_gets_the_answer_and_the_url_to_show(client: TestClient) -> N
 
 def test_a_control_reruns_the_design_and_says_what_changed(client: TestClient) -> None:
     first = lines(post(client, {"q": REQ}))[-1]
-    again = lines(post(client, {"q": REQ, "fabric": "infiniband", "prev": answer_id(first["html"])}))
+    again = lines(
+        post(client, {"q": REQ, "fabric": "infiniband", "prev": answer_id(first["html"])})
+    )
     html = again[-1]["html"]
     assert again[-1]["url"].endswith("&fabric=infiniband")
     assert "<caption>what changed</caption>" in html
@@ -83,7 +86,8 @@ def test_a_refused_request_is_one_line_as_the_cli_words_it(
     r = client.get("/", params=params)
     assert r.status_code == 400
     errors = [ln for ln in r.text.splitlines() if 'class="error"' in ln]
-    assert len(errors) == 1 and words in errors[0], errors
+    assert len(errors) == 1, errors
+    assert words in errors[0]
     assert "Traceback" not in r.text
 
 
@@ -120,7 +124,8 @@ def test_the_design_json_and_the_bundle_are_the_design_on_screen(client: TestCli
 def test_a_design_id_that_is_not_kept_is_one_line(client: TestClient) -> None:
     r = client.get("/d/not-a-design/bundle.zip")
     assert r.status_code == 404
-    assert r.text.startswith("Error: this design is no longer kept") and r.text.count("\n") == 1
+    assert r.text.startswith("Error: this design is no longer kept")
+    assert r.text.count("\n") == 1
 
 
 def test_two_people_get_their_own_designs(client: TestClient) -> None:
@@ -134,7 +139,8 @@ def test_two_people_get_their_own_designs(client: TestClient) -> None:
 def test_request_text_is_escaped_everywhere(client: TestClient) -> None:
     hostile = '<script>alert(1)</script> 512 GPUs "><img src=x onerror=alert(2)>'
     r = client.get("/", params={"q": hostile})
-    assert "<script>alert" not in r.text and "<img src=x" not in r.text
+    assert "<script>alert" not in r.text
+    assert "<img src=x" not in r.text
     assert "&lt;script&gt;" in r.text
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 from clustergen.errors import OutputError
