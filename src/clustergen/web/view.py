@@ -34,6 +34,7 @@ class Table(NamedTuple):
     rows: list[list[str]]
     numeric: list[bool]  # which columns sort as numbers
     sort_keys: tuple[tuple[str, ...], ...] = ()  # per row, each number to sort by ("" unknown)
+    wrap: int = -1  # the one column of long text, wrapped (the others keep to one line)
 
 
 def answer(d: Design) -> dict[str, Any]:
@@ -124,7 +125,8 @@ def study_table(d: Design) -> Table | None:
         ]
         for a in study.rows
     ]
-    return Table(f"trade study: {study.objective}", header, rows, [False] * len(header))
+    numeric = [h in ("GPUs", "IT power", "capital", "objective") for h in header]
+    return Table(f"trade study: {study.objective}", header, rows, numeric, wrap=len(header) - 1)
 
 
 def workload_text(d: Design) -> list[str]:
@@ -186,7 +188,7 @@ def bom_table(d: Design) -> Table:
         keys.append(("", "", "", *(_key(n) for n in numbers)))
     header = ["category", "part", "description", "qty", "power", "unit price", "price"]
     numeric = [False, False, False, True, True, True, True]
-    return Table("bill of materials", header, rows, numeric, tuple(keys))
+    return Table("bill of materials", header, rows, numeric, tuple(keys), wrap=2)
 
 
 class Figures(NamedTuple):
