@@ -9,6 +9,9 @@ import typer
 from clustergen.cli.options import CatalogOpt, InsecureHttpOpt
 from clustergen.cli.output import announce_key_route, stdout
 
+#: the port the page listens on unless told another (the MCP examples use 8765)
+DEFAULT_PORT = 8766
+
 
 def serve(
     host: Annotated[
@@ -22,7 +25,7 @@ def serve(
     port: Annotated[
         int,
         typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port)."),
-    ] = 8765,
+    ] = DEFAULT_PORT,
     offline: Annotated[
         bool, typer.Option("--offline", help="Use the deterministic planner, even with a key.")
     ] = False,

@@ -70,7 +70,11 @@ class Guard:
         # Listening on every interface, the name a visitor uses is not known beforehand: the
         # token refuses a rebinding page, and an Origin must still be the page's own.
         self.any_host = is_wildcard(host)
-        self.security = TransportSecurityMiddleware(transport_security(host.strip("[]")))
+        settings = transport_security(host.strip("[]"))
+        # the MCP server's names on any port, and without one (a page served on port 80)
+        settings.allowed_hosts += [h.removesuffix(":*") for h in settings.allowed_hosts]
+        settings.allowed_origins += [o.removesuffix(":*") for o in settings.allowed_origins]
+        self.security = TransportSecurityMiddleware(settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

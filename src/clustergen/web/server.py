@@ -13,9 +13,6 @@ from clustergen.catalog.loader import Catalog
 from clustergen.errors import RequestError
 from clustergen.web.guard import is_loopback, is_wildcard
 
-#: the port `clustergen serve` listens on unless told another
-DEFAULT_PORT = 8765
-
 
 def listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket on `host` (port 0: any free port), or a one-line RequestError."""
