@@ -194,3 +194,13 @@ def test_a_body_that_is_not_a_request_is_one_line(client: TestClient) -> None:
     assert lines(r) == [{"error": "the page posts a JSON object"}]
     r = post(client, {"q": ["a list"]})
     assert lines(r) == [{"error": "the request must be text, not list"}]
+
+
+def test_without_script_a_control_reruns_and_says_what_changed(client: TestClient) -> None:
+    first = client.get("/", params={"q": REQ})
+    prev = answer_id(first.text)
+    assert f'name="prev" value="{prev}"' in first.text  # the form carries the design on screen
+    again = client.get("/", params={"q": REQ, "storage": "best", "prev": prev})
+    assert again.status_code == 200
+    assert "<caption>what changed</caption>" in again.text
+    assert '<option value="best" selected>' in again.text
