@@ -69,7 +69,7 @@ def answer(d: Design) -> dict[str, Any]:
 def first_notes(d: Design) -> list[str]:
     """What the terminal says before the figures: words not understood, how a deadline was
     read, a notice, the scale caveat."""
-    from clustergen.engine.request.durations import DEADLINE_NOTE
+    from clustergen.engine.request.rules.durations import DEADLINE_NOTE
 
     notes = []
     if d.request.not_understood:
