@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 
 from clustergen.catalog import Catalog, load_catalog
 from clustergen.web.app import build_app
+from support.web_served import Served
 
 LOCAL = "http://127.0.0.1:8765"
 
@@ -24,3 +25,10 @@ def client(catalog: Catalog) -> Iterator[TestClient]:
     """The offline page, asked as a browser on this machine asks it (Host 127.0.0.1)."""
     with TestClient(build_app(catalog), base_url=LOCAL) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    server = Served(tmp_path_factory.mktemp("serve"))
+    yield server
+    server.stop()

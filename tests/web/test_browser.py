@@ -9,8 +9,6 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import subprocess
-import sys
 import time
 import zipfile
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ import httpx
 import pytest
 
 from support.loopback import loopback_only
+from support.web_served import Served
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -45,51 +44,6 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or next(
         (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None
     )
-
-
-class Served:
-    """`clustergen serve --port 0 --offline` in a subprocess; `url` is its first line."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.out = workdir / "serve.out"
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("NVIDIA_API_KEY", "CLUSTERGEN_BASE_URL", "CLUSTERGEN_MODEL")
-        }
-        with self.out.open("wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "clustergen", "serve", "--port", "0", "--offline"],
-                cwd=workdir,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 60
-        self.first_line = ""
-        while not self.first_line.endswith("\n"):
-            self.first_line = (self.out.read_text().splitlines(keepends=True) or [""])[0]
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                pytest.fail(f"clustergen serve did not start: {self.out.read_text()}")
-            time.sleep(0.05)
-        self.url = self.first_line.strip()
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    server = Served(tmp_path_factory.mktemp("serve"))
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")
