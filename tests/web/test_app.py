@@ -10,6 +10,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from clustergen.catalog import Catalog
+from clustergen.web import app as app_module
+from clustergen.web.app import build_app
+
+LOCAL = "http://127.0.0.1:8765"
+
 REQ = "512 GPUs training, 5 MW"
 
 
@@ -204,3 +210,25 @@ def test_without_script_a_control_reruns_and_says_what_changed(client: TestClien
     assert again.status_code == 200
     assert "<caption>what changed</caption>" in again.text
     assert '<option value="best" selected>' in again.text
+
+
+def test_a_bug_is_one_line_never_a_traceback(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: object) -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(app_module, "make_design", broken)
+    with TestClient(build_app(catalog), base_url=LOCAL, raise_server_exceptions=False) as c:
+        page = c.get("/", params={"q": REQ})
+        assert page.status_code == 500
+        assert page.text == "Error: clustergen failed making this page; this is a bug\n"
+        script = post(c, {"q": REQ})
+        assert lines(script) == [{"error": "clustergen failed making this design; this is a bug"}]
+
+
+def test_a_file_a_design_does_not_have_is_one_line(client: TestClient) -> None:
+    design_id = answer_id(lines(post(client, {"q": REQ}))[-1]["html"])
+    r = client.get(f"/d/{design_id}/memo.exe")
+    assert r.status_code == 404
+    assert r.text.startswith("Error: no file 'memo.exe' in a design; they are: design.json")

@@ -5,11 +5,13 @@ the page's two assets. Nothing else is served: no path maps to a file."""
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import re
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,7 @@ from starlette.routing import Route
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.model.design import Design
 from clustergen.engine.report.bundle import RENDERERS
 from clustergen.errors import ClustergenError, RequestError
 from clustergen.web.archive import bundle_zip
@@ -35,6 +38,8 @@ from clustergen.web.view import answer, changes
 
 if TYPE_CHECKING:
     from clustergen.agent.settings import AgentSettings
+
+log = logging.getLogger(__name__)
 
 #: the page's assets: served from the package by these names only
 ASSETS = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -145,9 +150,7 @@ class Page:
                     html = self.render("answer.html", result=result)
                     lines.put(_line({"html": html, "url": f"/?{result['query']}"}))
             except Exception:  # a bug: one line for the page, the traceback for the log
-                import logging
-
-                logging.getLogger(__name__).exception("the page's design failed")
+                log.exception("the page's design failed")
                 lines.put(_line({"error": "clustergen failed making this design; this is a bug"}))
             finally:
                 lines.put(None)
@@ -157,33 +160,20 @@ class Page:
             yield line
 
     async def design_file(self, request: Request) -> Response:
-        """A kept design's JSON, bundle (zip) or picture."""
+        """A kept design's JSON, bundle (zip) or picture, rendered on first use."""
         design_id, name = request.path_params["id"], request.path_params["name"]
+        if name not in DESIGN_FILES:
+            return refuse(404, f"no file {name!r} in a design; they are: {', '.join(DESIGN_FILES)}")
+        render, media = DESIGN_FILES[name]
         try:
-            kept = self.store.get(design_id)
+            stem = file_stem(self.store.get(design_id).design)
+            data = await anyio.to_thread.run_sync(self.store.file, design_id, name, render)
         except RequestError as exc:
             return refuse(404, exc.one_line())
-        stem = _file_stem(kept.design.platform.system, kept.design.compute.gpus)
-        if name == "design.json":
-            data = await anyio.to_thread.run_sync(
-                self.store.file, design_id, name, RENDERERS["design.json"]
-            )
-            return Response(data, media_type="application/json")
+        headers = {}
         if name == "bundle.zip":
-            data = await anyio.to_thread.run_sync(
-                self.store.file, design_id, name, lambda d: drawn(lambda x: bundle_zip(x, stem), d)
-            )
-            disposition = f'attachment; filename="{stem}.zip"'
-            return Response(
-                data, media_type="application/zip", headers={"Content-Disposition": disposition}
-            )
-        if name in PNGS:
-            draw = PNGS[name]
-            data = await anyio.to_thread.run_sync(
-                self.store.file, design_id, name, lambda d: drawn(draw, d)
-            )
-            return Response(data, media_type="image/png")
-        return refuse(404, f"no file {name!r} in a design")
+            headers["Content-Disposition"] = f'attachment; filename="{stem}.zip"'
+        return Response(data, media_type=media, headers=headers)
 
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -191,18 +181,30 @@ class Page:
             return refuse(404, "no such file")
         return Response(self.assets[name], media_type=ASSETS[name])
 
-    async def not_found(self, request: Request) -> Response:
-        return refuse(404, "no such page; the page is at /")
+
+def _bug(request: Request, exc: Exception) -> Response:
+    """A bug answers in one line, as the CLI's do; the traceback goes to the log, not the page."""
+    log.error("the page failed on %s", request.url.path, exc_info=exc)
+    return refuse(500, "clustergen failed making this page; this is a bug")
 
 
 def _line(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False) + "\n"
 
 
-def _file_stem(platform: str, gpus: int) -> str:
+def file_stem(design: Design) -> str:
     """A safe file name for a design's downloads: 'clustergen-hgx-h100-512-gpus'."""
-    safe = re.sub(r"[^a-z0-9-]+", "-", platform.lower()).strip("-")[:60] or "design"
-    return f"clustergen-{safe}-{gpus}-gpus"
+    platform = re.sub(r"[^a-z0-9-]+", "-", design.platform.system.lower()).strip("-")[:60]
+    return f"clustergen-{platform or 'design'}-{design.compute.gpus}-gpus"
+
+
+#: each file of a design the page links to: what renders it, and its media type (pictures are
+#: drawn one at a time: pictures.drawn)
+DESIGN_FILES: dict[str, tuple[Callable[[Design], str | bytes], str]] = {
+    "design.json": (RENDERERS["design.json"], "application/json"),
+    "bundle.zip": (partial(drawn, lambda d: bundle_zip(d, file_stem(d))), "application/zip"),
+    **{name: (partial(drawn, draw), "image/png") for name, draw in PNGS.items()},
+}
 
 
 def build_app(
@@ -225,6 +227,7 @@ def build_app(
     )
     app.add_exception_handler(404, lambda r, e: refuse(404, "no such page; the page is at /"))
     app.add_exception_handler(405, lambda r, e: refuse(405, "that method is not served here"))
+    app.add_exception_handler(Exception, _bug)
 
     app.state.page = page
     return Guard(app, host, token)
