@@ -34,6 +34,7 @@ COMMANDS = [
     ["fleet", "plan"],
     ["eval"],
     ["mcp"],
+    ["serve"],
 ]
 
 

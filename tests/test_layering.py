@@ -44,6 +44,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "evals": ("typer", "rich", "mcp", "clustergen.cli", "clustergen.mcp"),
     # The MCP server serves the tools; it never asks a model or reaches into the CLI.
     "mcp": ("clustergen.cli", "clustergen.agent", "openai"),
+    # The page (`clustergen serve`) sits under the CLI: it never prints to a terminal or builds
+    # a command, and its agent runs through clustergen.agent, not a client of its own.
+    "web": ("clustergen.cli", "typer", "rich", "openai", "httpx"),
 }
 
 

@@ -110,3 +110,20 @@ def test_the_installed_cli_runs_from_outside_the_repository(
     # and exactly what the repository's own code prints
     main(args)
     assert fabric == json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.slow
+def test_the_installed_package_carries_the_pages_templates_and_assets(
+    installed: tuple[Path, Path, dict[str, str]],
+) -> None:
+    """`clustergen serve` needs no CDN and no repository: its templates, script and style ship
+    in the wheel, and the installed app renders its page."""
+    venv, outside, env = installed
+    code = (
+        "from clustergen.web.app import ASSETS, _TEMPLATES, _asset\n"
+        "print(sorted(ASSETS), [len(_asset(n)) > 0 for n in ASSETS])\n"
+        "print(sorted(_TEMPLATES.list_templates()))\n"
+    )
+    assets, templates = _run([venv / BIN / "python", "-c", code], outside, env).splitlines()
+    assert assets == "['app.js', 'style.css'] [True, True]"
+    assert templates == "['answer.html', 'page.html', 'table.html']"

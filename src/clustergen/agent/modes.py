@@ -3,8 +3,9 @@ behind it. One function so the CLI, the eval harness and the MCP server choose t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 
@@ -29,9 +30,11 @@ def design(
     settings: AgentSettings | None = None,
     trace_path: Path | None = None,
     http_client: httpx.Client | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> Design:
     """A design in the chosen mode. In `auto` the agent runs when a key is configured and the
-    planner answers, with a warning saying why, when it fails."""
+    planner answers, with a warning saying why, when it fails. `on_event` hears each event of
+    the agent's run (each tool call) as it happens."""
     if mode == "offline":
         return plan_design(catalog, request)
     settings = settings or load_settings()
@@ -43,7 +46,7 @@ def design(
             )
         return plan_design(catalog, request)
     key = settings.key()
-    trace = Trace(trace_path, secrets=[key] if key else [])
+    trace = Trace(trace_path, secrets=[key] if key else [], listener=on_event)
     try:
         client = ChatClient(settings, http_client=http_client)
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -19,12 +20,20 @@ MAX_TRACE_BYTES = 32 << 20
 class Trace:
     """Append-only JSONL writer. Every line passes through `redact` before it is written; a file
     that cannot be opened or written (a full disk) is an OutputError naming it, not a traceback.
-    At `max_bytes` one last line says the trace was cut, and the run goes on untraced."""
+    At `max_bytes` one last line says the trace was cut, and the run goes on untraced.
+
+    `listener`, when given, hears each event as it happens (kind and data, not redacted: it runs
+    in this process), file or no file: how `clustergen serve` shows an agent run's progress."""
 
     def __init__(
-        self, path: Path | None, secrets: list[str] | None = None, max_bytes: int = MAX_TRACE_BYTES
+        self,
+        path: Path | None,
+        secrets: list[str] | None = None,
+        max_bytes: int = MAX_TRACE_BYTES,
+        listener: Callable[[str, dict[str, Any]], None] | None = None,
     ) -> None:
         self.secrets = [s for s in (secrets or []) if s]
+        self.listener = listener
         self.path = path
         self.max_bytes = max_bytes
         self.written = 0
@@ -43,6 +52,8 @@ class Trace:
         return redact(text, self.secrets)
 
     def event(self, kind: str, **data: Any) -> None:
+        if self.listener is not None:
+            self.listener(kind, data)
         if self._fh is None:
             return
         line = json.dumps(

@@ -42,6 +42,7 @@ _HOMES: tuple[tuple[str, dict[str, str | None]], ...] = (
     ("fleet_cmd", {"fleet": "app"}),
     ("eval_cmd", {"eval": None}),
     ("mcp_cmd", {"mcp": None}),
+    ("serve_cmd", {"serve": None}),
 )
 
 

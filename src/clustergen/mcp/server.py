@@ -227,6 +227,23 @@ def url_of(sock: socket.socket, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+def transport_security(host: str) -> TransportSecuritySettings:
+    """The Host and Origin headers a server listening on `host` accepts: that host and the
+    loopback names, on any port. They refuse a page on another site reaching the port by DNS
+    rebinding, and a POST from another origin (403). `clustergen serve` checks the same."""
+    shown = f"[{host}]" if ":" in host else host
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{shown}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=[
+            f"http://{shown}:*",
+            "http://127.0.0.1:*",
+            "http://localhost:*",
+            "http://[::1]:*",
+        ],
+    )
+
+
 def http_app(
     server: Server[Any],
     host: str,
@@ -237,21 +254,9 @@ def http_app(
     """The streamable HTTP app for `server` on loopback `host`: Host and Origin checked, and
     sessions bounded (at most `max_sessions`, the idlest closed to admit a new one) and expired
     after `session_idle_s` without a request (clustergen.mcp.sessions)."""
-    shown = f"[{host}]" if ":" in host else host
-    # Host/Origin checks refuse a page on another site reaching this port by DNS rebinding.
-    security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{shown}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"],
-        allowed_origins=[
-            f"http://{shown}:*",
-            "http://127.0.0.1:*",
-            "http://localhost:*",
-            "http://[::1]:*",
-        ],
-    )
     app = server.streamable_http_app(
         host=host,
-        transport_security=security,
+        transport_security=transport_security(host),
         max_sessions=max_sessions,
         session_idle_timeout=session_idle_s,
     )

@@ -1,0 +1,149 @@
+"""The design table: a design's key figures as (label, text) rows, the same words in the terminal
+(`clustergen design`) and on the page (`clustergen serve`)."""
+
+from __future__ import annotations
+
+from clustergen.engine.model.design import Design
+from clustergen.engine.model.fabric import FabricDesign
+from clustergen.units import bandwidth, ratio, watts
+
+
+def design_rows(d: Design) -> list[tuple[str, str]]:
+    """The design table's rows (label, text), as the terminal and the page show them: compute, networks, servers and racks, storage, power, training."""
+    from clustergen.engine.report.scale_words import nodes_text, units_text
+    from clustergen.engine.report.words import compute_rack_words
+
+    c, f = d.compute, d.fabrics.compute
+    rows: list[tuple[str, str]] = [
+        (
+            "nodes / GPUs / SUs",
+            f"{nodes_text(d)} / {c.gpus:,} / {units_text(d) or '-'}",
+        ),
+        (
+            "compute fabric",
+            _compute_fabric(f) if f else f"none: {d.platform.lone_unit}",
+        ),
+    ]
+    if f:
+        links = [("node", f.node_links), ("leaf-spine", f.leaf_spine_links)]
+        links.append(("spine-core", f.spine_core_links))
+        rows.append(
+            (
+                "compute links",
+                ", ".join(f"{n:,} {kind}" for kind, n in links if n or kind == "node"),
+            )
+        )
+    if d.fabrics.storage:
+        s = d.fabrics.storage
+        rows.append(
+            ("storage fabric", f"{_tiers(s.leaf_switches, s.spine_switches, 0)} {s.leaf_switch}")
+        )
+    for net in (d.fabrics.inband, d.fabrics.oob):
+        if net:
+            rows.append((net.name, f"{net.total_switches} x {net.switch}"))
+    for role in d.fabrics.networks:
+        if role.network in ("storage", "in-band management") and role.carried_by in (
+            "compute",
+            "storage",
+        ):
+            if role.network == "storage" and role.carried_by == "storage":
+                continue
+            # "storage network": the "storage" row below is the storage system's figures
+            label = "storage network" if role.network == "storage" else role.network
+            rows.append((label, f"on the {role.carried_by} fabric"))
+    if d.servers.fabric_managers:
+        rows.append(
+            ("fabric managers", f"{d.servers.fabric_managers} x {d.servers.fabric_manager}")
+        )
+    servers = d.servers
+    none_why = f" ({servers.basis})" if not servers.management_servers and servers.basis else ""
+    rows.append(("management servers", f"{servers.management_servers}{none_why}"))
+    rows.append(
+        (
+            "racks",
+            f"{d.racks.compute.compute_racks:,} compute ({compute_rack_words(d)}) + "
+            f"{d.racks.network_racks:,} network"
+            + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
+        )
+    )
+    from clustergen.engine.report.cooling import cooling_summary
+
+    cooling = cooling_summary(d)
+    if cooling:
+        rows.append(("cooling", cooling))
+    st = d.storage.targets
+    site = d.storage.site_storage
+    rows.append(
+        (
+            "storage",
+            ("the site's storage (none of its own), " if site else "")
+            + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
+        )
+    )
+    rows.append(("storage data path", _data_path(d)))
+    rows += _power_rows(d)
+    return rows
+
+
+def _power_rows(d: Design) -> list[tuple[str, str]]:
+    """The design table's last rows: power and headroom, the workload it was sized for, cost."""
+    c, pw = d.compute, d.power
+    rows: list[tuple[str, str]] = []
+    at_least = "" if pw.complete else "at least "
+    rows.append(
+        (
+            "IT / facility power",
+            f"{at_least}{watts(pw.it_total_w)} / {at_least}{watts(pw.facility_total_w)} "
+            f"at PUE {pw.pue:g}",
+        )
+    )
+    if pw.unknown:
+        rows.append(("power not known", "; ".join(pw.unknown)))
+    if pw.estimated:
+        rows.append(("power estimates", "; ".join(pw.estimated)))
+    if pw.headroom_w is not None:
+        rows.append(("headroom", watts(pw.headroom_w)))
+    if c.max_gpus_under_cap is not None:
+        rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
+    if d.workload is not None:
+        from clustergen.engine.report.workload import headline, interactivity_compact
+
+        rows.append(("workload estimate", headline(d.workload)))
+        if line := interactivity_compact(d.workload):
+            rows.append(("interactivity", line))
+    if d.cost is not None:
+        from clustergen.engine.report.cost import cost_line
+
+        rows.append(("cost", cost_line(d.cost)))
+    return rows
+
+
+def _compute_fabric(f: FabricDesign) -> str:
+    """'infiniband 2-tier 1:1, 2 planes (...): 8 leaf, 4 spine qm9700'."""
+    planes = ""
+    if f.planes > 1:
+        planes = f", {f.planes} planes"
+        if f.plane_split:
+            planes += f" ({f.port_speed_gbps:g}G split {f.planes} x {f.plane_port_speed_gbps:g}G)"
+    pods = f", {f.pods:,} pods" if f.tiers == 3 and f.pods else ""
+    return (
+        f"{f.technology} {f.tiers}-tier {ratio(f.oversubscription)}{planes}{pods}"
+        f": {_tiers(f.leaf_switches, f.spine_switches, f.core_switches)} {f.leaf_switch}"
+    )
+
+
+def _tiers(leaf: int, spine: int, core: int) -> str:
+    """'8 leaf, 4 spine': the switches of each tier the fabric has."""
+    counts = (("leaf", leaf), ("spine", spine), ("core", core))
+    return ", ".join(f"{n:,} {tier}" for tier, n in counts if n or tier == "leaf")
+
+
+def _data_path(d: Design) -> str:
+    """How busy the storage keeps the GPUs, what binds, and the metadata and checkpoint load."""
+    io = d.storage.io
+    text = f"GPUs {io.gpu_utilisation:.0%} busy, binds: {io.binding_limit or 'nothing'}"
+    if io.metadata_ops_per_s is not None and io.metadata_capacity_ops_per_s:
+        text += f"; metadata {io.metadata_ops_per_s:,.0f} of {io.metadata_capacity_ops_per_s:,.0f} ops/s"
+    if io.checkpoint_write_s is not None:
+        text += f"; checkpoint {io.checkpoint_write_s:,.1f} s"
+    return text + f"; layout: {d.storage.layout}"

@@ -1,0 +1,31 @@
+"""The answer's words: the terminal's first lines, what it was sized for, and the before/after a
+control shows."""
+
+from __future__ import annotations
+
+from clustergen.catalog import Catalog
+from clustergen.engine.request import merge_request
+from clustergen.engine.search.planner import plan_design
+from clustergen.web.view import answer, changes, sized_for
+
+
+def test_the_first_lines_say_what_was_not_understood_and_how_a_deadline_was_read(
+    catalog: Catalog,
+) -> None:
+    text = "train a 70B model on 15T tokens by June 30 2027 with flibber"
+    d = plan_design(catalog, merge_request(catalog, text, {}))
+    notes = answer(d)["notes"]
+    assert notes[0] == "not understood: flibber (ignored)"
+    assert notes[1].startswith("read 'by june 30 2027' -> deadline 2027-06-30, ")
+    assert "workload: " in sized_for(d)
+
+
+def test_what_changed_compares_the_figures_a_planner_watches(catalog: Catalog) -> None:
+    req = "512 GPUs training, 5 MW"
+    before = plan_design(catalog, merge_request(catalog, req, {}))
+    after = plan_design(catalog, merge_request(catalog, req, {"pue": 1.2}))
+    rows = {label: (old, new, moved) for label, old, new, moved in changes(before, after)}
+    assert list(rows) == ["platform", "GPUs", "IT MW", "facility MW", "switches", "racks", "checks"]
+    assert rows["GPUs"] == ("512", "512", False)
+    assert rows["facility MW"][2] is True  # the same IT load at a lower PUE
+    assert rows["IT MW"][2] is False
