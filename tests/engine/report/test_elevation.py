@@ -68,4 +68,6 @@ def test_each_panel_gives_the_power_and_positions_of_the_rack_plan(
         power = mine[0]["description"].split("rack power ")[1]
         if power != "unknown":
             assert power in title, (title, power)
-        assert sorted(int(r["position"]) for r in mine) == sorted(x.position for x in rack.devices)
+        assert sorted(int(r["position"] or 0) for r in mine) == sorted(
+            x.position for x in rack.devices
+        )

@@ -121,7 +121,7 @@ def test_netbox_cables_join_devices_of_the_rack_plan(design: Design) -> None:
 
 
 def test_a_run_of_names_never_spans_a_gap() -> None:
-    from clustergen.engine.report.end_names import ranges
+    from clustergen.engine.report.rackplan import ranges
 
     assert ranges(["qm9700-001", "qm9700-002", "qm9700-004", "node-0001"]) == [
         "qm9700-001 .. qm9700-002",

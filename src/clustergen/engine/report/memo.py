@@ -373,17 +373,6 @@ def bom_section(d: Design) -> list[str]:
     return out
 
 
-def _part_name(description: str) -> str:
-    """A BOM description up to its first comma or semicolon outside parentheses (the part's
-    name, never cut inside a bracket)."""
-    depth = 0
-    for k, ch in enumerate(description):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch in ",;" and depth <= 0:
-            return description[:k]
-    return description
-
-
 def risks(d: Design) -> list[str]:
     v = verdict(d)
     out = ["## 5. Risks and open questions\n"]
@@ -405,7 +394,7 @@ def risks(d: Design) -> list[str]:
     if no_opn:
         out.append(
             "- Part numbers to confirm with the vendor: "
-            + "; ".join(sorted({_part_name(ln.description) for ln in no_opn}))
+            + "; ".join(sorted({ln.name for ln in no_opn}))
             + "."
         )
     out += [f"- {w}" for w in d.warnings]
