@@ -384,3 +384,14 @@ def test_sizing_sub_packages_are_entered_through_their_faces() -> None:
             if part and inner and _sizing_part(module) != part:
                 bad.append(f"{module} -> {t}")
     assert not bad, bad
+
+
+def test_report_is_a_few_modules_per_family() -> None:
+    """report/ by family: documents, pictures and data files, each a package, and no folder of
+    it with more than 10 top-level modules (the rule sizing/ obeys)."""
+    report = PACKAGE / "engine" / "report"
+    packages = sorted(p.name for p in report.iterdir() if (p / "__init__.py").is_file())
+    assert packages == ["documents", "files", "pictures"]
+    for folder in [report, *(report / p for p in packages)]:
+        modules = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+        assert len(modules) <= 10, (folder.name, sorted(modules))

@@ -111,7 +111,7 @@ def _figures(d: Design) -> list[tuple[str, Any]]:
             + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )
-    from clustergen.engine.report.cooling import cooling_summary
+    from clustergen.engine.report.documents.cooling import cooling_summary
 
     cooling = cooling_summary(d)
     if cooling:
@@ -151,13 +151,13 @@ def _power_rows(d: Design) -> list[tuple[str, Any]]:
     if c.max_gpus_under_cap is not None:
         rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
     if d.workload is not None:
-        from clustergen.engine.report.workload import headline, interactivity_compact
+        from clustergen.engine.report.documents.workload import headline, interactivity_compact
 
         rows.append(("workload estimate", headline(d.workload)))
         if line := interactivity_compact(d.workload):
             rows.append(("interactivity", line))
     if d.cost is not None:
-        from clustergen.engine.report.cost import cost_line
+        from clustergen.engine.report.documents.cost import cost_line
 
         rows.append(("cost", cost_line(d.cost)))
     return rows
@@ -201,7 +201,7 @@ SHOWN_ROWS = 8
 def _trade_study(d: Design) -> None:
     """The first rows of the trade study, the chosen one starred, and why the winner won; for a
     "most GPUs" study, the answer per platform first."""
-    from clustergen.engine.report.study import (
+    from clustergen.engine.report.documents.study import (
         capital_cell,
         figure,
         per_platform,

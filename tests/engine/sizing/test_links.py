@@ -11,7 +11,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design, LinkGroup
-from clustergen.engine.report import rackplan
+from clustergen.engine.report.files import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric import VENDOR_MEDIA

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.bomfile import bom_csv, bom_xlsx
-from clustergen.engine.report.cable_schedule import cable_schedule_csv
-from clustergen.engine.report.charts import power_chart
-from clustergen.engine.report.diagram import drawio_xml, topology_png, topology_svg
-from clustergen.engine.report.elevation import rack_elevations
-from clustergen.engine.report.memo import render_memo
-from clustergen.engine.report.page_topology import topology_page_png
-from clustergen.engine.report.rackplan import netbox_cables_csv, rack_plan_csv
-from clustergen.engine.report.topology import mermaid_source
+from clustergen.engine.report.documents.memo import render_memo
+from clustergen.engine.report.files.bomfile import bom_csv, bom_xlsx
+from clustergen.engine.report.files.cable_schedule import cable_schedule_csv
+from clustergen.engine.report.files.rackplan import netbox_cables_csv, rack_plan_csv
+from clustergen.engine.report.pictures.charts import power_chart
+from clustergen.engine.report.pictures.diagram import drawio_xml, topology_png, topology_svg
+from clustergen.engine.report.pictures.elevation import rack_elevations
+from clustergen.engine.report.pictures.page_topology import topology_page_png
+from clustergen.engine.report.pictures.topology import mermaid_source
 from clustergen.safe_text import json_text
 
 #: what each file of the bundle holds, for the CLI's "wrote ..." line and the README

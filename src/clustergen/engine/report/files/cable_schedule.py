@@ -7,8 +7,8 @@ import csv
 import io
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.rackplan import end_names, names_by_group, rack_plan, ranges
-from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.report.files.rackplan import end_names, names_by_group, rack_plan, ranges
+from clustergen.engine.report.plain_text import cell_text
 
 
 def cable_schedule_csv(d: Design) -> str:

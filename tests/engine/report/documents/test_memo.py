@@ -14,7 +14,7 @@ from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.report import appendix, memo, study
+from clustergen.engine.report.documents import appendix, memo, study
 from clustergen.engine.report.scale_words import systems_text
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design

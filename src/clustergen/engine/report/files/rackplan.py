@@ -17,7 +17,7 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import DeviceGroup, device_name
 from clustergen.engine.model.links import LinkGroup
-from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.report.plain_text import cell_text
 
 #: usable rack units in a network, management or storage rack (placement's rule)
 USABLE_U = 36

@@ -21,7 +21,7 @@ from typing import Any
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.inventory import PartKind
-from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.report.plain_text import cell_text
 from clustergen.engine.report.scale_words import node_noun, units_text
 from clustergen.engine.report.words import power_rows, verdict
 from clustergen.safe_text import plain, xlsx_cell

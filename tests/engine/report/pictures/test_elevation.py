@@ -10,8 +10,8 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import rackplan
-from clustergen.engine.report.elevation import device_label, panel_title, picked_racks
+from clustergen.engine.report.files import rackplan
+from clustergen.engine.report.pictures.elevation import device_label, panel_title, picked_racks
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 

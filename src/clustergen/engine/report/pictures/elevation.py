@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.charts import png, pyplot
-from clustergen.engine.report.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
-from clustergen.engine.report.safe_text import plot_text
+from clustergen.engine.report.files.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
+from clustergen.engine.report.pictures.charts import png, pyplot
+from clustergen.engine.report.plain_text import plot_text
 from clustergen.units import plural
 
 _ORDER = ("compute", "cooling", "network", "storage", "management")

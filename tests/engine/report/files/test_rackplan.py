@@ -10,8 +10,8 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import rackplan
-from clustergen.engine.report.cable_schedule import cable_schedule_csv
+from clustergen.engine.report.files import rackplan
+from clustergen.engine.report.files.cable_schedule import cable_schedule_csv
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 
@@ -121,7 +121,7 @@ def test_netbox_cables_join_devices_of_the_rack_plan(design: Design) -> None:
 
 
 def test_a_run_of_names_never_spans_a_gap() -> None:
-    from clustergen.engine.report.rackplan import ranges
+    from clustergen.engine.report.files.rackplan import ranges
 
     assert ranges(["qm9700-001", "qm9700-002", "qm9700-004", "node-0001"]) == [
         "qm9700-001 .. qm9700-002",

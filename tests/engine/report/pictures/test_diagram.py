@@ -10,8 +10,9 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import diagram, rackplan
-from clustergen.engine.report.cable_schedule import cable_schedule_csv
+from clustergen.engine.report.files import rackplan
+from clustergen.engine.report.files.cable_schedule import cable_schedule_csv
+from clustergen.engine.report.pictures import diagram
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from support.issue_designs import DRAWN
@@ -79,7 +80,7 @@ def test_pictures_are_deterministic_and_the_drawio_file_parses(h100: Design) -> 
 
 
 def test_untrusted_text_is_escaped_in_the_drawio_file() -> None:
-    from clustergen.engine.report.safe_text import plot_text, xml_text
+    from clustergen.engine.report.plain_text import plot_text, xml_text
 
     assert xml_text('<b a="1">') == "&lt;b a=&quot;1&quot;&gt;"
     assert plot_text("$5") == r"\$5"
@@ -147,7 +148,7 @@ def test_netbox_cables_use_each_port_once_and_name_rack_plan_devices(h100: Desig
 def test_every_kind_of_device_gets_an_elevation(fields: dict[str, object]) -> None:
     """A management server packed into a rack named for its switches still has its rack drawn
     (the H100 4-SU plan drew no management rack), and no rack is drawn twice."""
-    from clustergen.engine.report.elevation import picked_racks
+    from clustergen.engine.report.pictures.elevation import picked_racks
 
     racks = rackplan.rack_plan(_design(fields))
     kinds = {x.role or r.role for r in racks for x in r.devices}

@@ -17,10 +17,10 @@ from typing import Any
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import FABRIC_MANAGER, MANAGEMENT_SERVER
-from clustergen.engine.report.safe_text import plot_text, xml_text
+from clustergen.engine.report.pictures.topology import model_name, rail_words, tech_name
+from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.topology import model_name, rail_words, tech_name
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -478,7 +478,7 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
     wraps at `chars_per_unit` characters of 8-point text per unit of box width."""
     from matplotlib.patches import FancyBboxPatch
 
-    from clustergen.engine.report.charts import pyplot
+    from clustergen.engine.report.pictures.charts import pyplot
 
     plt = pyplot()
     top = min(b.y for b in lay.boxes) - 0.4
@@ -539,14 +539,14 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
 
 def topology_png(d: Design) -> bytes:
     """The topology picture as PNG bytes."""
-    from clustergen.engine.report.charts import png
+    from clustergen.engine.report.pictures.charts import png
 
     return png(figure(layout(d)))
 
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
-    from clustergen.engine.report.charts import pyplot
+    from clustergen.engine.report.pictures.charts import pyplot
 
     plt = pyplot()
     import matplotlib

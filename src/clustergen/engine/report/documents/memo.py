@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.report import appendix, study, workload
-from clustergen.engine.report.bomfile import (
+from clustergen.engine.report.documents import appendix, study, workload
+from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
+from clustergen.engine.report.documents.cost import cost_line, cost_section
+from clustergen.engine.report.files.bomfile import (
     bom_csv,
     bom_power_w,
     category_totals,
 )
-from clustergen.engine.report.cooling import cooling_line, heat_lines
-from clustergen.engine.report.cost import cost_line, cost_section
+from clustergen.engine.report.pictures.topology import model_name
 from clustergen.engine.report.scale_words import (
     gpus_text,
     in_units,
@@ -27,7 +28,6 @@ from clustergen.engine.report.scale_words import (
     systems_text,
     units_text,
 )
-from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     compute_rack_words,
     field_words,
