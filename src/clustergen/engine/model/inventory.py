@@ -114,6 +114,12 @@ class PlacedRack(_M):
     runs: list[PlacedRun]
     power_w: float | None
     power_complete: bool = Field(description="False where a device's power is unknown")
+    repeat: int = Field(
+        default=1,
+        ge=1,
+        description="racks alike from this one on, numbered on from its name; each next rack's "
+        "runs start past this one's devices of their group",
+    )
 
 
 class Inventory(_M):
@@ -130,3 +136,24 @@ class Inventory(_M):
 def device_name(group: str, index: int) -> str:
     """A device's name: its group id and its index in the group (nodes keep node-0001)."""
     return f"{group}-{index:04d}" if group == NODE else f"{group}-{index:03d}"
+
+
+def unfolded(racks: list[PlacedRack]) -> list[PlacedRack]:
+    """Every rack one by one: a rack that stands for `repeat` alike racks as each of them."""
+    out = []
+    for rack in racks:
+        if rack.repeat == 1:
+            out.append(rack)
+            continue
+        prefix, _, number = rack.name.rpartition("-")
+        per: dict[str, int] = {}
+        for run in rack.runs:
+            per[run.group] = per.get(run.group, 0) + run.count
+        for k in range(rack.repeat):
+            runs = [
+                run.model_copy(update={"first": run.first + k * per[run.group]})
+                for run in rack.runs
+            ]
+            name = f"{prefix}-{int(number) + k:0{len(number)}d}"
+            out.append(rack.model_copy(update={"name": name, "runs": runs, "repeat": 1}))
+    return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.model.inventory import DeviceGroup, device_name
+from clustergen.engine.model.inventory import DeviceGroup, device_name, unfolded
 from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.report.plain_text import cell_text
 
@@ -72,7 +72,7 @@ def rack_plan(d: Design) -> list[Rack]:
         return []
     groups = {g.id: g for g in d.inventory.groups}
     out = []
-    for placed in d.inventory.racks:
+    for placed in unfolded(d.inventory.racks):
         rack = Rack(
             placed.name, placed.role, placed.height_u, [], placed.power_w, placed.power_complete
         )

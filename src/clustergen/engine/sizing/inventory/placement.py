@@ -91,7 +91,47 @@ def place(
     else:
         out = compute + cdus + _support_racks(support, racks)
     _pdus(out, by_id.get(PDU), len(compute), (compute_rack_pdus, network_rack_pdus))
-    return [_placed(r) for r in out]
+    return _folded([_placed(r) for r in out])
+
+
+def _folded(racks: list[PlacedRack]) -> list[PlacedRack]:
+    """Alike racks in a row as one with its `repeat`, so a design of thousands of racks stays a
+    small section (`unfolded` gives them back one by one)."""
+    out: list[PlacedRack] = []
+    for rack in racks:
+        last = out[-1] if out else None
+        if last is not None and _next_of(last, rack):
+            out[-1] = last.model_copy(update={"repeat": last.repeat + 1})
+        else:
+            out.append(rack)
+    return out
+
+
+def _next_of(first: PlacedRack, rack: PlacedRack) -> bool:
+    """Whether `rack` is the next rack of the alike racks `first` stands for."""
+    if (first.role, first.height_u, first.power_w, first.power_complete, len(first.runs)) != (
+        rack.role,
+        rack.height_u,
+        rack.power_w,
+        rack.power_complete,
+        len(rack.runs),
+    ):
+        return False
+    prefix, _, number = first.name.rpartition("-")
+    if (
+        not number.isdigit()
+        or rack.name != f"{prefix}-{int(number) + first.repeat:0{len(number)}d}"
+    ):
+        return False
+    per: dict[str, int] = {}
+    for run in first.runs:
+        per[run.group] = per.get(run.group, 0) + run.count
+    return all(
+        (a.group, a.count, a.position, a.pitch, a.height)
+        == (b.group, b.count, b.position, b.pitch, b.height)
+        and b.first == a.first + first.repeat * per[a.group]
+        for a, b in zip(first.runs, rack.runs, strict=True)
+    )
 
 
 def _supported(g: DeviceGroup) -> bool:
