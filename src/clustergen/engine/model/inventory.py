@@ -154,6 +154,10 @@ def unfolded(racks: list[PlacedRack]) -> list[PlacedRack]:
                 run.model_copy(update={"first": run.first + k * per[run.group]})
                 for run in rack.runs
             ]
-            name = f"{prefix}-{int(number) + k:0{len(number)}d}"
+            name = (
+                f"{prefix}-{int(number) + k:0{len(number)}d}"
+                if number.isdigit()
+                else f"{rack.name}-{k + 1}"  # a name not ending in a number: numbered on
+            )
             out.append(rack.model_copy(update={"name": name, "runs": runs, "repeat": 1}))
     return out

@@ -10,6 +10,7 @@ from clustergen.engine.report.documents.memo import render_memo
 from clustergen.engine.report.files.bomfile import bom_csv, bom_xlsx
 from clustergen.engine.report.files.cable_schedule import cable_schedule_csv
 from clustergen.engine.report.files.rackplan import netbox_cables_csv, rack_plan_csv
+from clustergen.engine.report.files.slurm_topology import topology_conf
 from clustergen.engine.report.pictures.charts import power_chart
 from clustergen.engine.report.pictures.diagram import drawio_xml, topology_png, topology_svg
 from clustergen.engine.report.pictures.elevation import rack_elevations
@@ -26,7 +27,9 @@ CONTENTS = {
     "links, power, sources",
     "rack_plan.csv": "every device in its rack and position (NetBox device-import columns)",
     "cable_schedule.csv": "every link group with both ends, the cable, its media and length class",
-    "netbox_cables.csv": "the compute fabric's cables one by one (NetBox cable-import columns)",
+    "netbox_cables.csv": "every cable of the design one by one, both ends on a device and "
+    "interface of the rack plan (NetBox cable-import columns)",
+    "topology.conf": "the compute fabric as Slurm's tree topology, every compute node once",
     "topology.svg": "the topology diagram (scalable)",
     "topology.png": "the topology diagram (image)",
     "topology-page.png": "the topology summary sized for a page: the memo's picture (first "
@@ -51,6 +54,7 @@ RENDERERS: dict[str, Callable[[Design], str | bytes]] = {
     "rack_plan.csv": rack_plan_csv,
     "cable_schedule.csv": cable_schedule_csv,
     "netbox_cables.csv": netbox_cables_csv,
+    "topology.conf": topology_conf,
     "topology.svg": topology_svg,
     "topology.png": topology_png,
     "topology-page.png": topology_page_png,

@@ -241,14 +241,10 @@ def netbox_cables_csv(d: Design) -> str:
             "label",
         ]
     )
-    names = names_by_group(rack_plan(d))
-    ports = _Ports()
     iface = "dcim.interface"
     rows = 0
-    # the compute fabric's laid-out links first: they name their ports, the rest take the next
-    laid = sorted(d.links, key=lambda g: (g.fabric, g.segment) not in _LAID)
-    for g in laid:
-        for a, a_port, b, b_port in _cables(d, g, names, ports):
+    for g, cables in design_cables(d):
+        for a, a_port, b, b_port in cables:
             rows += 1
             w.writerow(
                 [
@@ -258,6 +254,16 @@ def netbox_cables_csv(d: Design) -> str:
                 + [f"C{rows:05d}"]
             )
     return buf.getvalue()
+
+
+def design_cables(d: Design) -> list[tuple[LinkGroup, list[tuple[str, str, str, str]]]]:
+    """Every link group with its links one by one: (device, interface, device, interface), the
+    devices as the rack plan names them, each interface used once."""
+    names = names_by_group(rack_plan(d))
+    ports = _Ports()
+    # the compute fabric's laid-out links first: they name their ports, the rest take the next
+    laid = sorted(d.links, key=lambda g: (g.fabric, g.segment) not in _LAID)
+    return [(g, _cables(d, g, names, ports)) for g in laid]
 
 
 def _cables(
