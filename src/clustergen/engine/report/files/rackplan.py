@@ -17,14 +17,19 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import DeviceGroup, device_name, unfolded
 from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.report.files.device_types import (
+    PLACEHOLDER_MAKER,
+    device_types_yaml,
+    interface,
+    manufacturer,
+    model,
+)
 from clustergen.engine.report.plain_text import cell_text
 
 #: usable rack units in a network, management or storage rack (placement's rule)
 USABLE_U = 36
 #: a server of unknown height: the estimate the placement holds for it
 SERVER_RACK_UNITS = 2
-#: the manufacturer of a device whose maker the catalog leaves open (a generic item, an OEM class)
-TO_CHOOSE = "to choose"
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Device:
     power_w: float | None
     height_known: bool = True
     role: str = ""  # compute, network, management, storage, power, cooling
-    maker: str = TO_CHOOSE  # the manufacturer a device import names (see `maker`)
+    maker: str = PLACEHOLDER_MAKER  # the NetBox manufacturer (device_types.manufacturer)
     vendor: str | None = None  # the catalog's vendor, where `maker` cannot name one maker
     group: str = ""  # the inventory's device group
 
@@ -55,16 +60,6 @@ class Rack:
     power_complete: bool = True
 
 
-def maker(group: DeviceGroup | None) -> str:
-    """The manufacturer a device row names: the catalog entry's vendor where it is one maker;
-    "to choose" where the group names no catalog vendor or its vendor is a class of makers (an
-    OEM, a generic unit), as the BOM leaves it for the buyer to settle."""
-    vendor = group.vendor if group is not None else None
-    if not vendor or vendor.lower() == "generic" or "OEM" in vendor.split() or "(OEM)" in vendor:
-        return TO_CHOOSE
-    return vendor
-
-
 def rack_plan(d: Design) -> list[Rack]:
     """Every rack of the design, compute racks first, then the rows' in-row CDU positions and the
     network, management and storage racks, as the inventory places them."""
@@ -78,12 +73,12 @@ def rack_plan(d: Design) -> list[Rack]:
         )
         for run in placed.runs:
             g = groups[run.group]
-            made = maker(g)
+            made, kind = manufacturer(g), model(g)
             for k in range(run.count):
                 rack.devices.append(
                     Device(
                         device_name(g.id, run.first + k),
-                        g.name,
+                        kind,
                         run.position + k * run.pitch,
                         run.height,
                         g.unit_power_w,
@@ -117,13 +112,17 @@ def rack_plan_csv(d: Design) -> str:
             "description",
         ]
     )
+    group_of = device_groups_by_name(d)
+    cabled = cabled_ports(d)
     for rack in rack_plan(d):
         for x in rack.devices:
+            # the device type names its ports as the cables use them (device_types.model)
+            kind = model(group_of[x.name], cabled.get(x.group, 0))
             power = "power unknown" if x.power_w is None else f"{x.power_w:,.0f} W"
             # a maker to choose says from what: the catalog's class of makers, or none named
             open_maker = (
                 f"; manufacturer to choose ({x.vendor or 'no catalog part'})"
-                if x.maker == TO_CHOOSE
+                if x.maker == PLACEHOLDER_MAKER
                 else ""
             )
             height = f"{x.height}U" + ("" if x.height_known else " (height unknown, estimate)")
@@ -132,7 +131,7 @@ def rack_plan_csv(d: Design) -> str:
                     cell_text(x.name),
                     cell_text(x.role),  # a server packed into a network rack is still management
                     cell_text(x.maker),
-                    cell_text(x.kind),
+                    cell_text(kind),
                     "site",
                     cell_text(rack.name),
                     x.position or "",  # a vertical PDU takes no U and no face
@@ -151,6 +150,34 @@ def _rack_kw(rack: Rack) -> str:
 
 
 # ---------------------------------------------------------------- NetBox cables
+
+
+def device_groups_by_name(d: Design) -> dict[str, DeviceGroup]:
+    """Each rack-plan device's group, by the device's name."""
+    groups = {g.id: g for g in d.inventory.groups} if d.inventory else {}
+    return {x.name: groups[x.group] for r in rack_plan(d) for x in r.devices}
+
+
+def cabled_ports(d: Design) -> dict[str, int]:
+    """The most interfaces a device of each placed group cables (0: none), the most over the
+    groups of one part, so a part is one device type."""
+    group_of = device_groups_by_name(d)
+    out = {g.id: 0 for g in group_of.values()}
+    for _, cables in design_cables(d):
+        for a, n_a, b, n_b in cables:
+            for name, n in ((a, n_a), (b, n_b)):
+                gid = group_of[name].id
+                out[gid] = max(out[gid], n)
+    most: dict[str, int] = {}
+    for group in group_of.values():
+        if group.part:
+            most[group.part] = max(most.get(group.part, 0), out[group.id])
+    return {h.id: most[h.part] if h.part else out[h.id] for h in group_of.values()}
+
+
+def device_types_yaml_of(d: Design) -> str:
+    """`netbox_device_types.yaml`: the device types the bundle ships."""
+    return device_types_yaml(d.inventory.groups if d.inventory else [], cabled_ports(d))
 
 
 def names_by_group(racks: list[Rack]) -> dict[str, list[str]]:
@@ -214,10 +241,10 @@ class _Ports:
     def __init__(self) -> None:
         self.used: dict[str, int] = {}
 
-    def take(self, device: str, port: int | None = None) -> str:
+    def take(self, device: str, port: int | None = None) -> int:
         n = port if port is not None else self.used.get(device, 0) + 1
         self.used[device] = max(self.used.get(device, 0), n)
-        return f"p{n}"
+        return n
 
 
 def netbox_cables_csv(d: Design) -> str:
@@ -243,9 +270,14 @@ def netbox_cables_csv(d: Design) -> str:
     )
     iface = "dcim.interface"
     rows = 0
+    group_of = device_groups_by_name(d)
+    cabled = cabled_ports(d)
     for g, cables in design_cables(d):
-        for a, a_port, b, b_port in cables:
+        for a, n_a, b, n_b in cables:
             rows += 1
+            ga, gb = group_of[a], group_of[b]
+            a_port = interface(ga, n_a, cabled.get(ga.id, 0))
+            b_port = interface(gb, n_b, cabled.get(gb.id, 0))
             w.writerow(
                 [
                     cell_text(v)
@@ -256,7 +288,7 @@ def netbox_cables_csv(d: Design) -> str:
     return buf.getvalue()
 
 
-def design_cables(d: Design) -> list[tuple[LinkGroup, list[tuple[str, str, str, str]]]]:
+def design_cables(d: Design) -> list[tuple[LinkGroup, list[tuple[str, int, str, int]]]]:
     """Every link group with its links one by one: (device, interface, device, interface), the
     devices as the rack plan names them, each interface used once."""
     names = names_by_group(rack_plan(d))
@@ -268,7 +300,7 @@ def design_cables(d: Design) -> list[tuple[LinkGroup, list[tuple[str, str, str, 
 
 def _cables(
     d: Design, g: LinkGroup, names: dict[str, list[str]], ports: _Ports
-) -> list[tuple[str, str, str, str]]:
+) -> list[tuple[str, int, str, int]]:
     a, b = end_names(g, "a", names), end_names(g, "b", names)
     if not a or not b or not g.links:
         return []
@@ -291,7 +323,7 @@ def _cables(
 
 def _compute_cables(
     d: Design, g: LinkGroup, a: list[str], b: list[str], ports: _Ports
-) -> list[tuple[str, str, str, str]]:
+) -> list[tuple[str, int, str, int]]:
     """The compute fabric's node-leaf links rail by rail and its leaf-spine links spread evenly,
     where the fabric's figures lay out so; none otherwise."""
     f = d.fabrics.compute
