@@ -9,6 +9,8 @@ sections below interpolate fields as they are and keep the memo's own formatting
 
 from __future__ import annotations
 
+import re
+
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.documents import appendix, study, workload
@@ -430,6 +432,28 @@ def next_steps(d: Design) -> list[str]:
     return ["## 6. Next steps\n", *(f"{i}. {s}" for i, s in enumerate(steps, start=1))]
 
 
+def lists_set_apart(lines: list[str]) -> list[str]:
+    """A blank line before every list that follows a paragraph line: pandoc, Word and PDF run a
+    list straight after a paragraph into it (GitHub's renderer alone does not). Code fences are
+    left as they are."""
+    out: list[str] = []
+    fenced = False
+    for line in lines:
+        if line.startswith("```"):
+            fenced = not fenced
+        prev = out[-1] if out else ""
+        after_text = bool(prev.strip()) and not _LIST_LINE.match(prev) and not prev.startswith("|")
+        if not fenced and _LIST_ITEM.match(line) and after_text:
+            out.append("")
+        out.append(line)
+    return out
+
+
+#: a list item at the start of a line; a line a list holds (an item or its indented text)
+_LIST_ITEM = re.compile(r"(?:[-*]|\d+\.) ")
+_LIST_LINE = re.compile(r"(?:\s*[-*] |\s*\d+\. |\s{2,}\S)")
+
+
 def render_memo(design: Design) -> str:
     """The memo as Markdown, in proposal order. Every string of the design is shown as text."""
     d: Design = map_text(design, markdown, skip=frozenset({"memo"}))
@@ -474,4 +498,4 @@ def render_memo(design: Design) -> str:
         *appendix.sources(d),
         *appendix.other_sections(d),
     ]
-    return "\n".join(out) + "\n"
+    return "\n".join(lists_set_apart("\n".join(out).split("\n"))) + "\n"
