@@ -44,6 +44,8 @@ MEDIA = {
     "png": "image/png",
     "drawio": "application/vnd.jgraph.mxfile",
     "mmd": "text/vnd.mermaid",
+    "yaml": "application/yaml",
+    "conf": "text/plain",
 }
 
 #: each file of the bundle, as `design --out` writes it: its renderer and media type
