@@ -330,7 +330,7 @@ def test_sizing_is_a_few_modules_and_three_noun_families() -> None:
     modules = [p.stem for p in sizing.glob("*.py") if p.stem != "__init__"]
     packages = [p.name for p in sizing.iterdir() if (p / "__init__.py").is_file()]
     assert len(modules) <= 10, sorted(modules)
-    assert sorted(packages) == ["fabric", "storage", "workload"]
+    assert sorted(packages) == ["fabric", "inventory", "links", "storage", "workload"]
 
 
 def test_workload_is_shared_inputs_over_serving_and_training() -> None:
@@ -443,6 +443,17 @@ def test_sizing_sub_packages_are_entered_through_their_faces() -> None:
             if part and inner and _sizing_part(module) != part:
                 bad.append(f"{module} -> {t}")
     assert not bad, bad
+
+
+def test_report_is_a_few_modules_per_family() -> None:
+    """report/ by family: documents, pictures and data files, each a package, and no folder of
+    it with more than 10 top-level modules (the rule sizing/ obeys)."""
+    report = PACKAGE / "engine" / "report"
+    packages = sorted(p.name for p in report.iterdir() if (p / "__init__.py").is_file())
+    assert packages == ["documents", "files", "pictures"]
+    for folder in [report, *(report / p for p in packages)]:
+        modules = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+        assert len(modules) <= 10, (folder.name, sorted(modules))
 
 
 #: a command-line flag ("--fabric", "--cap-mw"): the CLI's word, not the engine's

@@ -169,3 +169,16 @@ def test_a_refused_out_fails_before_any_work(
     code, _, err = cli(*REQUEST, "--out", str(tmp_path / "taken"))
     assert code == 2
     assert "holds no clustergen bundle" in err
+
+
+def test_out_naming_a_file_is_refused_before_any_work(tmp_path: Path) -> None:
+    """`--out proposal.xlsx` created a directory called proposal.xlsx: a name with a file's
+    suffix is refused in one line, naming the directory to give instead."""
+    from clustergen.cli.bundle import check_bundle_target
+    from clustergen.errors import OutputError
+
+    with pytest.raises(OutputError, match=r"--out proposal\.xlsx names a file") as err:
+        check_bundle_target(tmp_path / "proposal.xlsx", force=False)
+    assert "--out proposal" in (err.value.hint or "")
+    assert not (tmp_path / "proposal.xlsx").exists()
+    check_bundle_target(tmp_path / "proposal", force=False)  # a directory name is fine

@@ -15,7 +15,7 @@ import pytest
 from clustergen.catalog import Catalog, load_catalog
 from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.design import Design, DesignChoices
-from clustergen.engine.report.memo import render_memo
+from clustergen.engine.report.documents.memo import render_memo
 from clustergen.engine.request import DesignRequest, parse_request
 from clustergen.engine.search.planner import plan_design
 from clustergen.errors import InfeasibleDesignError, RequestError

@@ -22,7 +22,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.request import PARSE_FIELDS
 from clustergen.engine.model.run import GroundedNumber, GroundingReport
-from clustergen.engine.report.summary import DesignSummary, summarize
+from clustergen.engine.report.documents.summary import DesignSummary, summarize
 from clustergen.engine.request import DesignRequest
 from clustergen.engine.search.proposal import design_from_choices, request_from_fields
 from clustergen.errors import ClustergenError

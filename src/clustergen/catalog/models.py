@@ -256,6 +256,11 @@ class IncludedPart(Strict):
         default=None,
         description="catalog id of the part, where the design would otherwise order it",
     )
+    tray: Literal["compute", "switch", "power"] | None = Field(
+        default=None,
+        description="a rack-scale system's tray (compute, NVLink switch, power shelf): its place "
+        "in the rack's front view; the compute trays are the system's hosts",
+    )
     source: str = Field(min_length=3)
 
 

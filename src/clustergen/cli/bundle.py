@@ -43,6 +43,10 @@ from clustergen.errors import OutputError
 from clustergen.untrusted import file_kind
 
 MANIFEST = ".clustergen-bundle"
+#: suffixes that name a file, never a new bundle directory (the bundle's own and a proposal's)
+FILE_SUFFIXES = frozenset(
+    {".xlsx", ".xls", ".csv", ".json", ".md", ".pdf", ".docx", ".png", ".svg", ".yaml", ".txt"}
+)
 _STAGING = ".clustergen-staging"
 _COMMITTED = "committed"
 #: errors of a file system that cannot hard-link: the old file is copied instead
@@ -131,6 +135,13 @@ def _target(out: Path, force: bool) -> _Target:
         st = os.lstat(out)
     except FileNotFoundError:
         _need_parent_dir(out)
+        if out.suffix.lower() in FILE_SUFFIXES:
+            # `--out proposal.xlsx` meant a file: a directory of that name is not what was asked
+            raise OutputError(
+                f"--out {out.name} names a file, but --out takes a directory for the bundle "
+                "(design.json, memo.md, bom.xlsx, ...)",
+                hint=f"give a directory, e.g. --out {out.with_suffix('').name}",
+            ) from None
         return _Target(out, new=True)
     except OSError as exc:
         raise OutputError(f"cannot use --out {out}: {exc.strerror or exc}") from None

@@ -28,7 +28,7 @@ OutOpt = Annotated[
     typer.Option(
         "--out",
         help="Write the bundle here: design.json, memo.md, bom.csv, bom.xlsx, rack_plan.csv, "
-        "cable_schedule.csv, netbox_cables.csv, topology (svg, png, drawio, mmd), power.png, "
+        "cable_schedule.csv, netbox_cables.csv, netbox_device_types.yaml, topology.conf, topology (svg, png, drawio, mmd), power.png, "
         "racks.png.",
     ),
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from clustergen.cli.output import say, stdout
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.workload import WorkloadEstimate
-from clustergen.engine.report.workload import (
+from clustergen.engine.report.documents.workload import (
     advice_lines,
     cost_lines,
     interactivity_rows,

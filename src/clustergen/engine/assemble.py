@@ -44,6 +44,7 @@ from clustergen.engine.model.design import (
     TradeStudy,
 )
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
+from clustergen.engine.model.inventory import PDU, STORAGE
 from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.tco import CostOfOwnership
@@ -52,6 +53,7 @@ from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.fabric import compute_fabric, scale_section
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
+from clustergen.engine.sizing.inventory import build_inventory
 from clustergen.engine.sizing.links import Hosts, management_link_groups, scale_out_links
 from clustergen.engine.sizing.management import Servers, inband_network, oob_network, servers
 from clustergen.engine.sizing.north_south import (
@@ -315,7 +317,9 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, pdus)
         if scale_out is None:
             scale_out = scale_out_links(catalog, system, fabrics, srv.section, storage, hosts)
-        links = scale_out + management_link_groups(catalog, system, fabrics, srv.section)
+        # the devices beside nodes, switches and servers on the out-of-band network's ports
+        others = (STORAGE,) * (plan.appliances is not None) + (PDU,) * bool(pdus)
+        links = scale_out + management_link_groups(catalog, system, fabrics, srv.section, others)
         power = power_section(inputs, nodes, fabrics, srv, storage, links)
         support_w = None if not power.complete else power.it_total_w - power.compute_w
         racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
@@ -395,6 +399,15 @@ def finish_design(
         storage=sized.storage,
         workload=workload,
         links=sized.links,
+        inventory=build_inventory(
+            catalog,
+            inputs.system,
+            sized.compute,
+            sized.fabrics,
+            sized.servers,
+            sized.racks,
+            sized.storage,
+        ),
         bom=sized.bom,
         bom_totals=totals(sized.bom),
         cost=sized.cost,

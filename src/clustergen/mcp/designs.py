@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.bundle import CONTENTS, RENDERERS
-from clustergen.engine.report.memo import executive_summary
-from clustergen.engine.report.summary import DesignSummary, summarize
+from clustergen.engine.report.documents.memo import executive_summary
+from clustergen.engine.report.documents.summary import DesignSummary, summarize
 from clustergen.engine.report.words import verdict
 from clustergen.errors import RequestError
 
@@ -44,6 +44,8 @@ MEDIA = {
     "png": "image/png",
     "drawio": "application/vnd.jgraph.mxfile",
     "mmd": "text/vnd.mermaid",
+    "yaml": "application/yaml",
+    "conf": "text/plain",
 }
 
 #: each file of the bundle, as `design --out` writes it: its renderer and media type

@@ -27,7 +27,7 @@ from clustergen.engine.model.compute import PlatformFabric, PowerFirstResult
 from clustergen.engine.model.design import Design, TradeStudy
 from clustergen.engine.model.sensitivity import Sensitivity
 from clustergen.engine.model.storage import StorageAnalysis, StorageTargets
-from clustergen.engine.report.summary import DesignSummary, summarize
+from clustergen.engine.report.documents.summary import DesignSummary, summarize
 from clustergen.engine.request import DesignRequest, merge_request
 from clustergen.engine.request import parse_request as engine_parse_request
 from clustergen.engine.search.planner import plan_design

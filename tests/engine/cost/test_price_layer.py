@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.report.cost import cost_section
+from clustergen.engine.report.documents.cost import cost_section
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 

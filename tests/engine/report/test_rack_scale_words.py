@@ -10,9 +10,9 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.memo import render_memo
-from clustergen.engine.report.study import why_winner
-from clustergen.engine.report.topology import mermaid_source
+from clustergen.engine.report.documents.memo import render_memo
+from clustergen.engine.report.documents.study import why_winner
+from clustergen.engine.report.pictures.topology import mermaid_source
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.report.memo import render_memo
+from clustergen.engine.report.documents.memo import render_memo
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 from clustergen.units import watts

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.memo import bom_csv, render_memo
+from clustergen.engine.report.documents.memo import bom_csv, render_memo
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.errors import ClustergenError

@@ -8,7 +8,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.memo import render_memo
+from clustergen.engine.report.documents.memo import render_memo
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.sizing.management import smallest_cluster_nodes

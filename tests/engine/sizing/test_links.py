@@ -11,7 +11,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design, LinkGroup
-from clustergen.engine.report import rackplan
+from clustergen.engine.report.files import rackplan
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.fabric import VENDOR_MEDIA
@@ -389,11 +389,16 @@ def test_a_management_networks_links_are_resolved_once_and_as_afresh() -> None:
     assert net is not None
     node = CATALOG.system("dgx-h100").inband
     shared = dataclasses.replace(load_catalog(), hash="links-shared")
-    first = management_links(shared, net, node)
-    assert management_links(shared, net, node) is first
+    hosts = ("node",)  # the servers have in-band ports of their own
+    first = management_links(shared, net, node, hosts)
+    assert management_links(shared, net, node, hosts) is first
     fresh = dataclasses.replace(load_catalog(), hash="links-fresh")
-    assert management_links(fresh, net, node) == first
+    assert management_links(fresh, net, node, hosts) == first
     assert first in d.links
+    # the power section's answer is the same links, their ends' device groups apart
+    bare = management_links(shared, net, node)
+    assert bare.a.groups == []
+    assert (bare.links, bare.cable) == (first.links, first.cable)
 
 
 @pytest.mark.parametrize("fields", NAMED, ids=lambda f: str(f.get("platform", "readme")))

@@ -180,7 +180,7 @@ def test_a_part_filled_rack_states_its_own_nodes_load_and_pdus(
     from clustergen.engine.assemble import assemble_design
     from clustergen.engine.model.design import DesignChoices
     from clustergen.engine.model.request import DesignRequest
-    from clustergen.engine.report.rackplan import rack_plan
+    from clustergen.engine.report.files.rackplan import rack_plan
 
     cat = load_catalog()
     d = assemble_design(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Check
+from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.tco import Capital
 from clustergen.units import dollars as usd
 
@@ -59,7 +60,7 @@ def node_capital_usd(bom: list[BomLine], system_id: str) -> float:
     return sum(
         ln.total_price_usd or 0.0
         for ln in bom
-        if ln.status == "order" and ln.part == system_id and ln.category == "compute"
+        if ln.status == "order" and ln.part == system_id and ln.category is PartKind.COMPUTE
     )
 
 

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from clustergen.engine.model.inventory import PartKind
+
 
 class BomLine(BaseModel):
     """One BOM line."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    category: str
+    category: PartKind
+    name: str = Field(
+        default="",
+        description="what the item is: the catalog entry's name, or the generic item's",
+    )
     part: str | None = Field(description="catalog id, or None for a generic item")
     opn: str | None
     description: str

@@ -18,6 +18,7 @@ from clustergen.engine.model.common import Assumed, Check
 from clustergen.engine.model.compute import NodePower, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.inventory import Inventory
 from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.run import AgentRun, GroundingReport
@@ -408,6 +409,11 @@ class Design(_M):
     links: list[LinkGroup] = Field(
         default_factory=empty_list,
         description="every link group with both ends and its cable (the BOM's transceivers and cables)",
+    )
+    inventory: Inventory | None = Field(
+        default=None,
+        description="every device group and every rack with its devices at their positions: "
+        "what the rack plan, the cable schedule and the NetBox files are made from",
     )
     bom: list[BomLine]
     bom_totals: BomTotals

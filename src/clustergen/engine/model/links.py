@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from clustergen.factories import empty_list
+
 #: where a link runs, which decides the cable length a buyer orders
 LengthClass = Literal["in-rack", "adjacent rack", "row"]
 #: who provides a part: the buyer orders it, or it comes with a system or the storage vendor's kit
@@ -35,6 +37,10 @@ class LinkEnd(_M):
         ),
     )
     supply: Supply = "order"
+    groups: list[str] = Field(
+        default_factory=empty_list,
+        description="the inventory's device groups this end plugs into (node, compute-leaf, ...)",
+    )
 
 
 class LinkGroup(_M):

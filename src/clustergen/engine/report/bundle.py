@@ -6,15 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.bomfile import bom_csv, bom_xlsx
-from clustergen.engine.report.cable_schedule import cable_schedule_csv
-from clustergen.engine.report.charts import power_chart
-from clustergen.engine.report.diagram import drawio_xml, topology_png, topology_svg
-from clustergen.engine.report.elevation import rack_elevations
-from clustergen.engine.report.memo import render_memo
-from clustergen.engine.report.page_topology import topology_page_png
-from clustergen.engine.report.rackplan import netbox_cables_csv, rack_plan_csv
-from clustergen.engine.report.topology import mermaid_source
+from clustergen.engine.report.documents.memo import render_memo
+from clustergen.engine.report.files.bomfile import bom_csv, bom_xlsx
+from clustergen.engine.report.files.cable_schedule import cable_schedule_csv
+from clustergen.engine.report.files.rackplan import (
+    device_types_yaml_of,
+    netbox_cables_csv,
+    rack_plan_csv,
+)
+from clustergen.engine.report.files.slurm_topology import topology_conf
+from clustergen.engine.report.pictures.charts import power_chart
+from clustergen.engine.report.pictures.diagram import drawio_xml, topology_png, topology_svg
+from clustergen.engine.report.pictures.elevation import rack_elevations
+from clustergen.engine.report.pictures.page_topology import topology_page_png
+from clustergen.engine.report.pictures.topology import mermaid_source
 from clustergen.safe_text import json_text
 
 #: what each file of the bundle holds, for the CLI's "wrote ..." line and the README
@@ -26,7 +31,11 @@ CONTENTS = {
     "links, power, sources",
     "rack_plan.csv": "every device in its rack and position (NetBox device-import columns)",
     "cable_schedule.csv": "every link group with both ends, the cable, its media and length class",
-    "netbox_cables.csv": "the compute fabric's cables one by one (NetBox cable-import columns)",
+    "netbox_cables.csv": "every cable of the design one by one, both ends on a device and "
+    "interface of the rack plan (NetBox cable-import columns)",
+    "netbox_device_types.yaml": "NetBox device types (the library's schema) for the devices the "
+    "community device-type library lacks or has wrong; the rest are the library's",
+    "topology.conf": "the compute fabric as Slurm's tree topology, every compute node once",
     "topology.svg": "the topology diagram (scalable)",
     "topology.png": "the topology diagram (image)",
     "topology-page.png": "the topology summary sized for a page: the memo's picture (first "
@@ -51,6 +60,8 @@ RENDERERS: dict[str, Callable[[Design], str | bytes]] = {
     "rack_plan.csv": rack_plan_csv,
     "cable_schedule.csv": cable_schedule_csv,
     "netbox_cables.csv": netbox_cables_csv,
+    "netbox_device_types.yaml": device_types_yaml_of,
+    "topology.conf": topology_conf,
     "topology.svg": topology_svg,
     "topology.png": topology_png,
     "topology-page.png": topology_page_png,

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.model.design import Design
+from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import plural, watts
 
@@ -163,7 +164,8 @@ def _partial_fields(d: Design) -> set[str]:
     if any(n is not None and n.switch_power_w is None for n in (d.fabrics.inband, d.fabrics.oob)):
         partial.add("management_network_w")
     if any(
-        ln.category in {"management-server", "fabric-manager"} and ln.unit_power_w is None
+        ln.category in (PartKind.MANAGEMENT_SERVER, PartKind.FABRIC_MANAGER)
+        and ln.unit_power_w is None
         for ln in d.bom
     ):
         partial.add("management_servers_w")

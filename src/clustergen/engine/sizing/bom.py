@@ -16,6 +16,7 @@ from clustergen.engine.model.design import (
     StorageSection,
 )
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.links import LinkEnd, LinkGroup
 from clustergen.engine.sizing.fabric import switch_power_w
 from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
@@ -29,7 +30,7 @@ TO_CHOOSE = "to choose"
 
 
 def line(
-    category: str,
+    category: PartKind,
     quantity: int,
     description: str,
     entry: Entry | None = None,
@@ -37,13 +38,16 @@ def line(
     source: str | None = None,
     status: str = "order",
     rack_units: int | None = None,
+    name: str | None = None,
 ) -> BomLine:
     """A BOM line for a catalog entry (or a generic item when entry is None). A line whose
-    status is not "order" is listed for the record: no quantity to order, no price in totals."""
+    status is not "order" is listed for the record: no quantity to order, no price in totals.
+    `name`: what the item is, where no catalog entry names it and the description says more."""
     ordered = status == "order"
     price = entry.price_usd if entry and ordered else None
     return BomLine(
         category=category,
+        name=name or (entry.name if entry else description),
         part=entry.id if entry else None,
         opn=entry.opn if entry else None,
         description=description,
@@ -135,15 +139,15 @@ def _of(links: list[LinkGroup], fabric: str) -> list[LinkGroup]:
 def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) -> list[BomLine]:
     """The nodes, and for the record what comes inside them: GPUs, the compute NICs and the
     north-south adapter (Enterprise RA 2-8-9-400: eight east-west NICs and one north-south)."""
-    out = [line("compute", compute.nodes, system.name, system, compute.node_power.node_w)]
+    out = [line(PartKind.COMPUTE, compute.nodes, system.name, system, compute.node_power.node_w)]
     status = included(system)
     if system.gpu and system.gpus_per_node:
         gpu = catalog.gpu(system.gpu)
-        out.append(line("gpu", compute.gpus, f"{gpu.name}", gpu, None, status=status))
+        out.append(line(PartKind.GPU, compute.gpus, f"{gpu.name}", gpu, None, status=status))
     for part in system.included:
         out.append(
             line(
-                "included",
+                PartKind.INCLUDED,
                 compute.nodes * part.count,
                 f"{part.name} ({part.count} per {system.name})",
                 None,
@@ -166,7 +170,7 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
         per_node = group.nics or ceil_div(group.ports, nic.ports)
         out.append(
             line(
-                "nic",
+                PartKind.NIC,
                 compute.nodes * per_node,
                 f"{nic.name}, {role} ({_cards(group, per_node, 'node')}; its power is in the node's)",
                 nic,
@@ -184,7 +188,18 @@ def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) ->
             # ships inside the system like a known card
             n = compute.nodes * (group.nics or group.ports)
             what = f"{role} of the {system.name} (model not in the catalog; its power is in the node's)"
-            out.append(line("nic", n, what, None, None, source=system.source, status=status))
+            out.append(
+                line(
+                    PartKind.NIC,
+                    n,
+                    what,
+                    None,
+                    None,
+                    source=system.source,
+                    status=status,
+                    name=f"{role} (model not in the catalog)",
+                )
+            )
     return out
 
 
@@ -205,7 +220,9 @@ def _fabric_lines(
     ):
         if count and sw_id:
             sw = catalog.switch(sw_id)
-            out.append(line("switch", count, f"{sw.name}, {label} {role}", sw, switch_power_w(sw)))
+            out.append(
+                line(PartKind.SWITCH, count, f"{sw.name}, {label} {role}", sw, switch_power_w(sw))
+            )
     for g in groups:
         for end in (g.a, g.b):
             out += _end_line(catalog, label, g, end)
@@ -226,13 +243,14 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
             )
         return [
             line(
-                "transceiver",
+                PartKind.TRANSCEIVER,
                 end.transceivers,
                 where,
                 None,
                 end.unit_power_w,
                 STORAGE_VENDOR,
                 status=STORAGE_VENDOR,
+                name="transceiver supplied by the storage vendor",
             )
         ]
     optic = catalog.optic(end.transceiver) if end.transceiver else None
@@ -243,19 +261,20 @@ def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[
         # a host's module draws from the host's own budget, whatever its catalog power
         text = f"{name}; {where}; {HOST_END_POWER}"
         source = f"{optic.source}; {HOST_END_POWER_SOURCE}"
-        return [line("transceiver", end.transceivers, text, optic, None, source=source)]
+        return [line(PartKind.TRANSCEIVER, end.transceivers, text, optic, None, source=source)]
     if end.unit_power_w is None and optic is not None and optic.power_w is not None:
         # a switch end the link leaves unpowered is said to be outside the design's total
         where += "; its power is not in the design's"
     status = "order" if optic else TO_CHOOSE
     return [
         line(
-            "transceiver",
+            PartKind.TRANSCEIVER,
             end.transceivers,
             f"{name}; {where}",
             optic,
             end.unit_power_w,
             status=status,
+            name=name,
         )
     ]
 
@@ -276,30 +295,32 @@ def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = No
     if g.cable_supply == "storage vendor":
         # an active cable's switch end the fabric powers keeps its watts on the vendor's line
         return line(
-            "cable",
+            PartKind.CABLE,
             g.links,
             f"{g.speed_gbps:g} Gb/s cable; {where}",
             None,
             None if g.cable_power_w is None else g.cable_power_w / max(1, g.links),
             STORAGE_VENDOR,
             status=STORAGE_VENDOR,
+            name=f"{g.speed_gbps:g} Gb/s cable supplied by the storage vendor",
         )
     cable = catalog.optic(g.cable) if g.cable else None
     if cable is None:
         return line(
-            "cable",
+            PartKind.CABLE,
             g.links,
             f"{g.speed_gbps:g} Gb/s {g.media} cable; {where}",
             None,
             None,
             source="link count from the fabric rules; "
             + (why or "no catalog cable fits this link"),
+            name=f"{g.speed_gbps:g} Gb/s {g.media} cable (to choose)",
         )
     n = ceil_div(g.links, g.links_per_cable)
     unit = None if g.cable_power_w is None else g.cable_power_w / max(1, n)
     if g.links_per_cable > 1:
         where += f" ({g.links_per_cable} links a cable)"
-    return line("cable", n, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
+    return line(PartKind.CABLE, n, f"{cable.name}; {length_class(cable)}; {where}", cable, unit)
 
 
 def length_class(cable: Optic) -> str:
@@ -339,7 +360,7 @@ def _management_lines(
             )
         out.append(
             line(
-                "switch",
+                PartKind.SWITCH,
                 net.total_switches - inside,
                 f"{sw.name}, {net.name}{where}",
                 sw,
@@ -352,11 +373,19 @@ def _management_lines(
             out.append(_cable_line(catalog, net.name, g, why))
     if servers.fabric_manager and servers.fabric_managers:
         fm = catalog.system(servers.fabric_manager)
-        out.append(line("fabric-manager", servers.fabric_managers, fm.name, fm, fm.max_power_w))
+        out.append(
+            line(PartKind.FABRIC_MANAGER, servers.fabric_managers, fm.name, fm, fm.max_power_w)
+        )
     if servers.management_server and servers.management_servers:
         mgmt = catalog.system(servers.management_server)
         out.append(
-            line("management-server", servers.management_servers, mgmt.name, mgmt, mgmt.max_power_w)
+            line(
+                PartKind.MANAGEMENT_SERVER,
+                servers.management_servers,
+                mgmt.name,
+                mgmt,
+                mgmt.max_power_w,
+            )
         )
         out += _server_card_lines(catalog, mgmt, servers.management_servers)
     return out
@@ -402,7 +431,7 @@ def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[B
     what = f"{nic.name}, north-south card of the {server.name} ({_cards(g, per, 'server')}; its power is in the server's)"
     return [
         line(
-            "nic",
+            PartKind.NIC,
             servers * per,
             what,
             nic,
@@ -420,19 +449,20 @@ def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
     if a is None:
         return [
             line(
-                "storage",
+                PartKind.STORAGE,
                 1,
                 "parallel file system sized to the storage targets (vendor array to choose)",
                 None,
                 None,
                 source="choose a storage partner certified for the reference architecture",
                 status=TO_CHOOSE,
+                name="parallel file system (vendor array to choose)",
             )
         ]
     appliance = catalog.system(a.appliance)
     return [
         line(
-            "storage",
+            PartKind.STORAGE,
             a.count,
             f"{appliance.name}, storage appliance ({a.basis})",
             appliance,
@@ -458,13 +488,14 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
     inside = system.kind == "nvl-rack"
     out = [
         line(
-            "rack",
+            PartKind.RACK,
             group.racks,
             _compute_rack_text(system, plan, group, fits),
             fits,
             None,
             source=None if fits else RACK_SOURCE,
             status=included(system) if inside else "order",
+            name=fits.name if fits else f"{plan.rack_units}U {plan.cooling}-cooled compute rack",
         )
         for group in plan.rack_loads
     ]
@@ -474,7 +505,7 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
     if racks.network_racks:
         out.append(
             line(
-                "rack",
+                PartKind.RACK,
                 racks.network_racks,
                 "air-cooled network and management rack (switches, servers, storage; at least "
                 f"36U usable){', ' + net.name if net else ''}",
@@ -482,6 +513,7 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
                 None,
                 source=f"{racks.basis}; {net.source}" if net else racks.basis,
                 status="order" if net else TO_CHOOSE,
+                name=net.name if net else "air-cooled network and management rack",
             )
         )
     out += _pdu_lines(catalog, racks, fits, net, rack, inside)
@@ -569,7 +601,18 @@ def _pdu_lines(
         else:
             text, status = f"rack PDU, model to choose: {spec}{feed}", TO_CHOOSE
         source = pdu_basis(catalog) + (f"; {feed_source}" if feed_source else "")
-        out.append(line("pdu", compute_pdus, text, None, None, source=source, status=status))
+        out.append(
+            line(
+                PartKind.PDU,
+                compute_pdus,
+                text,
+                None,
+                None,
+                source=source,
+                status=status,
+                name=pdu or "rack PDU (model to choose)",
+            )
+        )
     if racks.network_racks:
         model = net.network_pdu_name if net else None
         text = (
@@ -579,13 +622,14 @@ def _pdu_lines(
         )
         out.append(
             line(
-                "pdu",
+                PartKind.PDU,
                 racks.network_racks * net_pdus,
                 text,
                 None,
                 None,
                 source=pdu_basis(catalog),
                 status="order" if model else TO_CHOOSE,
+                name=model or "rack PDU (model to choose)",
             )
         )
     return out
@@ -630,7 +674,7 @@ def _cdu_line(catalog: Catalog, c: LiquidCooling) -> BomLine:
         else "one per rack"
     )
     return line(
-        "cooling",
+        PartKind.CDU,
         c.cdus_at_least,
         f"{cdu.name}, coolant distribution unit (CDU) at {each}, for "
         # the line names a catalog model (a class the catalog marks as assumed): ordered, its

@@ -27,6 +27,7 @@ from clustergen.catalog.models import Optic, Switch, System
 from clustergen.engine.cache import cached
 from clustergen.engine.model.design import FabricsSection, ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
+from clustergen.engine.model.inventory import FABRIC_MANAGER, switch_group
 from clustergen.engine.model.links import LinkEnd, LinkGroup
 from clustergen.engine.sizing.fabric import leaf_split, same_family, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
@@ -364,9 +365,33 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
             port=f"uplink port ({net.uplink_cage_form})" if net.uplink_cage_form else "uplink",
             transceiver=None,
             transceivers=0,
+            # every access switch uplinks: the in-rack ones and those outside the racks
+            groups=[
+                switch_group(net.name, tier)
+                for tier, n in (
+                    ("rack", net.in_rack_switches),
+                    ("leaf", net.leaf_switches - net.in_rack_switches),
+                )
+                if n
+            ],
         ),
-        b=LinkEnd(device=target.name, port="access port", transceiver=None, transceivers=0),
+        b=LinkEnd(
+            device=target.name,
+            port="access port",
+            transceiver=None,
+            transceivers=0,
+            groups=[_inband_group(fabrics)],
+        ),
     )
+
+
+def _inband_group(fabrics: FabricsSection) -> str:
+    """The switch group the out-of-band uplinks land on: the in-band network's access
+    switches, or the leaves of the fabric that carries in-band management."""
+    role = next(r for r in fabrics.networks if r.network == "in-band management")
+    if role.carried_by == "inband" and fabrics.inband is not None:
+        return switch_group(fabrics.inband.name, "leaf")
+    return switch_group(role.carried_by, "leaf")
 
 
 def _inband_switch(catalog: Catalog, fabrics: FabricsSection) -> Switch | None:
@@ -390,7 +415,13 @@ def fabric_manager_pairs(catalog: Catalog, servers: ServersSection, oob: str) ->
     if not servers.fabric_manager or not servers.fabric_manager_pair_cables:
         return None
     fm = catalog.system(servers.fabric_manager)
-    end = LinkEnd(device=fm.name, port="HA port (RJ45)", transceiver=None, transceivers=0)
+    end = LinkEnd(
+        device=fm.name,
+        port="HA port (RJ45)",
+        transceiver=None,
+        transceivers=0,
+        groups=[FABRIC_MANAGER],
+    )
     return LinkGroup(
         fabric=oob,
         segment="fabric-manager HA",

@@ -97,7 +97,7 @@ PDUS_PER_COMPUTE_RACK = 3
 #: usable rack units for switches and servers in a network rack (a stated estimate)
 _NETWORK_RACK_UNITS = 36
 #: rack units of one management server or fabric manager (a stated estimate)
-_SERVER_RACK_UNITS = 2  # engine/report/rackplan.py holds the same estimate
+_SERVER_RACK_UNITS = 2  # engine/report/files/rackplan.py holds the same estimate
 
 
 def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:

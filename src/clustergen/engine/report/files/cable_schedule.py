@@ -7,9 +7,8 @@ import csv
 import io
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.end_names import EndNames
-from clustergen.engine.report.rackplan import rack_plan
-from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.report.files.rackplan import end_names, names_by_group, rack_plan, ranges
+from clustergen.engine.report.plain_text import cell_text
 
 
 def cable_schedule_csv(d: Design) -> str:
@@ -19,7 +18,7 @@ def cable_schedule_csv(d: Design) -> str:
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    names = EndNames(d, rack_plan(d))
+    names = names_by_group(rack_plan(d))
     w.writerow(
         [
             "fabric",
@@ -52,12 +51,12 @@ def cable_schedule_csv(d: Design) -> str:
                     g.links,
                     g.speed_gbps,
                     g.a.device,
-                    names.of(g.a.device, g.fabric),
+                    "; ".join(ranges(end_names(g, "a", names))),
                     g.a.port,
                     g.a.transceiver or "",
                     g.a.transceivers,
                     g.b.device,
-                    names.of(g.b.device, g.fabric),
+                    "; ".join(ranges(end_names(g, "b", names))),
                     g.b.port,
                     g.b.transceiver or "",
                     g.b.transceivers,

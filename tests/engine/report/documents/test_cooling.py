@@ -10,10 +10,10 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import rackplan
-from clustergen.engine.report.cooling import cooling_line, heat_lines
-from clustergen.engine.report.elevation import picked_racks, racks_in_all
-from clustergen.engine.report.memo import render_memo
+from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
+from clustergen.engine.report.documents.memo import render_memo
+from clustergen.engine.report.files import rackplan
+from clustergen.engine.report.pictures.elevation import picked_racks, racks_in_all
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.report.plain_text import cell_text
 
 
 def bom_csv(d: Design) -> str:
@@ -72,7 +72,7 @@ def bom_power_w(d: Design) -> float:
 
 
 def bom_xlsx(d: Design) -> bytes:
-    """The BOM as an Excel workbook (engine/report/workbook.py)."""
-    from clustergen.engine.report.workbook import bom_xlsx as workbook
+    """The BOM as an Excel workbook (engine/report/files/workbook.py)."""
+    from clustergen.engine.report.files.workbook import bom_xlsx as workbook
 
     return workbook(d)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.report import bomfile
+from clustergen.engine.report.files import bomfile
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 

@@ -8,7 +8,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import charts
+from clustergen.engine.report.pictures import charts
 from clustergen.engine.report.words import power_rows
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design

@@ -1,63 +1,35 @@
-"""Every link of a design with both ends and its cable, from the sized fabrics.
-
-A fabric counts its links per segment and its switch transceivers per tier; this module says, for
-each segment, what sits at each end (the node's adapter, a switch tier, a storage appliance, a
-management server), which transceiver each end takes and how many, and which cable joins them.
-The BOM's transceiver and cable lines are built from these groups, so the two never disagree.
-
-Rules:
-- a switch tier's transceivers (the fabric's own per-switch count) are shared over the segments
-  that land on that tier in proportion to their ports there; their sum is the fabric's count;
-- a host end takes a transceiver of its adapter's cage form at the port's rate (`host_optics`);
-  its power is in the node's own budget on the north-south fabrics, as the fabric sizing counts it;
-- storage appliances' ends and cables are the storage vendor's (H100 RA Table 8, note 2);
-- a copper or active cable (DAC, ACC, AOC) carries no transceiver at either end; an AOC's power
-  per end, which the fabric counts at its switch tier, moves with the cable, and so does its
-  lower end's where the fabric counts that end as the cable's (a compute node's, a leaf's on
-  a leaf-spine link: `cable_ends`); a north-south host's end is in the host's budget;
-- a copper cable plugs into the switches' cages: one of their plug family (a QSFP56 DAC on an
-  HDR switch's QSFP56 cages, never on an OSFP switch);
-- a host cage that takes no module the catalog has, on an optical link, takes a splitter cable
-  whose split ends fit it at the link's rate and whose head fits the switch's cage family
-  (`splitter_cable`: an HDR200 QSFP56 port on an NDR switch, H100 RA Table 8 "HDR 400 Gbps to
-  2x200 Gbps"): no transceiver at either end, the switch tier's modules for those links dropping
-  as an AOC's switch end does, the cable's power per end counted at the switch as an AOC's is;
-- a cable carries as many links as its logical ports (a twin-port DAC or a 1:2 splitter fiber
-  two), so the BOM buys links / ports of it;
-- a management network's optical host link takes an AOC that fits the host's cage (H100 RA
-  Table 8), else a module at each end on fiber (`access_optics`: a BlueField-3 QSFP112 port at
-  200G on a 1:2 splitter to a twin-port OSFP in a Spectrum-4 switch, four hosts a module);
-- length class: a host's link to an in-rack switch is in-rack, a switch pair's inter-switch links
-  are in-rack, everything to the network racks is row.
-"""
+"""The compute and storage fabrics' link groups: each segment's host and switch ends, the
+transceivers the fabric counted at each tier shared over them, and the cable (the rules are the
+package's)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from clustergen.catalog.loader import Catalog
-from clustergen.catalog.models import Optic, PortGroup, Switch, System
-from clustergen.engine.cache import cached
+from clustergen.catalog.models import Optic, PortGroup, System
 from clustergen.engine.model.design import (
-    FabricsSection,
-    ManagementNetwork,
     ServersSection,
     StorageSection,
 )
 from clustergen.engine.model.fabric import CableLine, FabricDesign
+from clustergen.engine.model.inventory import (
+    FABRIC_MANAGER,
+    MANAGEMENT_SERVER,
+    STORAGE,
+    switch_group,
+)
 from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
 from clustergen.engine.sizing.fabric import (
     VENDOR_MEDIA,
-    AccessOptics,
     accepted_forms,
-    access_optics,
     fits_cage,
     host_optic,
     optics_of_kind,
     same_family,
     splitter_cable,
 )
-from clustergen.engine.sizing.management import fabric_manager_pairs, oob_uplinks
+from clustergen.engine.sizing.inventory import node_group
 from clustergen.units import ceil_div
 
 #: segment -> (host or lower tier, upper tier)
@@ -95,6 +67,7 @@ class _Host:
     speed_gbps: float | None = None  # the link's rate where the host's port is slower
     cage_form: str | None = None  # the host port's cage, where the catalog gives it
     cage_accepts: tuple[str, ...] = ()  # forms that cage also takes (cages.yaml)
+    groups: tuple[str, ...] = ()  # the inventory's device groups at this end
 
 
 def is_copper(media: str) -> bool:
@@ -102,53 +75,7 @@ def is_copper(media: str) -> bool:
     return "copper" in media
 
 
-def build_links(
-    catalog: Catalog,
-    system: System,
-    fabrics: FabricsSection,
-    servers: ServersSection,
-    storage: StorageSection,
-    hosts: Hosts,
-) -> list[LinkGroup]:
-    """Every link group of the design, fabric by fabric, in a stable order."""
-    out = scale_out_links(catalog, system, fabrics, servers, storage, hosts)
-    return out + management_link_groups(catalog, system, fabrics, servers)
-
-
-def scale_out_links(
-    catalog: Catalog,
-    system: System,
-    fabrics: FabricsSection,
-    servers: ServersSection,
-    storage: StorageSection,
-    hosts: Hosts,
-) -> list[LinkGroup]:
-    """The compute and storage fabrics' link groups: what the management networks around them
-    do not change, so a caller settling those builds these once."""
-    out: list[LinkGroup] = []
-    if fabrics.compute is not None:
-        out += _fabric_links(catalog, system, "compute", fabrics.compute, servers, storage, hosts)
-    if fabrics.storage is not None:
-        out += _fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
-    return out
-
-
-def management_link_groups(
-    catalog: Catalog, system: System, fabrics: FabricsSection, servers: ServersSection
-) -> list[LinkGroup]:
-    """The in-band and out-of-band networks' link groups, their uplinks and the fabric
-    managers' HA pair cables."""
-    out: list[LinkGroup] = []
-    if fabrics.inband is not None:
-        out += inband_links(catalog, fabrics.inband, system.inband, servers)
-    if fabrics.oob is not None:
-        out.append(management_links(catalog, fabrics.oob, system.oob))
-    uplinks = oob_uplinks(catalog, fabrics)
-    pairs = fabric_manager_pairs(catalog, servers, fabrics.oob.name) if fabrics.oob else None
-    return out + [g for g in (uplinks, pairs) if g is not None]
-
-
-def _fabric_links(
+def fabric_links(
     catalog: Catalog,
     system: System,
     name: str,
@@ -162,9 +89,11 @@ def _fabric_links(
     for c in f.cables:
         lower, upper = _TIERS[c.segment]
         upper_end = _switch_end(upper, c, shares)
-        upper_end = upper_end.model_copy(update={"device": _tier_switch(f, upper)})
+        upper_end = upper_end.model_copy(
+            update={"device": _tier_switch(f, upper), "groups": [switch_group(name, upper)]}
+        )
         if lower in ("leaf", "spine"):
-            parts = [_switch_host(catalog, f, lower, c, shares)]
+            parts = [_switch_host(catalog, f, lower, c, shares, switch_group(name, lower))]
         else:
             parts = _hosts(catalog, system, name, f, c, servers, storage, hosts)
         split = _by_need(
@@ -218,6 +147,7 @@ def _group(
             ports_per_transceiver=h.ports_per_cage,
             unit_power_w=h.unit_power_w,
             supply=h.supply,
+            groups=list(h.groups),
         ),
         b=b,
     )
@@ -431,6 +361,7 @@ def _switch_host(
     tier: str,
     c: CableLine,
     shares: dict[tuple[str, str], _Share],
+    group: str,
 ) -> _Host:
     """The lower switch tier of a switch-to-switch segment, as a host end."""
     end = _switch_end(tier, c, shares)
@@ -444,6 +375,7 @@ def _switch_host(
         "order",
         end.transceivers,
         end.unit_power_w,
+        groups=(group,),
     )
 
 
@@ -476,7 +408,20 @@ def _hosts(
         # the manager's own port rate (the UFM's NDR200: H100 RA Table 8), never faster than
         # the switch port
         rate = link_rate(c.speed_gbps, fm.compute if fm else None)
-        return [_Host(device, port, c.count, optic, 1, "order", fixed, unit, speed_gbps=rate)]
+        return [
+            _Host(
+                device,
+                port,
+                c.count,
+                optic,
+                1,
+                "order",
+                fixed,
+                unit,
+                speed_gbps=rate,
+                groups=(FABRIC_MANAGER,),
+            )
+        ]
     if name == "compute" and c.segment == "node-leaf":
         optic = _tier_optic(catalog, f, "node")
         # ports one node module serves: the node's cage's (a twin-port module on a single 800G
@@ -484,7 +429,19 @@ def _hosts(
         ppc = system.compute.ports_per_cage if system.compute else (optic.ports if optic else 1)
         port = _port_name(catalog, system.compute, "compute port")
         fixed, unit = _located(f, "node"), _tier_power(f, "node")
-        return [_Host(system.name, port, c.count, optic, ppc, "order", fixed, unit)]
+        return [
+            _Host(
+                system.name,
+                port,
+                c.count,
+                optic,
+                ppc,
+                "order",
+                fixed,
+                unit,
+                groups=(node_group(system),),
+            )
+        ]
     return _north_south(catalog, system, f, c, servers, storage, hosts)
 
 
@@ -496,6 +453,7 @@ def _ordered(
     group: PortGroup | None,
     port: str,
     links: int,
+    host: str,
 ) -> _Host:
     """A host the buyer orders (a node or a management server) on its north-south port group:
     the link at the slower end's rate, the module its cage takes at that rate."""
@@ -512,6 +470,7 @@ def _ordered(
         speed_gbps=rate,
         cage_form=cage,
         cage_accepts=accepted_forms(catalog, group),
+        groups=(host,),
     )
 
 
@@ -539,7 +498,18 @@ def _north_south(
     out = []
     if counts["node"]:
         port = _port_name(catalog, system.storage, "north-south port")
-        out.append(_ordered(catalog, c, tech, system.name, system.storage, port, counts["node"]))
+        out.append(
+            _ordered(
+                catalog,
+                c,
+                tech,
+                system.name,
+                system.storage,
+                port,
+                counts["node"],
+                node_group(system),
+            )
+        )
     if counts["storage"]:
         device = (
             catalog.system(storage.appliances.appliance).name
@@ -557,6 +527,7 @@ def _north_south(
                 1,
                 "storage vendor",
                 speed_gbps=rate,
+                groups=(STORAGE,),
             )
         )
     if counts["server"] > 0:
@@ -570,7 +541,9 @@ def _north_south(
         if srv is not None and sg is None:
             fallback = "server port (its rate unknown: taken as the switch port's)"
         port = _port_name(catalog, sg, fallback)
-        out.append(_ordered(catalog, c, tech, device, sg, port, counts["server"]))
+        out.append(
+            _ordered(catalog, c, tech, device, sg, port, counts["server"], MANAGEMENT_SERVER)
+        )
     return out
 
 
@@ -661,310 +634,3 @@ def _tier_cage(catalog: Catalog, f: FabricDesign, tier: str) -> str | None:
 def _runs_split(optic: Optic, port_gbps: float) -> bool:
     """Whether a host module runs at its half-lane rate on this port."""
     return optic.total_gbps != port_gbps and optic.split_port_speed_gbps == port_gbps
-
-
-def inband_links(
-    catalog: Catalog, net: ManagementNetwork, node: PortGroup | None, servers: ServersSection
-) -> list[LinkGroup]:
-    """The in-band management network's links: the nodes' host links, the management servers'
-    on their own in-band ports (H100 RA Table 8: "8 x 100 Gbps QSFP to QSFP AOC, Management
-    nodes"), the fabric managers' (its UFM at 1 GbE), and the switches' own links: leaves to the
-    switches above them and each leaf pair's peer links ("Leaf - Core cables", "ISL Cables")."""
-    out = [management_links(catalog, net, node)]
-    for system_id, ports, segment in (
-        (servers.management_server, net.server_ports, "host-access"),
-        (servers.fabric_manager, net.fabric_manager_ports, "fabric-manager access"),
-    ):
-        if ports:
-            srv = catalog.system(system_id) if system_id else None
-            out.append(
-                _access_links(
-                    catalog,
-                    net,
-                    _Access(
-                        group=srv.inband if srv else None,
-                        links=ports,
-                        device=srv.name if srv else "management server",
-                        segment=segment,
-                    ),
-                )
-            )
-    return out + switch_links(catalog, net)
-
-
-def switch_links(catalog: Catalog, net: ManagementNetwork) -> list[LinkGroup]:
-    """A management network's links between its own switches, at the switches' port rate: each
-    leaf's uplinks (and a 3-tier network's spine-core links) on the active optical cable of the
-    switch's cage family (they run to another rack: H100 RA Table 8, "100 Gbps QSFP to QSFP AOC,
-    Leaf - Core cables"), a leaf pair's peer links on passive copper (side by side in one rack:
-    "100 Gbps QSFP passive, ISL Cables"). Both ends are switches': the cable's power is the
-    network's, every end (catalog power is per end)."""
-    sw = catalog.switch(net.switch)
-    speed = sw.port_speed_gbps
-    out = []
-    for segment, links, kind, lower, upper in (
-        ("leaf-spine", net.leaf_spine_links, "aoc", "leaf", "spine"),
-        ("spine-core", net.spine_core_links, "aoc", "spine", "core"),
-        ("inter-switch", net.inter_switch_links, "dac", "leaf", "leaf"),
-    ):
-        if not links:
-            continue
-        cable = next(
-            (
-                o
-                for o in optics_of_kind(catalog.all("optics", Optic), kind, "port_speed_gbps")
-                if o.ports == 1
-                and o.port_speed_gbps == speed
-                and same_family(o, sw.cage_form)
-                and (not o.technologies or "ethernet" in o.technologies)
-            ),
-            None,
-        )
-        copper = kind == "dac"
-        media = ("copper (DAC)" if copper else "active optical (AOC)") if cable else "optical"
-        power = None if cable is None or cable.power_w is None else 2 * cable.power_w * links
-        out.append(
-            LinkGroup(
-                fabric=net.name,
-                segment=segment,
-                links=links,
-                speed_gbps=speed,
-                media=media if cable or not copper else "copper",
-                cable=cable.id if cable else None,
-                cable_power_w=power,
-                length_class="in-rack" if copper else "row",
-                a=_switch_port(sw, lower),
-                b=_switch_port(sw, upper),
-            )
-        )
-    return out
-
-
-def _switch_port(sw: Switch, tier: str) -> LinkEnd:
-    return LinkEnd(
-        device=f"{sw.name} {tier}",
-        port=f"switch port ({sw.cage_form or 'cage not in the catalog'})",
-        transceiver=None,
-        transceivers=0,
-    )
-
-
-@dataclass(frozen=True)
-class _Access:
-    """One kind of host on a management network's access ports."""
-
-    group: PortGroup | None
-    links: int
-    device: str
-    segment: str = "host-access"
-
-
-def management_links(catalog: Catalog, net: ManagementNetwork, node: PortGroup | None) -> LinkGroup:
-    """A management network's node links (every host's on the out-of-band network; on the
-    in-band network the servers' are their own, `inband_links`) at the nodes' port speed: RJ45
-    copper at 1 Gb/s, an active optical cable where the catalog has one that fits the node's
-    cage (H100 RA Table 8: QSFP AOCs on the in-band network), else a cable to choose. The switch
-    end's optics power (the AOC's switch end, or the switch's module) is the network's, as a
-    fabric counts its switch tiers; the host end's is in the host's budget."""
-    servers = net.server_ports + net.fabric_manager_ports
-    copper = (node.port_speed_gbps if node else net.port_speed_gbps) <= 10
-    if copper:
-        device = "nodes, switches, servers and PDUs"
-    else:
-        device = "nodes" if servers else "nodes and servers"
-    return _access_links(catalog, net, _Access(node, net.host_ports - servers, device))
-
-
-def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> LinkGroup:
-    """Resolved once per network and kind of host: a design's power and its link list ask, and
-    so do a trade study's rows that share the network."""
-    group = hosts.group
-    key = (
-        "management_links",
-        net,
-        group.model_dump_json() if group else None,
-        hosts.links,
-        hosts.device,
-        hosts.segment,
-    )
-    return cached(catalog, key, lambda: _management_links(catalog, net, hosts))
-
-
-def _management_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> LinkGroup:
-    node = hosts.group
-    speed = node.port_speed_gbps if node else net.port_speed_gbps
-    copper = speed <= 10
-    # an active cable's end plugs into the node's cage: none is picked for an unknown cage, nor
-    # for nodes whose in-band ports the catalog does not give at all
-    cage_known = copper or (node is not None and node.cage_form is not None)
-    sw = catalog.switch(net.switch)
-    # the cable's other end plugs into the switch: a QSFP plug never into an OSFP cage
-    cable = (
-        next(
-            (
-                o
-                for o in catalog.all("optics", Optic)
-                if o.kind == ("dac" if copper else "aoc")
-                and o.total_gbps == speed
-                # one link a cable, of the switch's technology: a twin-port InfiniBand HDR
-                # splitter (MFA7U10-H) is no 400GbE in-band cable
-                and o.ports == 1
-                and (not o.technologies or sw.technology in o.technologies)
-                and fits_cage(o, node.cage_form if node else None, accepted_forms(catalog, node))
-                and same_family(o, sw.cage_form)
-            ),
-            None,
-        )
-        if cage_known
-        else None
-    )
-    if cable is None and not copper and node is not None:
-        parts = access_optics(catalog, port_gbps=speed, cage_form=node.cage_form, switch=sw)
-        if parts is not None:
-            return _optical_access(net, hosts, sw.name, _rate(speed, sw), parts)
-    if cable is None and copper and node is not None and node.cage_form:
-        slow = _baset_access(catalog, net, hosts, sw)
-        if slow is not None:
-            return slow
-    # an optical link whose cable is not settled says so, not "AOC" (it may take transceivers)
-    media = "copper (RJ45)" if copper else ("active optical (AOC)" if cable else "optical")
-    return LinkGroup(
-        fabric=net.name,
-        segment=hosts.segment,
-        links=hosts.links,
-        # the cable is the host port's (H100 RA Table 8: 200G QSFP56 AOCs); the link runs at
-        # the slower end's rate (a 200G port on an SN4600C's 100 GbE port carries 100 Gb/s)
-        speed_gbps=_rate(speed, sw),
-        media=media,
-        cable=cable.id if cable else None,
-        # an AOC's power is per end (catalog note); the switch's end is the network's
-        cable_power_w=(
-            None
-            if copper or cable is None or cable.power_w is None
-            else cable.power_w * hosts.links
-        ),
-        length_class="in-rack" if net.in_rack_switches else "row",
-        a=LinkEnd(
-            device=hosts.device,
-            port=_access_port(node, copper, hosts.segment),
-            transceiver=None,
-            transceivers=0,
-        ),
-        b=LinkEnd(
-            device=f"{sw.name} access switch",
-            # a cage the catalog does not give is said: it leaves the cable unsettled
-            port="access port" if sw.cage_form else "access port (cage not in the catalog)",
-            transceiver=None,
-            transceivers=0,
-        ),
-    )
-
-
-def _access_port(node: PortGroup | None, copper: bool, segment: str) -> str:
-    """A management host's port: a BMC's on the out-of-band network, else its in-band port,
-    its cage said where the catalog does not give it."""
-    if copper and segment == "host-access":
-        return "BMC / management port (RJ45)"
-    if node is not None and node.cage_form is None:
-        return "in-band port (cage not in the catalog)"
-    return "in-band port"
-
-
-def _baset_access(
-    catalog: Catalog, net: ManagementNetwork, hosts: _Access, sw: Switch
-) -> LinkGroup | None:
-    """An RJ45 host port on a switch whose cages take no RJ45 cable: the host's patch cable
-    into a BaseT module of the host's rate at the switch, held in a QSFP-to-SFP+ adapter (H100
-    RA Table 8: "QSFP to SFP+ Adapter" and "Ethernet Module SFP BaseT 1G", "For the UFM
-    connections"). The module's power is the network's; None where the catalog has no such
-    module or cable."""
-    node = hosts.group
-    if node is None or not sw.cage_form:
-        return None  # no module is picked for a cage the catalog does not give
-    optics = catalog.all("optics", Optic)
-    # the forms the switch's cage takes (cages.yaml: a QSFP28 cage an SFP module, in an adapter)
-    cage = PortGroup(ports=1, port_speed_gbps=sw.port_speed_gbps, cage_form=sw.cage_form)
-    switch_accepts = accepted_forms(catalog, cage)
-    module = next(
-        (
-            o
-            for o in optics_of_kind(optics, "transceiver", "media")
-            if o.total_gbps == node.port_speed_gbps
-            and o.media == "copper"
-            and fits_cage(o, sw.cage_form, switch_accepts)
-        ),
-        None,
-    )
-    cable = next(
-        (
-            o
-            for o in optics
-            if o.kind == "dac"
-            and o.total_gbps == node.port_speed_gbps
-            and fits_cage(o, node.cage_form, accepted_forms(catalog, node))
-        ),
-        None,
-    )
-    if module is None or cable is None:
-        return None
-    return LinkGroup(
-        fabric=net.name,
-        segment=hosts.segment,
-        links=hosts.links,
-        speed_gbps=node.port_speed_gbps,
-        media="copper (RJ45)",
-        cable=cable.id,
-        length_class="in-rack" if net.in_rack_switches else "row",
-        a=LinkEnd(
-            device=hosts.device,
-            port=f"in-band port ({node.cage_form})",
-            transceiver=None,
-            transceivers=0,
-        ),
-        b=LinkEnd(
-            device=f"{sw.name} access switch",
-            port=f"access port ({sw.cage_form}) with a QSFP-to-SFP+ adapter",
-            transceiver=module.id,
-            transceivers=hosts.links,
-            unit_power_w=module.power_w,
-        ),
-    )
-
-
-def _rate(host_gbps: float, sw: Switch) -> float:
-    """A host link's rate on a switch: the slower of the host port and the switch's fastest
-    port."""
-    return min(host_gbps, max([sw.port_speed_gbps, *(b.speed_gbps for b in sw.breakouts)]))
-
-
-def _optical_access(
-    net: ManagementNetwork, hosts: _Access, switch: str, speed: float, parts: AccessOptics
-) -> LinkGroup:
-    """Host links where no active cable joins the host's cage to the switch's: a module at each
-    end and fiber (`access_optics`). The host's module draws from the host's budget; the
-    switch's is the network's (its catalog power, None where the catalog has none)."""
-    links, fiber = hosts.links, parts.fiber
-    return LinkGroup(
-        fabric=net.name,
-        segment=hosts.segment,
-        links=links,
-        speed_gbps=speed,
-        media=f"optical, {fiber.media}" + (", 1:2 splitter" if fiber.ports > 1 else ""),
-        cable=fiber.id,
-        links_per_cable=fiber.ports,
-        length_class="in-rack" if net.in_rack_switches else "row",
-        a=LinkEnd(
-            device=hosts.device,
-            port=f"in-band port ({hosts.group.cage_form if hosts.group else 'cage unknown'})",
-            transceiver=parts.host.id,
-            transceivers=links,
-        ),
-        b=LinkEnd(
-            device=f"{switch} access switch",
-            port="access port",
-            transceiver=parts.switch.id,
-            transceivers=ceil_div(links, parts.links_per_switch_module),
-            ports_per_transceiver=parts.links_per_switch_module,
-            unit_power_w=parts.switch.power_w,
-        ),
-    )

@@ -20,7 +20,8 @@ from typing import Any
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.safe_text import cell_text
+from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.report.plain_text import cell_text
 from clustergen.engine.report.scale_words import node_noun, units_text
 from clustergen.engine.report.words import power_rows, verdict
 from clustergen.safe_text import plain, xlsx_cell
@@ -49,7 +50,14 @@ BOM_COLUMNS: list[tuple[str, int, str | None]] = [
 ]
 #: BOM columns on the printed page (the sources print on their own sheet)
 _PRINTED = [c[0] for c in BOM_COLUMNS].index("To settle") + 1
-_POWERED = {"compute", "switch", "transceiver", "storage", "management-server", "fabric-manager"}
+_POWERED = {
+    PartKind.COMPUTE,
+    PartKind.SWITCH,
+    PartKind.TRANSCEIVER,
+    PartKind.STORAGE,
+    PartKind.MANAGEMENT_SERVER,
+    PartKind.FABRIC_MANAGER,
+}
 
 
 class Formula(str):
@@ -306,7 +314,7 @@ def _quote_sheet(wb: Any, d: Design, bom: _Bom) -> None:
             [
                 cell_text(ln.opn),
                 cell_text(ln.part or ""),
-                cell_text(ln.description.split(";")[0] if ln.part else key),
+                cell_text(ln.name if ln.part else key),
                 qty,
                 Formula(f'=IF(BOM!{pr}{first}="","",BOM!{pr}{first})'),
                 Formula(f'=IF(E{r}="","",D{r}*E{r})'),

@@ -10,8 +10,8 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import rackplan
-from clustergen.engine.report.cable_schedule import cable_schedule_csv
+from clustergen.engine.report.files import device_types, rackplan
+from clustergen.engine.report.files.cable_schedule import cable_schedule_csv
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 
@@ -37,38 +37,68 @@ def _rows(d: Design) -> list[dict[str, str]]:
 
 
 def test_every_device_row_names_its_manufacturer_and_model(design: Design) -> None:
-    """NetBox rejects a device row with no manufacturer: each names the catalog vendor of its
-    BOM line, or says "to choose" (and from what) where the catalog names no one maker."""
+    """NetBox rejects a device row with no manufacturer: each names the NetBox manufacturer of
+    its catalog vendor (the library's `Nvidia` for NVIDIA), or the placeholder maker (saying
+    from what class of makers) where the catalog names no one maker."""
     rows = _rows(design)
     assert rows
     for row in rows:
         assert row["manufacturer"], row
         assert row["device_type"], row
-        if row["manufacturer"] == rackplan.TO_CHOOSE:
+        assert row["manufacturer"] != "NVIDIA", row
+        if row["manufacturer"] == device_types.PLACEHOLDER_MAKER:
             assert "manufacturer to choose (" in row["description"], row
-    by_part = {ln.part: ln for ln in design.bom if ln.part}
-    node_line = by_part[design.platform.system]
+    assert design.inventory is not None
+    groups = {g.id: g for g in design.inventory.groups}
     nodes = [r for r in rows if r["name"].startswith("node-")]
     for row in nodes:
-        assert row["manufacturer"] == rackplan.maker(node_line)
+        assert row["manufacturer"] == device_types.manufacturer(groups["node"])
     storage = [r for r in rows if r["role"] == "storage"]
     for row in storage:
         line = next(ln for ln in design.bom if ln.category == "storage" and ln.status == "order")
-        assert row["manufacturer"] == (line.vendor or rackplan.TO_CHOOSE)
+        assert row["manufacturer"] == (line.vendor or device_types.PLACEHOLDER_MAKER)
 
 
 def test_a_class_of_makers_is_left_to_choose_and_one_maker_is_named() -> None:
     hgx = plan_design(CATALOG, request_from_fields(CATALOG, DESIGNS["hgx-b200-64"]))
     rows = _rows(hgx)
     node = next(r for r in rows if r["name"] == "node-0001")
-    assert node["manufacturer"] == "to choose"
+    assert node["manufacturer"] == device_types.PLACEHOLDER_MAKER
     assert "NVIDIA HGX partner (OEM)" in node["description"]
     ddn = [r for r in rows if r["device_type"].startswith("DDN ")]
     assert ddn
     assert {r["manufacturer"] for r in ddn} == {"DDN"}
     switches = [r for r in rows if r["role"] == "network"]
     assert switches
-    assert {r["manufacturer"] for r in switches} == {"NVIDIA"}
+    assert {r["manufacturer"] for r in switches} == {"Nvidia"}
+
+
+def test_every_device_type_is_the_librarys_or_shipped_and_every_cable_end_an_interface(
+    design: Design,
+) -> None:
+    """The NetBox files import as they are: each device row's type is one the community library
+    has (its interface names) or one netbox_device_types.yaml ships, and every cable end is an
+    interface of its device's type."""
+    shipped: dict[tuple[str, str], set[str]] = {}
+    for doc in rackplan.device_types_yaml_of(design).split("---\n")[1:]:
+        fields = dict(line.split(": ", 1) for line in doc.splitlines() if ": " in line)
+        key = (fields["manufacturer"].strip('"'), fields["model"].strip('"'))
+        shipped[key] = {ln.split(": ")[1] for ln in doc.splitlines() if "- name: " in ln}
+    library = {("Nvidia", t.model): t for t in device_types.LIBRARY.values()}
+    types = {}
+    for row in _rows(design):
+        key = (row["manufacturer"], row["device_type"])
+        assert key in shipped or key in library, key
+        types[row["name"]] = key
+    for row in csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(design))):
+        for side in ("side_a", "side_b"):
+            key = types[row[f"{side}_device"]]
+            name = row[f"{side}_name"]
+            if key in library:
+                t = library[key]
+                assert name in {t.interface(n) for n in range(1, t.ports + 1)}, (key, name)
+            else:
+                assert name in shipped[key], (key, name)
 
 
 def test_the_rack_plan_has_the_racks_the_design_counts(design: Design) -> None:
@@ -121,7 +151,7 @@ def test_netbox_cables_join_devices_of_the_rack_plan(design: Design) -> None:
 
 
 def test_a_run_of_names_never_spans_a_gap() -> None:
-    from clustergen.engine.report.end_names import ranges
+    from clustergen.engine.report.files.rackplan import ranges
 
     assert ranges(["qm9700-001", "qm9700-002", "qm9700-004", "node-0001"]) == [
         "qm9700-001 .. qm9700-002",

@@ -10,8 +10,8 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import rackplan
-from clustergen.engine.report.elevation import device_label, panel_title, picked_racks
+from clustergen.engine.report.files import rackplan
+from clustergen.engine.report.pictures.elevation import device_label, panel_title, picked_racks
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.proposal import request_from_fields
 
@@ -68,4 +68,6 @@ def test_each_panel_gives_the_power_and_positions_of_the_rack_plan(
         power = mine[0]["description"].split("rack power ")[1]
         if power != "unknown":
             assert power in title, (title, power)
-        assert sorted(int(r["position"]) for r in mine) == sorted(x.position for x in rack.devices)
+        assert sorted(int(r["position"] or 0) for r in mine) == sorted(
+            x.position for x in rack.devices
+        )

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.charts import png, pyplot
-from clustergen.engine.report.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
-from clustergen.engine.report.safe_text import plot_text
+from clustergen.engine.report.files.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
+from clustergen.engine.report.pictures.charts import png, pyplot
+from clustergen.engine.report.plain_text import plot_text
 from clustergen.units import plural
 
 _ORDER = ("compute", "cooling", "network", "storage", "management")
@@ -54,7 +54,7 @@ def panel_title(kind: str, rack: Rack, alike: int, cooling: str) -> str:
     cool = {"compute": f", {cooling}-cooled", "cooling": ", in-row CDU"}.get(
         rack.role, ", air-cooled"
     )
-    held = sorted({x.role or rack.role for x in rack.devices} - {kind})
+    held = sorted({x.role for x in rack.devices if x.height} - {kind})
     also = f"\nalso holds {', '.join(held)}" if held else ""
     # management packed into a network rack: say so, or the count line ("5 network racks in
     # all") reads as a count of management racks
@@ -70,6 +70,8 @@ def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
 
     ax.add_patch(Rectangle((0, 0.5), 3.0, rack.height_u, fill=False, lw=2))
     for x in rack.devices:
+        if not x.height:
+            continue  # a vertical PDU: beside the rack's units, not in them
         ax.add_patch(
             Rectangle(
                 (0.1, x.position - 0.5),
@@ -102,7 +104,7 @@ def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
 
 
 def _units_of(rack: Rack, kind: str) -> int:
-    return sum(x.height for x in rack.devices if (x.role or rack.role) == kind)
+    return sum(x.height for x in rack.devices if x.role == kind)
 
 
 def picked_racks(racks: list[Rack]) -> list[tuple[str, Rack]]:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.report.cost import cost_line
-from clustergen.engine.report.memo import render_memo
-from clustergen.engine.report.summary import summarize
+from clustergen.engine.report.documents.cost import cost_line
+from clustergen.engine.report.documents.memo import render_memo
+from clustergen.engine.report.documents.summary import summarize
 from clustergen.engine.search.planner import plan_design
 
-PRICED = load_catalog(Path(__file__).parents[3] / "examples" / "prices" / "hardware")
+PRICED = load_catalog(Path(__file__).parents[4] / "examples" / "prices" / "hardware")
 REQUEST = DesignRequest(
     gpus=64,
     platform="dgx-h100",

@@ -16,10 +16,11 @@ from typing import Any
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.report.safe_text import plot_text, xml_text
+from clustergen.engine.model.inventory import FABRIC_MANAGER, MANAGEMENT_SERVER
+from clustergen.engine.report.pictures.topology import model_name, rail_words, tech_name
+from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.topology import model_name, rail_words, tech_name
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -294,9 +295,8 @@ def _storage_fabric_name(d: Design) -> str:
 
 def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     s, st = d.fabrics.storage, d.storage
-    # the appliance's product name, as the BOM gives it (not its catalog id)
-    named = next((ln.description.split(",")[0] for ln in d.bom if ln.category == "storage"), "")
-    system = named if st.appliances and named else str(st.file_system.system)
+    # the appliance's product name (not its catalog id)
+    system = st.appliances.name if st.appliances else str(st.file_system.system)
     count = f"{st.appliances.count} x " if st.appliances else ""
     sys_label = (
         f"Storage: {count}{system}\nread {st.targets.read_gb_per_s:,.0f} GB/s, "
@@ -400,12 +400,11 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
     if storage is not None:  # beside the storage fabric its north-south ports land on
         x, y = storage.x + storage.w + _LABEL_GAP, storage.y + storage.h + 0.8
     out.boxes.append(Box("servers", x, y, col_w, 1.1, "\n".join(parts), "mgmt"))
-    # the servers' own links, by the names their BOM lines give them: a node whose name says
-    # "server" (an HGX 8-GPU server) is not one of them
-    names = {
-        ln.description for ln in d.bom if ln.category in ("management-server", "fabric-manager")
-    }
-    ports = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device in names)
+    # the servers' own links: those whose host end is the servers' device groups
+    servers = {MANAGEMENT_SERVER, FABRIC_MANAGER}
+    ports = sum(
+        g.links for g in d.links if g.fabric == "storage" and servers.intersection(g.a.groups)
+    )
     if storage is not None:
         out.edges.append(Edge("servers", "sfabric", f"{ports:,} links" if ports else "", "#777777"))
     elif nets:
@@ -479,7 +478,7 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
     wraps at `chars_per_unit` characters of 8-point text per unit of box width."""
     from matplotlib.patches import FancyBboxPatch
 
-    from clustergen.engine.report.charts import pyplot
+    from clustergen.engine.report.pictures.charts import pyplot
 
     plt = pyplot()
     top = min(b.y for b in lay.boxes) - 0.4
@@ -540,14 +539,14 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
 
 def topology_png(d: Design) -> bytes:
     """The topology picture as PNG bytes."""
-    from clustergen.engine.report.charts import png
+    from clustergen.engine.report.pictures.charts import png
 
     return png(figure(layout(d)))
 
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
-    from clustergen.engine.report.charts import pyplot
+    from clustergen.engine.report.pictures.charts import pyplot
 
     plt = pyplot()
     import matplotlib

@@ -14,7 +14,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.topology import SHOWN_SUS, mermaid_source
+from clustergen.engine.report.pictures.topology import SHOWN_SUS, mermaid_source
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 

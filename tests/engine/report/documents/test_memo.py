@@ -14,7 +14,7 @@ from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.report import appendix, memo, study
+from clustergen.engine.report.documents import appendix, memo, study
 from clustergen.engine.report.scale_words import systems_text
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
@@ -239,3 +239,32 @@ def test_the_memo_lists_every_link_group_with_both_ends_and_its_cable() -> None:
         assert (g.cable or "cable to choose") in row
     assert "### Links" not in text  # no raw dump of the section after the sources
     assert "capital usd" not in text
+
+
+def test_every_list_is_set_apart_from_the_paragraph_before_it() -> None:
+    """Pandoc, Word and PDF run a list that follows a paragraph line into it: the memo puts a
+    blank line before every list (page 1's estimate list ran inline)."""
+    import itertools
+    import re
+
+    from clustergen.engine.report.documents.memo import lists_set_apart, render_memo
+
+    text = render_memo(_design_for_lists())
+    lines = text.splitlines()
+    for prev, line in itertools.pairwise(lines):
+        if re.match(r"(?:[-*]|\d+\.) ", line):
+            assert not prev.strip() or re.match(r"\s*(?:[-*]|\d+\.) |\s{2,}\S", prev), (prev, line)
+    assert lists_set_apart(["Lead:", "- a", "- b"]) == ["Lead:", "", "- a", "- b"]
+    assert lists_set_apart(["```", "x", "- y", "```"]) == ["```", "x", "- y", "```"]
+
+
+def _design_for_lists() -> Design:
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.search.planner import plan_design
+    from clustergen.engine.search.proposal import request_from_fields
+
+    catalog = load_catalog()
+    return plan_design(
+        catalog,
+        request_from_fields(catalog, {"gpus": 512, "power_cap_w": 5e6, "workload": "training"}),
+    )

@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.cost import cost_line
-from clustergen.engine.report.workload import headline, interactivity_compact
+from clustergen.engine.report.documents.cost import cost_line
+from clustergen.engine.report.documents.workload import headline, interactivity_compact
 
 
 class FabricSummary(BaseModel):

@@ -9,16 +9,19 @@ sections below interpolate fields as they are and keep the memo's own formatting
 
 from __future__ import annotations
 
+import re
+
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.report import appendix, study, workload
-from clustergen.engine.report.bomfile import (
+from clustergen.engine.report.documents import appendix, study, workload
+from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
+from clustergen.engine.report.documents.cost import cost_line, cost_section
+from clustergen.engine.report.files.bomfile import (
     bom_csv,
     bom_power_w,
     category_totals,
 )
-from clustergen.engine.report.cooling import cooling_line, heat_lines
-from clustergen.engine.report.cost import cost_line, cost_section
+from clustergen.engine.report.pictures.topology import model_name
 from clustergen.engine.report.scale_words import (
     gpus_text,
     in_units,
@@ -27,7 +30,6 @@ from clustergen.engine.report.scale_words import (
     systems_text,
     units_text,
 )
-from clustergen.engine.report.topology import model_name
 from clustergen.engine.report.words import (
     compute_rack_words,
     field_words,
@@ -373,17 +375,6 @@ def bom_section(d: Design) -> list[str]:
     return out
 
 
-def _part_name(description: str) -> str:
-    """A BOM description up to its first comma or semicolon outside parentheses (the part's
-    name, never cut inside a bracket)."""
-    depth = 0
-    for k, ch in enumerate(description):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch in ",;" and depth <= 0:
-            return description[:k]
-    return description
-
-
 def risks(d: Design) -> list[str]:
     v = verdict(d)
     out = ["## 5. Risks and open questions\n"]
@@ -405,7 +396,7 @@ def risks(d: Design) -> list[str]:
     if no_opn:
         out.append(
             "- Part numbers to confirm with the vendor: "
-            + "; ".join(sorted({_part_name(ln.description) for ln in no_opn}))
+            + "; ".join(sorted({ln.name for ln in no_opn}))
             + "."
         )
     out += [f"- {w}" for w in d.warnings]
@@ -439,6 +430,28 @@ def next_steps(d: Design) -> list[str]:
     )
     steps.append("Request quotes for the part numbers in `bom.xlsx`.")
     return ["## 6. Next steps\n", *(f"{i}. {s}" for i, s in enumerate(steps, start=1))]
+
+
+def lists_set_apart(lines: list[str]) -> list[str]:
+    """A blank line before every list that follows a paragraph line: pandoc, Word and PDF run a
+    list straight after a paragraph into it (GitHub's renderer alone does not). Code fences are
+    left as they are."""
+    out: list[str] = []
+    fenced = False
+    for line in lines:
+        if line.startswith("```"):
+            fenced = not fenced
+        prev = out[-1] if out else ""
+        after_text = bool(prev.strip()) and not _LIST_LINE.match(prev) and not prev.startswith("|")
+        if not fenced and _LIST_ITEM.match(line) and after_text:
+            out.append("")
+        out.append(line)
+    return out
+
+
+#: a list item at the start of a line; a line a list holds (an item or its indented text)
+_LIST_ITEM = re.compile(r"(?:[-*]|\d+\.) ")
+_LIST_LINE = re.compile(r"(?:\s*[-*] |\s*\d+\. |\s{2,}\S)")
 
 
 def render_memo(design: Design) -> str:
@@ -485,4 +498,4 @@ def render_memo(design: Design) -> str:
         *appendix.sources(d),
         *appendix.other_sections(d),
     ]
-    return "\n".join(out) + "\n"
+    return "\n".join(lists_set_apart("\n".join(out).split("\n"))) + "\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.diagram import Box, Edge, Layout, figure, layout
+from clustergen.engine.report.pictures.diagram import Box, Edge, Layout, figure, layout
 
 #: page columns, in layout units (inches at the drawing's scale): three boxes fit a 7.4-unit row
 _COL_W, _GAP = 2.35, 0.2
@@ -74,7 +74,7 @@ def page_layout(d: Design) -> Layout:
 
 def topology_page_png(d: Design) -> bytes:
     """The page-width topology summary as PNG bytes."""
-    from clustergen.engine.report.charts import png
+    from clustergen.engine.report.pictures.charts import png
 
     # narrower lines than the full drawing's: a page's boxes are narrow and their text must
     # stay inside them

@@ -11,7 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.design import Design
-from clustergen.engine.report import bomfile
+from clustergen.engine.report.files import bomfile
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 
@@ -141,7 +141,7 @@ def test_the_workbook_opens_with_a_summary_beside_the_lines(h100: Design) -> Non
 
 
 def test_workbook_text_cannot_start_a_formula() -> None:
-    from clustergen.engine.report.safe_text import cell_text
+    from clustergen.engine.report.plain_text import cell_text
 
     assert cell_text("=HYPERLINK(1)") == "'=HYPERLINK(1)"
     assert cell_text("@SUM(A1)") == "'@SUM(A1)"
@@ -202,7 +202,7 @@ def test_an_example_price_layer_prices_the_systems() -> None:
 
     from clustergen.catalog import load_catalog as load
 
-    layer = Path(__file__).resolve().parents[3] / "examples" / "prices" / "hardware"
+    layer = Path(__file__).resolve().parents[4] / "examples" / "prices" / "hardware"
     cat = load(layer)
     d = plan_design(cat, merge_request(cat, "512 GPUs training, 5 MW", {"platform": "dgx-h100"}))
     dgx = next(ln for ln in d.bom if ln.category == "compute")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.report.study import capital_cell, study_table
+from clustergen.engine.report.documents.study import capital_cell, study_table
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 
-PRICES = Path(__file__).parents[3] / "examples" / "prices" / "hardware"
+PRICES = Path(__file__).parents[4] / "examples" / "prices" / "hardware"
 ASK = "512 GPUs training, 5 MW"
 
 

@@ -1,0 +1,389 @@
+"""The rack plan: every rack with its devices at their positions and the rack's power, as the
+data-centre team imports it (`rack_plan.csv`, NetBox device-import columns) and as pictures (one
+elevation per rack type in `racks.png`), and the design's cables one by one
+(`netbox_cables.csv`); the link groups' schedule is `cable_schedule.py`'s.
+
+All of it is a projection of the design's inventory (`Design.inventory`): the device groups
+sizing counted and the racks placement filled (engine/sizing/placement.py holds the rules).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from clustergen.engine.model.design import Design
+from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.inventory import DeviceGroup, device_name, unfolded
+from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.report.files.device_types import (
+    PLACEHOLDER_MAKER,
+    device_types_yaml,
+    interface,
+    manufacturer,
+    model,
+)
+from clustergen.engine.report.plain_text import cell_text
+
+#: usable rack units in a network, management or storage rack (placement's rule)
+USABLE_U = 36
+#: a server of unknown height: the estimate the placement holds for it
+SERVER_RACK_UNITS = 2
+
+
+@dataclass
+class Device:
+    """One device at its place."""
+
+    name: str
+    kind: str  # what it is (model name)
+    position: int  # lowest U it occupies (1-based; 0: a vertical PDU, no U)
+    height: int
+    power_w: float | None
+    height_known: bool = True
+    role: str = ""  # compute, network, management, storage, power, cooling
+    maker: str = PLACEHOLDER_MAKER  # the NetBox manufacturer (device_types.manufacturer)
+    vendor: str | None = None  # the catalog's vendor, where `maker` cannot name one maker
+    group: str = ""  # the inventory's device group
+
+
+@dataclass
+class Rack:
+    """One rack and what it holds."""
+
+    name: str
+    role: str  # compute, network, management, storage, cooling
+    height_u: int
+    devices: list[Device] = field(default_factory=list)
+    power_w: float | None = None
+    power_complete: bool = True
+
+
+def rack_plan(d: Design) -> list[Rack]:
+    """Every rack of the design, compute racks first, then the rows' in-row CDU positions and the
+    network, management and storage racks, as the inventory places them."""
+    if d.inventory is None:
+        return []
+    groups = {g.id: g for g in d.inventory.groups}
+    out = []
+    for placed in unfolded(d.inventory.racks):
+        rack = Rack(
+            placed.name, placed.role, placed.height_u, [], placed.power_w, placed.power_complete
+        )
+        for run in placed.runs:
+            g = groups[run.group]
+            made, kind = manufacturer(g), model(g)
+            for k in range(run.count):
+                rack.devices.append(
+                    Device(
+                        device_name(g.id, run.first + k),
+                        kind,
+                        run.position + k * run.pitch,
+                        run.height,
+                        g.unit_power_w,
+                        g.rack_units_known,
+                        role=g.role,
+                        maker=made,
+                        vendor=g.vendor,
+                        group=g.id,
+                    )
+                )
+        out.append(rack)
+    return out
+
+
+def rack_plan_csv(d: Design) -> str:
+    """The rack plan as NetBox device-import CSV (name, role, manufacturer, device_type, site,
+    rack, position, face, status, description with height and power)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        [
+            "name",
+            "role",
+            "manufacturer",
+            "device_type",
+            "site",
+            "rack",
+            "position",
+            "face",
+            "status",
+            "description",
+        ]
+    )
+    group_of = device_groups_by_name(d)
+    cabled = cabled_ports(d)
+    for rack in rack_plan(d):
+        for x in rack.devices:
+            # the device type names its ports as the cables use them (device_types.model)
+            kind = model(group_of[x.name], cabled.get(x.group, 0))
+            power = "power unknown" if x.power_w is None else f"{x.power_w:,.0f} W"
+            # a maker to choose says from what: the catalog's class of makers, or none named
+            open_maker = (
+                f"; manufacturer to choose ({x.vendor or 'no catalog part'})"
+                if x.maker == PLACEHOLDER_MAKER
+                else ""
+            )
+            height = f"{x.height}U" + ("" if x.height_known else " (height unknown, estimate)")
+            w.writerow(
+                [
+                    cell_text(x.name),
+                    cell_text(x.role),  # a server packed into a network rack is still management
+                    cell_text(x.maker),
+                    cell_text(kind),
+                    "site",
+                    cell_text(rack.name),
+                    x.position or "",  # a vertical PDU takes no U and no face
+                    "front" if x.height else "",
+                    "planned",
+                    cell_text(f"{height}; {power}{open_maker}; rack power {_rack_kw(rack)}"),
+                ]
+            )
+    return buf.getvalue()
+
+
+def _rack_kw(rack: Rack) -> str:
+    if rack.power_w is None:
+        return "unknown"
+    return ("" if rack.power_complete else "at least ") + f"{rack.power_w / 1e3:,.1f} kW"
+
+
+# ---------------------------------------------------------------- NetBox cables
+
+
+def device_groups_by_name(d: Design) -> dict[str, DeviceGroup]:
+    """Each rack-plan device's group, by the device's name."""
+    groups = {g.id: g for g in d.inventory.groups} if d.inventory else {}
+    return {x.name: groups[x.group] for r in rack_plan(d) for x in r.devices}
+
+
+def cabled_ports(d: Design) -> dict[str, int]:
+    """The most interfaces a device of each placed group cables (0: none), the most over the
+    groups of one part, so a part is one device type."""
+    group_of = device_groups_by_name(d)
+    out = {g.id: 0 for g in group_of.values()}
+    for _, cables in design_cables(d):
+        for a, n_a, b, n_b in cables:
+            for name, n in ((a, n_a), (b, n_b)):
+                gid = group_of[name].id
+                out[gid] = max(out[gid], n)
+    most: dict[str, int] = {}
+    for group in group_of.values():
+        if group.part:
+            most[group.part] = max(most.get(group.part, 0), out[group.id])
+    return {h.id: most[h.part] if h.part else out[h.id] for h in group_of.values()}
+
+
+def device_types_yaml_of(d: Design) -> str:
+    """`netbox_device_types.yaml`: the device types the bundle ships."""
+    return device_types_yaml(d.inventory.groups if d.inventory else [], cabled_ports(d))
+
+
+def names_by_group(racks: list[Rack]) -> dict[str, list[str]]:
+    """The rack plan's device names of each device group, in order."""
+    out: dict[str, list[str]] = {}
+    for rack in racks:
+        for x in rack.devices:
+            out.setdefault(x.group, []).append(x.name)
+    for names in out.values():
+        names.sort()
+    return out
+
+
+def end_names(g: LinkGroup, side: str, names: dict[str, list[str]]) -> list[str]:
+    """The rack plan's devices at one end of a link group, in group order."""
+    end = g.a if side == "a" else g.b
+    return [n for group in end.groups for n in names.get(group, [])]
+
+
+def ranges(names: list[str]) -> list[str]:
+    """Names as runs of one family with consecutive numbers ("compute-leaf-001 ..
+    compute-leaf-032"), in order; a lone name as is. A run never spans a gap, so it names only
+    the devices found."""
+    out: list[list[str]] = []
+
+    def follows(prev: str, name: str) -> bool:
+        (fa, _, na), (fb, _, nb) = prev.rpartition("-"), name.rpartition("-")
+        return fa == fb and na.isdigit() and nb.isdigit() and int(nb) == int(na) + 1
+
+    for name in names:
+        if out and follows(out[-1][-1], name):
+            out[-1].append(name)
+        else:
+            out.append([name])
+    return [run[0] if len(run) == 1 else f"{run[0]} .. {run[-1]}" for run in out]
+
+
+def cable_type(g: LinkGroup) -> str:
+    """The NetBox cable type of a link group's media."""
+    media = g.media.lower()
+    if "rj45" in media:
+        return "cat6"
+    if "dac" in media or "copper" in media:
+        return "dac-passive"
+    if "aoc" in media:
+        return "aoc"
+    if "single" in media:
+        return "smf-os2"
+    if "optical" in media or "multimode" in media:
+        return "mmf-om4"
+    return ""
+
+
+#: the link groups whose ports the fabric's layout names
+_LAID = {("compute", "node-leaf"), ("compute", "leaf-spine")}
+
+
+class _Ports:
+    """The next free interface of each device (p1, p2, ...), so no port is used twice."""
+
+    def __init__(self) -> None:
+        self.used: dict[str, int] = {}
+
+    def take(self, device: str, port: int | None = None) -> int:
+        n = port if port is not None else self.used.get(device, 0) + 1
+        self.used[device] = max(self.used.get(device, 0), n)
+        return n
+
+
+def netbox_cables_csv(d: Design) -> str:
+    """Every link of the design, one by one, in NetBox cable-import columns: both ends' devices
+    as the rack plan names them and an interface on each (p1, p2, ... in the order links take
+    them, each used once). The compute fabric is cabled as the RA lays it out (rail-optimized:
+    port r of every node in an SU to that SU's leaf r; leaf uplinks spread evenly over the
+    spines); every other group spreads its links evenly over the devices at each end, in order."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        [
+            "side_a_device",
+            "side_a_type",
+            "side_a_name",
+            "side_b_device",
+            "side_b_type",
+            "side_b_name",
+            "type",
+            "status",
+            "label",
+        ]
+    )
+    iface = "dcim.interface"
+    rows = 0
+    group_of = device_groups_by_name(d)
+    cabled = cabled_ports(d)
+    for g, cables in design_cables(d):
+        for a, n_a, b, n_b in cables:
+            rows += 1
+            ga, gb = group_of[a], group_of[b]
+            a_port = interface(ga, n_a, cabled.get(ga.id, 0))
+            b_port = interface(gb, n_b, cabled.get(gb.id, 0))
+            w.writerow(
+                [
+                    cell_text(v)
+                    for v in (a, iface, a_port, b, iface, b_port, cable_type(g), "planned")
+                ]
+                + [f"C{rows:05d}"]
+            )
+    return buf.getvalue()
+
+
+def design_cables(d: Design) -> list[tuple[LinkGroup, list[tuple[str, int, str, int]]]]:
+    """Every link group with its links one by one: (device, interface, device, interface), the
+    devices as the rack plan names them, each interface used once."""
+    names = names_by_group(rack_plan(d))
+    ports = _Ports()
+    # the compute fabric's laid-out links first: they name their ports, the rest take the next
+    laid = sorted(d.links, key=lambda g: (g.fabric, g.segment) not in _LAID)
+    return [(g, _cables(d, g, names, ports)) for g in laid]
+
+
+def _cables(
+    d: Design, g: LinkGroup, names: dict[str, list[str]], ports: _Ports
+) -> list[tuple[str, int, str, int]]:
+    a, b = end_names(g, "a", names), end_names(g, "b", names)
+    if not a or not b or not g.links:
+        return []
+    if g.fabric == "compute":
+        laid = _compute_cables(d, g, a, b, ports)
+        if laid:
+            return laid
+    out = []
+    if g.a.groups == g.b.groups:  # a pair's own links: device 2k to device 2k + 1
+        for i in range(g.links):
+            x, y = a[(2 * i) % len(a)], a[(2 * i + 1) % len(a)]
+            out.append((x, ports.take(x), y, ports.take(y)))
+        return out
+    for i in range(g.links):
+        x = a[i * len(a) // g.links]
+        y = b[i * len(b) // g.links]
+        out.append((x, ports.take(x), y, ports.take(y)))
+    return out
+
+
+def _compute_cables(
+    d: Design, g: LinkGroup, a: list[str], b: list[str], ports: _Ports
+) -> list[tuple[str, int, str, int]]:
+    """The compute fabric's node-leaf links rail by rail and its leaf-spine links spread evenly,
+    where the fabric's figures lay out so; none otherwise."""
+    f = d.fabrics.compute
+    if f is None:
+        return []
+    if g.segment == "node-leaf" and len(b) == f.leaf_switches and g.links == f.node_links:
+        per_host = g.links // len(a)
+        # a rack-scale system's hosts are its compute trays: an SU holds its systems' trays
+        su_hosts = (f.su_nodes or 0) * (len(a) // max(1, d.compute.nodes))
+        return [
+            (a[n], ports.take(a[n], p + 1), b[leaf], ports.take(b[leaf], port))
+            for n, p, leaf, port in _node_ports(f, len(a), per_host, su_hosts)
+        ]
+    if g.segment == "leaf-spine" and len(a) == f.leaf_switches and len(b) == f.spine_switches:
+        return [
+            (
+                a[leaf],
+                ports.take(a[leaf], f.leaf_downlinks + up + 1),
+                b[spine],
+                ports.take(b[spine], port),
+            )
+            for leaf, up, spine, port in _uplinks(f)
+        ]
+    return []
+
+
+def _node_ports(
+    f: FabricDesign, hosts: int, per_host: int, su_hosts: int
+) -> list[tuple[int, int, int, int]]:
+    """(host, host port, leaf index, leaf port) for every host link, or none where the fabric's
+    figures do not lay out evenly."""
+    out = []
+    rails = (f.leaves_per_su or 0) * f.planes
+    for n in range(hosts):
+        for p in range(per_host):
+            if f.rail_optimized and su_hosts and rails:
+                su, i = divmod(n, su_hosts)
+                leaf = su * rails + p % rails
+                port = i * -(-per_host // rails) + p // rails + 1
+            else:
+                leaf, port0 = divmod(n * per_host + p, max(1, f.leaf_downlinks))
+                port = port0 + 1
+            if leaf >= f.leaf_switches or port > f.leaf_downlinks:
+                return []
+            out.append((n, p, leaf, port))
+    return out
+
+
+def _uplinks(f: FabricDesign) -> list[tuple[int, int, int, int]]:
+    """(leaf, uplink, spine, spine port): each plane's leaves spread evenly over its spines."""
+    per_plane_leaves = f.leaf_switches // f.planes
+    per_plane_spines = f.spine_switches // f.planes
+    up = f.leaf_spine_links // max(1, f.leaf_switches)
+    if per_plane_spines == 0 or up % per_plane_spines:
+        return []
+    each = up // per_plane_spines
+    out = []
+    for leaf in range(f.leaf_switches):
+        plane, j = divmod(leaf, per_plane_leaves)
+        for u in range(up):
+            spine = plane * per_plane_spines + u % per_plane_spines
+            out.append((leaf, u, spine, j * each + u // per_plane_spines + 1))
+    return out

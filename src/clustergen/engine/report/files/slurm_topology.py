@@ -1,0 +1,98 @@
+"""`topology.conf`: the compute fabric as Slurm's tree topology (topology/tree), so the scheduler
+places a job's nodes under the fewest switches.
+
+Rules:
+- the switches and nodes are the rack plan's, joined as `netbox_cables.csv` cables them (the
+  compute fabric's node-leaf, leaf-spine and spine-core links);
+- every compute node once: under the leaf its first compute port lands on (on a rail-optimized
+  fabric every node of an SU reaches every leaf of its SU, one rail each, so the SU stands under
+  its first rail's leaf: one hop apart, as the tree then says);
+- each upper switch lists the switches below it it has a link to, of those the file defines (a
+  tree names no switch it does not define);
+- a design with no compute fabric (a server standing alone) lists its nodes under no switch and
+  says so: a topology plugin has nothing to place.
+"""
+
+from __future__ import annotations
+
+from clustergen.engine.model.design import Design
+from clustergen.engine.report.files.rackplan import design_cables
+from clustergen.engine.report.plain_text import cell_text
+
+#: the compute fabric's switch-to-switch segments, lower tier first
+_UP = ("leaf-spine", "spine-core")
+
+
+def hostlist(names: list[str]) -> str:
+    """Names as a Slurm hostlist: runs of one prefix with consecutive numbers bracketed
+    ("node-[0001-0004,0009]"), in order."""
+    by_prefix: dict[str, list[str]] = {}
+    for name in names:
+        prefix, _, number = name.rpartition("-")
+        key = prefix if number.isdigit() else name
+        by_prefix.setdefault(key, []).append(number if number.isdigit() else "")
+    out = []
+    for prefix, numbers in by_prefix.items():
+        if numbers == [""]:
+            out.append(prefix)
+            continue
+        runs: list[list[str]] = []
+        for n in sorted(numbers, key=int):
+            if runs and int(n) == int(runs[-1][-1]) + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        parts = [r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
+        out.append(
+            f"{prefix}-{parts[0]}" if parts == [runs[0][0]] else f"{prefix}-[{','.join(parts)}]"
+        )
+    return ",".join(out)
+
+
+def topology_conf(d: Design) -> str:
+    """Slurm's topology.conf (tree form) of the design's compute fabric."""
+    head = [
+        "# Slurm topology.conf (TopologyPlugin=topology/tree) for the compute fabric;",
+        "# switch and node names as in rack_plan.csv, links as in netbox_cables.csv",
+    ]
+    cables = [(g, c) for g, c in design_cables(d) if g.fabric == "compute"]
+    under: dict[str, list[str]] = {}
+    placed: set[str] = set()
+    for g, links in cables:
+        if g.segment != "node-leaf":
+            continue
+        for node, _, leaf, _ in links:
+            if node not in placed:
+                placed.add(node)
+                under.setdefault(leaf, []).append(node)
+    if not under:
+        return (
+            "\n".join(
+                [
+                    *head,
+                    "# no compute fabric: the nodes stand alone, nothing for a topology to place",
+                ]
+            )
+            + "\n"
+        )
+    lines = [
+        f"SwitchName={cell_text(leaf)} Nodes={cell_text(hostlist(nodes))}"
+        for leaf, nodes in sorted(under.items())
+    ]
+    defined = set(under)
+    for segment in _UP:
+        below: dict[str, list[str]] = {}
+        for g, links in cables:
+            if g.segment == segment:
+                for lower, _, upper, _ in links:
+                    # a switch a tree names is one it defines: a leaf with no node of its own
+                    # (a rail-optimized SU's other rails) stands in its SU's first rail
+                    if lower in defined and lower not in below.setdefault(upper, []):
+                        below[upper].append(lower)
+        below = {k: v for k, v in below.items() if v}
+        defined |= set(below)
+        lines += [
+            f"SwitchName={cell_text(upper)} Switches={cell_text(hostlist(lowers))}"
+            for upper, lowers in sorted(below.items())
+        ]
+    return "\n".join([*head, *lines]) + "\n"

@@ -1,0 +1,41 @@
+"""The design's inventory: its device groups (`groups`) and the racks they stand in
+(`placement`), built once for the design a caller returns."""
+
+from __future__ import annotations
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import System
+from clustergen.engine.model.design import (
+    ComputeSection,
+    FabricsSection,
+    RacksSection,
+    ServersSection,
+    StorageSection,
+)
+from clustergen.engine.model.inventory import Inventory
+from clustergen.engine.sizing.inventory.groups import device_groups, node_group
+from clustergen.engine.sizing.inventory.placement import PLACEMENT_BASIS, place
+from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK
+
+__all__ = ["build_inventory", "device_groups", "node_group"]
+
+
+def build_inventory(
+    catalog: Catalog,
+    system: System,
+    compute: ComputeSection,
+    fabrics: FabricsSection,
+    servers: ServersSection,
+    racks: RacksSection,
+    storage: StorageSection,
+) -> Inventory:
+    """The design's device groups and the racks they stand in."""
+    groups = device_groups(catalog, system, compute, fabrics, servers, racks, storage)
+    net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
+    # a rack-scale system's power shelves feed its rack: no PDU of its own (racks.py)
+    compute_pdus = 0 if system.kind == "nvl-rack" else PDUS_PER_COMPUTE_RACK
+    return Inventory(
+        groups=groups,
+        racks=place(groups, racks, compute_pdus, net_pdus),
+        basis=PLACEMENT_BASIS,
+    )
