@@ -60,7 +60,7 @@ SHOWN_ROWS = 8
 def _trade_study(d: Design) -> None:
     """The first rows of the trade study, the chosen one starred, and why the winner won; for a
     "most GPUs" study, the answer per platform first."""
-    from clustergen.engine.report.study import (
+    from clustergen.engine.report.documents.study import (
         capital_cell,
         figure,
         per_platform,

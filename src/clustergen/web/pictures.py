@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.charts import power_chart
-from clustergen.engine.report.diagram import topology_svg
-from clustergen.engine.report.elevation import rack_elevations
+from clustergen.engine.report.pictures.charts import power_chart
+from clustergen.engine.report.pictures.diagram import topology_svg
+from clustergen.engine.report.pictures.elevation import rack_elevations
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.figures import design_rows
 from clustergen.engine.report.scale_words import gpus_text, systems_text
-from clustergen.engine.report.study import (
+from clustergen.engine.report.documents.study import (
     capital_cell,
     figure,
     priced,
@@ -16,7 +16,7 @@ from clustergen.engine.report.study import (
     why_winner,
 )
 from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
-from clustergen.engine.report.workload import (
+from clustergen.engine.report.documents.workload import (
     advice_lines,
     cost_lines,
     interactivity_rows,

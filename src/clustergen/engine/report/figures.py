@@ -66,7 +66,7 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
             + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )
-    from clustergen.engine.report.cooling import cooling_summary
+    from clustergen.engine.report.documents.cooling import cooling_summary
 
     cooling = cooling_summary(d)
     if cooling:
@@ -106,13 +106,13 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
     if c.max_gpus_under_cap is not None:
         rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
     if d.workload is not None:
-        from clustergen.engine.report.workload import headline, interactivity_compact
+        from clustergen.engine.report.documents.workload import headline, interactivity_compact
 
         rows.append(("workload estimate", headline(d.workload)))
         if line := interactivity_compact(d.workload):
             rows.append(("interactivity", line))
     if d.cost is not None:
-        from clustergen.engine.report.cost import cost_line
+        from clustergen.engine.report.documents.cost import cost_line
 
         rows.append(("cost", cost_line(d.cost)))
     return rows
