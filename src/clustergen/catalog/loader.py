@@ -176,10 +176,14 @@ def _check_references(
         assert isinstance(s, System)
         need("gpus", s.gpu, "systems.yaml", s.id, "gpu")
         need("cdus", s.cdu, "systems.yaml", s.id, "cdu")
-        for group in ("compute", "storage", "inband", "oob"):
-            ports = getattr(s, group)
-            if ports is not None:
-                need("nics", ports.nic, "systems.yaml", s.id, f"{group}.nic")
+        refs = [("systems", sid, "superseded_by") for sid in s.superseded_by]
+        refs += [
+            ("nics", getattr(s, g).nic, f"{g}.nic")
+            for g in ("compute", "storage", "inband", "oob")
+            if getattr(s, g) is not None
+        ]
+        for stem, ref, fld in refs:
+            need(stem, ref, "systems.yaml", s.id, fld)
     _check_cdu_default(entries, need)
     for a in entries["architectures"].values():
         assert isinstance(a, Architecture)

@@ -247,6 +247,17 @@ class System(Entry):
         "a request that names no GPU or platform weighs only systems not superseded or "
         "end-of-sale; None (unknown) is weighed",
     )
+    superseded_by: list[str] = Field(
+        default_factory=empty_list,
+        max_length=8,
+        description="systems.yaml ids of the current systems that replace a superseded one "
+        "(the parts a request that names it is pointed to), with its source in field_sources",
+    )
+    superseded_since: str | None = Field(
+        default=None,
+        pattern=r"^\d{4}(-\d{2}){0,2}$",
+        description="when its successors shipped (YYYY-MM), the date `superseded_by` holds from",
+    )
     included: list[IncludedPart] = Field(
         default_factory=empty_list,
         max_length=32,
