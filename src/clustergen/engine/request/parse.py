@@ -30,6 +30,13 @@ from clustergen.engine.request.counts import (
 from clustergen.engine.request.load import serving_defaults, to_tokens
 from clustergen.engine.request.pods import pod_platform
 from clustergen.engine.request.rules import RULES, Reading, Rule
+from clustergen.engine.request.scope import (
+    Found,
+    cap_basis,
+    cap_words,
+    exclusions,
+    rack_limits,
+)
 from clustergen.engine.request.storage_words import named_storage
 from clustergen.engine.request.translate import validated
 from clustergen.engine.request.versions import family_size_names
@@ -257,8 +264,16 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     _read_platforms(r, named, spans)
     _read_pod(r)
     _read_storage(r)
+    _read_scoped(r, [*exclusions(r.low, r.used), *rack_limits(r.low, r.used)])
     for rule in RULES[len(MONEY_RULES) :]:
         _read_rule(r, rule)
+    if "power_cap_w" in r.fields and "power_cap_basis" not in r.fields:
+        basis = cap_basis(r.low, r.used, r.phrases["power_cap_w"])
+        _read_scoped(r, [basis] if basis else [])
+    if "power_cap_w" in r.fields:
+        words = cap_words(r.low, r.used, r.phrases["power_cap_w"])
+        if words:
+            r.take(words.start, words.end, words.note)
     to_tokens(r.fields, r.phrases, serving_defaults(catalog))
     if "gpus" not in r.fields and "nodes" not in r.fields:
         _read_su_count(r, named)
@@ -292,6 +307,22 @@ def parse_request(catalog: Catalog, text: str) -> DesignRequest:
     if r.fields.get("cooling") == "air":
         _refuse_air_for_liquid(catalog, r.fields)
     return validated(DesignRequest, r.fields, phrases=r.phrases)
+
+
+def _read_scoped(r: _Reading, found: list[Found]) -> None:
+    """Readings of the scope passes (`request.scope`): an exclusion, a rack limit, a cap's
+    basis. Two different values for one field contradict, as two rule readings do."""
+    for f in found:
+        if f.field in r.fields and r.fields[f.field] != f.value:
+            raise RequestError(
+                f"the request gives two {NAMES.get(f.field, f.field)} values "
+                f"({r.phrases.get(f.field, r.fields[f.field])!r} and "
+                f"{r.low[f.start : f.end].strip()!r})",
+                hint="state it once",
+            )
+        r.fields[f.field] = f.value
+        r.phrases.setdefault(f.field, r.low[f.start : f.end].strip())
+        r.take(f.start, f.end, f.note)
 
 
 def _refuse_unsized_job(r: _Reading) -> None:

@@ -320,7 +320,8 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "cool_air",
-        r"\bair(?:[- ]cool(?:ed|ing))?\b",
+        # not "air-gapped" (a network with no outside link)
+        r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b",
         _member("cooling", "air", "cooling"),
         needs=("air",),
     ),

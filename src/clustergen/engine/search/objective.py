@@ -114,6 +114,10 @@ class Objective:
         return f"{s:,.1f} dense PFLOPS"
 
 
+#: how the count objective ends, the words that tell a study ranked by it
+DELIVERED = "delivered by the GPUs asked for"
+
+
 def objective_for(request: DesignRequest, precision: str) -> Objective:
     """The objective the request asks for (see the module docstring)."""
     if request.objective == "most-gpus":
@@ -135,8 +139,7 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
     if (request.gpus or request.nodes) and not (request.gpu or request.platform):
         return Objective(
             "delivered-per-watt",
-            f"most dense {precision} PFLOPS per MW of IT power (whole design) delivered by the "
-            "GPUs asked for",
+            f"most dense {precision} PFLOPS per MW of IT power (whole design) {DELIVERED}",
             "higher",
         )
     if request.gpus or request.nodes:

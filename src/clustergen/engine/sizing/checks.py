@@ -58,6 +58,22 @@ def power_check(power: PowerSection, it_cap_w: float) -> Check:
     )
 
 
+def facility_reading_check(power: PowerSection, cap_w: float) -> Check:
+    """A cap whose basis the request did not state is sized as IT power; this checks the other
+    reading, so a customer who meant the meter learns whether the design still fits (a warning:
+    the request did not say which it is)."""
+    return check(
+        "power under cap read as facility power",
+        power.facility_total_w <= cap_w,
+        f"{power.facility_total_w / 1e6:.3f} MW facility at PUE {power.pue:g} of "
+        f"{cap_w / 1e6:.3f} MW",
+        "the cap's basis (IT or facility) was not stated: sized as IT power, checked as "
+        "facility power too; say 'IT' or 'facility' to settle it",
+        severity="warning",
+        unknown=not power.complete and power.facility_total_w <= cap_w,
+    )
+
+
 def fabric_checks(label: str, f: FabricDesign) -> list[Check]:
     """Clos rules every fabric must satisfy."""
     out = [
@@ -167,6 +183,8 @@ def design_checks(
         checks += fabric_checks("storage fabric", sf)
     if request.power_cap_w:
         checks.append(power_check(power, inputs.common.it_cap_w or 0.0))
+        if request.power_cap_basis is None:
+            checks.append(facility_reading_check(power, request.power_cap_w))
     rack_kw = inputs.rack_power_kw
     # the most loaded rack the design has: a one-rack design's part-filled rack, not its layout
     most = max(racks.rack_loads, key=lambda g: g.power_kw, default=None)
