@@ -1,6 +1,6 @@
 """A workload estimate: what a training run, a serving target or a budget needs in GPUs, days and
-dollars, with the method and band it rests on. The same model is `clustergen estimate --json` and
-a design's `workload`."""
+dollars, with the method and band it rests on. The same model is the JSON of an estimate and a
+design's `workload`."""
 
 from __future__ import annotations
 

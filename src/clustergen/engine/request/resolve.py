@@ -8,8 +8,8 @@ from typing import Any
 
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.request import SIZE_FIELDS, DesignRequest, sizes_workload
-from clustergen.engine.request.counts import recount_sus
 from clustergen.engine.request.parse import parse_request
+from clustergen.engine.request.rules.counts import recount_sus
 from clustergen.engine.request.translate import validated
 from clustergen.errors import RequestError
 

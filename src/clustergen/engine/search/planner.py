@@ -8,7 +8,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.request.counts import su_rule
+from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
 from clustergen.engine.search.trade_study import current_only, run_study

@@ -12,7 +12,7 @@ import calendar
 import datetime as dt
 import re
 
-from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
 from clustergen.errors import RequestError
 
 #: days in one of each unit (a month is a twelfth of a Gregorian year)
@@ -73,7 +73,7 @@ def word_number(words: str) -> float:
     if flat.endswith(" and a half"):  # "one and a half", "2 and a half"
         return word_number(flat.removesuffix(" and a half")) + 0.5
     if flat[0].isdigit():
-        return _num(flat)
+        return num(flat)
     if flat in {"a", "an", "one"}:
         return 1.0
     if flat in {"a couple of", "couple of"}:
@@ -177,7 +177,7 @@ _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
 #: read before token counts and model sizes ("12h" is not a size)
 DURATION_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "deadline",
         r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
         r"(?:(\d{4}-\d{2}-\d{2})|(" + _MONTH_WORD + r")\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?"
@@ -185,21 +185,21 @@ DURATION_RULES: tuple[Rule, ...] = (
         _deadline,
         needs=("before", "by", "later", "until"),
     ),
-    _rule(
+    rule(
         "deadline_quarter",
         r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
         r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
         _quarter,
         needs=("before", "by", "later", "until"),
     ),
-    _rule(
+    rule(
         "deadline_year_end",
         r"\b(?:by|before|until)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:year|(\d{4}))|"
         r"year[- ]end|eoy)\b",
         _year_end,
         needs=("end", "eoy", "year"),
     ),
-    _rule(
+    rule(
         "days",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?"
         + _AND_A_HALF

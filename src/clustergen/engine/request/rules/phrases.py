@@ -58,18 +58,20 @@ def seconds_per(unit: str | None) -> float:
     return 3600.0 if word.startswith("h") else 1.0
 
 
-def _num(text: str) -> float:
+def num(text: str) -> float:
+    """A number as a request writes it ("1,024", "2.5"); one no cluster could hold is refused."""
     value = float(text.replace(",", ""))
     if not value < 1e15:  # also catches inf from a thousand-digit number
         raise RequestError(f"{text} is too large a number for a cluster")
     return value
 
 
-def _rule(
+def rule(
     name: str,
     pattern: str,
     read: Callable[[re.Match[str]], list[Reading]],
     *,
     needs: tuple[str, ...],
 ) -> Rule:
+    """A `Rule`, with the words it needs named (a table reads as a column of these calls)."""
     return Rule(name, pattern, read, needs)

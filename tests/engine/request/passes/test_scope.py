@@ -7,7 +7,6 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request.parse import parse_request
-from clustergen.engine.request.scope import clauses
 from clustergen.errors import RequestError
 
 CAT = load_catalog()
@@ -101,8 +100,7 @@ def test_two_exclusions_of_one_field_contradict() -> None:
 
 
 def test_a_number_point_does_not_end_a_clause() -> None:
-    low = "racks max out at 17.5 kw, 3.2 mw at the meter"
-    assert [low[s:e].strip() for s, e in clauses(low)] == [
-        "racks max out at 17.5 kw",
-        "3.2 mw at the meter",
-    ]
+    r = parse_request(CAT, "racks max out at 17.5 kW, 3.2 MW at the meter, 512 GPUs")
+    assert r.rack_power_kw == 17.5
+    assert r.power_cap_w == 3.2e6
+    assert r.power_cap_basis == "facility"

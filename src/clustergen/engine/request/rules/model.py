@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
 from clustergen.errors import RequestError
 
 _SIZE = r"(?<![\w.$])(\d+(?:\.\d+)?)\s*([bt])"
@@ -15,7 +15,7 @@ _ACTIVE = r"(?:active|activated)(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?"
 
 
 def _billions(value: str, unit: str) -> float:
-    return _num(value) * (1e3 if unit == "t" else 1.0)
+    return num(value) * (1e3 if unit == "t" else 1.0)
 
 
 def _sizes(total: float, active: float, phrase: str) -> list[Reading]:
@@ -55,7 +55,7 @@ def _method(value: str, note: str, workload: str):  # type: ignore[no-untyped-de
 
 #: read before model sizes, so "37B active" is not a second model
 MODEL_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "moe_sizes",
         _SIZE + _PARAMS + r"(?:\s*total)?" + _PARAMS + r"(?:\s*moe)?"
         r"\s*(?:,|/|with|and|\(|;|-|\s)+\s*(?:a)?"
@@ -71,33 +71,33 @@ MODEL_RULES: tuple[Rule, ...] = (
         _total_and_active,
         needs=("-a", "activated", "active"),
     ),
-    _rule(
+    rule(
         "active_params",
         _SIZE + _PARAMS + r"\s*" + _ACTIVE + r"\b"
         r"|\b" + _ACTIVE + r"\s*(?:of|:|=|is|are)?\s*" + _SIZE + r"\b",
         _active,
         needs=("activated", "active"),
     ),
-    _rule(
+    rule(
         "method_qlora",
         r"\bq-?lora\b",
         _method("qlora", "QLoRA (4-bit base weights, low-rank adapters)", "fine-tuning"),
         needs=("lora",),
     ),
-    _rule(
+    rule(
         "method_lora",
         r"\blora\b|\bpeft\b|\b(?:low[- ]rank\s+)?adapters?\b",
         _method("lora", "LoRA (low-rank adapters)", "fine-tuning"),
         needs=("adapter", "lora", "peft"),
     ),
-    _rule(
+    rule(
         "method_full",
         r"\bfull(?:[- ]param(?:eter)?s?)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|ft|sft)\b"
         r"|\bfull[- ]weights?\s+fine[- ]?tun(?:e|ing)\b",
         _method("full", "full fine-tune (every weight trained)", "fine-tuning"),
         needs=("full",),
     ),
-    _rule(
+    rule(
         "method_cpt",
         r"\bcontinu(?:ed|al|ous)[- ]?(?:pre[- ]?)?train(?:ing|ed)?\b|\bcpt\b",
         _method("continued-pretraining", "continued pre-training", "training"),

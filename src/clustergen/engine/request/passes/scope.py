@@ -1,18 +1,21 @@
-"""Reading with scope: what a negation governs, and what a quantity measures.
+"""Reading with scope: the passes that rule out what a negation governs, read kW figures about
+racks as rack limits, and give a power cap the basis its sentence states (the phrases are in
+`request/rules/scope.py`).
 
-A word set rule reads "liquid" as asking for liquid cooling wherever it stands; in "no liquid
-cooling in the building" the "no" governs it, so it is ruled out instead. A kW figure is a power
-cap unless the clause it sits in is about racks ("racks max out at 17 kW"). A power cap's basis
-is the clause's: "at the meter", "total site power" and "facility" say facility power; "critical
-IT load" says IT. These passes run on the text's clauses before (exclusions, rack limits) or
-after (the cap's basis) the rule tables, and take the words they read, so no rule reads them
-again.
+These are passes, not rules: a negation's reach and a figure's subject are the clause's, not one
+phrase's. `read_scope` runs before the rule tables (so no word set rule reads a ruled-out word
+and no power rule reads a rack's kW); `read_cap_basis` after them (it needs the cap the power
+rule read).
 """
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from clustergen.engine.request.draft import Draft
+from clustergen.engine.request.words import NAMES
+from clustergen.errors import RequestError
 
 
 class Found(NamedTuple):
@@ -63,7 +66,7 @@ _NEGATION_AFTER = re.compile(
 _REACH = 5
 
 
-def clauses(low: str) -> list[tuple[int, int]]:
+def _clauses(low: str) -> list[tuple[int, int]]:
     """The text's clauses as (start, end) character spans."""
     out, start = [], 0
     for m in _CLAUSE_END.finditer(low):
@@ -77,11 +80,11 @@ def _free(used: list[bool], start: int, end: int) -> bool:
     return not any(used[start:end])
 
 
-def exclusions(low: str, used: list[bool]) -> list[Found]:
+def _exclusions(low: str, used: list[bool]) -> list[Found]:
     """The coolings and fabrics a negation rules out, each with the words read (the negation
     through the word it governs)."""
     out: list[Found] = []
-    for cs, ce in clauses(low):
+    for cs, ce in _clauses(low):
         for field, value, pattern in _GOVERNED:
             for m in pattern.finditer(low, cs, ce):
                 if not _free(used, m.start(), m.end()):
@@ -120,12 +123,12 @@ _RACK_WORD = re.compile(r"\b(?:racks?|cabinets?|per[- ]rack)\b")
 _RACK_REACH = 45
 
 
-def rack_limits(low: str, used: list[bool]) -> list[Found]:
+def _rack_limits(low: str, used: list[bool]) -> list[Found]:
     """kW figures in a clause about racks ("racks max out at 17 kW", "17 kW max per cabinet"):
     a rack power limit, never a site cap. A count between the rack word and the figure ("500 kW
     for 10 racks") makes it a total instead, left to the power rule."""
     out: list[Found] = []
-    for cs, ce in clauses(low):
+    for cs, ce in _clauses(low):
         for m in _KW.finditer(low, cs, ce):
             if not _free(used, m.start(), m.end()):
                 continue
@@ -167,7 +170,7 @@ _CAP_WORDS = re.compile(
 )
 
 
-def cap_words(low: str, used: list[bool], phrase: str) -> Found | None:
+def _cap_words(low: str, used: list[bool], phrase: str) -> Found | None:
     """The words that make a figure a cap ("not to exceed 3 MW"), read with it so they are not
     left as words not understood."""
     at = low.find(phrase)
@@ -178,7 +181,7 @@ def cap_words(low: str, used: list[bool], phrase: str) -> Found | None:
     return Found(m.start(), m.end(), "_cap_words", words, f"{words!r} -> a cap")
 
 
-def cap_basis(low: str, used: list[bool], phrase: str) -> Found | None:
+def _cap_basis(low: str, used: list[bool], phrase: str) -> Found | None:
     """The basis a power cap's sentence states, when the power rule read none: facility words
     ("3.2 MW at the meter", "total site power", "facility power not to exceed 3 MW") or IT
     words ("critical IT load"). Both, or neither: None (the design says the basis is unclear
@@ -196,3 +199,38 @@ def cap_basis(low: str, used: list[bool], phrase: str) -> Found | None:
     basis = "facility" if facility else "it"
     words = low[m.start() : m.end()]
     return Found(m.start(), m.end(), "power_cap_basis", basis, f"{words!r} -> {basis} power cap")
+
+
+def read_scope(r: Draft) -> None:
+    """The coolings and fabrics a negation rules out, and kW figures about racks (rack limits)."""
+    _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
+
+
+def read_cap_basis(r: Draft) -> None:
+    """The basis of a cap the power rule read without one, from its sentence; and the words that
+    make the figure a cap ("not to exceed")."""
+    phrase = r.phrases.get("power_cap_w")
+    if phrase is None:
+        return
+    if "power_cap_basis" not in r.fields:
+        basis = _cap_basis(r.low, r.used, phrase)
+        _apply(r, [basis] if basis else [])
+    words = _cap_words(r.low, r.used, phrase)
+    if words:
+        r.take(words.start, words.end, words.note)
+
+
+def _apply(r: Draft, found: list[Found]) -> None:
+    """Each reading into the draft; two different values for one field contradict, as two rule
+    readings do."""
+    for f in found:
+        if f.field in r.fields and r.fields[f.field] != f.value:
+            raise RequestError(
+                f"the request gives two {NAMES.get(f.field, f.field)} values "
+                f"({r.phrases.get(f.field, r.fields[f.field])!r} and "
+                f"{r.low[f.start : f.end].strip()!r})",
+                hint="state it once",
+            )
+        r.fields[f.field] = f.value
+        r.phrases.setdefault(f.field, r.low[f.start : f.end].strip())
+        r.take(f.start, f.end, f.note)

@@ -7,7 +7,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request import parse_request
-from clustergen.engine.request.load import serving_defaults, to_tokens
+from clustergen.engine.request.rules.load import serving_defaults, to_tokens
 from clustergen.errors import RequestError
 
 CAT = load_catalog()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
+from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
 from clustergen.errors import RequestError
 
 #: a length: "9,400", "8k", "1.5k"
@@ -45,7 +45,7 @@ _LINK = (
 
 
 def _length(value: str, k: str | None, phrase: str) -> int:
-    n = round(_num(value) * (1e3 if k else 1.0))
+    n = round(num(value) * (1e3 if k else 1.0))
     if n < 1:
         raise RequestError(f"{phrase!r} is no tokens", hint="give a length, e.g. 1000 tokens")
     return n
@@ -99,7 +99,7 @@ def _latency(field: str, name: str):  # type: ignore[no-untyped-def]
 
 
 def _per_user(m: re.Match[str]) -> list[Reading]:
-    rate = _num(m.group(1) or m.group(2) or m.group(3))
+    rate = num(m.group(1) or m.group(2) or m.group(3))
     if rate <= 0:
         raise RequestError(f"{m.group(0).strip()!r} is not a speed", hint="give tokens/s per user")
     return [
@@ -117,7 +117,7 @@ _WHO = r"(?:users?|streams?|requests?|sessions?|sequences?|queries|query|convers
 
 #: read before the aggregate serving target (a rate per user is not the total)
 SERVING_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "per_user",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*"
         r"(?:/|per|for\s+each|for\s+every|each|every|a)\s*" + _WHO + r"\b"
@@ -157,14 +157,14 @@ def _one_second(m: re.Match[str]) -> list[Reading]:
 
 #: read right after the aggregate serving target
 LATENCY_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "ttft_one_second",
         r"\b" + _A_SECOND + r"\s+(?:" + _FIRST_TOKEN + r"|" + _RESPONSE + r")\b"
         r"|\b" + _FIRST_TOKEN + r"\s*(?:of|is|:|=)?\s*" + _A_SECOND + r"\b",
         _one_second,
         needs=("second",),
     ),
-    _rule(
+    rule(
         "ttft",
         r"(?:"
         + _PCT
@@ -181,7 +181,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         _latency("ttft_ms", "TTFT"),
         needs=("first", "tft"),
     ),
-    _rule(
+    rule(
         "tpot",
         r"(?:"
         + _PCT
@@ -200,7 +200,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         _latency("tpot_ms", "TPOT"),
         needs=("itl", "latency", "output", "tok", "tpot"),
     ),
-    _rule(
+    rule(
         "shape",
         r"\b(?:isl\s*/\s*osl|in\s*/\s*out|input\s*/\s*output)\s*(?:of|=|:)?\s*"
         + _LEN
@@ -222,7 +222,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         _shape,
         needs=("/", "osl", "out"),
     ),
-    _rule(
+    rule(
         "isl",
         r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:input|prompt)s?\b(?:\s*tokens?)?"
         r"(?:\s+length)?"
@@ -231,7 +231,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         _one_length("isl_tokens", "input tokens"),
         needs=("input", "isl", "prompt", "queries", "sequence", "token"),
     ),
-    _rule(
+    rule(
         "osl_verb",
         r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|writ(?:e|es|ing)|return(?:s|ing)?)\s+"
         r"(?:about\s+|around\s+|~\s*|up\s+to\s+|roughly\s+)?(?<![\w.])"
@@ -241,7 +241,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         _one_length("osl_tokens", "output tokens"),
         needs=("token",),
     ),
-    _rule(
+    rule(
         "osl",
         r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:output|completion|generated|answer|"
         r"response)s?\b(?:\s*tokens?)?"
@@ -269,14 +269,14 @@ LATENCY_RULES: tuple[Rule, ...] = (
             "sequence",
         ),
     ),
-    _rule("percentile", _PCT, _lone_percentile, needs=("p",)),
-    _rule(
+    rule("percentile", _PCT, _lone_percentile, needs=("p",)),
+    rule(
         "interactive",
         r"\binteractive(?:ly)?\b|\bchat(?:bots?)?\b|\breal[- ]?time\b|\blive\s+users?\b",
         lambda m: [Reading("interactive", True, "interactive serving")],
         needs=("chat", "interactive", "live", "real"),
     ),
-    _rule(
+    rule(
         "offline",
         r"\boffline\b|\bbatch\s+(?:inference|serving|jobs?|processing)\b",
         lambda m: [Reading("interactive", False, "offline (batch) serving")],

@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 
 from clustergen.catalog.loader import Catalog
-from clustergen.engine.request.phrases import Reading, Rule, _num, _rule, seconds_per
+from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule, seconds_per
 from clustergen.errors import RequestError
 
 _AMOUNT = r"(?<![\w.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?"
 
 
 def _amount(m: re.Match[str]) -> float:
-    return _num(m.group(1)) * (1e3 if m.group(2) else 1.0)
+    return num(m.group(1)) * (1e3 if m.group(2) else 1.0)
 
 
 def _user_base(m: re.Match[str]) -> list[Reading]:
@@ -35,7 +35,7 @@ _WHOSE = (
 
 #: read before token rates and lengths; the readings are turned into a token rate by `to_tokens`
 LOAD_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         # "10,000 daily active users", "50k MAU": how many use it in a day or a month says
         # nothing of how many at once, so it is refused rather than read as concurrency
         "user_base",
@@ -44,7 +44,7 @@ LOAD_RULES: tuple[Rule, ...] = (
         _user_base,
         needs=("daily", "dau", "mau", "monthly", "wau", "weekly"),
     ),
-    _rule(
+    rule(
         "requests_rate",
         _AMOUNT + r"\s*(?:requests?|reqs?|queries|query|calls?|prompts?)\s*(?:/|per|a|an|each)\s*"
         r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)\b"
@@ -52,7 +52,7 @@ LOAD_RULES: tuple[Rule, ...] = (
         lambda m: [Reading("_requests_per_s", _load(m), _load_words(m))],
         needs=("call", "prompt", "qps", "queries", "query", "req", "rps", "rpm"),
     ),
-    _rule(
+    rule(
         "concurrent_users",
         _AMOUNT + r"\s*(?:concurrent|simultaneous|parallel|active)\s+(?:users?|sessions?|"
         r"streams?|requests?|conversations?)\b",
@@ -61,7 +61,7 @@ LOAD_RULES: tuple[Rule, ...] = (
     ),
     # "to 500 users": how customers write a serving load. Read as all of them at once (the most
     # it can be); the note says so, since a user base is often larger than its peak concurrency
-    _rule(
+    rule(
         "users",
         _AMOUNT + _WHOSE + r"(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
         r"(?!\s*(?:/|per\b))",
@@ -85,7 +85,7 @@ def _period_s(m: re.Match[str]) -> float:
 def _load(m: re.Match[str]) -> float:
     digits = re.search(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?", m.group(0))
     assert digits is not None  # the pattern holds one
-    return _num(digits.group(1)) * (1e3 if digits.group(2) else 1.0) / _period_s(m)
+    return num(digits.group(1)) * (1e3 if digits.group(2) else 1.0) / _period_s(m)
 
 
 def _load_words(m: re.Match[str]) -> str:

@@ -11,7 +11,7 @@ import pytest
 from clustergen.catalog import load_catalog
 from clustergen.catalog.architectures import Architecture
 from clustergen.engine.request import parse_request
-from clustergen.engine.request.counts import su_node_count
+from clustergen.engine.request.rules.counts import su_node_count
 from clustergen.errors import RequestError
 
 CAT = load_catalog()

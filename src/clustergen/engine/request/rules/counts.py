@@ -170,7 +170,7 @@ def su_node_count(catalog: Catalog, system_id: str, technology: str | None, sus:
 
 def recount_sus(catalog: Catalog, fields: dict[str, Any]) -> None:
     """Text read as SUs of one RA ("DGX B300 8 SU") with another fabric given as a field
-    (`--fabric ethernet`): the same SU count of the RA on that fabric, so the count still
+    (`fabric: ethernet`): the same SU count of the RA on that fabric, so the count still
     names the RA the design is built on."""
     counted, fabric, platform = (fields.get(k) for k in ("su_architecture", "fabric", "platform"))
     if not (counted and fabric and platform and fields.get("nodes")):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from clustergen.engine.request.phrases import Reading, Rule, _num, _rule, seconds_per
+from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule, seconds_per
 from clustergen.errors import RequestError
 
 _AMOUNT = r"(\d[\d,]*(?:\.\d+)?)"
@@ -31,7 +31,7 @@ _PER = r"\s*(?:/|per|an?|each)\s*"
 def _usd(m: re.Match[str]) -> float:
     amount = m.group(1) or m.group(3)
     scale = (m.group(2) or m.group(4) or "").strip()
-    return _num(amount) * _SCALE[scale]
+    return num(amount) * _SCALE[scale]
 
 
 Read = Callable[[re.Match[str]], list[Reading]]
@@ -39,7 +39,7 @@ Read = Callable[[re.Match[str]], list[Reading]]
 
 def _price(field: str, what: str) -> Read:
     def read(m: re.Match[str]) -> list[Reading]:
-        usd = _num(m.group(1) or m.group(2))
+        usd = num(m.group(1) or m.group(2))
         named = (m.group(3) if m.re.groups >= 3 else None) or ""
         out = [Reading(field, usd, f"${usd:g} per {named + ' ' if named else ''}{what}")]
         # "$2 per H800 GPU-hour" prices that GPU: its name is resolved against the catalog
@@ -66,24 +66,24 @@ def _capital(m: re.Match[str]) -> list[Reading]:
 
 
 def _energy_price(m: re.Match[str]) -> list[Reading]:
-    usd = _num(m.group(1) or m.group(2))
+    usd = num(m.group(1) or m.group(2))
     return [Reading("usd_per_kwh", usd, f"energy ${usd:g}/kWh")]
 
 
 def _cents_per_kwh(m: re.Match[str]) -> list[Reading]:
-    usd = _num(m.group(1)) / 100
+    usd = num(m.group(1)) / 100
     return [Reading("usd_per_kwh", usd, f"energy ${usd:g}/kWh")]
 
 
 def _term(m: re.Match[str]) -> list[Reading]:
-    years = _num(next(g for g in m.groups() if g))
+    years = num(next(g for g in m.groups() if g))
     return [Reading("tco_years", years, f"cost-of-ownership term {years:g} years")]
 
 
 def _target(m: re.Match[str]) -> list[Reading]:
     per = seconds_per(m.group(3))  # "1M tokens per minute" is 16,667 a second
     scale = {None: 1.0, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}[m.group(2)]
-    rate = _num(m.group(1)) * scale / per
+    rate = num(m.group(1)) * scale / per
     note = f"serving {rate:,.0f} output tokens/s"
     return [Reading("output_tokens_per_s", rate, note if per == 1 else f"{note} ({m.group(0)})")]
 
@@ -95,7 +95,7 @@ def _precision(m: re.Match[str]) -> list[Reading]:
 
 
 def _bare_tokens(m: re.Match[str]) -> list[Reading]:
-    count = _num(m.group(1))
+    count = num(m.group(1))
     if count < 1e6:
         raise RequestError(
             f"{m.group(0).strip()!r} is too few tokens to train on, and says neither input nor output",
@@ -114,13 +114,13 @@ def _data_size(m: re.Match[str]) -> list[Reading]:
 
 def _sequence(m: re.Match[str]) -> list[Reading]:
     value, k = m.group(1) or m.group(3), m.group(2) or m.group(4)
-    n = round(_num(value) * (1e3 if k else 1.0))
+    n = round(num(value) * (1e3 if k else 1.0))
     return [Reading("sequence_tokens", n, f"sequence {n} tokens")]
 
 
 def _context(m: re.Match[str]) -> int:
     value, k = m.group(1) or m.group(3), m.group(2) or m.group(4)
-    return round(_num(value) * (1e3 if k else 1.0))
+    return round(num(value) * (1e3 if k else 1.0))
 
 
 _USD = (
@@ -134,14 +134,14 @@ _GPU_NAME = r"[a-z][a-z0-9.+]*\d[a-z0-9.+]*(?:[- ](?!gpu)[a-z0-9.+]+)*?(?:\s+\d+
 
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "price_gpu_hour",
         _PRICE + _PER + r"(?:(" + _GPU_NAME + r")[- ]+(?:gpus?[- /]?)?|gpus?[- /]?)"
         r"(?:hours?|hrs?|h)\b",
         _price("price_per_gpu_hour", "GPU-hour"),
         needs=("h",),
     ),
-    _rule(
+    rule(
         "price_node_hour",
         _PRICE + _PER + r"(?:(?:node|server|system|instance|box)[- /]?(?:hours?|hrs?|h)\b|"
         r"(?:node|server|system|instance|box)\s*" + _PER + r"(?:hours?|hrs?|h)\b|"
@@ -149,37 +149,35 @@ MONEY_RULES: tuple[Rule, ...] = (
         _price("price_per_node_hour", "node-hour"),
         needs=("box", "instance", "node", "server", "system"),
     ),
-    _rule(
+    rule(
         "price_gpu_per_hour",
         _PRICE + _PER + r"(?:gpus?\s*(?:/|per|an?|each)\s*(?:hours?|hrs?|h)\b"
         r"|(?:hours?|hrs?|h)\s*(?:/|per|for\s+each|each|a)\s*gpus?\b)",
         _price("price_per_gpu_hour", "GPU-hour"),
         needs=("gpu",),
     ),
-    _rule(
-        "price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what, needs=("h",)
-    ),
-    _rule("energy_price", _PRICE + r"\s*(?:/|per|an?)\s*kwh\b", _energy_price, needs=("kwh",)),
-    _rule(
+    rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what, needs=("h",)),
+    rule("energy_price", _PRICE + r"\s*(?:/|per|an?)\s*kwh\b", _energy_price, needs=("kwh",)),
+    rule(
         "energy_cents",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:cents?|c|¢)\s*(?:/|per|an?)\s*kwh\b",
         _cents_per_kwh,
         needs=("kwh",),
     ),
-    _rule(
+    rule(
         "capital_budget",
         r"\b(?:capex|capital(?:\s+budget)?|hardware\s+budget|purchase\s+budget)\s*"
         r"(?:of|:|=|is|up\s+to|under|below|within)?\s*" + _USD,
         _capital,
         needs=("capex", "capital", "hardware", "purchase"),
     ),
-    _rule(
+    rule(
         "capital_after",
         _USD + r"\s*(?:of\s+)?(?:capex|capital|hardware\s+budget)\b",
         _capital,
         needs=("capex", "capital", "hardware"),
     ),
-    _rule(
+    rule(
         "tco_term",
         r"(?<![\w.])(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)[- ](?:tco|term|total cost of ownership|"
         r"cost of ownership)\b"
@@ -189,12 +187,12 @@ MONEY_RULES: tuple[Rule, ...] = (
         _term,
         needs=("cost of ownership", "over", "tco", "term"),
     ),
-    _rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
+    rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
 )
 
 #: read before token counts and model sizes
 WORKLOAD_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "serving_target",
         r"(?<![\w.])" + _AMOUNT + r"\s*([km]|million|thousand)?\s*(?:output\s+|generated\s+)?"
         r"(?:tokens?|tok)"
@@ -202,13 +200,13 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
         _target,
         needs=("tok",),
     ),
-    _rule(
+    rule(
         "precision",
         r"\b(bf16|fp16|fp8|fp4|nvfp4|mxfp4|mxfp8)\b",
         _precision,
         needs=("bf16", "fp16", "fp4", "fp8"),
     ),
-    _rule(
+    rule(
         "sequence",
         # not "input sequence length" (a serving request's prompt length)
         r"(?<!input )(?<!output )\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
@@ -218,7 +216,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     ),
     # "8k context", "a 32k-token context window": the training sequence, or a served prompt's
     # length; which is settled once the whole request is read (parse.py `_context_meaning`)
-    _rule(
+    rule(
         "context",
         r"(?<![\w.])" + _LEN + r"(?:[- ]tokens?)?[- ](?:context|ctx)(?:\s+(?:window|length))?\b"
         r"|\bcontext(?:\s+(?:window|length))?\s*(?:of|=|:)?\s*" + _LEN + r"(?:\s*tokens?)?\b",
@@ -229,14 +227,14 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
 
 #: read right after token counts with a unit
 TOKEN_UNIT_RULES: tuple[Rule, ...] = (
-    _rule(
+    rule(
         "data_size",
         r"(?<![\w.])\d+(?:\.\d+)?\s*(?:tb|pb|gb|terabytes?|petabytes?)\s*(?:of\s+)?"
         r"(?:text|tokens|training text|corpus)\b",
         _data_size,
         needs=("corpus", "text", "tokens"),
     ),
-    _rule(
+    rule(
         "bare_tokens",
         r"(?<![\w.$])(\d[\d,]*(?:\.\d+)?)\s*tokens?\b(?!\s*(?:/|per))",
         _bare_tokens,

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 
 from clustergen.catalog import load_catalog
-from clustergen.engine.request import durations, parse_request
+from clustergen.engine.request import parse_request
+from clustergen.engine.request.rules import durations
 from clustergen.errors import RequestError
 from support.rules import read
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from clustergen.engine.request.durations import DURATION_RULES
-from clustergen.engine.request.load import LOAD_RULES
-from clustergen.engine.request.model_rules import MODEL_RULES
-from clustergen.engine.request.phrases import Reading, Rule, _num, _rule
-from clustergen.engine.request.serving_rules import LATENCY_RULES, SERVING_RULES
-from clustergen.engine.request.workload_rules import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
+from clustergen.engine.request.rules.durations import DURATION_RULES
+from clustergen.engine.request.rules.load import LOAD_RULES
+from clustergen.engine.request.rules.model import MODEL_RULES
+from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
+from clustergen.engine.request.rules.serving import LATENCY_RULES, SERVING_RULES
+from clustergen.engine.request.rules.workload import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
 from clustergen.errors import RequestError
 
-__all__ = ["RULES", "Reading", "Rule", "_num"]
+__all__ = ["RULES"]
 
 _NUM = r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([km])?"
 _MULT = {None: 1.0, "": 1.0, "k": 1e3, "m": 1e6}
@@ -27,7 +27,7 @@ _MULT = {None: 1.0, "": 1.0, "k": 1e3, "m": 1e6}
 
 def _count(field: str, unit: str) -> Callable[[re.Match[str]], list[Reading]]:
     def read(m: re.Match[str]) -> list[Reading]:
-        n = round(_num(m.group(1)) * _MULT[m.group(2)])
+        n = round(num(m.group(1)) * _MULT[m.group(2)])
         return [Reading(field, n, f"{n} {unit}")]
 
     return read
@@ -105,8 +105,8 @@ def _member(field: str, value: str, note: str) -> Callable[[re.Match[str]], list
 #: Every rule, in the order they read: earlier rules take their words first.
 RULES: tuple[Rule, ...] = (
     *MONEY_RULES,  # first: "$2M" and "$2.50 per GPU-hour" are not model sizes or counts
-    _rule("pue", r"\bpue\s*(?:of|=|:|at)?\s*(\d+(?:\.\d+)?)", _pue, needs=("pue",)),
-    _rule(
+    rule("pue", r"\bpue\s*(?:of|=|:|at)?\s*(\d+(?:\.\d+)?)", _pue, needs=("pue",)),
+    rule(
         "rack",
         # "40 kW racks", "40kW/rack", "40 kW rack density", "racks of 40 kW", "rack density 40kW
         # max", "rack power limit of 40 kW"
@@ -116,7 +116,7 @@ RULES: tuple[Rule, ...] = (
         _rack,
         needs=("rack",),
     ),
-    _rule(
+    rule(
         "power",
         # "IT load 4.2 MW", "facility 6.5 MW", "5 MW IT", "10 MW of critical power"
         r"(?:\b(?:(it|critical)\s+(?:power|load)|(facility|total|utility|grid)(?:\s+(?:power|load))?)"
@@ -126,46 +126,46 @@ RULES: tuple[Rule, ...] = (
         _power,
         needs=("gigawatt", "gw", "kilowatt", "kw", "megawatt", "mw"),
     ),
-    _rule(
+    rule(
         "ratio",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b(?:\s*oversubscri\w*)?",
         _ratio,
         needs=(":",),
     ),
-    _rule(
+    rule(
         "nonblocking",
         r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b",
         _nonblocking,
         needs=("blocking", "full"),
     ),
-    _rule(
+    rule(
         "checkpoint",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(gb|tb)\s*(?:checkpoints?|ckpts?)\b"
         r"|\bcheckpoints?\s*(?:of|size|=|:)?\s*(\d+(?:\.\d+)?)\s*(gb|tb)\b",
         _checkpoint,
         needs=("checkpoint", "ckpt"),
     ),
-    _rule(
+    rule(
         "sample",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(kb|mb|gb)\s*(?:samples?|files?|images?|records?)\b"
         r"|\bsamples?\s*(?:of|size|=|:)?\s*(\d+(?:\.\d+)?)\s*(kb|mb|gb)\b",
         _sample,
         needs=("file", "image", "record", "sample"),
     ),
-    _rule(
+    rule(
         "layout_files",
         r"\bone\s+file\s+per\s+sample\b|\bfile[- ]per[- ]sample\b"
         r"|\b(?:individual|small|many)\s+files\b",
         _member("dataset_layout", "one-file-per-sample", "dataset layout"),
         needs=("files", "sample"),
     ),
-    _rule(
+    rule(
         "layout_shards",
         r"\bshard(?:s|ed)?\b|\bwebdataset\b|\btfrecords?\b",
         _member("dataset_layout", "shards", "dataset layout"),
         needs=("shard", "tfrecord", "webdataset"),
     ),
-    _rule(
+    rule(
         "layout_object",
         r"\bobject\s*(?:store|storage)\b|\bs3\b",
         _member("dataset_layout", "object-store", "dataset layout"),
@@ -177,21 +177,21 @@ RULES: tuple[Rule, ...] = (
     *LATENCY_RULES,
     *DURATION_RULES,
     *MODEL_RULES,  # "37B active" before model sizes
-    _rule(
+    rule(
         "tokens",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*tokens?\b",
         _tokens,
         needs=("token",),
     ),
     *TOKEN_UNIT_RULES,
-    _rule(
+    rule(
         "model",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*([bt])(?:illion|rillion)?\b(?:[- ]?param(?:eter)?s?)?"
         r"(?:\s*(?:llm|model|moe))?",
         _model,
         needs=("b", "t"),
     ),
-    _rule(
+    rule(
         "most_gpus",
         # "max GPUs under 0.5 MW", "the most GPUs", "how many fit": the count is the objective.
         # "How many B200s do I need to train ...", "how many H100s to pretrain a 7B model" ask
@@ -206,7 +206,7 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
         needs=("many", "max", "most"),  # "maximize" holds "max"
     ),
-    _rule(
+    rule(
         "perf_per_watt",
         # "best performance per watt", "most energy-efficient", "max PFLOPS per MW", "perf/W"
         r"\b(?:perf(?:ormance)?|flops|pflops|tflops|compute)\s*(?:per|/)\s*(?:watt|w|mw|kw)\b"
@@ -215,14 +215,14 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "perf-per-watt", "objective: most PFLOPS per MW")],
         needs=("compute", "efficien", "flops", "perf"),
     ),
-    _rule(
+    rule(
         "biggest",
         # "the biggest H200 cluster we can build", "the largest possible cluster"
         r"\b(?:biggest|largest)(?:\s+possible)?\b",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs")],
         needs=("biggest", "largest"),
     ),
-    _rule(
+    rule(
         "most_gpus_tail",
         # the tail of "as many B200 as possible" / "as many as will fit": the platform's name in
         # between is read by then, so the tail is read alone when "as many" comes before it
@@ -234,20 +234,20 @@ RULES: tuple[Rule, ...] = (
         ),
         needs=("fit", "possible"),
     ),
-    _rule(
+    rule(
         "gpus",
         _NUM + r"(?:\s*x\s*|\s*-\s*|\s*)(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
         _count("gpus", "GPUs"),
         needs=("accelerator", "gpu"),
     ),
-    _rule(
+    rule(
         "nodes",
         # "32 nodes", "16x servers", "a 32-node cluster"
         _NUM + r"(?:\s*x\s*|\s*-\s*|\s*)(?:nodes?|servers?|systems?)\b",
         _count("nodes", "nodes"),
         needs=("node", "server", "system"),
     ),
-    _rule(
+    rule(
         "tier",
         # only beside "storage" or "tier": "the best GB300 config" asks for no storage tier
         r"\b(good|better|best)\b(?:\s*(?:tier\s*)?storage|\s*tier)"
@@ -259,25 +259,25 @@ RULES: tuple[Rule, ...] = (
     # Table 5): best for 1080p/4K/uncompressed images, video and ETL; better
     # for compressed images (ImageNet); good for NLP. A tier the request states still wins
     # (parse.py `_data_meaning`), so these are read aside
-    _rule(
+    rule(
         "data_best",
         r"\b(?:videos?|4k|1080p|uncompressed\s+images?|etl)\b",
         lambda m: [Reading("_data_tier", "best", f"{m.group(0)}: best storage tier (Table 5)")],
         needs=("1080p", "4k", "etl", "uncompressed", "video"),
     ),
-    _rule(
+    rule(
         "data_better",
         r"\b(?:images?|imagenet|computer\s+vision)\b",
         lambda m: [Reading("_data_tier", "better", f"{m.group(0)}: better storage tier (Table 5)")],
         needs=("computer", "image"),
     ),
-    _rule(
+    rule(
         "data_good",
         r"\bnlp\b|\btext\s+(?:data(?:sets?)?|corpus|corpora)\b",
         lambda m: [Reading("_data_tier", "good", f"{m.group(0)}: good storage tier (Table 5)")],
         needs=("nlp", "text"),
     ),
-    _rule(
+    rule(
         "fabric_ib",
         r"\binfini\s*band\b|\bib\b|\bndr\b|\bxdr\b|\bquantum(?:-?x800|-?2)?\b",
         _member("fabric", "infiniband", "fabric"),
@@ -285,7 +285,7 @@ RULES: tuple[Rule, ...] = (
     ),
     # "1 exaflop of FP8", "100 PFLOPS", "2.5 EF": dense compute to deliver; the precision is
     # read by its own rule ("of FP8"), BF16 when none is named
-    _rule(
+    rule(
         "compute_flops",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(exa|peta|e|p)[- ]?(?:flops?|flop/s|f)\b(?!\s*(?:/|per)\s*(?:mw|w))",
         lambda m: [
@@ -299,46 +299,46 @@ RULES: tuple[Rule, ...] = (
     ),
     # "400G RoCE", "800GbE", "800 Gb/s InfiniBand": the compute port speed. Not "GB/s" (a
     # storage or memory bandwidth) and not a speed said of the storage or management network
-    _rule(
+    rule(
         "link_speed",
         r"(?<![\w.])(100|200|400|800|1600)\s*(?:g|gbe|gbps|gbit(?:/s)?|gigabit)\b"
         r"(?!\s*(?:ethernet\s+|infiniband\s+)?(?:storage|in-?band|management|north|front))",
         lambda m: [Reading("compute_link_gbps", int(m.group(1)), f"{m.group(1)} Gb/s ports")],
         needs=("100", "200", "400", "600", "800"),
     ),
-    _rule(
+    rule(
         "fabric_eth",
         r"\bspectrum[- ]?x\b|\bethernet\b|\broce\b",
         _member("fabric", "ethernet", "fabric"),
         needs=("ethernet", "roce", "spectrum"),
     ),
-    _rule(
+    rule(
         "cool_liquid",
         r"\b(?:direct[- ])?liquid(?:[- ]cool(?:ed|ing))?\b|\bdlc\b",
         _member("cooling", "liquid", "cooling"),
         needs=("dlc", "liquid"),
     ),
-    _rule(
+    rule(
         "cool_air",
         # not "air-gapped" (a network with no outside link)
         r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b",
         _member("cooling", "air", "cooling"),
         needs=("air",),
     ),
-    _rule(
+    rule(
         "w_train",
         r"\b(?:pre-?)?train(?:ing|s)?\b",
         _member("workload", "training", "workload"),
         needs=("train",),
     ),
-    _rule(
+    rule(
         "w_ft",
         r"\bfine[- ]?tun(?:e|ed|ing)\b|\bsft\b|\bfinetun(?:e|ed|ing)\b"
         r"|\binstruction[- ]tun(?:e|ed|ing)\b|\bdpo\b|\brlhf\b",
         _member("workload", "fine-tuning", "workload"),
         needs=("dpo", "fine", "instruction", "rlhf", "sft"),
     ),
-    _rule(
+    rule(
         "w_inf",
         r"\binferenc(?:e|ing)\b|\bserv(?:e|es|ed|ing)\b|\binference[- ]heavy\b"
         # "host Llama 3.3 70B", "self-hosting a model": not a host's parts ("host memory")
@@ -347,5 +347,5 @@ RULES: tuple[Rule, ...] = (
         _member("workload", "inference", "workload"),
         needs=("host", "inference", "inferencing", "serve", "serving"),
     ),
-    _rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
+    rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
 )

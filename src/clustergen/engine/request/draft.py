@@ -1,0 +1,91 @@
+"""The request as read so far: the text, which of its characters are taken, the fields found, the
+notes made and the catalog names met. Every rule and every pass reads and writes one `Draft`."""
+
+from __future__ import annotations
+
+import re
+
+from clustergen.catalog.loader import Catalog
+from clustergen.engine.request.rules import Reading, Rule
+from clustergen.engine.request.words import FILLER, NAMES
+from clustergen.errors import RequestError
+
+#: a catalog entry named in the text: (kind, id), kind one of "system", "gpu", "model"
+Named = tuple[str, str]
+#: the characters a name was read from: (start, end)
+Span = tuple[int, int]
+
+
+class Draft:
+    """The text being read: which characters are taken, the fields found and the notes made."""
+
+    def __init__(self, catalog: Catalog, text: str) -> None:
+        self.catalog = catalog
+        self.low = text.lower().replace("×", "x")
+        self.used = [False] * len(self.low)
+        self.fields: dict[str, object] = {"text": text.strip()}
+        self.understood: list[str] = []
+        self.phrases: dict[str, str] = {}
+        self.members: dict[str, set[str]] = {}
+        #: the catalog names found, with their spans, in the order of the text
+        self.named: list[Named] = []
+        self.spans: list[Span] = []
+        #: the fleet a request replaces ("replace our 256 A100s with H200s"), with its span
+        self.replaced: tuple[Named, Span] | None = None
+
+    def free(self, m: re.Match[str]) -> bool:
+        return not any(self.used[m.start() : m.end()])
+
+    def take(self, start: int, end: int, note: str) -> None:
+        for k in range(start, end):
+            self.used[k] = True
+        self.understood.append(note)
+
+    def read(self, rule: Rule) -> None:
+        """Every free match of the rule; a match over words already read is retried one
+        character on, so "1024, output length 128" still finds "output length 128" after "1024"
+        was taken. A rule whose words the request lacks cannot match: it is not compiled or
+        searched."""
+        if not rule.may_match(self.low):
+            return
+        pos = 0
+        while m := rule.pattern.search(self.low, pos):
+            if not self.free(m):
+                pos = m.start() + 1
+                continue
+            for reading in rule.read(m):
+                self.apply(m, reading)
+            pos = max(m.end(), m.start() + 1)
+
+    def apply(self, m: re.Match[str], r: Reading) -> None:
+        phrase = m.group(0).strip()
+        if r.mode == "set":
+            self.fields[r.field] = r.value
+            return
+        if r.mode == "member":
+            self.members.setdefault(r.field, set()).add(str(r.value))
+            self.take(m.start(), m.end(), f"{phrase!r} -> {r.note}")
+            return
+        start, low = m.start(), self.low
+        if start and low[start - 1] == "-" and (start < 2 or not low[start - 2].isalnum()):
+            raise RequestError(
+                f"{'-' + phrase!r} is negative",
+                hint=f"give a positive {NAMES.get(r.field, r.field)}",
+            )
+        if r.field in self.fields and self.fields[r.field] != r.value:
+            raise RequestError(
+                f"the request gives two {NAMES.get(r.field, r.field)} values "
+                f"({self.phrases[r.field]!r} and {phrase!r})",
+                hint="state it once",
+            )
+        self.fields[r.field] = r.value
+        self.phrases[r.field] = phrase
+        self.take(m.start(), m.end(), f"{phrase!r} -> {r.note}")
+
+    def leftovers(self) -> list[str]:
+        return [
+            w.group(0)
+            # a word does not end in the sentence's full stop ("a 5 MW hall." leaves "hall")
+            for w in re.finditer(r"[a-z0-9](?:[a-z0-9.+-]*[a-z0-9+])?", self.low)
+            if not any(self.used[w.start() : w.end()]) and w.group(0) not in FILLER
+        ]

@@ -1,0 +1,83 @@
+"""The passes a request is read by, in order: `PASSES`.
+
+A rule (`request/rules/`) maps one phrase to one field. A pass reads what a rule cannot: words
+the catalog names, a phrase whose meaning needs the rest of the request (a count beside a name,
+a budget beside a price), or a refusal that needs the whole reading. Each pass is a function of
+the `Draft`, and its docstring says what it reads and why it is a pass. The rule tables are
+read by two of them, at the place their words must be taken: prices before catalog names, the
+other rules after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from clustergen.engine.request.draft import Draft
+from clustergen.engine.request.passes.counts import read_bare_count, read_su_count
+from clustergen.engine.request.passes.meanings import (
+    budget_meaning,
+    context_meaning,
+    data_meaning,
+    note_readings,
+    resolve_members,
+)
+from clustergen.engine.request.passes.names import (
+    find_names,
+    priced_gpu,
+    read_platforms,
+    read_pod,
+    read_replaced_fleet,
+    read_storage,
+    refuse_other_variant,
+)
+from clustergen.engine.request.passes.refusals import (
+    refuse_air_for_liquid,
+    refuse_moe_without_active,
+    refuse_nothing_to_size,
+    refuse_pod_count,
+    refuse_unknown_model,
+    refuse_unknown_named_gpu,
+    refuse_unknown_product,
+    refuse_unsized_job,
+)
+from clustergen.engine.request.passes.scope import read_cap_basis, read_scope
+from clustergen.engine.request.passes.tables import read_price_rules, read_rules, tokens_from_load
+
+Pass = Callable[[Draft], None]
+
+#: Every pass, in the order it reads: an earlier pass takes its words first, and a later one
+#: sees what the earlier ones found.
+PASSES: tuple[Pass, ...] = (
+    # rules and names: a phrase's words are taken by the first to read them
+    read_price_rules,
+    find_names,
+    priced_gpu,
+    refuse_other_variant,
+    read_replaced_fleet,
+    read_platforms,
+    read_pod,
+    read_storage,
+    read_scope,
+    read_rules,
+    read_cap_basis,
+    # readings of the whole request
+    tokens_from_load,
+    read_su_count,
+    read_bare_count,
+    resolve_members,
+    budget_meaning,
+    context_meaning,
+    data_meaning,
+    note_readings,
+    # refusals: a question the reading cannot size is refused, never answered as another
+    refuse_unknown_model,
+    refuse_moe_without_active,
+    refuse_unknown_product,
+    refuse_unknown_named_gpu,
+    refuse_pod_count,
+    refuse_unsized_job,
+    refuse_nothing_to_size,
+    refuse_air_for_liquid,
+)
+
+__all__ = ["PASSES", "Pass"]

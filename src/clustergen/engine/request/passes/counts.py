@@ -1,0 +1,154 @@
+"""The passes that read a count beside a catalog name: "512 H100s", "16 DGX B200", "DGX H100 4
+SU", "3 racks of GB200". A count is a pass, not a rule, because what it counts (GPUs, nodes,
+racks, scalable units) depends on the name it stands beside and on that name's catalog entry.
+Both run only when no rule has read a GPU or node count."""
+
+from __future__ import annotations
+
+import re
+
+from clustergen.catalog.models import System
+from clustergen.engine.model.request import sizes_workload
+from clustergen.engine.request.draft import Draft, Named, Span
+from clustergen.engine.request.rules.counts import (
+    count_before,
+    racks_to_nodes,
+    su_count,
+    su_node_count,
+)
+from clustergen.engine.request.words import UNIT_WORD
+from clustergen.errors import RequestError
+from clustergen.units import plural
+
+
+def _counted(r: Draft) -> bool:
+    return "gpus" in r.fields or "nodes" in r.fields
+
+
+def read_su_count(r: Draft) -> None:
+    """A count of scalable units of the named system ("DGX H100 4 SU"): its nodes as the RA
+    builds that many SUs. A pass: the nodes are the named system's RA's, on the fabric the
+    request names."""
+    if _counted(r):
+        return
+    count = su_count(r.low)
+    if count is None or any(r.used[count.start : count.end]):
+        return
+    system = next((eid for kind, eid in r.named if kind == "system"), r.fields.get("platform"))
+    if not isinstance(system, str):
+        raise RequestError(
+            f"{count.words!r} needs a system whose scalable unit it counts",
+            hint='name one, e.g. "DGX H100 4 SU" or "2 SU of GB200 NVL72"',
+        )
+    fabric = next(iter(r.members.get("fabric", set())), None)
+    nodes, basis, arch = su_node_count(r.catalog, system, fabric, count.value)
+    r.fields["nodes"] = nodes
+    r.fields["su_architecture"] = arch.id
+    if fabric is None:  # the count named the RA, so its fabric: see `su_node_count`
+        r.members["fabric"] = {arch.compute_fabric.technology}
+        basis += f", on its {arch.compute_fabric.technology} compute fabric"
+    r.take(count.start, count.end, f"{count.words!r} -> {plural(nodes, system + ' node')}: {basis}")
+
+
+def read_bare_count(r: Draft) -> None:
+    """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes), "a single
+    DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks); a count beside a
+    replaced fleet's name counts the GPUs replaced one for one. A pass: the unit of the count
+    is the name's (a GPU or a system) and the words after it."""
+    if _counted(r):
+        return
+    platform, old = r.fields.get("platform"), r.replaced
+    beside = _bare_count(
+        r,
+        r.named if old is None else [old[0], *r.named],
+        r.spans if old is None else [old[1], *r.spans],
+    )
+    if old is not None and beside == old[0]:
+        _one_for_one(r, old[0], platform)
+
+
+def _one_for_one(r: Draft, old: Named, platform: object) -> None:
+    """A count read beside the replaced fleet's name counts the GPUs the design replaces:
+    "64 DGX H100" replaced by GB200 NVL72 racks is 512 GPUs, not 64 racks. A platform the
+    count named (racks of the old GPU) was the old fleet's, so the design's own stands."""
+    counted = r.fields.get("platform")
+    if counted != platform:
+        r.fields.pop("platform")
+        if platform is not None:
+            r.fields["platform"] = platform
+    system = counted if counted != platform else old[1] if old[0] == "system" else None
+    nodes = r.fields.get("nodes")
+    per_node = r.catalog.system(str(system)).gpus_per_node if system else None
+    if not isinstance(nodes, int) or not per_node:
+        return  # GPUs counted, or nodes of a GPU named alone: as many of the new ones
+    del r.fields["nodes"]
+    r.fields["gpus"] = nodes * per_node
+    r.understood.append(
+        f"{plural(nodes, f'{system} node')} replaced one for one by GPU -> "
+        f"{nodes * per_node:,} GPUs"
+    )
+
+
+def _bare_count(r: Draft, named: list[Named], spans: list[Span]) -> Named | None:
+    """The count before the first of the names that has one (see `read_bare_count`). Returns
+    the name the count was read beside."""
+    for (s, e), name in zip(spans, named, strict=True):
+        kind, eid = name
+        if kind == "model":
+            continue
+        unit = UNIT_WORD.match(r.low, e)
+        # "a"/"an" is a count only when nothing else sizes the request
+        articles = "power_cap_w" not in r.fields and not sizes_workload(r.fields)
+        count = count_before(r.low, s, e, unit.group(0).strip() if unit else None, articles)
+        if count is None or (kind != "system" and not re.search(r"\d", count.words)):
+            continue
+        n = count.value
+        if kind == "system" and _GPU_WORD.match(r.low, e):  # "64 GB200 NVL72 GPUs": GPUs
+            kind = "gpu"
+        if kind == "system":
+            words = (unit.group(0) if unit else r.low[s:e]).strip()
+            if words.endswith(("rack", "racks")) or re.search(r"\bracks?\b", count.words):
+                n, basis = racks_to_nodes(r.catalog, eid, n)
+                note = f"{count.words!r} -> {plural(n, eid + ' node')}: {basis}"
+            else:
+                note = f"{count.words!r} -> {plural(n, eid + ' node')}"
+            r.fields["nodes"] = n
+        else:
+            note = _gpu_count(r, eid, n, f"{count.words} {unit.group(0).strip() if unit else ''}")
+        r.take(count.start, count.end if unit is None else max(count.end, unit.end()), note)
+        return name
+    return None
+
+
+def _gpu_count(r: Draft, gpu: str, n: int, words: str) -> str:
+    """A count beside a GPU's name, by the unit its words give: GPUs ("512 H100s"), nodes ("16
+    H100 servers", "4 nodes of H200"), or racks ("3 racks of GB200"), which count the nodes of
+    the GPU's one rack-scale system; a rack of a GPU with no such system holds as many nodes as
+    the system chosen makes it, so the request must name one."""
+    unit = _UNITS_IN.search(words)
+    if unit is None:
+        r.fields["gpus"] = n
+        return f"{words.strip()!r} -> {n} GPUs"
+    if not unit.group(0).startswith("rack"):
+        r.fields["nodes"] = n
+        return f"{words.strip()!r} -> {plural(n, gpu + ' node')}"
+    systems = [s for s in r.catalog.all("systems", System) if s.gpu == gpu]
+    racks = sorted(s.id for s in systems if s.kind == "nvl-rack" and s.lifecycle != "superseded")
+    if len(racks) != 1:
+        named = racks or sorted(s.id for s in systems)
+        raise RequestError(
+            f"{plural(n, 'rack')} of {gpu} hold as many GPUs as the system in them",
+            hint=f'name the system, e.g. "{plural(n, "rack")} of {named[0]}"'
+            + (f" (the {gpu} systems: {', '.join(named)})" if len(named) > 1 else ""),
+        )
+    r.fields["platform"] = racks[0]
+    r.fields["nodes"], basis = racks_to_nodes(r.catalog, racks[0], n)
+    return f"{words.strip()!r} -> {plural(n, racks[0] + ' node')}: {basis}"
+
+
+#: the unit a count beside a GPU's name gives: none is GPUs
+_UNITS_IN = re.compile(r"\b(?:nodes?|systems?|servers?|boxes|racks?)\b")
+
+
+#: a GPU word right after a system's name: the count before it counts GPUs
+_GPU_WORD = re.compile(r"\s*(?:gpus?|accelerators?)\b")

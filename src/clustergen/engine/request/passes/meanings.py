@@ -1,0 +1,120 @@
+"""The passes that settle what the rules read once the whole request is read: word sets to fields,
+a budget's kind, a context's length, the data's storage tier, and what was left unread. Each is a
+pass, not a rule, because its field depends on words elsewhere in the request (a budget with an
+hourly price buys GPU-hours; one without buys hardware)."""
+
+from __future__ import annotations
+
+import re
+
+from clustergen.engine.request.draft import Draft
+from clustergen.engine.request.words import CONFLICTS
+from clustergen.errors import RequestError
+
+
+def resolve_members(r: Draft) -> None:
+    """Word sets to fields: two fabrics, coolings or layouts contradict; several workloads are
+    a mixed workload. A pass: a contradiction is two words anywhere in the request."""
+    for field, (message, hint) in CONFLICTS.items():
+        values = r.members.get(field, set())
+        if len(values) > 1:
+            raise RequestError(message.format(values=", ".join(sorted(values))), hint=hint)
+    workloads = r.members.get("workload", set())
+    if len(workloads) > 1:
+        r.members["workload"] = {"mixed"}
+    for field in (*CONFLICTS, "workload"):
+        if r.members.get(field):
+            r.fields[field] = r.members[field].pop()
+
+
+def _serving(r: Draft) -> bool:
+    return r.fields.get("workload") == "inference" or "output_tokens_per_s" in r.fields
+
+
+def _reread(r: Draft, src: str, dst: str, words: str) -> None:
+    """A reading whose field depends on the whole request moves to the field it turned out to
+    be, and its note says what it was read as."""
+    r.fields[dst] = r.fields.pop(src)
+    phrase = r.phrases.pop(src)
+    r.phrases.setdefault(dst, phrase)
+    head = f"{phrase!r} ->"
+    r.understood = [f"{head} {words}" if u.startswith(head) else u for u in r.understood]
+
+
+#: an hourly price makes a budget one of GPU-hours; so does a model to train, not to serve
+_HOURLY = ("price_per_gpu_hour", "price_per_node_hour")
+_JOB = ("model", "model_params_b")
+
+
+#: words that say the cluster is bought, not rented by the hour
+_OWNED = re.compile(
+    r"\bon[- ]?prem(?:ise|ises)?\b|\bcapex\b|\bpurchas(?:e|ing)\b|\bbuy(?:ing)?\b"
+    r"|\bown(?:ed)?\s+(?:cluster|hardware|data\s*cent(?:er|re))\b"
+)
+
+
+def budget_meaning(r: Draft) -> None:
+    """A bare budget ("$50M, 10 MW") with no job to spend GPU-hours on and no hourly price is
+    a capital budget: the most the cluster's hardware may cost. A serving cluster runs without
+    end, and a cluster the customer owns ("on-prem", "buy", "capex") is bought, so their
+    budget buys hardware unless the request prices GPU-hours. A pass: the budget rule cannot
+    see the job, the price or the ownership words."""
+    serving = _serving(r)
+    owned = _OWNED.search(r.low) is not None
+    job = any(k in r.fields for k in _JOB) and not serving and not owned
+    if "budget_usd" not in r.fields or job or any(k in r.fields for k in _HOURLY):
+        return
+    usd = r.fields["budget_usd"]
+    if r.fields.get("capital_budget_usd", usd) != usd:
+        raise RequestError(
+            f"the request gives two capital budgets ({r.phrases['capital_budget_usd']!r} and "
+            f"{r.phrases['budget_usd']!r})",
+            hint="state it once",
+        )
+    why = (
+        "a serving cluster"
+        if serving
+        else "a cluster to own"
+        if owned
+        else "no model to buy GPU-hours for"
+    )
+    _reread(r, "budget_usd", "capital_budget_usd", f"capital budget ${usd:,.0f} ({why})")
+
+
+def context_meaning(r: Draft) -> None:
+    """A context length ("8k context") is the training sequence, or for a serving request the
+    prompt length it must hold (the output's share is unknown, so the whole context, the most).
+    A pass: whether the request serves is known only once every workload word is read."""
+    if "_context" not in r.fields:
+        return
+    n = r.fields["_context"]
+    field, words = (
+        ("isl_tokens", f"input length {n:,} tokens (a served context read as its prompt)")
+        if _serving(r)
+        else ("sequence_tokens", f"sequence {n} tokens")
+    )
+    if r.fields.get(field, n) != n:  # an explicit input or sequence length was given: it stands
+        r.fields.pop("_context")
+        return
+    _reread(r, "_context", field, words)
+
+
+def data_meaning(r: Draft) -> None:
+    """The data the request names ("video", "ImageNet", "NLP") sets the storage tier NVIDIA's
+    Table 5 gives it, unless the request states a tier: the stated one stands. A pass: a tier
+    stated anywhere in the request overrides the data's."""
+    if "_data_tier" not in r.fields:
+        return
+    if "storage_tier" in r.fields:
+        r.fields.pop("_data_tier")
+        r.phrases.pop("_data_tier", None)
+        return
+    tier = r.fields["_data_tier"]
+    _reread(r, "_data_tier", "storage_tier", f"{tier} storage tier (the data's, H100 RA Table 5)")
+
+
+def note_readings(r: Draft) -> None:
+    """What was read, and the words no rule or pass read ("not understood"). A pass: it is the
+    reading's record, made once every reading is done (the refusals after it read no field)."""
+    r.fields["understood"] = r.understood
+    r.fields["not_understood"] = r.leftovers()

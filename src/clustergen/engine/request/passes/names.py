@@ -1,0 +1,217 @@
+"""The passes that read catalog names: GPUs, systems, language models, pods and storage products.
+
+They run after the price rules and before the other rules: a name takes its words first, so no
+rule reads "72" out of "GB200 NVL72". A name is a pass, not a rule, because its words are the
+catalog's, not a pattern's, and because what it means depends on the other names around it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Gpu, System, normalise_name
+from clustergen.catalog.workload_models import LanguageModel
+from clustergen.engine.cache import cached
+from clustergen.engine.request.draft import Draft, Named, Span
+from clustergen.engine.request.rules.pods import pod_platform
+from clustergen.engine.request.rules.storage import named_storage
+from clustergen.engine.request.versions import family_size_names
+from clustergen.engine.request.words import UNIT_WORD
+from clustergen.errors import NotFoundError, RequestError
+
+#: a two-character GPU name ("L4", "T4")
+_SHORT_GPU = re.compile(r"^[a-z]\d$")
+#: a bare size ("70B"): read by the model-size rule, then matched to the catalog's alias for it
+_BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
+
+
+def _platform_names(catalog: Catalog) -> list[tuple[str, str, str]]:
+    """(normalised name, kind, id) for systems, GPUs and language models, longest first so
+    'gb200 nvl72' beats 'gb200'."""
+
+    def build() -> list[tuple[str, str, str]]:
+        names: list[tuple[str, str, str]] = []
+        for s in catalog.all("systems", System):
+            if s.gpus_per_node:
+                names += [(n, "system", s.id) for n in s.names() if len(n) >= 3]
+        for g in catalog.all("gpus", Gpu):
+            # two characters only as a letter and a digit ("L4"): short names stay out otherwise
+            names += [(n, "gpu", g.id) for n in g.names() if len(n) >= 3 or _SHORT_GPU.match(n)]
+        for m in catalog.all("models", LanguageModel):
+            names += [
+                (n, "model", m.id) for n in m.names() if len(n) >= 3 and not _BARE_SIZE.match(n)
+            ]
+        # a name both a system and a GPU answer to ("GB200 NVL72") is the system: the GPU follows
+        # from it; the order is fixed, never the set's hash order
+        names += [(n, "model", eid) for n, (eid, _) in family_size_names(catalog).items()]
+        rank = {"system": 0, "gpu": 1, "model": 2}
+        return sorted(set(names), key=lambda t: (-len(t[0]), rank[t[1]], t[2]))
+
+    return cached(catalog, ("request-names",), build)
+
+
+def _find_platform(
+    catalog: Catalog, text: str, used: list[bool] | None = None
+) -> tuple[list[Named], list[Span]]:
+    """Catalog GPUs and systems named in the text (outside the `used` characters), with the
+    character spans they used."""
+    found: list[Named] = []
+    spans: list[Span] = []
+    # Candidate phrases: 1 to 4 consecutive words, normalised as catalog names are.
+    words = [
+        w
+        for w in re.finditer(r"[a-z0-9][a-z0-9.+-]*", text)
+        if used is None or not any(used[w.start() : w.end()])
+    ]
+    table: dict[str, Named] = {}
+    for name, kind, eid in _platform_names(catalog):
+        table.setdefault(name, (kind, eid))
+    i = 0
+    while i < len(words):
+        hit = None
+        for width in (4, 3, 2, 1):
+            if i + width > len(words):
+                continue
+            start, end = words[i].start(), words[i + width - 1].end()
+            key = normalise_name(text[start:end])
+            key = re.sub(r"s$", "", key) if key not in table else key  # "h100s"
+            if key in table:
+                hit = (width, start, end, table[key])
+                break
+        if hit:
+            width, start, end, (kind, eid) = hit
+            found.append((kind, eid))
+            spans.append((start, end))
+            i += width
+        else:
+            i += 1
+    return found, spans
+
+
+def find_names(r: Draft) -> None:
+    """The catalog GPUs, systems and models the text names ("512 H100s", "GB200 NVL72", "Llama
+    3.1 70B"), found but not yet taken. A pass: the words are the catalog's (4,000 names), and
+    the passes after it read the names together (a price's GPU, a replaced fleet)."""
+    r.named, r.spans = _find_platform(r.catalog, r.low, r.used)
+
+
+def priced_gpu(r: Draft) -> None:
+    """The GPU a price is quoted for ("$2 per H800 GPU-hour") is the GPU sized, as if named. A
+    pass: the price rule read the words, and only the catalog says whether they name a GPU."""
+    priced = r.fields.pop("price_names_gpu", None)
+    if priced is None:
+        return
+    where = r.low.find(str(priced))
+    span = (where, where + len(str(priced)))
+    found, _ = _find_platform(r.catalog, str(priced))
+    if len(found) != 1 or found[0][0] == "model":
+        raise NotFoundError("GPU", str(priced), r.catalog.closest("gpus", str(priced)))
+    r.named, r.spans = [*r.named, found[0]], [*r.spans, span]
+
+
+#: a memory size or form factor written right after a GPU's name ("A100 40GB", "H100 with
+#: 96 GB", "A100 PCIe", "H200 NVL")
+_VARIANT = re.compile(r"\s*(?:with\s+|-)?(?:(\d+)\s*gb\b(?!\s*/\s*s|ps)|(pcie|nvl|sxm\d?)\b)")
+
+
+def refuse_other_variant(r: Draft) -> None:
+    """A GPU named with a memory size or form factor its catalog entry lacks ("H100 96GB" when
+    the catalog has the 80 GB part, "A100 PCIe" when it has the SXM one) is another part:
+    refused, never sized as the part the name matched. A pass: it compares the words after a
+    name with that catalog entry."""
+    catalog, low = r.catalog, r.low
+    for (kind, eid), (start, end) in zip(r.named, r.spans, strict=True):
+        m = _VARIANT.match(low, end)
+        if kind != "gpu" or not m:
+            continue
+        gpu = catalog.gpu(eid)
+        other_memory = m.group(1) and gpu.memory_gb and int(m.group(1)) != round(gpu.memory_gb)
+        form = m.group(2)
+        other_form = form and (
+            (form == "pcie") != (gpu.form_factor == "pcie")
+            or (form == "nvl" and "nvl" not in " ".join(gpu.names()))
+        )
+        if other_memory or other_form:
+            phrase = low[start : m.end()].strip()
+            raise NotFoundError("GPU", phrase, catalog.closest("gpus", phrase))
+
+
+#: "replace our 256 A100s with H200s", "upgrade 32 DGX A100 to DGX B200", "swap the H100s for
+#: B200s": the verb before the first name, the word joining it to the second
+_REPLACE_VERB = re.compile(
+    r"\b(?:replac(?:e|es|ing)|swap(?:ping)?(?:\s+out)?|upgrad(?:e|es|ing)|migrat(?:e|es|ing)"
+    r"|mov(?:e|es|ing)|refresh(?:es|ing)?)\b(?=[^.;!?]*$)"
+)
+_REPLACE_JOIN = re.compile(r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\b[^.;!?]{0,20}$")
+
+
+def read_replaced_fleet(r: Draft) -> None:
+    """A fleet replaced by another ("replace our 256 A100s with H200s"): the design is the new
+    one and the old name is read as what it replaces (`Draft.replaced`); a count written with
+    the old one counts GPUs replaced one for one (`counts.read_bare_count`). A pass: it reads
+    two names and the verb between them."""
+    named, spans = r.named, r.spans
+    platforms = [i for i, (kind, _) in enumerate(named) if kind != "model"]
+    for old, new in itertools.pairwise(platforms):
+        (s_old, e_old), (s_new, _) = spans[old], spans[new]
+        verb = _REPLACE_VERB.search(r.low[:s_old])
+        if not verb or not _REPLACE_JOIN.match(r.low[e_old:s_new]) or named[old] == named[new]:
+            continue
+        eid = named[new][1]
+        r.take(s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced by {eid} (the design is for it)")
+        r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
+        keep = [i for i in range(len(named)) if i != old]
+        r.named, r.spans = [named[i] for i in keep], [spans[i] for i in keep]
+        r.replaced = (named[old], spans[old])
+        return
+
+
+def read_platforms(r: Draft) -> None:
+    """The catalog GPUs and systems the text names (one of each at most). A pass: two names of
+    one kind contradict only once every name is found."""
+    for kind, eid in r.named:
+        key = {"system": "platform", "gpu": "gpu", "model": "model"}[kind]
+        if key in r.fields and r.fields[key] != eid:
+            raise RequestError(
+                f"the request names two {key}s ({r.fields[key]} and {eid})",
+                hint="a design uses one GPU platform; run one request per platform",
+            )
+        r.fields[key] = eid
+    for (s, e), (kind, eid) in zip(r.spans, r.named, strict=True):
+        unit_word = UNIT_WORD.match(r.low, e) if kind == "system" else None
+        if unit_word:  # "64 DGX B200 nodes": the word names what the count counts
+            e = unit_word.end()
+        note = f"{r.low[s:e]!r} -> {'platform' if kind == 'system' else kind} {eid}"
+        if kind == "model":
+            note += _family_size_reason(r, s, e)
+        r.take(s, e, note)
+
+
+def read_pod(r: Draft) -> None:
+    """A GPU named with "SuperPOD" or "BasePOD" and no system: the DGX system those RAs use. A
+    pass: the pod's system depends on the GPU named beside it."""
+    gpu = r.fields.get("gpu")
+    if not isinstance(gpu, str) or "platform" in r.fields:
+        return
+    pod = pod_platform(r.catalog, r.low, r.used, gpu)
+    if pod is not None:
+        r.fields["platform"] = pod.system
+        r.take(pod.start, pod.end, pod.note)
+
+
+def read_storage(r: Draft) -> None:
+    """The storage system named by class or product ("Lustre", "WEKA"): a word set, so two
+    different ones contradict as two fabrics do (`meanings.resolve_members`). A pass: the
+    products are the catalog's, so a product added there is read without a new rule."""
+    for system, product, start, end in named_storage(r.catalog, r.low, r.used):
+        r.members.setdefault("storage_system", set()).add(system)
+        r.take(start, end, f"{r.low[start:end]!r} -> storage system {system} ({product})")
+
+
+def _family_size_reason(r: Draft, start: int, end: int) -> str:
+    """The reason a model named by family and size alone ("llama 70b") reads as one version."""
+    derived = family_size_names(r.catalog)
+    hit = derived.get(normalise_name(r.low[start:end]))
+    return f" ({hit[1]})" if hit else ""
