@@ -125,6 +125,43 @@ def fabric_checks(label: str, f: FabricDesign) -> list[Check]:
     return out
 
 
+def stated_storage_checks(inputs: Inputs, storage: StorageSection) -> list[Check]:
+    """The read and write bandwidth and the usable capacity the request states, against what the
+    storage designed delivers: a figure not met fails, a figure the catalog cannot tell (a
+    file system of unknown capacity) is unknown, never a pass."""
+    request = inputs.request
+    app = storage.appliances
+    usable = None
+    if app is not None:
+        each = inputs.catalog.system(app.appliance).usable_capacity_tb
+        usable = None if each is None else each * app.count
+    fs = storage.file_system
+    delivered = {
+        "read": (request.storage_read_gb_per_s, app.read_gb_per_s if app else fs.read_gb_per_s),
+        "write": (
+            request.storage_write_gb_per_s,
+            app.write_gb_per_s if app else fs.write_gb_per_s,
+        ),
+        "capacity": (request.storage_capacity_tb, usable),
+    }
+    out = []
+    for what, (asked, has) in delivered.items():
+        if not asked:
+            continue
+        unit = "TB usable" if what == "capacity" else f"GB/s {what}"
+        out.append(
+            check(
+                f"storage {what} meets the request",
+                has is not None and has >= asked * (1 - 1e-9),
+                f"{'unknown' if has is None else f'{has:,.0f}'} of {asked:,g} {unit}",
+                "what the storage designed delivers against the figure the request states"
+                + ("" if has is not None else "; the catalog gives no figure to check it by"),
+                unknown=has is None,
+            )
+        )
+    return out
+
+
 def storage_io_checks(a: StorageAnalysis) -> list[Check]:
     """The data path keeps the GPUs fed: every limit of the storage I/O model, metadata and the
     checkpoint stall named on their own."""
@@ -249,4 +286,4 @@ def design_checks(
             f"{targets.tier} tier, {targets.basis}",
         )
     )
-    return checks + storage_io_checks(storage.io)
+    return checks + stated_storage_checks(inputs, storage) + storage_io_checks(storage.io)
