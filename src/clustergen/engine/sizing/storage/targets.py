@@ -227,19 +227,16 @@ def design_io(
         )
     system = _system(catalog, layout, storage_system, assumed)
     if appliance is not None and system == "parallel-fs":
-        fs = _appliance_file_system(
-            catalog, appliance, pattern, read_gb_per_s, write_gb_per_s, capacity_tb
-        )
+        need = (read_gb_per_s, write_gb_per_s, capacity_tb)
+        fs = _appliance_file_system(catalog, appliance, pattern, *need)
     else:
         fs = _size_file_system(catalog, system, pattern, read_gb_per_s)
     if system == "parallel-fs":
         fs = _with_metadata_servers(catalog, fs, gpus, ingest, assumed)
     ckpt = None
     if checkpoints:
-        ckpt = _stated_interval(
-            _checkpoint(catalog, gpus, checkpoint_gb, model_params_b, fs, assumed),
-            checkpoint_interval_s,
-        )
+        ckpt = _checkpoint(catalog, gpus, checkpoint_gb, model_params_b, fs, assumed)
+        ckpt = _stated_interval(ckpt, checkpoint_interval_s)
     fields = {
         "gpus": gpus,
         "ingest_mb_per_s_per_gpu": ingest,
