@@ -25,4 +25,4 @@ def tokens_from_load(r: Draft) -> None:
     """Requests per second and concurrent users ("1,000 users at 20 tokens/s") become the token
     rate served. A pass: the rate needs every load phrase read, and the catalog's serving
     defaults for what the request leaves out."""
-    to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
+    r.understood += to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
