@@ -7,7 +7,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request.parse import parse_request
-from clustergen.errors import RequestError
+from clustergen.errors import NotFoundError, RequestError
 
 CAT = load_catalog()
 
@@ -104,3 +104,23 @@ def test_a_number_point_does_not_end_a_clause() -> None:
     assert r.rack_power_kw == 17.5
     assert r.power_cap_w == 3.2e6
     assert r.power_cap_basis == "facility"
+
+
+def test_a_model_named_in_brackets_beside_its_size_is_sized_by_the_size() -> None:
+    r = parse_request(
+        CAT, "fine-tune a 67B model (DeepSeek LLM 67B) on 16 servers, each with 8 GPUs"
+    )
+    assert r.model_params_b == 67
+    assert r.not_understood == []
+
+
+def test_an_unknown_model_without_a_size_beside_it_is_still_refused() -> None:
+    with pytest.raises(NotFoundError):
+        parse_request(CAT, "train llama 5 900b on 8 GPUs")
+
+
+def test_a_prompt_length_said_after_a_comma_is_the_input_length() -> None:
+    r = parse_request(
+        CAT, "Serve Llama 3.1 70B, prompts are long, about 9,400 tokens, 100 concurrent users"
+    )
+    assert r.isl_tokens == 9400

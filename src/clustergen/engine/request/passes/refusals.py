@@ -45,8 +45,31 @@ def refuse_unknown_model(r: Draft) -> None:
         if any(r.used[w.start() : w.end()]):
             continue
         if any(w.group(0).startswith(f) for f in families):
+            if _named_beside_size(r, w.start()):
+                continue
             phrase = _name_phrase(r.low[w.start() :])
             raise NotFoundError("model", phrase, r.catalog.closest("models", phrase))
+
+
+def _named_beside_size(r: Draft, at: int) -> bool:
+    """A name in brackets beside the size it is sized by ("a 67B model (DeepSeek LLM 67B)"):
+    the size is what the design needs, so the name is read as that model's, not refused. The
+    bracket's words are taken with a note saying the catalog does not hold the model."""
+    size = r.phrases.get("model_params_b")
+    opened, closed = r.low.rfind("(", 0, at), r.low.find(")", at)
+    if size is None or opened < 0 or closed < 0 or ")" in r.low[opened:at]:
+        return False
+    inside, before = r.low[opened + 1 : closed], r.low[max(0, opened - 40) : opened]
+    if size not in inside and size not in before:
+        return False
+    r.take(
+        opened,
+        closed + 1,
+        f"{r.low[opened : closed + 1]!r} -> the {size} model's name (not in the catalog: "
+        "sized from its stated size)",
+    )
+    r.fields["not_understood"] = r.leftovers()  # the record was made before this reading
+    return True
 
 
 def _name_phrase(text: str) -> str:
