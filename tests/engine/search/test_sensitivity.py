@@ -135,3 +135,8 @@ def test_an_option_whose_fabric_power_is_unknown_is_flagged_and_never_best(
     assert "switch power" in b300.power_unknown
     assert s.chosen != b300.option
     assert all(p.winner != b300.option for p in s.optics)
+
+
+def test_a_training_sweep_weighs_no_inference_card() -> None:
+    s = sens.sensitivity(CATALOG, merge_request(CATALOG, "5 MW training", {}))
+    assert not [o.option for o in s.options if "l40s" in o.option or "rtx" in o.option]
