@@ -115,7 +115,7 @@ class Objective:
 
 
 #: how the count objective ends, the words that tell a study ranked by it
-DELIVERED = "delivered by the GPUs asked for"
+DELIVERED = "from the GPUs asked for"
 
 
 def objective_for(request: DesignRequest, precision: str) -> Objective:
@@ -139,7 +139,7 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
     if (request.gpus or request.nodes) and not (request.gpu or request.platform):
         return Objective(
             "delivered-per-watt",
-            f"most dense {precision} PFLOPS per MW of IT power (whole design) {DELIVERED}",
+            f"most dense {precision} PFLOPS per MW of IT power {DELIVERED}",
             "higher",
         )
     if request.gpus or request.nodes:
