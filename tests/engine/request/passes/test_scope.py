@@ -124,3 +124,11 @@ def test_a_prompt_length_said_after_a_comma_is_the_input_length() -> None:
         CAT, "Serve Llama 3.1 70B, prompts are long, about 9,400 tokens, 100 concurrent users"
     )
     assert r.isl_tokens == 9400
+
+
+@pytest.mark.parametrize(
+    "text", ["train GPT-5 in one afternoon on 8 GPUs", "serve gemini-3 to 500 concurrent users"]
+)
+def test_a_model_like_name_after_the_work_is_refused_with_the_closest(text: str) -> None:
+    with pytest.raises(NotFoundError, match="unknown model"):
+        parse_request(CAT, text)

@@ -38,6 +38,7 @@ from clustergen.engine.request.passes.refusals import (
     refuse_unknown_model,
     refuse_unknown_named_gpu,
     refuse_unknown_product,
+    refuse_unnamed_model,
     refuse_unsized_job,
 )
 from clustergen.engine.request.passes.scope import read_cap_basis, read_scope
@@ -71,6 +72,7 @@ PASSES: tuple[Pass, ...] = (
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another
     refuse_unknown_model,
+    refuse_unnamed_model,
     refuse_moe_without_active,
     refuse_unknown_product,
     refuse_unknown_named_gpu,

@@ -86,6 +86,29 @@ def _name_phrase(text: str) -> str:
     return " ".join(kept)
 
 
+#: a model-like name after a verb of the work ("train GPT-5", "serve Gemini-2 Pro"): a word
+#: that starts with letters and holds a digit, as model names do
+_WORKED_NAME = re.compile(
+    r"\b(?:(?:pre-?)?train(?:ing)?|serv(?:e|ing)|host(?:ing)?|fine[- ]?tun(?:e|ing)|"
+    r"deploy(?:ing)?|run(?:ning)?|replicat(?:e|ing))\s+(?:(?:a|an|the|our|my|your)\s+)?"
+    r"([a-z]+[- ]?\d[a-z0-9.+-]*)"
+)
+
+
+def refuse_unnamed_model(r: Draft) -> None:
+    """A model-like name after "train", "serve" or "fine-tune" that no catalog name took ("train
+    GPT-5 in one afternoon"): the work names a model the catalog lacks, so it is refused with the
+    closest catalog models, never sized as a bare GPU count. A pass: only a word every rule and
+    name left over is unknown."""
+    if "model" in r.fields or "model_params_b" in r.fields:
+        return
+    for m in _WORKED_NAME.finditer(r.low):
+        if any(r.used[m.start(1) : m.end(1)]):
+            continue
+        phrase = _name_phrase(r.low[m.start(1) :])
+        raise NotFoundError("model", phrase, r.catalog.closest("models", phrase))
+
+
 _MOE = re.compile(r"\bmoe\b|\bmixture[- ]of[- ]experts?\b")
 
 
