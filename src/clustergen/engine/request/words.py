@@ -92,6 +92,7 @@ FILLER = frozenset(
         "airgapped",
         "runs",
         "building",
+        "same",
         "model",
         "models",
         "params",

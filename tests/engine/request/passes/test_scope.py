@@ -132,3 +132,11 @@ def test_a_prompt_length_said_after_a_comma_is_the_input_length() -> None:
 def test_a_model_like_name_after_the_work_is_refused_with_the_closest(text: str) -> None:
     with pytest.raises(NotFoundError, match="unknown model"):
         parse_request(CAT, text)
+
+
+def test_a_fleet_replaced_by_current_generation_systems_is_not_rebuilt() -> None:
+    text = "Replace our 64 DGX A100 nodes with current-generation systems within the same 1.6 MW"
+    r = parse_request(CAT, text)
+    assert r.platform is None
+    assert r.gpus == 512  # one for one
+    assert r.not_understood == []
