@@ -107,7 +107,7 @@ def test_design_default_request_passes_every_check(
 def test_design_infeasible_says_what_fits(cli: Callable[..., tuple[int, str, str]]) -> None:
     code, _, err = cli("design", "100000 GPUs, 5 MW")
     assert code == 3
-    assert "GPUs fit under it (on dgx-h100" in err
+    assert "GPUs fit under it (on dgx-h200" in err
     assert "or raise the cap to" in err
     assert err.rstrip().endswith("build the largest that fits (--fit)")
 

@@ -307,6 +307,17 @@ class System(Entry, kind="systems", file="systems.yaml"):
         "a request that names no GPU or platform weighs only systems not superseded or "
         "end-of-sale; None (unknown) is weighed",
     )
+    superseded_by: list[Annotated[str, Ref("systems")]] = Field(
+        default_factory=empty_list,
+        max_length=8,
+        description="systems.yaml ids of the current systems that replace a superseded one "
+        "(the parts a request that names it is pointed to), with its source in field_sources",
+    )
+    superseded_since: str | None = Field(
+        default=None,
+        pattern=r"^\d{4}(-\d{2}){0,2}$",
+        description="when its successors shipped (YYYY-MM), the date `superseded_by` holds from",
+    )
     included: list[IncludedPart] = Field(
         default_factory=empty_list,
         max_length=32,

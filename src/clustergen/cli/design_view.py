@@ -41,6 +41,9 @@ def summary(d: Design) -> None:
     line.append(f"  {gpus_text(d)} on {systems_text(d)}: {v.line}")
     stdout.print(line, soft_wrap=False)
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
+    basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
+    if basis is not None:
+        say(f"power cap basis not stated: {basis.reason}; checked both ways (see checks)")
     if d.notice:
         say(f"note: {d.notice}")
     if d.scale and d.scale.caveat:

@@ -28,12 +28,15 @@ def first_lines(request: DesignRequest, warnings: list[str]) -> None:
     """What was not understood, how a deadline was counted, and what is not modelled, before
     any figure."""
     from clustergen.engine.request.rules.durations import DEADLINE_NOTE
+    from clustergen.engine.request.rules.load import LOAD_NOTE
 
     if request.not_understood:
         say(f"not understood: {', '.join(request.not_understood)} (ignored; --strict refuses)")
     for note in request.understood:
         if f"-> {DEADLINE_NOTE} " in note:
             say(f"read {note}")
+        elif note.startswith(LOAD_NOTE):
+            say(note)
     for w in warnings:
         say(f"warning: {w}")
 

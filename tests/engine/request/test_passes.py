@@ -11,9 +11,17 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request import parse_request
-from clustergen.engine.request.passes import PASSES, counts, meanings, names, refusals, tables
+from clustergen.engine.request.passes import (
+    PASSES,
+    counts,
+    meanings,
+    names,
+    refusals,
+    scope,
+    tables,
+)
 
-MODULES: tuple[ModuleType, ...] = (counts, meanings, names, refusals, tables)
+MODULES: tuple[ModuleType, ...] = (counts, meanings, names, refusals, scope, tables)
 
 
 def test_every_pass_is_a_named_documented_function_of_the_package() -> None:

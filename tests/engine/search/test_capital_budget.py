@@ -52,7 +52,7 @@ def test_most_gpus_under_a_budget_and_a_cap_fill_the_budget_not_past_it() -> Non
 def test_a_candidate_without_a_price_is_ruled_out_with_the_reason() -> None:
     d = plan_design(PRICED, parse_request(PRICED, "max GPUs under $50M and 10 MW"))
     assert d.alternatives is not None
-    unpriced = [r for r in d.alternatives.rows if r.platform == "hgx-h100"]
+    unpriced = [r for r in d.alternatives.rows if r.platform == "hgx-h200"]
     assert unpriced
     assert all(r.infeasible and "no price" in (r.why_not or "") for r in unpriced)
     assert not d.alternatives.rows[0].infeasible

@@ -9,7 +9,12 @@ from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
-from clustergen.engine.search.trade_study import CURRENT_ONLY, PAST_SALE, candidate_platforms
+from clustergen.engine.search.trade_study import (
+    CURRENT_ONLY,
+    PAST_SALE,
+    candidate_platforms,
+    more_memory_first,
+)
 from clustergen.errors import RequestError
 
 CAT = load_catalog()
@@ -80,3 +85,54 @@ def test_a_port_speed_no_weighed_platform_has_is_refused_with_the_speeds_there_a
     faster = [s.id for s in candidate_platforms(CAT, merge_request(CAT, "800G, 64 GPUs", {}))]
     assert faster
     assert all(f in hint for f in faster)
+
+
+@pytest.mark.parametrize("sid", sorted(s.id for s in CAT.all("systems", System) if s.superseded_by))
+def test_a_superseded_system_names_current_successors_and_since_when(sid: str) -> None:
+    system = CAT.system(sid)
+    assert system.lifecycle == "superseded"
+    assert system.superseded_since
+    assert "superseded_by" in system.field_sources
+    assert all(CAT.system(s).lifecycle not in PAST_SALE for s in system.superseded_by)
+
+
+def test_the_hopper_h100_systems_are_superseded() -> None:
+    assert {"dgx-h100", "hgx-h100"} <= PAST
+
+
+@pytest.mark.parametrize(
+    "text", ["512 GPUs training, 5 MW", "2,048 GPUs for pretraining", "96 GPUs, 3 MW", "64 nodes"]
+)
+def test_a_bare_count_gets_the_most_compute_per_it_watt_and_says_what_it_traded(text: str) -> None:
+    d = plan_design(CAT, merge_request(CAT, text, {}))
+    study = d.alternatives
+    assert study is not None
+    assert study.objective.startswith("most dense BF16 PFLOPS per MW")
+    best = study.rows[0]
+    eligible = [r for r in study.rows if r.eligible and r.power_complete]
+    assert best.objective is not None
+    # the chosen row is the best per watt, or an RA row within the margin of it
+    assert best.objective >= 0.9 * max(r.objective or 0 for r in eligible)
+    least = min(eligible, key=lambda r: r.it_power_w)
+    if least.platform != best.platform and least.it_power_w < best.it_power_w:
+        assert "IT power for " in d.platform.reason
+        assert f"the dense BF16 compute of {least.platform}" in d.platform.reason
+
+
+def test_gpus_built_past_the_count_earn_no_compute_credit() -> None:
+    study = plan_design(CAT, merge_request(CAT, "8 GPUs for training", {})).alternatives
+    assert study is not None
+    rack = [r for r in study.rows if r.rack_scale and r.gpus > 8]
+    assert rack
+    for r in rack:
+        assert r.objective is not None
+        assert r.dense_pflops is not None
+        assert r.objective * r.it_power_w / 1e6 == pytest.approx(r.dense_pflops * 8 / r.gpus)
+    assert not study.rows[0].rack_scale
+
+
+def test_a_tie_on_the_objective_goes_to_more_gpu_memory() -> None:
+    # H200 is the H100 with more memory at the same power and compute; B300 is the B200's
+    tie = more_memory_first(CAT)
+    assert tie["hgx-h200"] < tie["hgx-h100"]
+    assert tie["dgx-b300"] < tie["dgx-b200"]

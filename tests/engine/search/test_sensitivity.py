@@ -98,16 +98,16 @@ def test_the_sweep_answers_the_seed_memos_questions() -> None:
     s = sens.sensitivity(CATALOG, merge_request(CATALOG, "5 MW training", {}))
     assert s.cap_w == 5e6
     labels = {o.option for o in s.options}
-    assert {"dgx-h100 IB 1:1", "dgx-h100 Ethernet 1:1", "dgx-h100 IB 2:1"} <= labels
-    h100 = next(o for o in s.options if o.option == "dgx-h100 IB 1:1")
-    assert h100.gpus == most_under_cap(CATALOG, "dgx-h100", 5e6).gpus  # the same solve as `power`
-    assert h100.gpus_per_mw == h100.gpus / 5
+    assert {"dgx-b200 IB 1:1", "dgx-b200 Ethernet 1:1", "dgx-b200 IB 2:1"} <= labels
+    b200 = next(o for o in s.options if o.option == "dgx-b200 IB 1:1")
+    assert b200.gpus == most_under_cap(CATALOG, "dgx-b200", 5e6).gpus  # the same solve as `power`
+    assert b200.gpus_per_mw == b200.gpus / 5
     # GPUs lost as GPU power rises: none at 0%, more at +50% than at +10%
-    pts = {p.change: p for p in s.gpu_power if p.option == "dgx-h100 IB 1:1"}
+    pts = {p.change: p for p in s.gpu_power if p.option == "dgx-b200 IB 1:1"}
     assert pts[0.0].gpus_lost == 0
     assert 0 < pts[0.1].gpus_lost < pts[0.5].gpus_lost
     assert pts[-0.2].gpus_lost < 0  # cooler GPUs fit more
-    assert s.gpus_lost_per_10pct["dgx-h100 IB 1:1"] > 0
+    assert s.gpus_lost_per_10pct["dgx-b200 IB 1:1"] > 0
     # with free optics every option fits at least as many GPUs as with 4x optics power
     free, costly = s.optics[0], s.optics[-1]
     assert all(free.gpus[k] >= costly.gpus[k] for k in free.gpus)
@@ -135,3 +135,8 @@ def test_an_option_whose_fabric_power_is_unknown_is_flagged_and_never_best(
     assert "switch power" in b300.power_unknown
     assert s.chosen != b300.option
     assert all(p.winner != b300.option for p in s.optics)
+
+
+def test_a_training_sweep_weighs_no_inference_card() -> None:
+    s = sens.sensitivity(CATALOG, merge_request(CATALOG, "5 MW training", {}))
+    assert not [o.option for o in s.options if "l40s" in o.option or "rtx" in o.option]

@@ -55,9 +55,10 @@ def test_the_first_row_is_chosen_and_every_other_row_says_why_not() -> None:
     assert all(r.why_not for r in study.rows[1:])
     # No eligible row that scores better than the chosen one is passed over without the reason.
     best = study.rows[0]
-    assert study.better == "lower"  # a GPU count: the least IT power that delivers it
+    # a bare GPU count: the most dense compute per MW of IT power from the GPUs asked for
+    assert study.better == "higher"
     for r in study.rows[1:]:
-        if r.eligible and r.power_complete and (r.objective or 0) < (best.objective or 0):
+        if r.eligible and r.power_complete and (r.objective or 0) > (best.objective or 0):
             assert "reference architecture" in (r.why_not or "")
 
 

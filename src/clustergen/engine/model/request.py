@@ -27,6 +27,8 @@ Workload = Literal["training", "fine-tuning", "inference", "mixed"]
 
 
 Fabric = Literal["infiniband", "ethernet"]
+#: the compute fabric technologies, in the order a message lists them
+OWN_FABRICS: tuple[Fabric, ...] = ("infiniband", "ethernet")
 
 
 Cooling = Literal["air", "liquid"]
@@ -234,6 +236,46 @@ class DesignRequest(BaseModel):
     checkpoint_gb: float | None = Field(
         default=None, ge=TINY, le=1e7, description="one checkpoint in GB"
     )
+    # --- issue 35: constraints as the customer states them (exclusions, storage needs) ---
+    cooling_excluded: Cooling | None = Field(
+        default=None,
+        description="a cooling the site cannot take ('no liquid cooling in the building' is "
+        "liquid): only systems that run without it are weighed",
+    )
+    fabric_excluded: Fabric | None = Field(
+        default=None,
+        description="a compute fabric technology ruled out ('our network team will not run "
+        "InfiniBand' is infiniband): only the other is weighed",
+    )
+    storage_capacity_tb: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=1e8,
+        description="usable storage capacity wanted, TB ('5 PB usable' is 5000): the "
+        "appliances are counted to hold it",
+    )
+    storage_read_gb_per_s: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=1e6,
+        description="storage read bandwidth wanted in total, GB/s: the appliances are counted "
+        "to deliver it",
+    )
+    storage_write_gb_per_s: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=1e6,
+        description="storage write bandwidth wanted in total, GB/s ('200 GB/s checkpoint "
+        "write' is 200): the appliances are counted to deliver it",
+    )
+    checkpoint_interval_s: float | None = Field(
+        default=None,
+        ge=TINY,
+        le=1e7,
+        description="seconds between checkpoints ('every 30 minutes' is 1800): how often a "
+        "checkpoint is written, not a deadline",
+    )
+    # --- end of issue 35's block ---
     understood: list[str] = Field(
         default_factory=empty_list, description="phrase -> field, as read"
     )
@@ -251,6 +293,20 @@ class DesignRequest(BaseModel):
     def _pue_needs_facility(self) -> DesignRequest:
         if self.power_cap_w is None and self.power_cap_basis is not None:
             raise ValueError("power_cap_basis given without power_cap_w")
+        return self
+
+    @model_validator(mode="after")
+    def _exclusion_leaves_the_other(self) -> DesignRequest:
+        """Cooling and fabric technology are each one of two: ruling one out asks for the
+        other, so every consumer of `cooling` and `fabric` honours the exclusion."""
+        for field, values in (("cooling", ("air", "liquid")), ("fabric", OWN_FABRICS)):
+            value, excluded = getattr(self, field), getattr(self, f"{field}_excluded")
+            if excluded is None:
+                continue
+            if value == excluded:
+                raise ValueError(f"{field} {value} is both asked for and ruled out")
+            if value is None:
+                setattr(self, field, next(v for v in values if v != excluded))
         return self
 
 
@@ -323,6 +379,13 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "storage_system": FieldWords("storage system"),
     "sample_mb": FieldWords("sample size", unit="MB"),
     "checkpoint_gb": FieldWords("checkpoint size", unit="GB"),
+    # issue 35: constraints as the customer states them
+    "cooling_excluded": FieldWords("cooling ruled out"),
+    "fabric_excluded": FieldWords("fabric ruled out"),
+    "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),
+    "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
+    "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),
+    "checkpoint_interval_s": FieldWords("checkpoint interval", unit="s"),
     "understood": FieldWords("phrases understood"),
     "not_understood": FieldWords("words not understood"),
     "su_architecture": FieldWords("reference architecture whose SUs were counted"),

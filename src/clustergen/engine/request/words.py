@@ -86,6 +86,13 @@ FILLER = frozenset(
         "center",
         "hall",
         "site",
+        # issue 35: "an air-gapped site" says the network has no outside link; it sizes nothing
+        # (and is not air cooling)
+        "air-gapped",
+        "airgapped",
+        "runs",
+        "building",
+        "same",
         "model",
         "models",
         "params",

@@ -1,6 +1,11 @@
 """What the trade study optimises, following what the request asks for.
 
-- A GPU or node count: meet it with the least IT power (the whole design's).
+- A GPU or node count with no part named: the most dense compute delivered per MW of the whole
+  design's IT power, at the workload's precision, counting only the GPUs asked for (a platform
+  whose smallest unit overshoots the count pays the power of what it builds and gets no credit
+  for it). An architect buys a current part for its compute per watt; the least-power rule it
+  replaces chose the oldest, slowest part.
+- A GPU or node count on a named part: meet it with the least IT power (the whole design's).
 - A compute target ("1 exaflop of FP8"): each platform's GPUs for it at its dense peak, then the
   least IT power, as for a count.
 - A workload (training tokens in a time, serving throughput, a budget): the least IT power that
@@ -29,7 +34,9 @@ from clustergen.units import dollars, watts
 #: how far behind the best score a reference-architecture design may be and still rank first
 RA_MARGIN = 0.10
 
-Kind = Literal["gpus", "workload", "cost", "most-gpus", "compute", "perf-per-watt"]
+Kind = Literal[
+    "gpus", "workload", "cost", "most-gpus", "compute", "perf-per-watt", "delivered-per-watt"
+]
 
 
 class Objective(NamedTuple):
@@ -46,7 +53,7 @@ class Objective(NamedTuple):
             return "W"
         if self.kind == "cost":
             return "USD"
-        if self.kind == "perf-per-watt":
+        if self.kind in {"perf-per-watt", "delivered-per-watt"}:
             return "PFLOPS/MW"
         return "GPUs" if self.kind == "most-gpus" else "PFLOPS"
 
@@ -63,6 +70,11 @@ class Objective(NamedTuple):
             if row.dense_pflops is None or not row.it_power_w:
                 return None
             return row.dense_pflops / (row.it_power_w / 1e6)
+        if self.kind == "delivered-per-watt":
+            delivered = delivered_pflops(row)
+            if delivered is None or not row.it_power_w:
+                return None
+            return delivered / (row.it_power_w / 1e6)
         return row.dense_pflops
 
     def key(self, row: Alternative) -> tuple[float, float]:
@@ -95,9 +107,13 @@ class Objective(NamedTuple):
             return f"{dollars(s)} capital"
         if self.kind == "most-gpus":
             return f"{row.gpus:,} GPUs"
-        if self.kind == "perf-per-watt":
+        if self.kind in {"perf-per-watt", "delivered-per-watt"}:
             return f"{s:,.1f} dense PFLOPS per MW IT"
         return f"{s:,.1f} dense PFLOPS"
+
+
+#: how the count objective ends, the words that tell a study ranked by it
+DELIVERED = "from the GPUs asked for"
 
 
 def objective_for(request: DesignRequest, precision: str) -> Objective:
@@ -118,6 +134,12 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
             f"least IT power (whole design) that delivers the dense {precision} PFLOPS asked for",
             "lower",
         )
+    if (request.gpus or request.nodes) and not (request.gpu or request.platform):
+        return Objective(
+            "delivered-per-watt",
+            f"most dense {precision} PFLOPS per MW of IT power {DELIVERED}",
+            "higher",
+        )
     if request.gpus or request.nodes:
         return Objective(
             "gpus", "least IT power (whole design) that delivers the GPUs asked for", "lower"
@@ -127,6 +149,34 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
             "workload", "least IT power (whole design) that meets the workload", "lower"
         )
     return Objective("compute", f"most dense {precision} PFLOPS under the cap", "higher")
+
+
+def delivered_pflops(row: Alternative) -> float | None:
+    """The row's dense compute from the GPUs the request needs: GPUs built past the need (a
+    whole rack of 72 for 8 asked) add power, not credit."""
+    if row.dense_pflops is None:
+        return None
+    if not row.needed_gpus or row.gpus <= row.needed_gpus:
+        return row.dense_pflops
+    return row.dense_pflops * row.needed_gpus / row.gpus
+
+
+def traded(rows: list[Alternative], best: Alternative, precision: str) -> str | None:
+    """What the chosen row trades against the eligible row of least IT power on another
+    platform ("hgx-b200: +38% IT power for 2.3x the dense BF16 compute of hgx-h200"), when it is not
+    itself that row; None when nothing was traded or a figure is unknown."""
+    eligible = [r for r in rows if r.eligible and r.power_complete and r.platform != best.platform]
+    if not eligible or not best.it_power_w:
+        return None
+    least = min(eligible, key=lambda r: r.it_power_w)
+    ours, theirs = delivered_pflops(best), delivered_pflops(least)
+    if least.it_power_w >= best.it_power_w or not ours or not theirs:
+        return None
+    more = best.it_power_w / least.it_power_w - 1
+    return (
+        f"{best.platform}: +{more:.0%} IT power for {ours / theirs:.1f}x the dense {precision} "
+        f"compute of {least.platform}, the least-power platform weighed"
+    )
 
 
 #: the cost objective in words: the ranking rule, stated once in the study

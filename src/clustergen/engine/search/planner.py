@@ -10,7 +10,7 @@ from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
-from clustergen.engine.search.objective import RA_MARGIN
+from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
 from clustergen.engine.search.trade_study import current_only, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.workload import not_met_elsewhere
@@ -71,6 +71,9 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     if not best.eligible:
         return f"no alternative met every constraint; closest: {best.why_not}"
     reason = f"{study.objective}"
+    if study.objective.endswith(DELIVERED):
+        trade = traded(study.rows, best, _precision(request, study))
+        reason += f" ({trade})" if trade else ""
     # what narrowed the platforms weighed; a named platform is one system, already checked
     asked = (
         []
@@ -94,6 +97,14 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
         if request.su_architecture == arch.id:
             reason += "; " + su_rule(catalog, best.platform, arch, best.nodes)
     return reason
+
+
+def _precision(request: DesignRequest, study: TradeStudy) -> str:
+    """The precision the study's dense compute is stated at, as its objective names it."""
+    for p in ("FP4", "FP8", "FP16", "BF16"):
+        if f" {p} " in f" {study.objective} ":
+            return p
+    return (request.precision or "bf16").upper()
 
 
 def overshoot_line(best: Alternative, platforms: int) -> str | None:

@@ -29,7 +29,7 @@ from clustergen.engine.model.sensitivity import (
     OpticsPoint,
     Sensitivity,
 )
-from clustergen.engine.search.trade_study import candidate_platforms
+from clustergen.engine.search.trade_study import candidate_platforms, pattern_misfit
 from clustergen.engine.sizing.fabric import known_power_w, platform_setup, size_setup
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.platform import node_power
@@ -159,7 +159,12 @@ def _options(
     ratios = [request.oversubscription] if request.oversubscription else [1.0, 2.0]
     out: list[_Option] = []
     dropped: list[tuple[str, str]] = []
+    named = bool(request.platform or request.gpu)
     for system in candidate_platforms(catalog, request):
+        # as the trade study: a platform whose RA pattern does not serve the workload (an
+        # inference card for training) is weighed only when named
+        if not named and pattern_misfit(catalog, system, workload):
+            continue
         gpu = catalog.gpu(system.gpu or "")
         flops = gpu.fp8_dense_tflops if workload == "inference" else gpu.bf16_dense_tflops
         try:

@@ -403,7 +403,7 @@ def run_study(
         if objective.kind in FILLS_CAP
         else past_published(catalog, [(w.row, _architecture(w.sized)) for w in weighed])
     )
-    rows = _rank([w.row for w in weighed], objective, past)
+    rows = _rank([w.row for w in weighed], objective, past, more_memory_first(catalog))
     # the chosen row's design is the answer: finished (checked, its provenance stated) alone
     chosen = next((finish_design(w.sized) for w in weighed if rows and _same(w.row, rows[0])), None)
     study = TradeStudy(
@@ -427,12 +427,27 @@ def trade_study(
     return run_study(catalog, request, common).study
 
 
+def more_memory_first(catalog: Catalog) -> dict[str, float]:
+    """A tie on the objective goes to the platform whose GPU has more memory (the newer part of
+    one family: H200 over H100, B300 over B200): platform id -> minus its GPU's memory."""
+    out: dict[str, float] = {}
+    for s in catalog.all("systems", System):
+        if s.gpu and s.gpus_per_node:
+            out[s.id] = -(catalog.gpu(s.gpu).memory_gb or 0.0)
+    return out
+
+
 def _rank(
-    rows: list[Alternative], objective: Objective, past: frozenset[RowKey] = frozenset()
+    rows: list[Alternative],
+    objective: Objective,
+    past: frozenset[RowKey] = frozenset(),
+    tie: dict[str, float] | None = None,
 ) -> list[Alternative]:
     """Rows in the study's stated order, the first marked chosen and every other told why.
     `past`: RA rows past their RA's published size whose platform has a row at a size its RA
-    publishes (`search.published`); they rank after the other RA rows within the margin."""
+    publishes (`search.published`); they rank after the other RA rows within the margin.
+    `tie`: how a tie on the objective is broken, by platform (lower first)."""
+    tie = tie or {}
     scored = [r.model_copy(update={"objective": objective.score(r)}) for r in rows]
     known = sorted((r for r in scored if r.eligible and r.power_complete), key=objective.key)
     # where no row's power is known, the RA margin is weighed on the lower bounds: a row must
@@ -453,6 +468,7 @@ def _rank(
             not a.power_complete,
             ra_rank,
             objective.key(a),
+            tie.get(a.platform, 0.0),
             a.switches,
         )
 

@@ -58,6 +58,22 @@ def power_check(power: PowerSection, it_cap_w: float) -> Check:
     )
 
 
+def facility_reading_check(power: PowerSection, cap_w: float) -> Check:
+    """A cap whose basis the request did not state is sized as IT power; this checks the other
+    reading, so a customer who meant the meter learns whether the design still fits (a warning:
+    the request did not say which it is)."""
+    return check(
+        "power under cap read as facility power",
+        power.facility_total_w <= cap_w,
+        f"{power.facility_total_w / 1e6:.3f} MW facility at PUE {power.pue:g} of "
+        f"{cap_w / 1e6:.3f} MW",
+        "the cap's basis (IT or facility) was not stated: sized as IT power, checked as "
+        "facility power too; say 'IT' or 'facility' to settle it",
+        severity="warning",
+        unknown=not power.complete and power.facility_total_w <= cap_w,
+    )
+
+
 def fabric_checks(label: str, f: FabricDesign) -> list[Check]:
     """Clos rules every fabric must satisfy."""
     out = [
@@ -104,6 +120,43 @@ def fabric_checks(label: str, f: FabricDesign) -> list[Check]:
                 f.max_ports_used["core"] <= f.core_radix,
                 f"{f.max_ports_used['core']:,} of {f.core_radix:,}",
                 "no core switch uses more ports than it has",
+            )
+        )
+    return out
+
+
+def stated_storage_checks(inputs: Inputs, storage: StorageSection) -> list[Check]:
+    """The read and write bandwidth and the usable capacity the request states, against what the
+    storage designed delivers: a figure not met fails, a figure the catalog cannot tell (a
+    file system of unknown capacity) is unknown, never a pass."""
+    request = inputs.request
+    app = storage.appliances
+    usable = None
+    if app is not None:
+        each = inputs.catalog.system(app.appliance).usable_capacity_tb
+        usable = None if each is None else each * app.count
+    fs = storage.file_system
+    delivered = {
+        "read": (request.storage_read_gb_per_s, app.read_gb_per_s if app else fs.read_gb_per_s),
+        "write": (
+            request.storage_write_gb_per_s,
+            app.write_gb_per_s if app else fs.write_gb_per_s,
+        ),
+        "capacity": (request.storage_capacity_tb, usable),
+    }
+    out = []
+    for what, (asked, has) in delivered.items():
+        if not asked:
+            continue
+        unit = "TB usable" if what == "capacity" else f"GB/s {what}"
+        out.append(
+            check(
+                f"storage {what} meets the request",
+                has is not None and has >= asked * (1 - 1e-9),
+                f"{'unknown' if has is None else f'{has:,.0f}'} of {asked:,g} {unit}",
+                "what the storage designed delivers against the figure the request states"
+                + ("" if has is not None else "; the catalog gives no figure to check it by"),
+                unknown=has is None,
             )
         )
     return out
@@ -167,6 +220,8 @@ def design_checks(
         checks += fabric_checks("storage fabric", sf)
     if request.power_cap_w:
         checks.append(power_check(power, inputs.common.it_cap_w or 0.0))
+        if request.power_cap_basis is None:
+            checks.append(facility_reading_check(power, request.power_cap_w))
     rack_kw = inputs.rack_power_kw
     # the most loaded rack the design has: a one-rack design's part-filled rack, not its layout
     most = max(racks.rack_loads, key=lambda g: g.power_kw, default=None)
@@ -231,4 +286,4 @@ def design_checks(
             f"{targets.tier} tier, {targets.basis}",
         )
     )
-    return checks + storage_io_checks(storage.io)
+    return checks + stated_storage_checks(inputs, storage) + storage_io_checks(storage.io)

@@ -40,7 +40,7 @@ def headings(text: str) -> list[str]:
 
 def test_the_memo_leads_with_the_summary_and_follows_proposal_order(readme_design: Design) -> None:
     text = memo.render_memo(readme_design)
-    assert text.startswith("# GPU cluster proposal: 512 NVIDIA H100 SXM5 80GB GPUs on ")
+    assert text.startswith("# GPU cluster proposal: 512 NVIDIA B200 GPUs on ")
     platform = readme_design.platform.name
     assert headings(text) == [
         "## Executive summary",
@@ -220,7 +220,7 @@ def test_placeholder_lines_are_listed_one_per_item(readme_design: Design) -> Non
 
 def test_a_server_is_counted_as_servers_not_server_systems(readme_design: Design) -> None:
     words = systems_text(readme_design)
-    assert words == "64 NVIDIA HGX H100 8-GPU servers (OEM)"
+    assert words == "64 NVIDIA HGX B200 8-GPU servers (OEM)"
 
 
 def test_the_memo_lists_every_link_group_with_both_ends_and_its_cable() -> None:

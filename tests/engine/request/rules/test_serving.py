@@ -7,7 +7,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.request import parse_request
-from clustergen.engine.request.rules.load import serving_defaults, to_tokens
+from clustergen.engine.request.rules.load import LOAD_NOTE, serving_defaults, to_tokens
 from clustergen.errors import RequestError
 
 CAT = load_catalog()
@@ -319,3 +319,23 @@ def test_serving_stack_phrases(phrase: str, expected: dict[str, object]) -> None
     f = _fields(f"serve llama 3.1 70b at 5000 tokens per second {phrase}")
     for field, value in expected.items():
         assert f[field] == value
+@pytest.mark.parametrize(
+    ("text", "streams"),
+    [
+        ("Serve Llama 3.1 70B to 5,000 users (about 10% active at peak)", 500),
+        ("serve Llama 3.3 70B for 2,000 employees, 25% of them active at once", 500),
+        ("Llama 3.1 8B inference for 1200 staff with 5% concurrent", 60),
+    ],
+)
+def test_a_share_active_at_once_scales_the_users_to_streams(text: str, streams: int) -> None:
+    r = parse_request(load_catalog(), text)
+    tpot_ms = 50.0  # the catalog's serving default, stated in the note
+    assert r.output_tokens_per_s == pytest.approx(streams * 1e3 / tpot_ms)
+    note = next(n for n in r.understood if n.startswith(LOAD_NOTE))
+    assert f"= {streams:,} streams" in note
+    assert not r.not_understood
+
+
+def test_a_share_with_no_users_is_refused() -> None:
+    with pytest.raises(RequestError, match="share of users"):
+        parse_request(load_catalog(), "serve Llama 3.1 70B, 10% active at peak, 1 MW")

@@ -38,8 +38,10 @@ from clustergen.engine.request.passes.refusals import (
     refuse_unknown_model,
     refuse_unknown_named_gpu,
     refuse_unknown_product,
+    refuse_unnamed_model,
     refuse_unsized_job,
 )
+from clustergen.engine.request.passes.scope import read_cap_basis, read_scope
 from clustergen.engine.request.passes.tables import read_price_rules, read_rules, tokens_from_load
 
 Pass = Callable[[Draft], None]
@@ -56,7 +58,9 @@ PASSES: tuple[Pass, ...] = (
     read_platforms,
     read_pod,
     read_storage,
+    read_scope,
     read_rules,
+    read_cap_basis,
     # readings of the whole request
     tokens_from_load,
     read_su_count,
@@ -68,6 +72,7 @@ PASSES: tuple[Pass, ...] = (
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another
     refuse_unknown_model,
+    refuse_unnamed_model,
     refuse_moe_without_active,
     refuse_unknown_product,
     refuse_unknown_named_gpu,

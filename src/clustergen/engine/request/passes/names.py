@@ -168,6 +168,38 @@ def read_replaced_fleet(r: Draft) -> None:
         r.named, r.spans = [named[i] for i in keep], [spans[i] for i in keep]
         r.replaced = (named[old], spans[old])
         return
+    _replaced_by_current(r)
+
+
+#: a successor named by its generation, not by a part: "with current-generation systems"
+_CURRENT_SUCCESSOR = re.compile(
+    r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\s+(?:the\s+)?(?:current[- ]gen(?:eration)?|"
+    r"latest|newest|newer|new|modern|next[- ]gen(?:eration)?|current)\s+(?:[a-z]+\s+)?"
+    r"(?:systems?|gpus?|servers?|nodes?|hardware|parts?|platforms?|generation)\b"
+)
+
+
+def _replaced_by_current(r: Draft) -> None:
+    """A fleet replaced by "current-generation systems", no part named: the old name is what
+    is replaced (so its count counts GPUs one for one) and the planner picks among current
+    systems, never the old one."""
+    for i, (kind, eid) in enumerate(r.named):
+        if kind == "model":
+            continue
+        s_old, e_old = r.spans[i]
+        verb = _REPLACE_VERB.search(r.low[:s_old])
+        succ = _CURRENT_SUCCESSOR.match(r.low[e_old:])
+        if not verb or not succ:
+            continue
+        words = r.low[e_old + succ.start() : e_old + succ.end()].strip()
+        r.take(
+            s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced (the design is for its successor)"
+        )
+        r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
+        r.take(e_old + succ.start(), e_old + succ.end(), f"{words!r} -> among current systems")
+        r.replaced = ((kind, eid), (s_old, e_old))
+        r.named, r.spans = r.named[:i] + r.named[i + 1 :], r.spans[:i] + r.spans[i + 1 :]
+        return
 
 
 def read_platforms(r: Draft) -> None:

@@ -45,8 +45,31 @@ def refuse_unknown_model(r: Draft) -> None:
         if any(r.used[w.start() : w.end()]):
             continue
         if any(w.group(0).startswith(f) for f in families):
+            if _named_beside_size(r, w.start()):
+                continue
             phrase = _name_phrase(r.low[w.start() :])
             raise NotFoundError("model", phrase, r.catalog.closest("models", phrase))
+
+
+def _named_beside_size(r: Draft, at: int) -> bool:
+    """A name in brackets beside the size it is sized by ("a 67B model (DeepSeek LLM 67B)"):
+    the size is what the design needs, so the name is read as that model's, not refused. The
+    bracket's words are taken with a note saying the catalog does not hold the model."""
+    size = r.phrases.get("model_params_b")
+    opened, closed = r.low.rfind("(", 0, at), r.low.find(")", at)
+    if size is None or opened < 0 or closed < 0 or ")" in r.low[opened:at]:
+        return False
+    inside, before = r.low[opened + 1 : closed], r.low[max(0, opened - 40) : opened]
+    if size not in inside and size not in before:
+        return False
+    r.take(
+        opened,
+        closed + 1,
+        f"{r.low[opened : closed + 1]!r} -> the {size} model's name (not in the catalog: "
+        "sized from its stated size)",
+    )
+    r.fields["not_understood"] = r.leftovers()  # the record was made before this reading
+    return True
 
 
 def _name_phrase(text: str) -> str:
@@ -61,6 +84,29 @@ def _name_phrase(text: str) -> str:
         if bare != word:
             break
     return " ".join(kept)
+
+
+#: a model-like name after a verb of the work ("train GPT-5", "serve Gemini-2 Pro"): a word
+#: that starts with letters and holds a digit, as model names do
+_WORKED_NAME = re.compile(
+    r"\b(?:(?:pre-?)?train(?:ing)?|serv(?:e|ing)|host(?:ing)?|fine[- ]?tun(?:e|ing)|"
+    r"deploy(?:ing)?|run(?:ning)?|replicat(?:e|ing))\s+(?:(?:a|an|the|our|my|your)\s+)?"
+    r"([a-z]+[- ]?\d[a-z0-9.+-]*)"
+)
+
+
+def refuse_unnamed_model(r: Draft) -> None:
+    """A model-like name after "train", "serve" or "fine-tune" that no catalog name took ("train
+    GPT-5 in one afternoon"): the work names a model the catalog lacks, so it is refused with the
+    closest catalog models, never sized as a bare GPU count. A pass: only a word every rule and
+    name left over is unknown."""
+    if "model" in r.fields or "model_params_b" in r.fields:
+        return
+    for m in _WORKED_NAME.finditer(r.low):
+        if any(r.used[m.start(1) : m.end(1)]):
+            continue
+        phrase = _name_phrase(r.low[m.start(1) :])
+        raise NotFoundError("model", phrase, r.catalog.closest("models", phrase))
 
 
 _MOE = re.compile(r"\bmoe\b|\bmixture[- ]of[- ]experts?\b")

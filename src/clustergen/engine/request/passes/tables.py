@@ -25,4 +25,4 @@ def tokens_from_load(r: Draft) -> None:
     """Requests per second and concurrent users ("100 requests/s", "1,000 concurrent users")
     become the output-token rate served. A pass: the rate needs the output length or speed per
     user read anywhere in the request, and the catalog's serving defaults when it gives none."""
-    to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
+    r.understood += to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))

@@ -27,6 +27,17 @@ def _user_base(m: re.Match[str]) -> list[Reading]:
     )
 
 
+#: how the serving load's note begins: the first lines show what a serving design was sized for
+LOAD_NOTE = "serving load sized for"
+
+
+def _share(m: re.Match[str]) -> list[Reading]:
+    share = num(m.group(1)) / 100
+    if not 0 < share <= 1:
+        raise RequestError(f"{m.group(0).strip()!r} is not a share of users", hint="say 1-100%")
+    return [Reading("_active_share", share, f"{share:.0%} of the users active at once")]
+
+
 #: who the users are, written between the count and "users": "500 internal users"
 _WHOSE = (
     r"(?:(?:internal|external|enterprise|corporate|company|total|registered|named|expected|"
@@ -51,6 +62,16 @@ LOAD_RULES: tuple[Rule, ...] = (
         r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm)\b",
         lambda m: [Reading("_requests_per_s", _load(m), _load_words(m))],
         needs=("call", "prompt", "qps", "queries", "query", "req", "rps", "rpm"),
+    ),
+    # "5,000 users (about 10% active at peak)": the share of a user base using it at once
+    rule(
+        "active_share",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*%\s*(?:of\s+(?:them|those|users|whom|these)\s+)?"
+        r"(?:are\s+|will\s+be\s+|being\s+)?(?:active|concurrent|online|simultaneous|in\s+use)"
+        r"(?:\s+(?:at|during)\s+(?:the\s+)?(?:peak|busiest\s+hour|once|any\s+time))?"
+        r"(?:\s+at\s+once)?",
+        _share,
+        needs=("active", "concurrent", "online", "simultaneous", "use"),
     ),
     rule(
         "concurrent_users",
@@ -112,10 +133,19 @@ def serving_defaults(catalog: Catalog) -> dict[str, float]:
 
 def to_tokens(
     fields: dict[str, object], phrases: dict[str, str], defaults: dict[str, float]
-) -> None:
-    """Requests/s x output tokens per request, or concurrent streams x tokens/s per stream,
-    as the output-token rate. A missing length or speed takes `defaults` (the catalog's serving
-    assumptions, keyed by field), and the phrase says so."""
+) -> list[str]:
+    """Requests/s x output tokens per request, or concurrent streams (users x the share active
+    at once, when stated) x tokens/s per stream, as the output-token rate. A missing length or
+    speed takes `defaults` (the catalog's serving assumptions, keyed by field), and the phrase
+    says so. Returns the load as sized, one line per load phrase ("'800 employees' ... = 16,000
+    output tokens/s")."""
+    if "_active_share" in fields and "_concurrent" not in fields:
+        raise RequestError(
+            f"{phrases['_active_share']!r} is a share of users, but the request gives no user "
+            "count",
+            hint="say how many users, e.g. '5,000 users, 10% active at peak'",
+        )
+    sized: list[str] = []
     for key, needs, what in (
         ("_requests_per_s", "osl_tokens", "output tokens per request"),
         ("_concurrent", "tpot_ms", "TPOT"),
@@ -124,6 +154,11 @@ def to_tokens(
             continue
         load = _number(fields.pop(key))
         phrase = phrases.pop(key)
+        if key == "_concurrent" and "_active_share" in fields:
+            share = _number(fields.pop("_active_share"))
+            phrases.pop("_active_share", None)
+            phrase = f"{phrase} x {share:.0%} active at once = {load * share:,.0f} streams"
+            load *= share
         per = fields.get(needs)
         shown = phrase
         if per is None:
@@ -140,3 +175,5 @@ def to_tokens(
             )
         fields["output_tokens_per_s"] = rate
         phrases["output_tokens_per_s"] = shown
+        sized.append(f"{LOAD_NOTE} {shown!r} = {rate:,.0f} output tokens/s")
+    return sized

@@ -102,9 +102,88 @@ def _member(field: str, value: str, note: str) -> Callable[[re.Match[str]], list
     return read
 
 
+#: Storage needs as the customer states them: usable capacity, read/write bandwidth and how often
+#: checkpoints are written (issue 35). Each a figure with its unit and the storage word it is
+#: said of: "5 PB usable", "200 GB/s checkpoint write", "checkpoint every 30 minutes" (an
+#: interval, never a deadline: read before the duration rules take "30 minutes").
+
+_TB = {
+    "pb": 1000.0,
+    "petabyte": 1000.0,
+    "petabytes": 1000.0,
+    "tb": 1.0,
+    "terabyte": 1.0,
+    "terabytes": 1.0,
+}
+
+
+def _capacity(m: re.Match[str]) -> list[Reading]:
+    size = num(m.group(1) or m.group(3))
+    tb = size * _TB[m.group(2) or m.group(4)]
+    return [Reading("storage_capacity_tb", tb, f"usable storage {tb:,g} TB")]
+
+
+def _bandwidth(m: re.Match[str]) -> list[Reading]:
+    g = m.groupdict()
+    value = num(g["n1"] or g["n2"])
+    scale = 1000.0 if (g["u1"] or g["u2"] or "").startswith("t") else 1.0
+    words = " ".join(w for w in (g["w1"], g["w2"]) if w)
+    field = (
+        "storage_write_gb_per_s"
+        if ("write" in words or "checkpoint" in words)
+        else ("storage_read_gb_per_s")
+    )
+    kind = "write" if field == "storage_write_gb_per_s" else "read"
+    return [Reading(field, value * scale, f"storage {kind} {value * scale:,g} GB/s")]
+
+
+_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def _interval(m: re.Match[str]) -> list[Reading]:
+    seconds = num(m.group(1)) * _SECONDS[m.group(2)[0]]
+    return [Reading("checkpoint_interval_s", seconds, f"checkpoint every {seconds:,g} s")]
+
+
+_BW_UNIT = r"(?:tb/s|gb/s|gbytes/s|tbytes/s|gigabytes?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)"
+_BW_WORDS = (
+    r"(?:(?:aggregate|sustained|peak|total)\s+)?(?:storage\s+)?(?:checkpoint(?:ing)?\s+)?"
+    r"(?:read|write|checkpoint(?:ing)?|storage)(?:\s+(?:bandwidth|throughput|speed|performance))?"
+)
+
+NEED_RULES: tuple[Rule, ...] = (
+    rule(
+        "storage_capacity",
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
+        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity)\b"
+        r"|\b(?:usable\s+)?(?:storage\s+)?capacity\s*(?:of|:|=|is)?\s*"
+        r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
+        _capacity,
+        needs=("capacity", "storage", "usable"),
+    ),
+    rule(
+        "storage_bandwidth",
+        r"(?<![\w.])(?P<n1>\d[\d,]*(?:\.\d+)?)\s*(?P<u1>" + _BW_UNIT + r")\s*(?:of\s+)?"
+        r"(?P<w1>" + _BW_WORDS + r")\b"
+        r"|\b(?P<w2>" + _BW_WORDS + r")\s*(?:of|:|=|at|is)?\s*"
+        r"(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<u2>" + _BW_UNIT + r")",
+        _bandwidth,
+        needs=("checkpoint", "read", "storage", "write"),
+    ),
+    rule(
+        "checkpoint_interval",
+        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b(?:\s+\w+){0,3}?\s+every\s+"
+        r"(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b",
+        _interval,
+        needs=("every",),
+    ),
+)
+
+
 #: Every rule, in the order they read: earlier rules take their words first.
 RULES: tuple[Rule, ...] = (
     *MONEY_RULES,  # first: "$2M" and "$2.50 per GPU-hour" are not model sizes or counts
+    *NEED_RULES,  # before the durations: "checkpoint every 30 minutes" is not a deadline
     rule("pue", r"\bpue\s*(?:of|=|:|at)?\s*(\d+(?:\.\d+)?)", _pue, needs=("pue",)),
     rule(
         "rack",
@@ -321,7 +400,8 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         "cool_air",
-        r"\bair(?:[- ]cool(?:ed|ing))?\b",
+        # not "air-gapped" (a network with no outside link)
+        r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b",
         _member("cooling", "air", "cooling"),
         needs=("air",),
     ),

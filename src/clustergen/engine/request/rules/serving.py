@@ -15,11 +15,12 @@ from clustergen.errors import RequestError
 
 #: a length: "9,400", "8k", "1.5k"
 _LEN = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?"
-#: words between a noun and its length: "prompts of about 9,400", "answers ~300", "inputs are 2k"
+#: words between a noun and its length: "prompts of about 9,400", "answers ~300", "inputs are 2k",
+#: "prompts are long, about 9,400 tokens"
 _ABOUT = (
     r"(?:\s*(?:of|are|is|=|:|~|≈|at|about|around|roughly|approximately|approx\.?|typically|"
     r"average|averaging|avg\.?|on\s+average|mean|median|up\s+to|under|max(?:imum)?|length|"
-    r"lengths|size|tokens?))*\s*"
+    r"lengths|size|tokens?|,|long|short|lengthy|fairly|quite|very|usually|often))*\s*"
 )
 _INPUT = (
     r"(?:input\s+sequence\s+length|inputs?|prompts?|isl|input\s+(?:length|size)|"

@@ -60,7 +60,24 @@ def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
             f"({ref.gpus_per_node} GPUs each, "
             f"Table 6's unit); {basis}"
         )
-    return t.model_copy(update={"nodes": nodes, "basis": basis})
+    return with_stated_needs(t.model_copy(update={"nodes": nodes, "basis": basis}), inputs)
+
+
+def with_stated_needs(t: StorageTargets, inputs: Inputs) -> StorageTargets:
+    """The tier's targets raised to the read and write bandwidth and the capacity the request
+    states: a customer's figure is a floor the tier's guidance does not lower."""
+    request = inputs.request
+    asked = {
+        "read_gb_per_s": request.storage_read_gb_per_s,
+        "write_gb_per_s": request.storage_write_gb_per_s,
+        "capacity_tb": request.storage_capacity_tb,
+    }
+    raised = {k: v for k, v in asked.items() if v and v > (getattr(t, k) or 0.0)}
+    if not raised:
+        return t
+    words = {"read_gb_per_s": "read GB/s", "write_gb_per_s": "write GB/s", "capacity_tb": "TB"}
+    said = ", ".join(f"{v:,g} {words[k]}" for k, v in raised.items())
+    return t.model_copy(update={**raised, "basis": f"{t.basis}; raised to the request's {said}"})
 
 
 def _appliances(appliance: System, io: DesignIo) -> StorageAppliances:
@@ -116,6 +133,8 @@ def _data_path(
             checkpoints=training_like,
             appliance=appliance,
             write_gb_per_s=targets.write_gb_per_s,
+            capacity_tb=request.storage_capacity_tb,
+            checkpoint_interval_s=request.checkpoint_interval_s,
         )
 
     # The data path depends on these and the (catalog's own) appliance alone: a trade study's
@@ -133,6 +152,8 @@ def _data_path(
         request.sample_mb,
         request.checkpoint_gb,
         request.model_params_b,
+        request.storage_capacity_tb,
+        request.checkpoint_interval_s,
     )
     return cached(catalog, key, size_io)
 
@@ -200,8 +221,12 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
     if io_plan.checkpoint_interval_basis:
         section_notes.append(f"checkpoint interval: {io_plan.checkpoint_interval_basis}")
     elif training_like:
+        every = request.checkpoint_interval_s
         section_notes.append(
-            "checkpoint not timed: give the model size (e.g. 70B) or the checkpoint size"
+            f"checkpoint every {every / 60:,.0f} min, as the request states (an interval, not "
+            "a deadline); its write is not timed: give the model size or the checkpoint size"
+            if every
+            else "checkpoint not timed: give the model size (e.g. 70B) or the checkpoint size"
         )
     return StoragePlan(
         targets=targets,

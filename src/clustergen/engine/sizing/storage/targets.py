@@ -188,6 +188,8 @@ def design_io(
     appliance: CatalogSystem | None = None,
     write_gb_per_s: float | None = None,
     storage_system: System | None = None,
+    capacity_tb: float | None = None,
+    checkpoint_interval_s: float | None = None,
 ) -> DesignIo:
     """The I/O workload of a design of `gpus` GPUs whose storage tier reads `read_gb_per_s`.
 
@@ -200,7 +202,8 @@ def design_io(
     approximation to the optimum checkpoint interval", CACM 17(9), 1974), the interruptions
     from `gpu-hours-between-interruptions` over the GPUs. With a storage `appliance`, the
     parallel file system is that many appliances: enough for the read target at the pattern's
-    efficiency and for the `write_gb_per_s` target.
+    efficiency, for the `write_gb_per_s` target and to hold `capacity_tb` usable. A
+    `checkpoint_interval_s` the request states is the interval, not Young's.
     """
     if gpus < 1 or read_gb_per_s <= 0:
         raise RequestError("a design's data path needs GPUs and a positive read target")
@@ -223,7 +226,8 @@ def design_io(
         )
     system = _system(catalog, layout, storage_system, assumed)
     if appliance is not None and system == "parallel-fs":
-        fs = _appliance_file_system(catalog, appliance, pattern, read_gb_per_s, write_gb_per_s)
+        need = (read_gb_per_s, write_gb_per_s, capacity_tb)
+        fs = _appliance_file_system(catalog, appliance, pattern, *need)
     else:
         fs = _size_file_system(catalog, system, pattern, read_gb_per_s)
     if system == "parallel-fs":
@@ -231,6 +235,7 @@ def design_io(
     ckpt = None
     if checkpoints:
         ckpt = _checkpoint(catalog, gpus, checkpoint_gb, model_params_b, fs, assumed)
+        ckpt = _stated_interval(ckpt, checkpoint_interval_s)
     fields = {
         "gpus": gpus,
         "ingest_mb_per_s_per_gpu": ingest,
@@ -390,6 +395,18 @@ def _checkpoint(
     return _Checkpoint(gb=checkpoint_gb, interval_s=interval, basis=basis)
 
 
+def _stated_interval(ckpt: _Checkpoint | None, interval_s: float | None) -> _Checkpoint | None:
+    """The checkpoint written at the interval the request states, Young's said beside it."""
+    if ckpt is None or interval_s is None:
+        return ckpt
+    return _Checkpoint(
+        gb=ckpt.gb,
+        interval_s=interval_s,
+        basis=f"the request's, every {interval_s / 60:,.0f} min (Young's interval would be "
+        f"{ckpt.interval_s / 60:,.1f} min)",
+    )
+
+
 def _allowed(value: str, allowed: tuple[str, ...], entry: str) -> str:
     if value not in allowed:
         raise RequestError(
@@ -444,9 +461,11 @@ def _appliance_file_system(
     pattern: ReadPattern,
     read_gb_per_s: float,
     write_gb_per_s: float | None,
+    capacity_tb: float | None = None,
 ) -> FileSystem:
     """A parallel file system of storage appliances: enough of them to deliver the read target at
-    the pattern's efficiency and to absorb the write target, at least one."""
+    the pattern's efficiency, to absorb the write target and to hold the capacity asked for, at
+    least one."""
     if not appliance.read_gb_per_s:
         raise CatalogGapError(
             f"storage appliance {appliance.id} has no read bandwidth in the catalog",
@@ -460,9 +479,14 @@ def _appliance_file_system(
     by_write = 0
     if write_gb_per_s and appliance.write_gb_per_s:
         by_write = math.ceil(write_gb_per_s / appliance.write_gb_per_s - 1e-9)
-    count = max(1, by_read, by_write)
+    by_capacity = 0
+    if capacity_tb and appliance.usable_capacity_tb:
+        by_capacity = math.ceil(capacity_tb / appliance.usable_capacity_tb - 1e-9)
+    count = max(1, by_read, by_write, by_capacity)
     write = None if appliance.write_gb_per_s is None else count * appliance.write_gb_per_s
-    binds = "write" if by_write > by_read else "read"
+    binds = max(
+        (by_read, "read"), (by_write, "write"), (by_capacity, "capacity"), key=lambda t: t[0]
+    )[1]
     return FileSystem(
         system="parallel-fs",
         storage_targets=count,
@@ -475,5 +499,6 @@ def _appliance_file_system(
         + f" each): the {binds} target binds ({read_gb_per_s:g} GB/s read at {efficiency:g} "
         f"efficiency for {pattern} reads"
         + (f", {write_gb_per_s:g} GB/s write" if write_gb_per_s else "")
+        + (f", {capacity_tb:,g} TB usable" if by_capacity else "")
         + ")",
     )

@@ -1,0 +1,236 @@
+"""Reading with scope: the passes that rule out what a negation governs, read kW figures about
+racks as rack limits, and give a power cap the basis its sentence states (the phrases are in
+`request/rules/scope.py`).
+
+These are passes, not rules: a negation's reach and a figure's subject are the clause's, not one
+phrase's. `read_scope` runs before the rule tables (so no word set rule reads a ruled-out word
+and no power rule reads a rack's kW); `read_cap_basis` after them (it needs the cap the power
+rule read).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from clustergen.engine.request.draft import Draft
+from clustergen.engine.request.words import NAMES
+from clustergen.errors import RequestError
+
+
+class Found(NamedTuple):
+    """One reading: the characters it used, the field and value, and the note it leaves."""
+
+    start: int
+    end: int
+    field: str
+    value: object
+    note: str
+
+
+#: what ends a clause: a negation or a quantity reaches no further
+_CLAUSE_END = re.compile(
+    r"\.(?!\d)|[;!?\n()]|,(?!\d{3})|\s[-–—]\s|:\s|\bbut\b|\bhowever\b|\binstead\b|\bwhile\b"
+)
+
+#: the words an exclusion governs, by field: the value each names
+_GOVERNED: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    (
+        "cooling",
+        "liquid",
+        re.compile(
+            r"\b(?:direct[- ](?:to[- ]chip[- ])?)?(?:liquid|water)(?:[- ]cool(?:ed|ing))?\b"
+            r"|\bdlc\b|\bimmersion\b"
+        ),
+    ),
+    # "air-gapped" is a network with no outside link, not a cooling
+    ("cooling", "air", re.compile(r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b")),
+    ("fabric", "infiniband", re.compile(r"\binfini\s*band\b|\bib\b|\bquantum(?:-?x800|-?2)?\b")),
+    ("fabric", "ethernet", re.compile(r"\bspectrum[- ]?x\b|\bethernet\b|\broce\b")),
+)
+
+#: a negation before the words it governs ("no", "will not run", "can't do", "without")
+_NEGATION_BEFORE = re.compile(
+    r"\b(?:no|not|never|nor|without|avoid(?:ing)?|exclud(?:e|es|ing)|except|"
+    r"can[’']?t|cannot|can not|won[’']?t|will not|wouldn[’']?t|don[’']?t|do not|"
+    r"doesn[’']?t|does not|isn[’']?t|aren[’']?t|unable to|no way to)\b"
+)
+#: a negation after them ("liquid cooling is off the table", "InfiniBand is not an option")
+_NEGATION_AFTER = re.compile(
+    r"^[\s,]*(?:is|are|was|would be|will be)?\s*(?:simply\s+|also\s+|strictly\s+)?"
+    r"(?:off the table|not an option|not possible|not available|not allowed|not permitted|"
+    r"not supported|not feasible|excluded|ruled out|out of the question|a non-?starter|"
+    r"prohibited|banned|forbidden|unavailable|a no[- ]go)\b"
+)
+#: at most this many words between a negation and the word it governs ("will not run X")
+_REACH = 5
+
+
+def _clauses(low: str) -> list[tuple[int, int]]:
+    """The text's clauses as (start, end) character spans."""
+    out, start = [], 0
+    for m in _CLAUSE_END.finditer(low):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(low)))
+    return [(s, e) for s, e in out if low[s:e].strip()]
+
+
+def _free(used: list[bool], start: int, end: int) -> bool:
+    return not any(used[start:end])
+
+
+def _exclusions(low: str, used: list[bool]) -> list[Found]:
+    """The coolings and fabrics a negation rules out, each with the words read (the negation
+    through the word it governs)."""
+    out: list[Found] = []
+    for cs, ce in _clauses(low):
+        for field, value, pattern in _GOVERNED:
+            for m in pattern.finditer(low, cs, ce):
+                if not _free(used, m.start(), m.end()):
+                    continue
+                span = _negated(low, cs, ce, m)
+                if span is None:
+                    continue
+                phrase = low[span[0] : span[1]].strip()
+                note = f"{phrase!r} -> {field} {value} ruled out"
+                out.append(Found(span[0], span[1], f"{field}_excluded", value, note))
+    return out
+
+
+def _negated(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of the negation and the governed word, when a negation governs it."""
+    after = _NEGATION_AFTER.match(low[m.end() : ce])
+    if after:
+        return m.start(), m.end() + after.end()
+    before = list(_NEGATION_BEFORE.finditer(low, cs, m.start()))
+    if not before:
+        return None
+    last = before[-1]
+    between = low[last.end() : m.start()]
+    if len(between.split()) > _REACH or any(ch.isdigit() for ch in between):
+        return None
+    return last.start(), m.end()
+
+
+#: a kW figure ("17 kW", "17kw") that is not a per-node or per-GPU power
+_KW = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:kw|kilowatts?)\b"
+    r"(?!\s*(?:/|per|a|each)\s*(?:gpu|node|server|system|chassis)s?\b)"
+)
+_RACK_WORD = re.compile(r"\b(?:racks?|cabinets?|per[- ]rack)\b")
+#: how far (characters) a rack word may stand from the kW figure it limits
+_RACK_REACH = 45
+
+
+def _rack_limits(low: str, used: list[bool]) -> list[Found]:
+    """kW figures in a clause about racks ("racks max out at 17 kW", "17 kW max per cabinet"):
+    a rack power limit, never a site cap. A count between the rack word and the figure ("500 kW
+    for 10 racks") makes it a total instead, left to the power rule."""
+    out: list[Found] = []
+    for cs, ce in _clauses(low):
+        for m in _KW.finditer(low, cs, ce):
+            if not _free(used, m.start(), m.end()):
+                continue
+            span = _rack_span(low, cs, ce, m)
+            if span is None:
+                continue
+            kw = float(m.group(1))
+            phrase = low[span[0] : span[1]].strip()
+            out.append(
+                Found(span[0], span[1], "rack_power_kw", kw, f"{phrase!r} -> rack limit {kw:g} kW")
+            )
+    return out
+
+
+def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] | None:
+    before = list(_RACK_WORD.finditer(low, max(cs, m.start() - _RACK_REACH), m.start()))
+    if before and not any(ch.isdigit() for ch in low[before[-1].end() : m.start()]):
+        return before[-1].start(), m.end()
+    after = _RACK_WORD.search(low, m.end(), min(ce, m.end() + _RACK_REACH))
+    if after and not any(ch.isdigit() for ch in low[m.end() : after.start()]):
+        return m.start(), after.end()
+    return None
+
+
+#: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
+_FACILITY = re.compile(
+    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|all[- ]in|"
+    r"including (?:cooling|overhead)|total (?:power|load|draw))\b"
+)
+_IT = re.compile(r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)")
+
+
+#: what ends a sentence (not the point of "3.2 MW")
+_SENTENCE_END = re.compile(r"\.(?!\d)|[;!?\n]")
+#: how a cap is worded before its figure ("not to exceed 3 MW"): read with the basis
+_CAP_WORDS = re.compile(
+    r"(?:not to exceed|must not exceed|may not exceed|no more than|not more than|at most|"
+    r"up to|limited to|capped at|maximum of|max(?:imum)?)\s*(?:of\s+)?$"
+)
+
+
+def _cap_words(low: str, used: list[bool], phrase: str) -> Found | None:
+    """The words that make a figure a cap ("not to exceed 3 MW"), read with it so they are not
+    left as words not understood."""
+    at = low.find(phrase)
+    m = _CAP_WORDS.search(low[:at]) if at > 0 else None
+    if m is None or not _free(used, m.start(), m.end()):
+        return None
+    words = low[m.start() : m.end()].strip()
+    return Found(m.start(), m.end(), "_cap_words", words, f"{words!r} -> a cap")
+
+
+def _cap_basis(low: str, used: list[bool], phrase: str) -> Found | None:
+    """The basis a power cap's sentence states, when the power rule read none: facility words
+    ("3.2 MW at the meter", "total site power", "facility power not to exceed 3 MW") or IT
+    words ("critical IT load"). Both, or neither: None (the design says the basis is unclear
+    and checks both)."""
+    at = low.find(phrase)
+    if at < 0:
+        return None
+    start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(low[at:])), len(low) - at) + at
+    facility = [m for m in _FACILITY.finditer(low, start, end) if _free(used, *m.span())]
+    it = [m for m in _IT.finditer(low, start, end) if _free(used, *m.span())]
+    if bool(facility) == bool(it):
+        return None
+    m = (facility or it)[0]
+    basis = "facility" if facility else "it"
+    words = low[m.start() : m.end()]
+    return Found(m.start(), m.end(), "power_cap_basis", basis, f"{words!r} -> {basis} power cap")
+
+
+def read_scope(r: Draft) -> None:
+    """The coolings and fabrics a negation rules out, and kW figures about racks (rack limits)."""
+    _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
+
+
+def read_cap_basis(r: Draft) -> None:
+    """The basis of a cap the power rule read without one, from its sentence; and the words that
+    make the figure a cap ("not to exceed")."""
+    phrase = r.phrases.get("power_cap_w")
+    if phrase is None:
+        return
+    if "power_cap_basis" not in r.fields:
+        basis = _cap_basis(r.low, r.used, phrase)
+        _apply(r, [basis] if basis else [])
+    words = _cap_words(r.low, r.used, phrase)
+    if words:
+        r.take(words.start, words.end, words.note)
+
+
+def _apply(r: Draft, found: list[Found]) -> None:
+    """Each reading into the draft; two different values for one field contradict, as two rule
+    readings do."""
+    for f in found:
+        if f.field in r.fields and r.fields[f.field] != f.value:
+            raise RequestError(
+                f"the request gives two {NAMES.get(f.field, f.field)} values "
+                f"({r.phrases.get(f.field, r.fields[f.field])!r} and "
+                f"{r.low[f.start : f.end].strip()!r})",
+                hint="state it once",
+            )
+        r.fields[f.field] = f.value
+        r.phrases.setdefault(f.field, r.low[f.start : f.end].strip())
+        r.take(f.start, f.end, f.note)

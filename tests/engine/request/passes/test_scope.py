@@ -1,0 +1,142 @@
+"""Reading with scope (issue 35): a negation rules out what it governs, a kW figure in a clause
+about racks is a rack limit, and a power cap's sentence gives its basis."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.request.parse import parse_request
+from clustergen.errors import NotFoundError, RequestError
+
+CAT = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "excluded", "asked"),
+    [
+        ("256 GPUs, no liquid cooling in the building", "cooling", "liquid", "air"),
+        ("256 GPUs; we can't do liquid", "cooling", "liquid", "air"),
+        ("128 GPUs, liquid cooling is off the table", "cooling", "liquid", "air"),
+        ("64 GPUs without direct liquid cooling", "cooling", "liquid", "air"),
+        (
+            "Ethernet only - our network team will not run InfiniBand, 256 GPUs",
+            "fabric",
+            "infiniband",
+            "ethernet",
+        ),
+        ("InfiniBand is not an option; 512 GPUs, 4 MW", "fabric", "infiniband", "ethernet"),
+        ("512 GPUs on InfiniBand, not Ethernet", "fabric", "ethernet", "infiniband"),
+        ("96 GPUs, we don't want RoCE", "fabric", "ethernet", "infiniband"),
+    ],
+)
+def test_a_negation_rules_out_what_it_governs(
+    text: str, field: str, excluded: str, asked: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, f"{field}_excluded") == excluded
+    assert getattr(r, field) == asked
+    assert not {"no", "not", "without", "can't", "off", "table"} & set(r.not_understood)
+
+
+@pytest.mark.parametrize(
+    "text", ["512 GPUs for training, air-gapped site", "an airgapped cluster of 64 GPUs"]
+)
+def test_air_gapped_is_not_air_cooling(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.cooling is None
+    assert r.not_understood == []
+
+
+def test_a_negation_that_governs_nothing_the_parser_reads_excludes_nothing() -> None:
+    r = parse_request(CAT, "512 GPUs, no more than 5 MW, liquid cooled")
+    assert r.cooling == "liquid"
+    assert r.cooling_excluded is None
+    assert r.power_cap_w == 5e6
+
+
+@pytest.mark.parametrize(
+    ("text", "kw"),
+    [
+        ("1000 GPUs, racks max out at 17 kW", 17),
+        ("512 GPUs; our cabinets are limited to 20kW", 20),
+        ("256 GPUs, 35 kW max per rack, 3 MW", 35),
+        ("the colo gives us 12.5 kW a cabinet; 64 GPUs", 12.5),
+    ],
+)
+def test_a_kw_figure_about_racks_is_a_rack_limit_not_a_site_cap(text: str, kw: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.rack_power_kw == kw
+    assert r.power_cap_w is None or r.power_cap_w >= 1e6
+
+
+def test_a_total_over_a_count_of_racks_is_not_a_rack_limit() -> None:
+    r = parse_request(CAT, "64 GPUs, 500 kW for 10 racks")
+    assert r.rack_power_kw is None
+    assert r.power_cap_w == 500e3
+
+
+@pytest.mark.parametrize(
+    ("text", "basis"),
+    [
+        ("Our hall has 3.2 MW at the meter and runs at PUE 1.35, 512 GPUs", "facility"),
+        ("total facility power not to exceed 3 MW at PUE 1.25, 256 GPUs", "facility"),
+        ("512 GPUs, total site power 5 MW", "facility"),
+        ("the utility feed is 8 MW; 1024 GPUs for training", "facility"),
+        ("512 GPUs, 4 MW of critical IT load", "it"),
+        ("we have 2.5 MW critical for 256 GPUs", "it"),
+        ("512 GPUs training, 5 MW", None),
+    ],
+)
+def test_a_cap_takes_the_basis_its_sentence_states(text: str, basis: str | None) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_basis == basis
+    assert not {"not", "exceed", "meter"} & set(r.not_understood)
+
+
+def test_two_exclusions_of_one_field_contradict() -> None:
+    with pytest.raises(RequestError, match="two cooling ruled out values"):
+        parse_request(CAT, "64 GPUs, no liquid cooling and no air cooling")
+
+
+def test_a_number_point_does_not_end_a_clause() -> None:
+    r = parse_request(CAT, "racks max out at 17.5 kW, 3.2 MW at the meter, 512 GPUs")
+    assert r.rack_power_kw == 17.5
+    assert r.power_cap_w == 3.2e6
+    assert r.power_cap_basis == "facility"
+
+
+def test_a_model_named_in_brackets_beside_its_size_is_sized_by_the_size() -> None:
+    r = parse_request(
+        CAT, "fine-tune a 67B model (DeepSeek LLM 67B) on 16 servers, each with 8 GPUs"
+    )
+    assert r.model_params_b == 67
+    assert r.not_understood == []
+
+
+def test_an_unknown_model_without_a_size_beside_it_is_still_refused() -> None:
+    with pytest.raises(NotFoundError):
+        parse_request(CAT, "train llama 5 900b on 8 GPUs")
+
+
+def test_a_prompt_length_said_after_a_comma_is_the_input_length() -> None:
+    r = parse_request(
+        CAT, "Serve Llama 3.1 70B, prompts are long, about 9,400 tokens, 100 concurrent users"
+    )
+    assert r.isl_tokens == 9400
+
+
+@pytest.mark.parametrize(
+    "text", ["train GPT-5 in one afternoon on 8 GPUs", "serve gemini-3 to 500 concurrent users"]
+)
+def test_a_model_like_name_after_the_work_is_refused_with_the_closest(text: str) -> None:
+    with pytest.raises(NotFoundError, match="unknown model"):
+        parse_request(CAT, text)
+
+
+def test_a_fleet_replaced_by_current_generation_systems_is_not_rebuilt() -> None:
+    text = "Replace our 64 DGX A100 nodes with current-generation systems within the same 1.6 MW"
+    r = parse_request(CAT, text)
+    assert r.platform is None
+    assert r.gpus == 512  # one for one
+    assert r.not_understood == []

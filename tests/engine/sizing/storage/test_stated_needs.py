@@ -1,0 +1,59 @@
+"""Storage needs the request states (issue 35): the appliances are counted to the stated
+capacity and bandwidth, a check fails when a figure is not met, and a checkpoint interval is an
+interval, never a deadline."""
+
+from __future__ import annotations
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.request import merge_request
+from clustergen.engine.search.planner import plan_design
+
+CAT = load_catalog()
+
+
+def _checks(text: str) -> dict[str, bool]:
+    d = plan_design(CAT, merge_request(CAT, text, {}))
+    return {c.name: c.passed for c in d.checks if c.name.startswith("storage ")}
+
+
+def test_appliances_are_counted_to_the_stated_capacity_and_write_bandwidth() -> None:
+    text = "512 GPUs training, 5 PB usable storage and 200 GB/s checkpoint write bandwidth"
+    request = merge_request(CAT, text, {})
+    assert request.storage_capacity_tb == 5000
+    assert request.storage_write_gb_per_s == 200
+    d = plan_design(CAT, request)
+    app = d.storage.appliances
+    assert app is not None
+    each = CAT.system(app.appliance).usable_capacity_tb
+    assert each is not None
+    assert app.count * each >= 5000 > (app.count - 1) * each  # capacity binds: no more than it
+    assert (app.write_gb_per_s or 0) >= 200
+    checks = {c.name: c for c in d.checks}
+    assert checks["storage capacity meets the request"].passed
+    assert checks["storage write meets the request"].passed
+
+
+def test_a_stated_figure_no_storage_figure_can_prove_is_not_a_pass() -> None:
+    checks = _checks("64 GPUs for training on Lustre, 3 PB usable capacity")
+    assert checks["storage capacity meets the request"] is False
+
+
+def test_the_read_target_is_raised_to_the_stated_read_bandwidth() -> None:
+    d = plan_design(CAT, merge_request(CAT, "256 GPUs, read bandwidth 600 GB/s", {}))
+    assert d.storage.targets.read_gb_per_s == 600
+    assert "raised to the request's 600 read GB/s" in d.storage.targets.basis
+
+
+def test_a_checkpoint_interval_is_not_a_deadline() -> None:
+    request = merge_request(CAT, "512 GPUs training, checkpoint every 30 minutes", {})
+    assert request.checkpoint_interval_s == 1800
+    assert request.training_days is None
+    d = plan_design(CAT, request)
+    assert any("every 30 min, as the request states" in n for n in d.storage.notes)
+
+
+def test_a_stated_interval_replaces_youngs() -> None:
+    text = "512 GPUs training a 70B model, checkpoints every 20 min"
+    d = plan_design(CAT, merge_request(CAT, text, {}))
+    assert any("the request's, every 20 min" in n for n in d.storage.notes)
+    assert d.storage.io.workload.checkpoint_interval_s == 1200
