@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.figures import design_rows
-from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.documents.study import (
     capital_cell,
     figure,
@@ -15,13 +13,15 @@ from clustergen.engine.report.documents.study import (
     short_reason,
     why_winner,
 )
-from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
 from clustergen.engine.report.documents.workload import (
     advice_lines,
     cost_lines,
     interactivity_rows,
     workload_lines,
 )
+from clustergen.engine.report.figures import design_rows
+from clustergen.engine.report.scale_words import gpus_text, systems_text
+from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
 from clustergen.units import dollars, ratio, watts
 
 

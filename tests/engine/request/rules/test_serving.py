@@ -319,6 +319,8 @@ def test_serving_stack_phrases(phrase: str, expected: dict[str, object]) -> None
     f = _fields(f"serve llama 3.1 70b at 5000 tokens per second {phrase}")
     for field, value in expected.items():
         assert f[field] == value
+
+
 @pytest.mark.parametrize(
     ("text", "streams"),
     [
