@@ -18,6 +18,7 @@ when the case file is read, with the closest field names), and at score time aga
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import types
 import typing
@@ -157,6 +158,14 @@ def _apply(selector: Selector, value: Any, where: str) -> list[Any]:
     ]
 
 
+@functools.cache
+def _request_defaults() -> dict[str, Any]:
+    """Each request field's default as JSON: what an echo that leaves the field out means."""
+    from clustergen.engine.model.request import DesignRequest
+
+    return DesignRequest().model_dump(mode="json")
+
+
 def resolve(data: Any, segments: tuple[Segment, ...]) -> list[Any]:
     """Every value the path selects in `data` (JSON). PathError when a field is missing."""
     current = [data]
@@ -167,9 +176,13 @@ def resolve(data: Any, segments: tuple[Segment, ...]) -> list[Any]:
             if seg.name is not None:
                 if not isinstance(value, dict):
                     raise PathError(f"{where} is not an object, so it has no {seg.name!r}")
-                if seg.name not in value:
+                if seg.name in value:
+                    value = value[seg.name]
+                elif where == "result.request" and seg.name in _request_defaults():
+                    # design.json's request echo leaves out what was not given: its default
+                    value = _request_defaults()[seg.name]
+                else:
                     raise PathError(f"{where} has no field {seg.name!r}")
-                value = value[seg.name]
             items = [value]
             for sel in seg.selectors:
                 items = [out for item in items for out in _apply(sel, item, where)]
