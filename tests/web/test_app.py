@@ -119,9 +119,11 @@ def test_the_design_json_and_the_bundle_are_the_design_on_screen(client: TestCli
     assert d.json()["compute"]["gpus"] == 512
     z = client.get(f"/d/{design_id}/bundle.zip")
     assert z.headers["content-type"] == "application/zip"
-    assert 'filename="clustergen-hgx-h100-512-gpus.zip"' in z.headers["content-disposition"]
+    platform = d.json()["platform"]["system"]
+    stem = f"clustergen-{platform}-512-gpus"
+    assert f'filename="{stem}.zip"' in z.headers["content-disposition"]
     names = zipfile.ZipFile(io.BytesIO(z.content)).namelist()
-    folder = "clustergen-hgx-h100-512-gpus/"
+    folder = f"{stem}/"
     for name in ("design.json", "bom.xlsx", "memo.md", "topology.svg", "netbox_cables.csv"):
         assert folder + name in names
     assert all(n.startswith(folder) and ".." not in n for n in names)
