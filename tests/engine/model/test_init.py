@@ -26,15 +26,6 @@ from clustergen.tools.toolsets import default_registry
 #: JSON the CLI prints (`size --config`'s result, `render --json`'s changes)
 OTHER_CONTRACTS: tuple[type[BaseModel], ...] = (SeedConfig, SizeResult, FieldChange)
 
-#: folders other branches are reshaping (issue 34 and the inventory issue); their records move
-#: with those branches. Remove an entry when its folder follows the rule.
-NOT_YET: tuple[str, ...] = (
-    "clustergen.engine.report.",
-    "clustergen.engine.request.",
-    "clustergen.engine.sizing.workload.",
-    "clustergen.engine.sizing.links",
-)
-
 
 def _models_in(annotation: Any) -> Iterator[type[BaseModel]]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
@@ -90,8 +81,7 @@ def test_no_engine_record_is_a_pydantic_model_or_a_dataclass() -> None:
     found = [
         _name(c)
         for c in _classes(clustergen.engine)
-        if not _name(c).startswith(NOT_YET)
-        and ((issubclass(c, BaseModel) and c not in contracts) or dataclasses.is_dataclass(c))
+        if (issubclass(c, BaseModel) and c not in contracts) or dataclasses.is_dataclass(c)
     ]
     assert not found, f"engine records are __slots__ classes or NamedTuples: {found}"
 

@@ -11,8 +11,7 @@ joined to the nodes they manage. Counts and part names are on the boxes and edge
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
@@ -36,8 +35,7 @@ _FILL = {
 }
 
 
-@dataclass
-class Box:
+class Box(NamedTuple):
     """A box of the diagram, in layout units (x to the right, y downwards)."""
 
     id: str
@@ -51,8 +49,7 @@ class Box:
     stroke: str = "#333333"
 
 
-@dataclass
-class Edge:
+class Edge(NamedTuple):
     """A labelled line between two boxes."""
 
     src: str
@@ -61,15 +58,17 @@ class Edge:
     color: str = "#333333"
 
 
-@dataclass
 class Layout:
-    """Boxes and edges in drawing order."""
+    """Boxes and edges in drawing order (filled in as the layout is built)."""
 
-    boxes: list[Box] = field(default_factory=list)
-    edges: list[Edge] = field(default_factory=list)
-    width: float = 0.0
-    height: float = 0.0
-    title: str = ""
+    __slots__ = ("boxes", "edges", "height", "title", "width")
+
+    def __init__(self, title: str = "") -> None:
+        self.boxes: list[Box] = []
+        self.edges: list[Edge] = []
+        self.width = 0.0
+        self.height = 0.0
+        self.title = title
 
     def box(self, box_id: str) -> Box:
         return next(b for b in self.boxes if b.id == box_id)
