@@ -1,7 +1,5 @@
 """A complete reference design and its sections: the same model in offline and agent mode."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import (

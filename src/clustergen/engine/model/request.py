@@ -1,7 +1,5 @@
 """What the customer asked for, as typed fields."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Literal, NamedTuple
 
@@ -290,13 +288,13 @@ class DesignRequest(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _pue_needs_facility(self) -> DesignRequest:
+    def _pue_needs_facility(self) -> "DesignRequest":
         if self.power_cap_w is None and self.power_cap_basis is not None:
             raise ValueError("power_cap_basis given without power_cap_w")
         return self
 
     @model_validator(mode="after")
-    def _exclusion_leaves_the_other(self) -> DesignRequest:
+    def _exclusion_leaves_the_other(self) -> "DesignRequest":
         """Cooling and fabric technology are each one of two: ruling one out asks for the
         other, so every consumer of `cooling` and `fabric` honours the exclusion."""
         for field, values in (("cooling", ("air", "liquid")), ("fabric", OWN_FABRICS)):

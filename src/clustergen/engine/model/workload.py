@@ -2,8 +2,6 @@
 dollars, with the method and band it rests on. The same model is the JSON of an estimate and a
 design's `workload`."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
