@@ -43,7 +43,7 @@ def figures(low: str) -> str:
     text when it holds none."""
     if not _NUMBER_WORD.search(low):
         return low
-    from text_to_num import alpha2digit  # noqa: PLC0415 - only a request with number words
+    from text_to_num import alpha2digit  # only a request with number words pays the import
 
     # a figure or "a" before a scale word first: the parser would read "thousand" on its own
     text = _A_SCALE.sub(lambda m: str(_SCALES[m.group(1)]), low)
