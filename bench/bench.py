@@ -269,6 +269,30 @@ def main() -> None:
             design_ms,
             seed_process,
         )
+        # the sweep a user runs (a trade study per step) and the whole bundle a design writes
+        row(
+            '`clustergen sensitivity "5 MW training"` (process)',
+            process_ms([*cg, "sensitivity", "5 MW training"], args.cli_repeat, outside),
+            seed_process,
+        )
+        bundle = outside / "bundle"  # replaced each run (--force), as a re-run of a design is
+        row(
+            '`clustergen design "512 GPUs training, 5 MW" --offline --out DIR` bundle (process)',
+            process_ms(
+                [
+                    *cg,
+                    "design",
+                    "512 GPUs training, 5 MW",
+                    "--offline",
+                    "--out",
+                    str(bundle),
+                    "--force",
+                ],
+                args.cli_repeat,
+                outside,
+            ),
+            seed_process,
+        )
         in_process = median_ms(lambda: plan_design(cat, request), args.repeat)
         seed_solve = median_ms(lambda: seed.solve(5e6), args.repeat) if seed else None
         row("design, in process", in_process, seed_solve)
