@@ -45,4 +45,3 @@ def test_the_power_legend_sits_beside_the_bar_not_on_it(monkeypatch: pytest.Monk
     plot = ax2.get_window_extent()
     assert legend.x0 >= plot.x1 or legend.y1 <= plot.y0, (legend, plot)
     assert legend.x1 <= fig.bbox.x1
-    charts.pyplot().close(fig)
