@@ -221,15 +221,34 @@ def _switch_transceivers(
 Location = Literal["node", "fabric-manager", "leaf", "spine", "core"]
 
 
-class _Line(NamedTuple):
+class _Line:
     """A `TransceiverLine` before it is written out: every layout of a blocking ladder counts its
     transceivers, and only the cheapest layout's lines become the design's (validated) lines."""
 
-    location: Location
-    optic: str | None
-    count: int
-    unit_power_w: float | None
-    power_w: float | None
+    __slots__ = ("count", "location", "optic", "power_w", "unit_power_w")
+
+    def __init__(
+        self,
+        location: Location,
+        optic: str | None,
+        count: int,
+        unit_power_w: float | None,
+        power_w: float | None,
+    ) -> None:
+        self.location = location
+        self.optic = optic
+        self.count = count
+        self.unit_power_w = unit_power_w
+        self.power_w = power_w
+
+    def written(self) -> TransceiverLine:
+        return TransceiverLine(
+            location=self.location,
+            optic=self.optic,
+            count=self.count,
+            unit_power_w=self.unit_power_w,
+            power_w=self.power_w,
+        )
 
 
 class _Power(NamedTuple):
@@ -651,7 +670,7 @@ def _design(b: _Layout) -> FabricDesign:
             "spine": upper.spine_ports_used,
             "core": upper.core_ports_used,
         },
-        transceivers=[TransceiverLine(**line._asdict()) for line in b.lines],
+        transceivers=[line.written() for line in b.lines],
         cables=_cables(plan, planes, links, b.cabling),
         power=FabricPower(**b.power._asdict()),
         notes=[
