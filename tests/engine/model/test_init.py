@@ -4,6 +4,7 @@ CLI prints); engine records are plain `__slots__` classes or NamedTuples."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
@@ -99,8 +100,12 @@ def test_the_check_sees_both_kinds() -> None:
 
 
 def _future_annotations(module: Any) -> bool:
-    source = inspect.getsource(module)
-    return "from __future__ import annotations" in source
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and any(a.name == "annotations" for a in node.names)
+        for node in ast.parse(inspect.getsource(module)).body
+    )
 
 
 def test_contract_modules_declare_their_annotations_eagerly() -> None:
