@@ -189,6 +189,7 @@ def test_out_naming_a_file_is_one_line_through_the_cli(cli, tmp_path: Path) -> N
     code, out, err = cli(*REQUEST, "--out", str(tmp_path / "proposal.xlsx"))
     assert code == 2
     assert err.startswith("Error: --out proposal.xlsx names a file")
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
     assert not (tmp_path / "proposal.xlsx").exists()
     assert out == ""
