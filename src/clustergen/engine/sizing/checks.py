@@ -9,6 +9,7 @@ from clustergen.engine.model.design import (
     FabricsSection,
     PowerSection,
     StorageSection,
+    data_path_applies,
 )
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
@@ -286,4 +287,7 @@ def design_checks(
             f"{targets.tier} tier, {targets.basis}",
         )
     )
-    return checks + stated_storage_checks(inputs, storage) + storage_io_checks(storage.io)
+    checks += stated_storage_checks(inputs, storage)
+    if data_path_applies(storage.site_storage, inputs.workload):
+        checks += storage_io_checks(storage.io)
+    return checks

@@ -37,13 +37,15 @@ def _cell(text: str) -> str:
 def derivations(d: Design) -> list[str]:
     """How the figures the memo's first pages state were derived, where a sentence says it."""
     st, fs = d.storage.targets, d.storage.file_system
-    return [
+    out = [
         "",
         "How the figures were derived:",
         "",
         f"- Storage targets ({st.tier} tier): {_cell(st.basis)}",
-        f"- Storage system: {_cell(fs.basis)}",
     ]
+    if d.data_path_applies:
+        out.append(f"- Storage system: {_cell(fs.basis)}")
+    return out
 
 
 def assumptions(d: Design) -> list[str]:

@@ -235,6 +235,10 @@ def storage_lines(d: Design) -> list[str]:
             else "not sized (no capacity guidance for this tier; size it with the storage "
             "partner from the datasets and checkpoints to keep)"
         ),
+    ]
+    if not d.data_path_applies:
+        return out  # a serving node on the site's storage reads no training data set
+    out += [
         f"- File system{' (for sizing the site storage)' if site else ''}: "
         f"{value_words(fs.system)}"
         + (
