@@ -273,9 +273,7 @@ def design_checks(
     if (inputs.choices.rack_power_kw or request.rack_power_kw) and most_kw <= rack_kw:
         # a limit the request states is the site's; a default one is the RA's own layout
         checks.append(
-            margin_check(
-                "rack power margin", most_kw * 1e3, rack_kw * 1e3, "the most loaded rack"
-            )
+            margin_check("rack power margin", most_kw * 1e3, rack_kw * 1e3, "the most loaded rack")
         )
     checks.append(
         check(
