@@ -207,7 +207,8 @@ def _su_column(
 ) -> None:
     """One scalable unit: a leaf box per plane (rails numbered) over its nodes."""
     kind = "rail leaves" if f.rail_optimized else "leaves"
-    plane_h, pgap = 1.1, 0.2
+    # a plane's box is narrow: its label wraps to a line more, which the rail cells must clear
+    plane_h, pgap = (1.1 if f.planes == 1 else 1.4), 0.2
     plane_w = (col_w - pgap * (f.planes - 1)) / f.planes
     for k in range(f.planes):
         label = f"SU {i}" if f.su_nodes else "Leaves"
