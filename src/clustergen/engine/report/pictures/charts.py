@@ -36,6 +36,18 @@ def png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def cap_label(d: Design, cap_it_w: float) -> str:
+    """The cap line's name on the basis the cap was given: a facility cap is its IT share at
+    the design's PUE; a basis the request left unsaid is marked as assumed."""
+    pw = d.power
+    if pw.cap_basis == "facility" and pw.cap_w is not None:
+        return (
+            f"cap {pw.cap_w / 1e6:.2f} MW facility\n= {cap_it_w / 1e6:.2f} MW IT at PUE {pw.pue:g}"
+        )
+    assumed = any(a.field == "power_cap_basis" for a in d.assumptions)
+    return f"IT cap {cap_it_w / 1e6:.2f} MW" + ("\n(basis assumed)" if assumed else "")
+
+
 def power_chart(d: Design) -> bytes:
     """Horizontal bars of IT power by subsystem with their values, the cap and the headroom below;
     a subsystem whose power is unknown is labelled so, never drawn as a zero that looks known."""
@@ -76,7 +88,7 @@ def power_chart(d: Design) -> bytes:
             color="lightgray",
             label="headroom",
         )
-        ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=f"IT cap {cap_it / 1e6:.2f} MW")
+        ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=cap_label(d, cap_it))
     ax2.set_xlabel("MW")
     # beside the bar, not on it: inside, it covered the cap line and the headroom's end
     ax2.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
