@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from clustergen.catalog.loader import Catalog
 from clustergen.catalog.architectures import Architecture
+from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.common import Assumed, Check
 from clustergen.engine.model.design import Design
-from clustergen.engine.model.request import EXISTING_FIELDS, DesignRequest
+from clustergen.engine.model.request import EXISTING_FIELDS, DesignRequest, Fabric
 from clustergen.engine.request.rules.counts import su_node_count
 from clustergen.engine.sizing.bom import totals
 from clustergen.engine.sizing.checks import check
@@ -53,18 +53,20 @@ def _existing_nodes(catalog: Catalog, request: DesignRequest, system: System) ->
     return None
 
 
-def _standing_request(request: DesignRequest, system: str, nodes: int, tech: str) -> DesignRequest:
+def _standing_request(
+    request: DesignRequest, system: str, nodes: int, tech: Fabric
+) -> DesignRequest:
     return DesignRequest(
         platform=system,
         nodes=nodes,
-        fabric=tech,  # type: ignore[arg-type]
+        fabric=tech,
         oversubscription=request.oversubscription,
         workload=request.workload,
         storage_tier=request.storage_tier,
     )
 
 
-def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Design:  # noqa: C901
+def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Design:
     """The increment on the existing installation: its nodes designed as any request's, the
     leaves and spines the grown fabric adds to the standing one, the parts that are new, and
     the power of both where the installation's draw is known. Refused in one line when the
@@ -95,7 +97,8 @@ def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Desi
     new = catalog.system(increment.platform.system)
     old = _system_of(catalog, request.existing_platform or new.id, new.id)
     cf = increment.fabrics.compute
-    tech = request.existing_fabric or (cf.technology if cf else request.fabric) or "infiniband"
+    built = cf.technology if cf else None
+    tech: Fabric = request.existing_fabric or ("ethernet" if built == "ethernet" else "infiniband")
     if old.id != new.id and _link_gbps(old) != _link_gbps(new):
         raise InfeasibleDesignError(
             f"{new.id} ({_link_gbps(new):g}G) cannot join the existing {old.id} fabric "
@@ -139,8 +142,10 @@ def _sus_words(d: Design, nodes: int) -> str:
 
 def _no_room(standing: Design, room: Room, increment: Design, old: System, nodes: int) -> str:
     inc = increment.compute
-    added = _sus_words(standing, inc.nodes).split(" (")[0] if not standing.compute.su_nodes else (
-        f"{math.ceil(inc.nodes / standing.compute.su_nodes)} SU"
+    added = (
+        _sus_words(standing, inc.nodes).split(" (")[0]
+        if not standing.compute.su_nodes
+        else (f"{math.ceil(inc.nodes / standing.compute.su_nodes)} SU")
     )
     return (
         f"the existing {room.tiers}-tier {old.id} fabric of {_sus_words(standing, nodes)} tops "
@@ -205,7 +210,7 @@ def _fabric_words(room: Room) -> str:
     """What the increment does on the standing fabric, in words."""
     added = f"{_leaves(room.leaves)} and {plural(room.spines, 'spine')} added"
     if room.cores:
-        added += f", {plural(room.cores, 'core switch', 'core switches')}"
+        added += f", {plural(room.cores, 'core switch')}"
     if room.spine_ports_used <= room.spine_ports_free:
         return (
             f"{added}; their uplinks take {room.spine_ports_used:,} of the standing spine "
@@ -307,6 +312,8 @@ def _notice(
 
 
 def _dense_tflops(catalog: Catalog, system: System, precision: str) -> float | None:
+    if system.gpu is None:
+        return None
     gpu = catalog.gpu(system.gpu)
     field = "bf16" if precision in {"bf16", "fp16"} else precision
     value = getattr(gpu, f"{field}_dense_tflops", None)
@@ -357,7 +364,10 @@ def _ratio_line(
 ) -> str:
     precision = request.precision or "bf16"
     new = catalog.system(d.platform.system)
-    per_new, per_old = _dense_tflops(catalog, new, precision), _dense_tflops(catalog, old, precision)
+    per_new, per_old = (
+        _dense_tflops(catalog, new, precision),
+        _dense_tflops(catalog, old, precision),
+    )
     within = f" within the {envelope / 1e6:.3f} MW envelope" if envelope else ""
     if not gpus or not per_new or not per_old:
         return f"a replacement of the {old.id} fleet{within}: the compute ratio is unknown"

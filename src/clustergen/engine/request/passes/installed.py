@@ -28,9 +28,7 @@ _EXISTING = re.compile(
 )
 _WORDS = "|".join(sorted((re.escape(w) for w in WORD_COUNTS if w not in {"a", "an"}), key=len))
 _NUM = rf"(\d[\d,]*(?:\.\d+)?k?|{_WORDS})"
-_UNIT = (
-    r"(gpus?|accelerators?|nodes?|systems?|servers?|boxes|sus?|scalable[- ]units?|racks?)"
-)
+_UNIT = r"(gpus?|accelerators?|nodes?|systems?|servers?|boxes|sus?|scalable[- ]units?|racks?)"
 #: the increment: "add 256 GPUs", "grow by 2 SUs", "by another 512", "with 32 more nodes"
 _INCREMENT = (
     re.compile(
@@ -39,8 +37,10 @@ _INCREMENT = (
         r"(?:out\s+)?by(?:\s+another|\s+an?\s+(?:additional|extra|further))?)\s+"
         rf"{_NUM}(?:\s+more\b)?(?:\s*-?\s*(?:more\s+|additional\s+|extra\s+|new\s+)?{_UNIT}\b)?"
     ),
-    re.compile(rf"(?<![\w.]){_NUM}\s+(?:more|additional|extra|new|further)\s+(?:\w+\s+){{0,3}}?"
-               rf"{_UNIT}\b"),
+    re.compile(
+        rf"(?<![\w.]){_NUM}\s+(?:more|additional|extra|new|further)\s+(?:\w+\s+){{0,3}}?"
+        rf"{_UNIT}\b"
+    ),
     re.compile(rf"(?<![\w.]){_NUM}\s+(?:more|additional|extra|further)\b"),
 )
 #: a count that may be the installation's: a number not of power, speed, bytes or time
@@ -116,7 +116,7 @@ def _existing(r: Draft, cue: re.Match[str], skip: Found) -> Found | None:
     lo, hi = _sentence(r.low, cue.start())
     best: tuple[int, Found] | None = None
     for m in _COUNT.finditer(r.low, lo, hi):
-        if m.start() < skip.end and m.end() > skip.start or not r.free(m):
+        if (m.start() < skip.end and m.end() > skip.start) or not r.free(m):
             continue
         words = m.group(1)
         if words in WORD_COUNTS and not m.group(2):
@@ -172,14 +172,17 @@ def read_existing_installation(r: Draft) -> None:
         )
     name_of = {i: r.named[i] for i in (old_name, new_name) if i is not None}
     if old is not None:
-        old = _as_fields(r, old, name_of.get(old_name) if old_name is not None else None, "existing_")
+        old = _as_fields(
+            r, old, name_of.get(old_name) if old_name is not None else None, "existing_"
+        )
         r.take(old.start, old.end, f"{r.low[old.start : old.end].strip()!r} -> what exists")
     if old_name is not None and new_name is not None and r.named[old_name] != r.named[new_name]:
         r.fields["existing_platform"] = r.named[old_name][1]
         s, e = r.spans[old_name]
         r.take(s, e, f"{r.low[s:e]!r} -> the existing installation's platform")
-        r.named, r.spans = r.named[:old_name] + r.named[old_name + 1 :], (
-            r.spans[:old_name] + r.spans[old_name + 1 :]
+        r.named, r.spans = (
+            r.named[:old_name] + r.named[old_name + 1 :],
+            (r.spans[:old_name] + r.spans[old_name + 1 :]),
         )
         new_name = new_name - 1 if new_name > old_name else new_name
     _read_added(r, added, r.named[new_name] if new_name is not None else None, old)
@@ -226,7 +229,7 @@ def _read_added(r: Draft, added: Found, name: Named | None, old: Found | None) -
         nodes = added.value * arch.su_nodes
         r.fields["nodes"], r.fields["su_architecture"] = nodes, arch.id
         r.members.setdefault("fabric", {arch.compute_fabric.technology})
-        note = f"{plural(nodes, system + ' node')} added: {added.value} SU of {arch.su_nodes}"
+        note = f"{plural(nodes, f'{system} node')} added: {added.value} SU of {arch.su_nodes}"
         r.take(added.start, added.end, f"{phrase!r} -> {note} ({arch.id})")
         return
     if unit is None:
