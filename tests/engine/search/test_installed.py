@@ -66,3 +66,14 @@ def test_a_replacement_without_an_envelope_keeps_the_fleets_own_power() -> None:
     assert any(a.field == "power_cap_w" and "replaced fleet" in a.reason for a in d.assumptions)
     assert d.power.cap_w is not None
     assert d.power.it_total_w <= d.power.cap_w
+
+
+def test_a_rebuild_from_request_and_choices_is_the_same_increment() -> None:
+    """The assembly restates every design of an expansion request, so the agent's and a
+    rebuild's designs are the planner's."""
+    from clustergen.engine.assemble import assemble_design
+
+    d = _design("We have 64 DGX B200 nodes on InfiniBand drawing 950 kW; add 32 more, 2 MW IT cap")
+    again = assemble_design(load_catalog(), d.request, d.choices)
+    assert again.bom == d.bom and again.checks == d.checks
+    assert again.notice == d.notice

@@ -64,9 +64,16 @@ def test_a_standalone_request_is_no_expansion() -> None:
     assert not any(k.startswith("existing_") for k in got)
 
 
-def test_su_growth_needs_a_system() -> None:
-    with pytest.raises(RequestError, match="scalable unit"):
-        parse_request(load_catalog(), "our existing cluster has 4 SUs; add 2 SUs")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "our existing cluster has 4 SUs; add 2 SUs",
+        "extend the existing InfiniBand fabric with 32 more nodes",
+    ],
+)
+def test_an_increment_needs_the_installations_platform(text: str) -> None:
+    with pytest.raises(RequestError, match="needs the installation's platform"):
+        parse_request(load_catalog(), text)
 
 
 def test_a_replaced_fleet_is_read_as_fields() -> None:

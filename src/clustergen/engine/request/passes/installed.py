@@ -185,6 +185,12 @@ def read_existing_installation(r: Draft) -> None:
             (r.spans[:old_name] + r.spans[old_name + 1 :]),
         )
         new_name = new_name - 1 if new_name > old_name else new_name
+    if not any(kind != "model" for kind, _ in r.named) and "existing_platform" not in r.fields:
+        raise RequestError(
+            "an increment on an existing installation needs the installation's platform: "
+            "its nodes must match the fabric they join",
+            hint='name it, e.g. "32 more DGX H100 nodes" or "our existing 512 H100 SuperPOD"',
+        )
     _read_added(r, added, r.named[new_name] if new_name is not None else None, old)
     _take_cue(r)
     if grow.start() < added.start or grow.end() > added.end:
