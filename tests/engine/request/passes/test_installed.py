@@ -48,6 +48,18 @@ def _read(text: str) -> dict[str, object]:
             },
         ),
         (
+            "Extend our existing DGX GB200 SuperPOD (4 SUs) by 2 SUs",
+            {"nodes": 16, "existing_sus": 4, "platform": "gb200-nvl72"},
+        ),
+        (
+            "Currently running 128 H100 nodes on InfiniBand; looking to add 64 nodes of H100",
+            {"nodes": 64, "existing_nodes": 128, "gpu": "h100-sxm"},
+        ),
+        (
+            "We'd like to scale out our current 256-GPU H200 cluster with 128 more GPUs",
+            {"gpus": 128, "existing_gpus": 256, "gpu": "h200"},
+        ),
+        (
             "extend the existing InfiniBand fabric with 32 more DGX H100 nodes",
             {"nodes": 32, "existing_fabric": "infiniband", "platform": "dgx-h100"},
         ),

@@ -21,7 +21,8 @@ _GROW = re.compile(
 )
 #: a word that says an installation already stands
 _EXISTING = re.compile(
-    r"\b(?:existing|already|currently|today|installed|in\s+production|in\s+place|"
+    r"\b(?:(?:currently|already)\s+(?:running|operating|run|have|own)|existing|already|"
+    r"currently|today|installed|in\s+production|in\s+place|"
     r"we\s+(?:already\s+|currently\s+)?(?:have|run|operate|own)|"
     r"our\s+(?:current\s+|present\s+)?(?:[\w,.-]+\s+){0,3}?(?:cluster|superpod|basepod|pod|"
     r"fabric|installation|deployment|fleet|estate|environment|farm))\b"
@@ -42,6 +43,11 @@ _INCREMENT = (
         rf"{_UNIT}\b"
     ),
     re.compile(rf"(?<![\w.]){_NUM}\s+(?:more|additional|extra|further)\b"),
+    # "extend our existing DGX GB200 SuperPOD (4 SUs) by 2 SUs": "by" far from its verb
+    re.compile(
+        rf"\bby\s+(?:another\s+|an?\s+(?:additional|extra|further)\s+)?{_NUM}(?!\s*%)"
+        rf"(?:\s*-?\s*{_UNIT}\b)?"
+    ),
 )
 #: a count that may be the installation's: a number not of power, speed, bytes or time
 _COUNT = re.compile(
@@ -145,6 +151,13 @@ def _as_fields(r: Draft, found: Found, name: Named | None, prefix: str) -> Found
     """Write a count as `<prefix>gpus`, `<prefix>nodes` or `<prefix>sus`; returns it with its
     unit as read (a system's name counts nodes, a GPU's GPUs)."""
     unit = found.unit or ("nodes" if name and name[0] == "system" else "gpus")
+    if name and name[0] == "gpu" and found.unit is None:
+        # "128 H100 nodes": the unit word after the GPU's name
+        end = r.spans[r.named.index(name)][1]
+        after = re.match(r"\s*(nodes?|servers?|systems?|boxes)\b", r.low[end:])
+        if after:
+            unit = "nodes"
+            r.take(end + after.start(1), end + after.end(1), f"{after.group(1)!r} -> nodes")
     r.fields[f"{prefix}{unit}"] = found.value
     return found._replace(unit=unit)
 
@@ -201,6 +214,7 @@ def read_existing_installation(r: Draft) -> None:
 #: the cue's own words: taken, while a name or a pod word inside it is left to its own pass
 _CUE_WORD = re.compile(
     r"\b(?:existing|already|currently|today|installed|in\s+production|in\s+place|we|have|run|"
+    r"running|operating|"
     r"operate|own|our|current|present|cluster|pod|fabric|installation|deployment|fleet|estate|"
     r"environment|farm)\b"
 )
