@@ -426,5 +426,3 @@ def _notice(
         f"{plural(d.compute.nodes, d.platform.system + ' node')}{fabric}; reuses its {reused} "
         "(not quoted again)"
     )
-
-
