@@ -16,7 +16,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed, Check
-from clustergen.engine.model.design import Design, DesignChoices
+from clustergen.engine.model.design import Design, DesignChoices, PowerSection
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import DesignRequest, Fabric
@@ -288,7 +288,14 @@ def _expanded(
     if standing is not None and grown is not None:
         bom = bom_increment(d.bom, standing.bom, grown.bom)
         updates["bom"], updates["bom_totals"] = bom, totals(bom)
-        updates["power"] = _power(d, standing, grown)
+        updates["power"] = power = _power(d, standing, grown)
+        if d.alternatives is not None:
+            # the chosen row is this design: its power is the increment's, as restated
+            rows = [
+                r.model_copy(update={"it_power_w": power.it_total_w}) if r.chosen else r
+                for r in d.alternatives.rows
+            ]
+            updates["alternatives"] = d.alternatives.model_copy(update={"rows": rows})
         updates["servers"] = d.servers.model_copy(
             update={
                 "fabric_managers": 0,
@@ -308,11 +315,12 @@ def _expanded(
                 }
             )
             updates["fabrics"] = d.fabrics.model_copy(update={"compute": cf})
-    power = updates.get("power", d.power)
+    restated = updates.get("power", d.power)
+    it_w = restated.it_total_w if isinstance(restated, PowerSection) else d.power.it_total_w
     checks = [c for c in d.checks if not c.name.startswith("power under cap")]
     checks.insert(0, _room_check(room))
     if request.power_cap_w:
-        checks.insert(1, _cap_check(request, power.it_total_w))  # type: ignore[attr-defined]
+        checks.insert(1, _cap_check(request, it_w))
     updates["checks"] = checks
     updates["notice"] = _notice(request, d, old, nodes, room, reused)
     updates["assumptions"] = [*notes, *d.assumptions]
@@ -340,7 +348,7 @@ def _fabric_words(room: Room) -> str:
     )
 
 
-def _power(d: Design, standing: Design, grown: Design) -> object:
+def _power(d: Design, standing: Design, grown: Design) -> PowerSection:
     """The increment's IT power: its own nodes, and the fabric and management power the grown
     installation adds; reused servers and storage add nothing."""
     s, g, p = standing.power, grown.power, d.power
