@@ -478,14 +478,11 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
     wraps at `chars_per_unit` characters of 8-point text per unit of box width."""
     from matplotlib.patches import FancyBboxPatch
 
-    from clustergen.engine.report.pictures.charts import pyplot
+    from clustergen.engine.report.pictures.charts import subplots
 
-    plt = pyplot()
     top = min(b.y for b in lay.boxes) - 0.4
     scale = 1.05
-    fig, ax = plt.subplots(
-        figsize=(max(8.0, lay.width * scale), max(4.0, (lay.height - top) * scale))
-    )
+    fig, ax = subplots(figsize=(max(8.0, lay.width * scale), max(4.0, (lay.height - top) * scale)))
     for e in lay.edges:
         a, b = lay.box(e.src), lay.box(e.dst)
         (x1, y1), (x2, y2) = _ends(a, b)
@@ -546,18 +543,12 @@ def topology_png(d: Design) -> bytes:
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
-    from clustergen.engine.report.pictures.charts import pyplot
-
-    plt = pyplot()
     import matplotlib
 
     fig = figure(layout(d))
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "clustergen", "svg.fonttype": "none"}):
-        try:
-            fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-        finally:
-            plt.close(fig)
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     return buf.getvalue()
 
 
