@@ -20,12 +20,13 @@ import clustergen.engine.model
 from clustergen.engine.calculators.seedconfig import SeedConfig, SizeResult
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.report.documents.edit import EditSummary
 from clustergen.engine.search.rebuild import FieldChange
 from clustergen.tools.toolsets import default_registry
 
 #: contracts no tool carries: a file a user gives (`clustergen size --config`'s seed config) and
-#: JSON the CLI prints (`size --config`'s result, `render --json`'s changes)
-OTHER_CONTRACTS: tuple[type[BaseModel], ...] = (SeedConfig, SizeResult, FieldChange)
+#: JSON the CLI prints (`size --config`'s result, `render --json`'s changes and summary)
+OTHER_CONTRACTS: tuple[type[BaseModel], ...] = (SeedConfig, SizeResult, FieldChange, EditSummary)
 
 
 def _models_in(annotation: Any) -> Iterator[type[BaseModel]]:

@@ -76,7 +76,7 @@ EXISTING_FIELDS = (
 )
 
 
-def extends(request: DesignRequest) -> bool:
+def extends(request: "DesignRequest") -> bool:
     """Whether the request extends an existing installation (any existing_* field given)."""
     return any(getattr(request, f) is not None for f in EXISTING_FIELDS)
 
