@@ -50,7 +50,8 @@ def test_anchored_max_throughput_matches_the_published_row() -> None:
 
 def test_replicas_meet_the_target_and_report_their_latency() -> None:
     est, unmet = estimate_inference(
-        CAT, _w(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000)
+        CAT,
+        _w(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000, disaggregated=False),
     )
     assert est.feasible
     assert not unmet
@@ -212,3 +213,18 @@ def test_the_draft_depth_follows_the_per_user_rate() -> None:
     assert "3 drafted token(s) per step" not in slow.method
     assert "drafted token(s) per step" in slow.method
     assert "the forward model alone" in fast.method
+
+
+def test_disaggregated_is_chosen_when_it_wins_and_says_why_and_where_the_kv_goes() -> None:
+    """Left open, two pools are chosen when they give clearly more per GPU (405B under a 2 s
+    TTFT and the default 50 ms TPOT): the estimate counts the prefill pool, says what
+    aggregated would give, and places the KV transfer on the NICs."""
+    ask = {"model": "llama-3.1-405b", "output_tokens_per_s": 20000, "ttft_ms": 2000}
+    split, _ = estimate_inference(CAT, _w(**ask))
+    kept, _ = estimate_inference(CAT, _w(disaggregated=False, **ask))
+    assert split.tokens_per_s_per_gpu > 1.25 * kept.tokens_per_s_per_gpu
+    assert "disaggregated prefill/decode chosen (the request left it open)" in split.method
+    assert f"against {kept.tokens_per_s_per_gpu:,.0f} aggregated" in split.method
+    assert "of its 50 GB/s NIC" in split.method
+    assert "non-blocking leaf's uplinks" in split.method
+    assert split.gpus_required > split.replicas * split.gpus_per_replica
