@@ -97,6 +97,12 @@ def headline(d: Design) -> str:
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
         text += f", leaving {watts(pw.headroom_w)} under the {watts(pw.cap_w)} {basis} power cap"
+        if any(a.field == "power_cap_basis" for a in d.assumptions):
+            # an assumed basis is said where the cap is, not only in the appendix
+            text += (
+                f" (read as {basis} power: the request did not say IT or facility; "
+                "the checks test it both ways)"
+            )
     text += "."
     if c.max_gpus_under_cap is not None and c.max_gpus_under_cap != c.gpus:
         text += f" At most {c.max_gpus_under_cap:,} GPUs of this platform fit under the cap."
