@@ -73,6 +73,7 @@ from clustergen.engine.sizing.racks import (
     server_rack_units,
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
+from clustergen.engine.sizing.su_table import su_table_check
 from clustergen.engine.sizing.workload import unmodelled_warnings, with_interactivity
 from clustergen.engine.solve.cap_reserve import OverCap, Reserve, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
@@ -371,6 +372,16 @@ def finish_design(
     inputs, catalog, power = sized.inputs, sized.inputs.catalog, sized.power
     checks = design_checks(
         inputs, sized.compute, sized.fabrics, sized.racks.compute, power, sized.storage
+    )
+    checks.append(
+        su_table_check(
+            inputs,
+            sized.compute.nodes,
+            sized.fabrics,
+            sized.servers,
+            sized.racks,
+            sized.follows_ra,
+        )
     )
     budget = inputs.request.capital_budget_usd
     if budget is not None:
