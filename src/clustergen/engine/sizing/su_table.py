@@ -49,9 +49,7 @@ def su_tables(inputs: Inputs, planes: int | None) -> list[SuTable]:
 
 def published_row(inputs: Inputs, nodes: int, planes: int | None) -> SuTableRow | None:
     """The row NVIDIA publishes for this design's RA, variant and node count, or None."""
-    return next(
-        (row for t in su_tables(inputs, planes) if (row := t.row(nodes)) is not None), None
-    )
+    return next((row for t in su_tables(inputs, planes) if (row := t.row(nodes)) is not None), None)
 
 
 def published_count(inputs: Inputs, nodes: int, planes: int | None, count: str) -> int | None:
