@@ -25,7 +25,9 @@ from clustergen.engine.sizing.fabric import choose_cabling_for, size_setup, size
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers, standalone, storage_asked
 from clustergen.engine.sizing.storage import StoragePlan
+from clustergen.engine.sizing.su_table import published_row
 from clustergen.errors import CatalogGapError
+from clustergen.units import ceil_div
 
 
 class NorthSouth(NamedTuple):
@@ -150,9 +152,10 @@ def north_south(
             return NorthSouth(both, None, converged, True, node_ports, speed, host_gbps=wanted)
     if node_ports == 0 and other == 0:
         return NorthSouth(cf, None, converged, False, 0, speed)
+    planes = cf.planes if cf else None
     fabric = _storage_fabric(
         inputs.catalog,
-        spec,
+        _published_leaves(inputs, spec, sw, (nodes, nodes * node_ports + other), planes),
         sw,
         nodes=nodes,
         ports_per_node=node_ports,
@@ -161,6 +164,29 @@ def north_south(
         storage_ports=other,
     )
     return NorthSouth(cf, fabric, converged, False, node_ports, speed, host_gbps=wanted)
+
+
+def _published_leaves(
+    inputs: Inputs, spec: FabricSpec, sw: Switch, ports: tuple[int, int], planes: int | None
+) -> FabricSpec:
+    """The storage fabric's spec with each leaf's uplinks set so its host ports fill the leaves
+    the RA's table publishes at this size (B200 RA Figure 3.2: 8 storage leaves under 4 spines at
+    4 SU), the uplinks a multiple of its published spines and no fewer than the spec's ratio
+    asks; the spec unchanged where no row publishes them, the RA splits its leaves by kind
+    (`storage_leaves_per_su`), or the ports do not fit the published leaves. `ports`: the
+    cluster's nodes and the fabric's host ports."""
+    nodes, host_ports = ports
+    row = published_row(inputs, nodes, planes)
+    if row is None or row.storage_leaf is None or spec.storage_leaves_per_su is not None:
+        return spec
+    leaves, spines = row.storage_leaf, row.storage_spine or 1
+    radix = sw.radix_at(sw.port_speed_gbps) or sw.ports
+    down = ceil_div(host_ports, leaves)
+    up = ceil_div(ceil_div(down * 1_000_000, round(spec.oversubscription * 1_000_000)), spines)
+    up *= spines
+    if down + up > radix or leaves * up > spines * radix:
+        return spec
+    return spec.model_copy(update={"uplinks_per_leaf": up})
 
 
 def _storage_fabric(

@@ -68,6 +68,7 @@ def size_storage_fabric(
         oversubscription=spec.oversubscription,
         redundant=spec.redundant,
         peer_links=spec.peer_links,
+        leaf_uplinks=spec.uplinks_per_leaf,
     )
     flat = size_clos(plan, switch, switch, switch, cabling)
     return flat.model_copy(
