@@ -162,8 +162,19 @@ def north_south(
         port_speed_gbps=speed,
         su_nodes=arch.su_nodes if spec.storage_leaves_per_su else None,
         storage_ports=other,
+        fabric_manager_links=_storage_manager_links(inputs, spec, srv),
     )
     return NorthSouth(cf, fabric, converged, False, node_ports, speed, host_gbps=wanted)
+
+
+def _storage_manager_links(inputs: Inputs, spec: FabricSpec, srv: Servers) -> int:
+    """The storage fabric's own fabric-manager links: an InfiniBand storage fabric has its UFM
+    pair (H100 RA Tables 7 and 8: 4 UFM, an HA pair on each InfiniBand fabric; the storage
+    fabric's 369 transceivers count 4 UFM links), cabled as the compute fabric's are."""
+    arch = inputs.architecture
+    if arch is None or spec.technology != "infiniband" or not srv.section.fabric_managers:
+        return 0
+    return arch.fabric_manager_links
 
 
 def _published_leaves(
@@ -199,6 +210,7 @@ def _storage_fabric(
     port_speed_gbps: float,
     su_nodes: int | None,
     storage_ports: int,
+    fabric_manager_links: int = 0,
 ) -> FabricDesign:
     """The storage (or converged) fabric, sized once per loaded catalog for its spec, switch and
     port counts: a trade study's rows that share them (a platform's fabric alternatives,
@@ -214,6 +226,7 @@ def _storage_fabric(
             port_speed_gbps=port_speed_gbps,
             su_nodes=su_nodes,
             storage_ports=storage_ports,
+            fabric_manager_links=fabric_manager_links,
         )
 
     if not own(catalog, "switches", sw):  # a caller's own variant of a switch: size it afresh
@@ -227,6 +240,7 @@ def _storage_fabric(
         port_speed_gbps,
         su_nodes,
         storage_ports,
+        fabric_manager_links,
     )
     return cached(catalog, key, size)
 

@@ -140,17 +140,19 @@ def _cabling(
         node_optic=node_optic,
         switch_optic=switch_optic,
         core_optic=core_optic or switch_optic,
-        fabric_manager_optic=host_cable_end(
-            switch_optic, total_gbps=speed_gbps, ports=1, cage_form=_fabric_manager_cage(catalog)
-        )
-        or host_optic(
-            catalog,
-            total_gbps=speed_gbps,
-            ports=1,
-            cage_form=_fabric_manager_cage(catalog),
-            technology=tech,
-        ),
+        fabric_manager_optic=_fabric_manager_optic(catalog, switch_optic, speed_gbps, tech),
         optical=True,
+    )
+
+
+def _fabric_manager_optic(
+    catalog: Catalog, switch_optic: Optic | None, speed_gbps: float, tech: str
+) -> Optic | None:
+    """The fabric manager's end of its link: the switch side's active cable where it fits the
+    manager's cage, else a module of the link's rate for that cage."""
+    cage = _fabric_manager_cage(catalog)
+    return host_cable_end(switch_optic, total_gbps=speed_gbps, ports=1, cage_form=cage) or (
+        host_optic(catalog, total_gbps=speed_gbps, ports=1, cage_form=cage, technology=tech)
     )
 
 
@@ -471,7 +473,8 @@ def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
     optic = switch_cable_end(catalog, sw, speed)
     optic = optic or find_optic(catalog, total_gbps=cage, ports=ppc, technology=tech)
     optic = optic or cage_optic(catalog, cage, tech)
-    return Cabling(switch_optic=optic, core_optic=optic)
+    manager = _fabric_manager_optic(catalog, optic, speed, tech)
+    return Cabling(switch_optic=optic, core_optic=optic, fabric_manager_optic=manager)
 
 
 def platform_setup(
