@@ -352,7 +352,8 @@ def _host_speed(d: Design, net: ManagementNetwork) -> float:
 def _tray_ports(d: Design) -> int:
     """The management ports of a rack-scale system's trays (compute trays, NVLink switch trays,
     power shelves: one each), which its in-rack out-of-band switches take."""
-    return sum(g.count for g in d.inventory.groups if g.tray is not None)
+    groups = d.inventory.groups if d.inventory is not None else []
+    return sum(g.count for g in groups if g.tray is not None)
 
 
 def _host_ports_text(d: Design, net: ManagementNetwork) -> str:
