@@ -11,7 +11,8 @@ from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
-from clustergen.engine.sizing.su_table import CHECK_NAME
+from clustergen.engine.sizing.inputs import resolve_inputs, resolve_request_inputs
+from clustergen.engine.sizing.su_table import CHECK_NAME, su_table_check
 
 CAT = load_catalog()
 
@@ -93,18 +94,42 @@ def test_the_b200_storage_fabric_reads_the_published_leaves_where_its_ports_fit(
     assert sf.max_ports_used["leaf"] <= sf.leaf_radix
 
 
-def test_a_design_that_differs_from_its_table_fails_naming_each_difference() -> None:
+def test_a_storage_count_the_storage_designed_moves_is_a_warning_naming_it() -> None:
     # B200 RA Figure 3.2: 8 storage leaves at 4 SU; the better tier's storage and management
     # ports do not fit 8 leaves at the storage fabric's 4:3, so the rule's count stands and the
-    # check names it
-    d = _design("DGX B200 4 SU")
-    sf = d.fabrics.storage
-    assert sf is not None
-    assert sf.leaf_switches != 8
-    check = _table_check(d)
+    # check names it; H100 RA Table 7's 16 storage switches are for its own storage, not the
+    # best tier's
+    for text, word, table in (
+        ("DGX B200 4 SU", "storage leaves", 8),
+        ("127 DGX H100 systems, InfiniBand, best storage", "storage switches", 16),
+    ):
+        check = _table_check(_design(text))
+        assert not check.passed
+        assert check.severity == "warning"
+        assert f"where the table has {table}" in check.figure
+        assert check.figure.startswith(word)
+        assert "storage designed" in check.detail
+
+
+def test_a_count_the_table_fixes_that_differs_fails() -> None:
+    # ERA-00010-001 (2-8-9-400): 3 out-of-band switches at 12 nodes; a catalog whose rule gives
+    # another count and a table row that says 3 fail on it
+    d = _design("12 HGX H100 servers for training")
+    oob = d.fabrics.oob
+    assert oob is not None
+    fewer = oob.model_copy(update={"total_switches": 1, "leaf_switches": 1})
+    inputs = resolve_inputs(CAT, d.request, d.choices, resolve_request_inputs(CAT, d.request), 12)
+    check = su_table_check(
+        inputs,
+        12,
+        d.fabrics.model_copy(update={"oob": fewer}),
+        d.servers,
+        d.racks,
+        follows_ra=True,
+    )
     assert not check.passed
     assert check.severity == "error"
-    assert f"storage leaves {sf.leaf_switches} where the table has 8" in check.figure
+    assert check.figure == "out-of-band switches 1 where the table has 3"
 
 
 def test_a_design_without_a_reference_architecture_says_its_counts_are_derived() -> None:
