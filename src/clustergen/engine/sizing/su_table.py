@@ -93,9 +93,12 @@ def su_table_check(
     follows_ra: bool,
 ) -> Check:
     """The design against the table for its RA and size: PASS when every count the row
-    publishes is the design's, FAIL naming each difference; where no row publishes the size (or
-    the design leaves its RA), a warning that the rule derived the counts, never a pass."""
+    publishes is the design's, FAIL naming each difference (WARN where only the counts that follow
+    the storage designed differ); where no row publishes the size (or the design leaves its RA),
+    INFO that the rule derived the counts, never a pass."""
     arch = inputs.architecture
+    # a rack-scale system is one node a rack: its rows count racks
+    unit = "rack" if inputs.system.kind == "nvl-rack" else "node"
     planes = fabrics.compute.planes if fabrics.compute else None
     tables = su_tables(inputs, planes) if follows_ra else []
     row = next((r for t in tables if (r := t.row(nodes)) is not None), None)
@@ -107,21 +110,21 @@ def su_table_check(
         else:
             sizes = sorted({r.nodes for t in tables for r in t.rows})
             why = (
-                f"{arch.name} publishes no row at {plural(nodes, 'node')} "
-                f"(rows at {', '.join(f'{s:,}' for s in sizes)} nodes)"
+                f"{arch.name} publishes no row at {plural(nodes, unit)} "
+                f"(rows at {', '.join(f'{s:,}' for s in sizes)} {unit}s)"
             )
         return Check(
             name=CHECK_NAME,
             passed=False,
             figure="derived by rule: " + why,
             detail="every component count comes from the sizing rules, not a published table",
-            severity="warning",
+            severity="info",
         )
     ours = design_counts(fabrics, servers, racks)
     published = row.counts()
     differ = {k: v for k, v in published.items() if ours[k] != v}
     listed = ", ".join(f"{v:,} {_WORDS[k]}" for k, v in published.items())
-    detail = f"{listed} at {plural(nodes, 'node')}: {row.source}"
+    detail = f"{listed} at {plural(nodes, unit)}: {row.source}"
     storage_only = bool(differ) and set(differ) <= STORAGE_COUNTS
     if storage_only:
         detail += (
