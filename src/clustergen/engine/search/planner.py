@@ -7,9 +7,10 @@ from __future__ import annotations
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
-from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
+from clustergen.engine.search.installed import plan_expansion, plan_replacement
 from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
 from clustergen.engine.search.trade_study import current_only, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
@@ -19,7 +20,16 @@ from clustergen.errors import InfeasibleDesignError
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
     """The offline planner: trade study, choose, validate. Raises InfeasibleDesignError when no
-    candidate meets the request, saying what would (and that `fit` builds it)."""
+    candidate meets the request, saying what would (and that `fit` builds it). A request that
+    extends an installation or replaces a fleet is planned on its terms (`search.installed`)."""
+    if extends(request):
+        return plan_expansion(catalog, request, _plan)
+    if request.replaced_platform:
+        return plan_replacement(catalog, request, _plan)
+    return _plan(catalog, request)
+
+
+def _plan(catalog: Catalog, request: DesignRequest) -> Design:
     common = resolve_request_inputs(catalog, request)
     found = run_study(catalog, request, common)
     study = found.study
@@ -49,7 +59,7 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
 
 def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
     """The largest design under the cap, for a request that asked to fit when it does not."""
-    d = plan_design(catalog, fit_request(request))
+    d = _plan(catalog, fit_request(request))
     asked = (
         f"{request.gpus:,} GPUs"
         if request.gpus

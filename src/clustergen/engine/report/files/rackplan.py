@@ -270,6 +270,15 @@ def netbox_cables_csv(d: Design) -> str:
     )
     iface = "dcim.interface"
     rows = 0
+    # a design's thousands of cables name the same few hundred devices and interfaces: each
+    # text is made safe once for this file (a memo that lives only while the file is written)
+    safe: dict[str, object] = {}
+
+    def cell(text: str) -> object:
+        if text not in safe:
+            safe[text] = cell_text(text)
+        return safe[text]
+
     group_of = device_groups_by_name(d)
     cabled = cabled_ports(d)
     for g, cables in design_cables(d):
@@ -279,10 +288,7 @@ def netbox_cables_csv(d: Design) -> str:
             a_port = interface(ga, n_a, cabled.get(ga.id, 0))
             b_port = interface(gb, n_b, cabled.get(gb.id, 0))
             w.writerow(
-                [
-                    cell_text(v)
-                    for v in (a, iface, a_port, b, iface, b_port, cable_type(g), "planned")
-                ]
+                [cell(v) for v in (a, iface, a_port, b, iface, b_port, cable_type(g), "planned")]
                 + [f"C{rows:05d}"]
             )
     return buf.getvalue()
