@@ -49,7 +49,7 @@ from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.sizing.bom import build_bom, totals
-from clustergen.engine.sizing.checks import design_checks
+from clustergen.engine.sizing.checks import design_checks, su_table_check
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.expansion import expand_design
 from clustergen.engine.sizing.fabric import compute_fabric, scale_section
@@ -74,7 +74,6 @@ from clustergen.engine.sizing.racks import (
     server_rack_units,
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
-from clustergen.engine.sizing.su_table import su_table_check
 from clustergen.engine.sizing.workload import unmodelled_warnings, with_interactivity
 from clustergen.engine.solve.cap_reserve import OverCap, Reserve, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap

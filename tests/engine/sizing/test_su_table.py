@@ -1,4 +1,4 @@
-"""Designs against NVIDIA's published per-SU tables (sizing/su_table.py): the check every design
+"""Designs against NVIDIA's published per-SU tables (sizing/checks.py): the check every design
 carries, and the counts its sizing reads from the table."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from clustergen.engine.model.design import Design, DesignChoices
 from clustergen.engine.report.words import verdict
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
+from clustergen.engine.sizing.checks import CHECK_NAME, su_table_check
 from clustergen.engine.sizing.inputs import resolve_inputs, resolve_request_inputs
-from clustergen.engine.sizing.su_table import CHECK_NAME, su_table_check
 
 CAT = load_catalog()
 

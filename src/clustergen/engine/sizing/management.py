@@ -29,9 +29,9 @@ from clustergen.engine.model.design import FabricsSection, ManagementNetwork, Se
 from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.model.inventory import FABRIC_MANAGER, switch_group
 from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.sizing.checks import published_count
 from clustergen.engine.sizing.fabric import leaf_split, same_family, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
-from clustergen.engine.sizing.su_table import published_count
 from clustergen.units import ceil_div, plural, ratio
 
 #: management servers where no architecture says: the BCM head nodes' HA pair

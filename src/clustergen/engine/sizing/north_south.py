@@ -21,11 +21,11 @@ from clustergen.catalog.models import Switch
 from clustergen.engine.cache import cached, own
 from clustergen.engine.model.design import ManagementNetwork, NetworkRole
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
+from clustergen.engine.sizing.checks import published_row
 from clustergen.engine.sizing.fabric import choose_cabling_for, size_setup, size_storage_fabric
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers, standalone, storage_asked
 from clustergen.engine.sizing.storage import StoragePlan
-from clustergen.engine.sizing.su_table import published_row
 from clustergen.errors import CatalogGapError
 from clustergen.units import ceil_div
 
