@@ -99,7 +99,8 @@ def test_design_default_request_passes_every_check(
     assert code == 0
     assert d["mode"] == "offline"
     assert d["compute"]["gpus"] >= 512
-    assert all(c["passed"] for c in d["checks"])
+    # an info check compares nothing (64 HGX B200: no published table row, counts by rule)
+    assert all(c["passed"] or c["severity"] == "info" for c in d["checks"])
     assert d["power"]["it_total_w"] <= 5e6
     assert d["alternatives"]["rows"]
 

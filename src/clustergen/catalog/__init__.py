@@ -7,7 +7,7 @@ and every class `models.py` exports, so a kind added there is exported here with
 """
 
 from clustergen.catalog import models
-from clustergen.catalog.architectures import Architecture, RaPattern
+from clustergen.catalog.architectures import Architecture, RaPattern, SuTable
 from clustergen.catalog.loader import (
     Catalog,
     builtin_catalog_dir,
@@ -31,6 +31,7 @@ __all__ = [
     "LanguageModel",
     "Problem",
     "RaPattern",
+    "SuTable",
     "TrainingRow",
     "builtin_catalog_dir",
     "load_catalog",

@@ -250,3 +250,90 @@ class Architecture(Entry, kind="architectures", file="architectures.yaml"):
         if nodes is None:
             return True
         return self.min_nodes <= nodes and (self.max_nodes is None or nodes <= self.max_nodes)
+
+
+#: the component counts a per-SU table may publish, each a count of the whole cluster at the
+#: row's size: the compute fabric's leaf, spine and core switches, the storage fabric's leaves,
+#: spines and switches in all, the in-band and out-of-band management switches, the fabric
+#: managers (UFM appliances), the management servers and the racks
+SU_TABLE_COUNTS = (
+    "compute_leaf",
+    "compute_spine",
+    "compute_core",
+    "storage_leaf",
+    "storage_spine",
+    "storage_switches",
+    "inband_switches",
+    "oob_switches",
+    "fabric_managers",
+    "management_servers",
+    "racks",
+)
+
+Count = Annotated[int, Field(ge=0, le=1_000_000)]
+
+
+class SuTableRow(Strict):
+    """One published row: the cluster's size and the counts the table gives for it. A count the
+    table does not give stays None (the rule derives it); `source` names the table and row."""
+
+    nodes: Annotated[int, Field(ge=1, le=1_000_000)]
+    scalable_units: float | None = Field(default=None, gt=0, le=10_000)
+    compute_leaf: Count | None = None
+    compute_spine: Count | None = None
+    compute_core: Count | None = None
+    storage_leaf: Count | None = None
+    storage_spine: Count | None = None
+    storage_switches: Count | None = None
+    inband_switches: Count | None = None
+    oob_switches: Count | None = None
+    fabric_managers: Count | None = None
+    management_servers: Count | None = None
+    racks: Count | None = None
+    source: str = Field(min_length=3, description="the table and row (or figure) it comes from")
+
+    def counts(self) -> dict[str, int]:
+        """The counts this row publishes, by name, in `SU_TABLE_COUNTS` order."""
+        return {k: v for k in SU_TABLE_COUNTS if (v := getattr(self, k)) is not None}
+
+    @model_validator(mode="after")
+    def _publishes_a_count(self) -> SuTableRow:
+        if not self.counts():
+            raise ValueError("a row publishes at least one count")
+        return self
+
+
+class SuTable(Entry, kind="su_tables", file="su_tables.yaml", noun="SU table"):
+    """NVIDIA's published component counts for one reference architecture (and variant), by
+    cluster size: what a design of that RA and size is checked against, and the counts its
+    sizing reads where the table publishes the size."""
+
+    architecture: Annotated[str, Ref("architectures")]
+    systems: list[Annotated[str, Ref("systems")]] = Field(
+        default_factory=empty_list,
+        description="the systems the table is for; empty: every system of the architecture",
+    )
+    pattern: Annotated[str, Ref("ra_patterns")] | None = Field(
+        default=None, description="the Enterprise RA pattern (C-G-N-B) the table is for"
+    )
+    planes: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="the compute planes of the variant the table is for; None: the RA's own",
+    )
+    variant: str | None = Field(
+        default=None, max_length=200, description="the published variant (busbar, AC/PDU, ...)"
+    )
+    rows: list[SuTableRow] = Field(min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _one_row_a_size(self) -> SuTable:
+        sizes = [r.nodes for r in self.rows]
+        if len(set(sizes)) != len(sizes):
+            raise ValueError("one row per node count")
+        return self
+
+    def row(self, nodes: int) -> SuTableRow | None:
+        """The row published for a cluster of `nodes` nodes, or None."""
+        return next((r for r in self.rows if r.nodes == nodes), None)

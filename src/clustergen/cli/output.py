@@ -156,11 +156,12 @@ MARK_STYLES = {
     "WARN": "bold yellow",
     "FAIL": "bold red",
     "UNKNOWN": "bold yellow",
+    "INFO": "bold",
 }
 
 
 def mark(word: str) -> Any:
-    """PASS, WARN, FAIL or UNKNOWN as coloured text (colour only where the terminal has it)."""
+    """PASS, WARN, FAIL, UNKNOWN or INFO as coloured text (colour only where the terminal has it)."""
     from rich.text import Text
 
     return Text(word, style=MARK_STYLES.get(word, "bold"))

@@ -49,7 +49,7 @@ from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.sizing.bom import build_bom, totals
-from clustergen.engine.sizing.checks import design_checks
+from clustergen.engine.sizing.checks import design_checks, su_table_check
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.expansion import expand_design
 from clustergen.engine.sizing.fabric import compute_fabric, scale_section
@@ -376,6 +376,16 @@ def finish_design(
     inputs, catalog, power = sized.inputs, sized.inputs.catalog, sized.power
     checks = design_checks(
         inputs, sized.compute, sized.fabrics, sized.racks.compute, power, sized.storage
+    )
+    checks.append(
+        su_table_check(
+            inputs,
+            sized.compute.nodes,
+            sized.fabrics,
+            sized.servers,
+            sized.racks,
+            sized.follows_ra,
+        )
     )
     budget = inputs.request.capital_budget_usd
     if budget is not None:

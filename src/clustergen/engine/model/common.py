@@ -31,7 +31,9 @@ class Check(BaseModel):
     passed: bool
     figure: str
     detail: str
-    severity: str = "error"  # "error" fails the design; "warning" informs
+    # "error" fails the design; "warning" informs; "info" states what a check could not compare
+    # (a count no published table gives, derived by rule): never a pass, never a warning
+    severity: str = "error"
     unknown: bool = Field(
         default=False,
         description="the figure depends on an unknown value: neither a pass nor a fail",
@@ -44,10 +46,13 @@ class Check(BaseModel):
         return self
 
     @property
-    def status(self) -> Literal["PASS", "FAIL", "WARN", "UNKNOWN"]:
-        """How the check reads in a table: PASS, FAIL, WARN (a failed warning) or UNKNOWN."""
+    def status(self) -> Literal["PASS", "FAIL", "WARN", "UNKNOWN", "INFO"]:
+        """How the check reads in a table: PASS, FAIL, WARN (a failed warning), UNKNOWN or INFO
+        (nothing to compare against: said, not passed)."""
         if self.passed:
             return "PASS"
         if self.unknown:
             return "UNKNOWN"
+        if self.severity == "info":
+            return "INFO"
         return "WARN" if self.severity == "warning" else "FAIL"

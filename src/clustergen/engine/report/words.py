@@ -15,7 +15,7 @@ from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import plural, watts
 
-Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN"]
+Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN", "INFO"]
 
 
 class Verdict(NamedTuple):
@@ -34,7 +34,9 @@ class Verdict(NamedTuple):
 def verdict(d: Design) -> Verdict:
     """FAIL when an error check fails; WARN when a warning fails or a check cannot tell; else
     PASS. Unknown facts (power the catalog lacks) are listed beside it, never counted as zero."""
-    marks = [(ch.status, ch) for ch in d.checks]
+    # an INFO check had nothing to compare against (counts derived by rule): said in the checks
+    # table, neither a pass nor a concern, so the verdict counts the others
+    marks = [(ch.status, ch) for ch in d.checks if ch.status != "INFO"]
     count = {m: sum(1 for k, _ in marks if k == m) for m in ("PASS", "WARN", "FAIL", "UNKNOWN")}
     failing = [f"{ch.name} ({ch.figure})" for m, ch in marks if m in {"FAIL", "WARN", "UNKNOWN"}]
     status: Literal["PASS", "WARN", "FAIL"] = "PASS"
@@ -42,7 +44,7 @@ def verdict(d: Design) -> Verdict:
         status = "FAIL"
     elif count["WARN"] or count["UNKNOWN"]:
         status = "WARN"
-    total = len(d.checks)
+    total = len(marks)
     if status == "PASS":
         line = f"all {total} checks pass"
     else:

@@ -29,6 +29,7 @@ from clustergen.engine.model.design import FabricsSection, ManagementNetwork, Se
 from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.model.inventory import FABRIC_MANAGER, switch_group
 from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.sizing.checks import published_count
 from clustergen.engine.sizing.fabric import leaf_split, same_family, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.units import ceil_div, plural, ratio
@@ -296,9 +297,16 @@ def oob_network(
     # a server standing alone keeps its one switch (the single-node footprint)
     floor = 0 if standalone(inputs, nodes) else spec.min_switches or 0
     leaves = max(access, by_racks, by_nodes, floor)
+    # the RA's table, where it publishes this size, gives the count (never below the ports)
+    planes = inputs.choices.planes or (arch.compute_fabric.planes if arch else None)
+    published = published_count(inputs, nodes, planes, "oob_switches")
+    if published is not None and not in_rack:
+        leaves = max(access, published)
     total = in_rack + leaves
     unit_w = switch_power_w(sw)
     basis = f"{plural(leaves, 'access switch')}: {hosts:,} host ports at {down} per {sw.id}"
+    if published is not None and not in_rack:
+        basis += f", {published} at {plural(nodes, 'node')} in the RA's published table"
     if by_racks:
         basis += f", at least one per {spec.racks_per_switch} compute racks"
     if by_nodes:

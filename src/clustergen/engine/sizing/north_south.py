@@ -21,11 +21,13 @@ from clustergen.catalog.models import Switch
 from clustergen.engine.cache import cached, own
 from clustergen.engine.model.design import ManagementNetwork, NetworkRole
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
+from clustergen.engine.sizing.checks import published_row
 from clustergen.engine.sizing.fabric import choose_cabling_for, size_setup, size_storage_fabric
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers, standalone, storage_asked
 from clustergen.engine.sizing.storage import StoragePlan
 from clustergen.errors import CatalogGapError
+from clustergen.units import ceil_div
 
 
 class NorthSouth(NamedTuple):
@@ -150,17 +152,52 @@ def north_south(
             return NorthSouth(both, None, converged, True, node_ports, speed, host_gbps=wanted)
     if node_ports == 0 and other == 0:
         return NorthSouth(cf, None, converged, False, 0, speed)
+    planes = cf.planes if cf else None
     fabric = _storage_fabric(
         inputs.catalog,
-        spec,
+        _published_leaves(inputs, spec, sw, (nodes, nodes * node_ports + other), planes),
         sw,
         nodes=nodes,
         ports_per_node=node_ports,
         port_speed_gbps=speed,
         su_nodes=arch.su_nodes if spec.storage_leaves_per_su else None,
         storage_ports=other,
+        fabric_manager_links=_storage_manager_links(inputs, spec, srv),
     )
     return NorthSouth(cf, fabric, converged, False, node_ports, speed, host_gbps=wanted)
+
+
+def _storage_manager_links(inputs: Inputs, spec: FabricSpec, srv: Servers) -> int:
+    """The storage fabric's own fabric-manager links: an InfiniBand storage fabric has its UFM
+    pair (H100 RA Tables 7 and 8: 4 UFM, an HA pair on each InfiniBand fabric; the storage
+    fabric's 369 transceivers count 4 UFM links), cabled as the compute fabric's are."""
+    arch = inputs.architecture
+    if arch is None or spec.technology != "infiniband" or not srv.section.fabric_managers:
+        return 0
+    return arch.fabric_manager_links
+
+
+def _published_leaves(
+    inputs: Inputs, spec: FabricSpec, sw: Switch, ports: tuple[int, int], planes: int | None
+) -> FabricSpec:
+    """The storage fabric's spec with each leaf's uplinks set so its host ports fill the leaves
+    the RA's table publishes at this size (B200 RA Figure 3.2: 8 storage leaves under 4 spines at
+    4 SU), the uplinks a multiple of its published spines and no fewer than the spec's ratio
+    asks; the spec unchanged where no row publishes them, the RA splits its leaves by kind
+    (`storage_leaves_per_su`), or the ports do not fit the published leaves. `ports`: the
+    cluster's nodes and the fabric's host ports."""
+    nodes, host_ports = ports
+    row = published_row(inputs, nodes, planes)
+    if row is None or row.storage_leaf is None or spec.storage_leaves_per_su is not None:
+        return spec
+    leaves, spines = row.storage_leaf, row.storage_spine or 1
+    radix = sw.radix_at(sw.port_speed_gbps) or sw.ports
+    down = ceil_div(host_ports, leaves)
+    up = ceil_div(ceil_div(down * 1_000_000, round(spec.oversubscription * 1_000_000)), spines)
+    up *= spines
+    if down + up > radix or leaves * up > spines * radix:
+        return spec
+    return spec.model_copy(update={"uplinks_per_leaf": up})
 
 
 def _storage_fabric(
@@ -173,6 +210,7 @@ def _storage_fabric(
     port_speed_gbps: float,
     su_nodes: int | None,
     storage_ports: int,
+    fabric_manager_links: int = 0,
 ) -> FabricDesign:
     """The storage (or converged) fabric, sized once per loaded catalog for its spec, switch and
     port counts: a trade study's rows that share them (a platform's fabric alternatives,
@@ -188,6 +226,7 @@ def _storage_fabric(
             port_speed_gbps=port_speed_gbps,
             su_nodes=su_nodes,
             storage_ports=storage_ports,
+            fabric_manager_links=fabric_manager_links,
         )
 
     if not own(catalog, "switches", sw):  # a caller's own variant of a switch: size it afresh
@@ -201,6 +240,7 @@ def _storage_fabric(
         port_speed_gbps,
         su_nodes,
         storage_ports,
+        fabric_manager_links,
     )
     return cached(catalog, key, size)
 

@@ -65,8 +65,11 @@ def test_the_servers_edge_counts_only_the_servers_links(platform: str) -> None:
     d = _design({"platform": platform, "nodes": 64})
     edge = next(e for e in diagram.layout(d).edges if e.src == "servers")
     assert d.servers.management_server
-    name = CATALOG.system(d.servers.management_server).name
-    want = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device == name)
+    # the box holds the management servers and the fabric managers (an InfiniBand storage
+    # fabric's own UFM pair links to it: H100 RA Table 8)
+    ids = [i for i in (d.servers.management_server, d.servers.fabric_manager) if i]
+    names = {CATALOG.system(i).name for i in ids}
+    want = sum(g.links for g in d.links if g.fabric == "storage" and g.a.device in names)
     assert want
     assert edge.label == f"{want:,} links"
 
@@ -239,8 +242,11 @@ def test_fabric_manager_links_are_drawn_where_they_land() -> None:
 
 def test_one_spine_is_one_spine() -> None:
     d = _design({"platform": "dgx-h100", "nodes": 20})
-    assert d.fabrics.storage is not None
-    assert d.fabrics.storage.spine_switches == 1
+    sf = d.fabrics.storage
+    assert sf is not None
+    # one spine: the storage fabric's own UFM links (H100 RA Table 8) give this size two
+    one = sf.model_copy(update={"spine_switches": 1, "total_switches": sf.leaf_switches + 1})
+    d = d.model_copy(update={"fabrics": d.fabrics.model_copy(update={"storage": one})})
     label = diagram.layout(d).box("sfabric").label
     assert label.endswith(", 1 spine"), label
 
@@ -279,6 +285,20 @@ def test_an_oob_box_says_how_many_switches_the_racks_hold() -> None:
     assert oob.in_rack_switches == 64
     label = diagram.layout(d).box("oob").label
     assert f"{oob.total_switches} x SN2201\n(64 in the compute racks)" in label
+
+
+def test_an_oob_box_counts_the_in_rack_switches_ports() -> None:
+    """GB300 NVL72, 16 racks (issue 37): the box counted only the access switches' host ports and
+    left out the 32 in-rack switches'. Each rack's 18 compute trays, 9 NVLink switch trays and 8
+    power shelves (catalog gb300-nvl72, included parts) take one port each on its in-rack pair."""
+    d = _design({"platform": "gb300-nvl72", "nodes": 16})
+    oob = d.fabrics.oob
+    assert oob is not None
+    assert oob.in_rack_switches == 32
+    trays = 16 * (18 + 9 + 8)
+    label = diagram.layout(d).box("oob").label
+    assert f"{oob.host_ports + trays:,} host ports at 1 Gb/s: {trays:,} trays'" in label
+    assert f"{oob.host_ports:,} on the access switches" in label
 
 
 def test_a_switch_pair_shows_the_links_joining_it() -> None:

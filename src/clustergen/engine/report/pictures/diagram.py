@@ -383,6 +383,26 @@ def _host_speed(d: Design, net: ManagementNetwork) -> float:
     return next((g.speed_gbps for g in d.links if g.fabric == net.name), net.port_speed_gbps)
 
 
+def _tray_ports(d: Design) -> int:
+    """The management ports of a rack-scale system's trays (compute trays, NVLink switch trays,
+    power shelves: one each), which its in-rack out-of-band switches take."""
+    groups = d.inventory.groups if d.inventory is not None else []
+    return sum(g.count for g in groups if g.tray is not None)
+
+
+def _host_ports_text(d: Design, net: ManagementNetwork) -> str:
+    """A management network's host ports: where it has in-rack switches, their ports (the
+    trays') with the access switches' own, so the box counts every port the switches take."""
+    speed = f"{_host_speed(d, net):g} Gb/s"
+    trays = _tray_ports(d) if net.in_rack_switches else 0
+    if not trays:
+        return f"{net.host_ports:,} host ports at {speed}"
+    return (
+        f"{net.host_ports + trays:,} host ports at {speed}: {trays:,} trays' on the in-rack\n"
+        f"switches, {net.host_ports:,} on the access switches"
+    )
+
+
 def _fabric_manager_ends(d: Design) -> str:
     """Where the fabric managers' compute links land: the last SU's leaves (its free node slot)."""
     f = d.fabrics.compute
@@ -408,7 +428,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 x,
                 y,
                 col_w,
-                1.1,
+                1.4 if net.in_rack_switches else 1.1,
                 f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
                 # the BOM orders only the ones outside the racks: say how the total splits
                 + (
@@ -416,7 +436,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                     if net.in_rack_switches
                     else ""
                 )
-                + f"{net.host_ports:,} host ports at {_host_speed(d, net):g} Gb/s",
+                + _host_ports_text(d, net),
                 "mgmt",
             )
         )

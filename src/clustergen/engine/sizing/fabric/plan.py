@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from clustergen.catalog.architectures import Architecture
+from clustergen.catalog.architectures import Architecture, FabricSpec
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, Switch, System
 from clustergen.engine.cache import cached, own
@@ -145,17 +145,19 @@ def _cabling(
         node_optic=node_optic,
         switch_optic=switch_optic,
         core_optic=core_optic or switch_optic,
-        fabric_manager_optic=host_cable_end(
-            switch_optic, total_gbps=speed_gbps, ports=1, cage_form=_fabric_manager_cage(catalog)
-        )
-        or host_optic(
-            catalog,
-            total_gbps=speed_gbps,
-            ports=1,
-            cage_form=_fabric_manager_cage(catalog),
-            technology=tech,
-        ),
+        fabric_manager_optic=_fabric_manager_optic(catalog, switch_optic, speed_gbps, tech),
         optical=True,
+    )
+
+
+def _fabric_manager_optic(
+    catalog: Catalog, switch_optic: Optic | None, speed_gbps: float, tech: str
+) -> Optic | None:
+    """The fabric manager's end of its link: the switch side's active cable where it fits the
+    manager's cage, else a module of the link's rate for that cage."""
+    cage = _fabric_manager_cage(catalog)
+    return host_cable_end(switch_optic, total_gbps=speed_gbps, ports=1, cage_form=cage) or (
+        host_optic(catalog, total_gbps=speed_gbps, ports=1, cage_form=cage, technology=tech)
     )
 
 
@@ -193,8 +195,7 @@ def resolve_fabric(
     )
     spec = arch.compute_fabric if arch else None
     native_speed = speed
-    if port_speed_gbps is not None and port_speed_gbps != speed:
-        ports, speed = _broken_out(system, ports, speed, port_speed_gbps)
+    ports, speed = _node_ports(system, arch, planes, (ports, speed), port_speed_gbps, assumed)
     leaf = _leaf_switch(catalog, arch, switch, technology, speed, assumed)
     # The RA's layout holds only on the RA's own switch.
     ra = arch if arch is not None and spec is not None and spec.switch == leaf.id else None
@@ -267,6 +268,49 @@ def resolve_fabric(
         full_su_nodes=full_su,
         assumed=tuple(assumed),
     )
+
+
+def _node_ports(
+    system: System,
+    arch: Architecture | None,
+    planes: int | None,
+    native: tuple[int, float],
+    port_speed_gbps: float | None,
+    assumed: list[Assumed],
+) -> tuple[int, float]:
+    """The node's compute ports and their speed: its own, broken out to a slower speed asked
+    for, or, on fewer planes than its RA splits each port over, one link a port at the lane
+    speed (the RA's single-plane option), each port still one link rather than one per lane."""
+    ports, speed = native
+    lane = _single_plane_lane(arch.compute_fabric if arch else None, planes, speed, port_speed_gbps)
+    if lane is not None:
+        assumed.append(
+            Assumed(
+                field="port_speed_gbps",
+                value=f"{lane:g}",
+                reason=f"single plane: each {speed:g} Gb/s node port runs one "
+                f"{lane:g} Gb/s link, as one plane of the RA's split port",
+                source=arch.source if arch else None,
+            )
+        )
+        return ports, lane
+    if port_speed_gbps is not None and port_speed_gbps != speed:
+        return _broken_out(system, ports, speed, port_speed_gbps)
+    return ports, speed
+
+
+def _single_plane_lane(
+    spec: FabricSpec | None, planes: int | None, speed: float, wanted: float | None
+) -> float | None:
+    """The lane speed a node port runs at when asked for fewer planes than the RA splits it over
+    (ERA-00011-001's single-plane HGX B300: one 400G link per GPU from its 800G port, on half the
+    leaves and no spine at 16 nodes), unless another speed was asked for; else None."""
+    if spec is None or not spec.plane_split or not spec.planes or planes is None:
+        return None
+    lane = speed / spec.planes
+    if planes >= spec.planes or wanted not in (None, lane):
+        return None
+    return lane
 
 
 def _broken_out(system: System, ports: int, speed: float, wanted: float) -> tuple[int, float]:
@@ -450,7 +494,8 @@ def choose_cabling_for(catalog: Catalog, sw: Switch, speed: float) -> Cabling:
     optic = switch_cable_end(catalog, sw, speed)
     optic = optic or find_optic(catalog, total_gbps=cage, ports=ppc, technology=tech)
     optic = optic or cage_optic(catalog, cage, tech)
-    return Cabling(switch_optic=optic, core_optic=optic)
+    manager = _fabric_manager_optic(catalog, optic, speed, tech)
+    return Cabling(switch_optic=optic, core_optic=optic, fabric_manager_optic=manager)
 
 
 def platform_setup(

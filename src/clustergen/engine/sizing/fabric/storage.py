@@ -46,8 +46,11 @@ def size_storage_fabric(
     port_speed_gbps: float,
     su_nodes: int | None,
     storage_ports: int,
+    fabric_manager_links: int = 0,
 ) -> FabricDesign:
-    """Size the storage fabric for `nodes` nodes and `storage_ports` storage-device ports."""
+    """Size the storage fabric for `nodes` nodes, `storage_ports` storage-device ports and the
+    links of the fabric managers that manage it (an InfiniBand storage fabric's own UFM pair:
+    H100 RA Table 8's storage transceivers count its 4 UFM links)."""
     if spec.storage_leaves_per_su is not None and su_nodes is not None:
         split = _split_fabric(
             spec,
@@ -58,6 +61,7 @@ def size_storage_fabric(
             speed=port_speed_gbps,
             su_nodes=su_nodes,
             storage_ports=storage_ports,
+            fabric_manager_links=fabric_manager_links,
         )
         if split is not None:
             return split
@@ -68,6 +72,8 @@ def size_storage_fabric(
         oversubscription=spec.oversubscription,
         redundant=spec.redundant,
         peer_links=spec.peer_links,
+        leaf_uplinks=spec.uplinks_per_leaf,
+        fabric_manager_links=fabric_manager_links,
     )
     flat = size_clos(plan, switch, switch, switch, cabling)
     return flat.model_copy(
@@ -147,8 +153,25 @@ def _transceivers(
     return transceivers
 
 
+def _manager_ends(cabling: Cabling, fm: int) -> list[TransceiverLine]:
+    """The fabric managers' own ends of their storage-leaf links (ordered with the fabric)."""
+    optic = cabling.fabric_manager_optic
+    if not fm or optic is None:
+        return []
+    unit = optic.power_w
+    return [
+        TransceiverLine(
+            location="fabric-manager",
+            optic=optic.id,
+            count=fm,
+            unit_power_w=unit,
+            power_w=None if unit is None else unit * fm,
+        )
+    ]
+
+
 def _cables(
-    node_part: FabricDesign, storage_ports: int, leaf_spine: int, speed: float
+    node_part: FabricDesign, storage_ports: int, leaf_spine: int, speed: float, fm: int = 0
 ) -> list[CableLine]:
     cables = [c for c in node_part.cables if c.segment != "leaf-spine"]
     cables.append(
@@ -160,6 +183,10 @@ def _cables(
         )
     )
     media = next((c.media for c in node_part.cables if c.segment == "node-leaf"), "optical")
+    if fm:
+        cables.append(
+            CableLine(segment="fabric-manager-leaf", media=media, speed_gbps=speed, count=fm)
+        )
     cables.append(CableLine(segment="leaf-spine", media=media, speed_gbps=speed, count=leaf_spine))
     return cables
 
@@ -191,6 +218,7 @@ def _split_fabric(
     speed: float,
     su_nodes: int,
     storage_ports: int,
+    fabric_manager_links: int = 0,
 ) -> FabricDesign | None:
     """Node leaves per SU at the spec's ratio, storage leaves at 1:1, shared spines; None when
     the spines would need a third tier."""
@@ -210,7 +238,9 @@ def _split_fabric(
     )
     if node_part.tiers != 2:
         return None
-    storage = _storage_leaves(spec, node_part, storage_ports)
+    # the fabric managers' links land on the storage leaves beside the storage devices (1:1)
+    fm = fabric_manager_links
+    storage = _storage_leaves(spec, node_part, storage_ports + fm)
     if storage is None:
         return None
     node_leaves, node_up = node_part.leaf_switches, node_part.leaf_uplinks
@@ -218,8 +248,11 @@ def _split_fabric(
     leaf_spine = node_leaves * node_up + storage.count * storage.up
     spine_used = leaf_spine // spines
     leaves = node_leaves + storage.count
-    transceivers = _transceivers(node_part, storage, storage_ports, spine_used, sw, cabling, speed)
-    host_links = node_part.node_links + storage_ports
+    transceivers = _transceivers(
+        node_part, storage, storage_ports + fm, spine_used, sw, cabling, speed
+    )
+    transceivers += _manager_ends(cabling, fm)
+    host_links = node_part.node_links + storage_ports + fm
     return node_part.model_copy(
         update={
             "leaf_switches": leaves,
@@ -240,7 +273,8 @@ def _split_fabric(
                 "core": 0,
             },
             "transceivers": transceivers,
-            "cables": _cables(node_part, storage_ports, leaf_spine, speed),
+            "fabric_manager_links": fm,
+            "cables": _cables(node_part, storage_ports, leaf_spine, speed, fm),
             "power": _power(node_part, sw, leaves + spines, transceivers),
             "notes": [
                 *node_part.notes,
