@@ -297,7 +297,7 @@ class SuTableRow(Strict):
         return {k: v for k in SU_TABLE_COUNTS if (v := getattr(self, k)) is not None}
 
     @model_validator(mode="after")
-    def _publishes_a_count(self) -> SuTableRow:
+    def _publishes_a_count(self) -> "SuTableRow":
         if not self.counts():
             raise ValueError("a row publishes at least one count")
         return self
@@ -328,7 +328,7 @@ class SuTable(Entry, kind="su_tables", file="su_tables.yaml", noun="SU table"):
     rows: list[SuTableRow] = Field(min_length=1, max_length=200)
 
     @model_validator(mode="after")
-    def _one_row_a_size(self) -> SuTable:
+    def _one_row_a_size(self) -> "SuTable":
         sizes = [r.nodes for r in self.rows]
         if len(set(sizes)) != len(sizes):
             raise ValueError("one row per node count")
