@@ -38,13 +38,20 @@ def summary(d: Design) -> None:
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))
-    line.append(f"  {gpus_text(d)} on {systems_text(d)}: {v.line}")
+    what = (
+        f"two pools, {sum(p.gpus for p in d.pools):,} GPUs"
+        if d.pools
+        else f"{gpus_text(d)} on {systems_text(d)}"
+    )
+    line.append(f"  {what}: {v.line}")
     stdout.print(line, soft_wrap=False)
+    if d.pools and d.notice:  # a mixed cluster's pools come before anything else
+        say(d.notice)
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
     if basis is not None:
         say(f"power cap basis not stated: {basis.reason}; checked both ways (see checks)")
-    if d.notice:
+    if d.notice and not d.pools:
         say(f"note: {d.notice}")
     if d.scale and d.scale.caveat:
         say(f"scale: {d.scale.caveat}")

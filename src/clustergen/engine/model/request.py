@@ -275,6 +275,13 @@ class DesignRequest(BaseModel):
         description="seconds between checkpoints ('every 30 minutes' is 1800): how often a "
         "checkpoint is written, not a deadline",
     )
+    serving_share: float | None = Field(
+        default=None,
+        gt=0,
+        lt=1,
+        description="of `gpus`, the share that serves a model ('half for inference' is 0.5); "
+        "the rest trains, on its own pool (a training platform, a non-blocking fabric)",
+    )
     # --- end of issue 35's block ---
     understood: list[str] = Field(
         default_factory=empty_list, description="phrase -> field, as read"
@@ -386,6 +393,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),
     "checkpoint_interval_s": FieldWords("checkpoint interval", unit="s"),
+    "serving_share": FieldWords("serving share of the GPUs"),
     "understood": FieldWords("phrases understood"),
     "not_understood": FieldWords("words not understood"),
     "su_architecture": FieldWords("reference architecture whose SUs were counted"),

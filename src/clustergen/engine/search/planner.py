@@ -11,6 +11,7 @@ from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
+from clustergen.engine.search.pools import plan_pools, pooled
 from clustergen.engine.search.trade_study import current_only, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.workload import not_met_elsewhere
@@ -19,7 +20,10 @@ from clustergen.errors import InfeasibleDesignError
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
     """The offline planner: trade study, choose, validate. Raises InfeasibleDesignError when no
-    candidate meets the request, saying what would (and that `fit` builds it)."""
+    candidate meets the request, saying what would (and that `fit` builds it). A mixed request
+    that says what serves is planned as two pools (`search/pools.py`)."""
+    if pooled(request):
+        return plan_pools(catalog, request, plan_design)
     common = resolve_request_inputs(catalog, request)
     found = run_study(catalog, request, common)
     study = found.study

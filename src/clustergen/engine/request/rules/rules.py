@@ -16,7 +16,12 @@ from clustergen.engine.request.rules.load import LOAD_RULES
 from clustergen.engine.request.rules.model import MODEL_RULES
 from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
 from clustergen.engine.request.rules.serving import LATENCY_RULES, SERVING_RULES, STACK_RULES
-from clustergen.engine.request.rules.workload import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
+from clustergen.engine.request.rules.workload import (
+    MONEY_RULES,
+    POOL_RULES,
+    TOKEN_UNIT_RULES,
+    WORKLOAD_RULES,
+)
 from clustergen.errors import RequestError
 
 __all__ = ["RULES"]
@@ -250,6 +255,7 @@ RULES: tuple[Rule, ...] = (
         _member("dataset_layout", "object-store", "dataset layout"),
         needs=("object", "s3"),
     ),
+    *POOL_RULES,  # "half for inference": before the workload words take "inference"
     *LOAD_RULES,  # requests/s and concurrent users: turned into a token rate after reading
     *SERVING_RULES,  # a rate per user before the total rate
     *WORKLOAD_RULES,
