@@ -25,15 +25,18 @@ def test_training_plus_serving_is_two_pools_on_their_own_terms() -> None:
     assert (training.role, training.gpus, training.oversubscription) == ("training", 512, 1.0)
     inference_cards = {"l40s", "l4", "rtx-pro-6000"}
     assert training.gpu not in inference_cards  # never trained on inference cards
-    assert serving.role == "serving" and "40,000 output tokens/s" in serving.sized_for
-    assert d.serving_pool is not None and d.serving_pool.workload is not None
+    assert serving.role == "serving"
+    assert "40,000 output tokens/s" in serving.sized_for
+    assert d.serving_pool is not None
+    assert d.serving_pool.workload is not None
     # the design's totals hold both pools
     assert d.power.it_total_w == pytest.approx(training.it_power_w + serving.it_power_w)
     assert d.racks.total_racks == training.racks + serving.racks
     assert len(d.bom) == len(d.serving_pool.bom) + sum(
         1 for ln in d.bom if not ln.description.startswith("serving pool: ")
     )
-    assert d.notice is not None and d.notice.startswith("two pools")
+    assert d.notice is not None
+    assert d.notice.startswith("two pools")
 
 
 def test_a_stated_split_divides_the_gpus() -> None:
@@ -55,7 +58,8 @@ def test_both_pools_fit_under_the_cap_together() -> None:
 def test_a_mixed_cluster_without_a_split_is_one_training_grade_pool() -> None:
     d = _plan("a mixed cluster of 256 GPUs")
     assert d.pools == []
-    assert d.fabrics.compute is not None and d.fabrics.compute.oversubscription == 1.0
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.oversubscription == 1.0
 
 
 def test_a_share_of_nothing_is_refused() -> None:
