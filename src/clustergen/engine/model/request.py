@@ -275,6 +275,20 @@ class DesignRequest(BaseModel):
         description="seconds between checkpoints ('every 30 minutes' is 1800): how often a "
         "checkpoint is written, not a deadline",
     )
+    schedule_reserve_days: float | None = Field(
+        default=None,
+        ge=0,
+        le=3650,
+        description="days of the run's duration held back for restarts, evaluation and slips "
+        "('with two weeks of buffer' is 14): the run is sized to finish before them",
+    )
+    schedule_reserve_share: float | None = Field(
+        default=None,
+        ge=0,
+        lt=1,
+        description="share of the run's duration held back ('leave 10% slack' is 0.1); None: "
+        "the catalog's default reserve",
+    )
     serving_share: float | None = Field(
         default=None,
         gt=0,
@@ -393,6 +407,8 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),
     "checkpoint_interval_s": FieldWords("checkpoint interval", unit="s"),
+    "schedule_reserve_days": FieldWords("schedule reserve", unit="days"),
+    "schedule_reserve_share": FieldWords("schedule reserve share"),
     "serving_share": FieldWords("serving share of the GPUs"),
     "understood": FieldWords("phrases understood"),
     "not_understood": FieldWords("words not understood"),
