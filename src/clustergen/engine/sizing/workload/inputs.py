@@ -88,12 +88,9 @@ def schedule_reserve(catalog: Catalog, request: DesignRequest) -> tuple[float, A
             )
         why, source = "the request's own buffer", None
     else:
-        a = (
-            None
-            if request.schedule_reserve_share is not None
-            else catalog.assumption("schedule-reserve")
-        )
-        share = request.schedule_reserve_share if a is None else float(a.value)
+        stated = request.schedule_reserve_share
+        a = None if stated is not None else catalog.assumption("schedule-reserve")
+        share = float(a.value) if a is not None else stated or 0.0
         reserve = days * share
         why = "the request's own share" if a is None else "the default reserve"
         source = None if a is None else a.source
