@@ -45,14 +45,12 @@ def summary(d: Design) -> None:
     )
     line.append(f"  {what}: {v.line}")
     stdout.print(line, soft_wrap=False)
-    if d.pools and d.notice:  # a mixed cluster's pools come before anything else
-        say(d.notice)
+    if d.notice:  # what the answer does beyond or instead of the request comes first
+        say(d.notice if d.pools else f"note: {d.notice}")
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
     if basis is not None:
         say(f"power cap basis not stated: {basis.reason}; checked both ways (see checks)")
-    if d.notice and not d.pools:
-        say(f"note: {d.notice}")
     if d.scale and d.scale.caveat:
         say(f"scale: {d.scale.caveat}")
     stdout.print(kv_table("design", design_rows(d)))
