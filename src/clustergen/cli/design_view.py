@@ -47,6 +47,8 @@ def summary(d: Design) -> None:
     stdout.print(line, soft_wrap=False)
     if d.notice:  # what the answer does beyond or instead of the request comes first
         say(d.notice if d.pools else f"note: {d.notice}")
+    if d.alternatives is not None:  # the one objective this kind of question is answered by
+        say(f"objective: {d.alternatives.objective}")
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
     if basis is not None:
