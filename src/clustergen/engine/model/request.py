@@ -48,6 +48,10 @@ ServingEngine = Literal["tensorrt-llm", "vllm", "sglang", "dynamo"]
 #: tool sets them
 PARSE_FIELDS = frozenset({"text", "understood", "not_understood", "su_architecture"})
 
+#: how the serving load's note in `understood` begins: the first lines and the memo's summary
+#: show what a serving design was sized for
+LOAD_NOTE = "serving load sized for"
+
 #: fields that, with a model, say what to size its workload for: training tokens or days, a
 #: budget, a serving target, limit or request shape
 WORKLOAD_TARGETS = (

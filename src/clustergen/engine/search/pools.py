@@ -17,8 +17,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.common import Assumed, Check
 from clustergen.engine.model.design import Design, PowerSection, RacksSection
 from clustergen.engine.model.pools import Pool
-from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.request.rules.load import LOAD_NOTE
+from clustergen.engine.model.request import LOAD_NOTE, DesignRequest
 from clustergen.engine.sizing.bom import totals
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import watts

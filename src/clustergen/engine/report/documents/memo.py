@@ -13,6 +13,7 @@ import re
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
@@ -204,10 +205,29 @@ def workload_lines(d: Design) -> list[str]:
     return out
 
 
+def serving_load(d: Design) -> str | None:
+    """What a serving design was sized for, in one sentence: the users, their activity and the
+    concurrent streams as read, the output tokens/s and the requests/s they make."""
+    w = d.workload
+    rate = d.request.output_tokens_per_s
+    if w is None or w.kind != "inference" or not rate:
+        return None
+    read = next((u for u in d.request.understood if u.startswith(LOAD_NOTE)), None)
+    parts = [read.removeprefix(LOAD_NOTE).strip() if read else f"{rate:,.0f} output tokens/s"]
+    osl = d.request.osl_tokens or next(
+        (float(a.value) for a in d.assumptions if a.field == "osl-tokens"), None
+    )
+    if osl:
+        parts.append(f"{rate / osl:,.1f} requests/s at {osl:,.0f} output tokens each")
+    return "; ".join(parts)
+
+
 def executive_summary(d: Design) -> list[str]:
     v = verdict(d)
+    load = serving_load(d)
     out = [
         "## Executive summary\n",
+        *([f"**Serving load sized for:** {load}.", ""] if load else []),
         headline(d),
         "",
         *([f"**Note:** {d.notice[0].upper()}{d.notice[1:]}.", ""] if d.notice else []),
