@@ -16,12 +16,13 @@ from clustergen.engine.request.passes import (
     counts,
     meanings,
     names,
+    per_node,
     refusals,
     scope,
     tables,
 )
 
-MODULES: tuple[ModuleType, ...] = (counts, meanings, names, refusals, scope, tables)
+MODULES: tuple[ModuleType, ...] = (counts, meanings, names, per_node, refusals, scope, tables)
 
 
 def test_every_pass_is_a_named_documented_function_of_the_package() -> None:

@@ -321,6 +321,23 @@ RULES: tuple[Rule, ...] = (
         needs=("fit", "possible"),
     ),
     rule(
+        # "16 servers, each with 8 GPUs", "8 GPUs per node", "8 GPUs each": GPUs of one node,
+        # which the per-node pass multiplies by the nodes counted (never the cluster's GPUs)
+        "gpus_per_node",
+        r"\b(?:each|every\s+(?:one|node|server|system|box|machine))\s+(?:with|having|has|holding|"
+        r"containing|of)\s+(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\b"
+        r"|(?<![\w.])(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\s+(?:each|apiece|a\s+piece|"
+        r"per\s+(?:node|server|system|box|machine|host))\b",
+        lambda m: [
+            Reading(
+                "_gpus_per_node",
+                int(m.group(1) or m.group(2)),
+                f"{m.group(1) or m.group(2)} GPUs per node",
+            )
+        ],
+        needs=("each", "every", "gpu"),
+    ),
+    rule(
         "gpus",
         _NUM + r"(?:\s*x\s*|\s*-\s*|\s*)(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
         _count("gpus", "GPUs"),
