@@ -114,11 +114,48 @@ def test_object_arguments_and_results_pass_the_clients_checks(version: str, tmp_
 
 @pytest.fixture(scope="module")
 def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    server = HttpServer(tmp_path_factory.mktemp("inspector-http") / "stderr.log")
+    """The Inspector CLI opens a new session for every call, so reading back what one call made
+    needs the designs shared (`--share-designs`), as README says for one-shot clients."""
+    server = HttpServer(tmp_path_factory.mktemp("inspector-http") / "stderr.log", "--share-designs")
     try:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def private_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = HttpServer(tmp_path_factory.mktemp("inspector-private") / "stderr.log")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def test_a_session_does_not_read_another_sessions_design(tmp_path: Path, private_url: str) -> None:
+    """By default each session sees only its own designs: the Inspector's second call is a new
+    session, and the link the first call returned is refused to it, in one line."""
+    version = VERSIONS[-1]
+    code, out, err = cli(
+        version,
+        tmp_path,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "design_cluster",
+        "--tool-arg",
+        "text=256 GPUs training",
+        url=private_url,
+    )
+    assert code == 0, err
+    result = _json(out)
+    memo = next(c for c in result["content"] if c.get("name") == "memo.md")
+    code, out, err = cli(
+        version, tmp_path, "--method", "resources/read", "--uri", memo["uri"], url=private_url
+    )
+    assert code != 0
+    assert "no design" in (out + err)
+    assert "Traceback" not in (out + err)
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -19,11 +19,11 @@ MAX_DESIGN_TEXT_CHARS = 6_000
 class HttpServer:
     """`clustergen mcp --http 0` in a subprocess; `url` waits for the line naming its port."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, *flags: str) -> None:
         self.log = log
         with log.open("wb") as errlog:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "clustergen", "mcp", "--http", "0"],
+                [sys.executable, "-m", "clustergen", "mcp", "--http", "0", *flags],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=errlog,

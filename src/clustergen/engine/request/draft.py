@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.request.numerals import figures
 from clustergen.engine.request.rules import Reading, Rule
-from clustergen.engine.request.words import FILLER, NAMES
+from clustergen.engine.request.words import CLAUSE_REF, FILLER, NAMES
 from clustergen.errors import RequestError
 
 #: a catalog entry named in the text: (kind, id), kind one of "system", "gpu", "model"
@@ -21,7 +22,8 @@ class Draft:
 
     def __init__(self, catalog: Catalog, text: str) -> None:
         self.catalog = catalog
-        self.low = text.lower().replace("×", "x")
+        # spelled-out numbers read as figures ("two thousand GPUs"); the text field keeps the words
+        self.low = figures(text.lower().replace("×", "x"))
         self.used = [False] * len(self.low)
         self.fields: dict[str, object] = {"text": text.strip()}
         self.understood: list[str] = []
@@ -83,9 +85,12 @@ class Draft:
         self.take(m.start(), m.end(), f"{phrase!r} -> {r.note}")
 
     def leftovers(self) -> list[str]:
+        clauses = [m.span() for m in CLAUSE_REF.finditer(self.low)]
         return [
             w.group(0)
             # a word does not end in the sentence's full stop ("a 5 MW hall." leaves "hall")
             for w in re.finditer(r"[a-z0-9](?:[a-z0-9.+-]*[a-z0-9+])?", self.low)
-            if not any(self.used[w.start() : w.end()]) and w.group(0) not in FILLER
+            if not any(self.used[w.start() : w.end()])
+            and w.group(0) not in FILLER
+            and not any(a <= w.start() < b for a, b in clauses)
         ]

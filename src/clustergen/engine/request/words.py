@@ -62,7 +62,14 @@ FILLER = frozenset(
         "about",
         "around",
         "approximately",
+        "approx",
+        "circa",
+        "ca",
         "roughly",
+        "rfp",
+        "rfq",
+        "shall",
+        "measured",
         "up",
         "max",
         "maximum",
@@ -294,3 +301,10 @@ CONFLICTS = {
         "choose one: a parallel file system, an object store or local NVMe",
     ),
 }
+
+
+#: a document's own numbering ("RFP 4.2:", "section 3.1.4", "req. 12"): says nothing to size
+CLAUSE_REF = re.compile(
+    r"\b(?:rfp|rfq|rfi|section|sec\.|clause|item|req\.?|requirement)\s*(?:no\.?\s*|#\s*)?"
+    r"\d+(?:\.\d+)*[a-z]?\b:?"
+)

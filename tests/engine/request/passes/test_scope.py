@@ -86,6 +86,8 @@ def test_a_total_over_a_count_of_racks_is_not_a_rack_limit() -> None:
         ("512 GPUs, 4 MW of critical IT load", "it"),
         ("we have 2.5 MW critical for 256 GPUs", "it"),
         ("512 GPUs training, 5 MW", None),
+        ("a 4 MW data hall (measured at the utility meter, PUE around 1.4), 512 GPUs", "facility"),
+        ("RFP 4.2: total site power shall not exceed 2.5 MW. approx 256 GPUs.", "facility"),
     ],
 )
 def test_a_cap_takes_the_basis_its_sentence_states(text: str, basis: str | None) -> None:
@@ -140,3 +142,22 @@ def test_a_fleet_replaced_by_current_generation_systems_is_not_rebuilt() -> None
     assert r.platform is None
     assert r.gpus == 512  # one for one
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pue"),
+    [
+        ("6 MW at the meter, PUE around 1.4, 1024 GPUs", 1.4),
+        ("the facility runs at a 1.3 PUE; 6 MW at the meter, 1024 GPUs", 1.3),
+        ("6 MW facility power, PUE is ~1.25, 1024 GPUs", 1.25),
+    ],
+)
+def test_a_pue_is_read_as_customers_write_it(text: str, pue: float) -> None:
+    r = parse_request(CAT, text)
+    assert (r.power_cap_basis, r.pue) == ("facility", pue)
+    assert not r.not_understood
+
+
+def test_a_clause_number_and_rfp_wording_are_not_left_over() -> None:
+    r = parse_request(CAT, "RFP 4.2: total site power shall not exceed 2.5 MW. approx 256 GPUs.")
+    assert (r.gpus, r.power_cap_w, r.not_understood) == (256, 2.5e6, [])

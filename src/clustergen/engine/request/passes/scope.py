@@ -165,7 +165,8 @@ _IT = re.compile(r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|f
 _SENTENCE_END = re.compile(r"\.(?!\d)|[;!?\n]")
 #: how a cap is worded before its figure ("not to exceed 3 MW"): read with the basis
 _CAP_WORDS = re.compile(
-    r"(?:not to exceed|must not exceed|may not exceed|no more than|not more than|at most|"
+    r"(?:(?:shall|must|may|will|can|should|does|do)?\s*not (?:to )?exceed|no more than|"
+    r"not more than|at most|must stay (?:under|below|within)|"
     r"up to|limited to|capped at|maximum of|max(?:imum)?)\s*(?:of\s+)?$"
 )
 
@@ -181,24 +182,26 @@ def _cap_words(low: str, used: list[bool], phrase: str) -> Found | None:
     return Found(m.start(), m.end(), "_cap_words", words, f"{words!r} -> a cap")
 
 
-def _cap_basis(low: str, used: list[bool], phrase: str) -> Found | None:
+def _cap_basis(low: str, used: list[bool], phrase: str) -> list[Found]:
     """The basis a power cap's sentence states, when the power rule read none: facility words
     ("3.2 MW at the meter", "total site power", "facility power not to exceed 3 MW") or IT
     words ("critical IT load"). Both, or neither: None (the design says the basis is unclear
     and checks both)."""
     at = low.find(phrase)
     if at < 0:
-        return None
+        return []
     start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(low[at:])), len(low) - at) + at
     facility = [m for m in _FACILITY.finditer(low, start, end) if _free(used, *m.span())]
     it = [m for m in _IT.finditer(low, start, end) if _free(used, *m.span())]
     if bool(facility) == bool(it):
-        return None
-    m = (facility or it)[0]
+        return []
     basis = "facility" if facility else "it"
-    words = low[m.start() : m.end()]
-    return Found(m.start(), m.end(), "power_cap_basis", basis, f"{words!r} -> {basis} power cap")
+    # every word of the sentence that says so is read ("the utility meter"), not only the first
+    return [
+        Found(m.start(), m.end(), "power_cap_basis", basis, f"{m.group(0)!r} -> {basis} power cap")
+        for m in facility or it
+    ]
 
 
 def read_scope(r: Draft) -> None:
@@ -213,8 +216,7 @@ def read_cap_basis(r: Draft) -> None:
     if phrase is None:
         return
     if "power_cap_basis" not in r.fields:
-        basis = _cap_basis(r.low, r.used, phrase)
-        _apply(r, [basis] if basis else [])
+        _apply(r, _cap_basis(r.low, r.used, phrase))
     words = _cap_words(r.low, r.used, phrase)
     if words:
         r.take(words.start, words.end, words.note)

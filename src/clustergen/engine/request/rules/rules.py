@@ -39,7 +39,7 @@ def _count(field: str, unit: str) -> Callable[[re.Match[str]], list[Reading]]:
 
 
 def _pue(m: re.Match[str]) -> list[Reading]:
-    return [Reading("pue", float(m.group(1)), "pue")]
+    return [Reading("pue", float(m.group(1) or m.group(2)), "pue")]
 
 
 def _rack(m: re.Match[str]) -> list[Reading]:
@@ -189,7 +189,14 @@ NEED_RULES: tuple[Rule, ...] = (
 RULES: tuple[Rule, ...] = (
     *MONEY_RULES,  # first: "$2M" and "$2.50 per GPU-hour" are not model sizes or counts
     *NEED_RULES,  # before the durations: "checkpoint every 30 minutes" is not a deadline
-    rule("pue", r"\bpue\s*(?:of|=|:|at)?\s*(\d+(?:\.\d+)?)", _pue, needs=("pue",)),
+    # "PUE 1.3", "PUE of 1.3", "runs at PUE around 1.35", "PUE is ~1.4", "1.25 PUE"
+    rule(
+        "pue",
+        r"\bpue\s*(?:of|=|:|at|is|was|runs at)?\s*(?:(?:about|around|approx(?:imately|\.)?|"
+        r"roughly|near|~|≈|of)\s*)*(\d+(?:\.\d+)?)|\b(\d\.\d+)\s+pue\b",
+        _pue,
+        needs=("pue",),
+    ),
     rule(
         "rack",
         # "40 kW racks", "40kW/rack", "40 kW rack density", "racks of 40 kW", "rack density 40kW
