@@ -30,6 +30,8 @@ FIELDS = {
     "meets_on", "warnings",
     # issue 24, cost: serving's $ per million output tokens and the cost's basis
     "usd_per_million_output_tokens", "cost_basis",
+    # issue 35: the days of a training deadline held back as reserve
+    "reserve_days",
 }  # fmt: skip
 #: what the reading adds (issue 24): words not understood, defaults taken, what is not modelled
 READING = {"not_understood", "assumptions", "warnings"}
