@@ -36,7 +36,18 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_MEMO = ROOT.parent / "shared" / "seeds" / "000_89844d55a238b179.txt"
+#: the seed memo beside the repository, or beside the folder of worktrees a checkout sits in
+SEED_MEMO = next(
+    (
+        p
+        for p in (
+            base / "shared" / "seeds" / "000_89844d55a238b179.txt"
+            for base in (ROOT.parent, ROOT.parent.parent)
+        )
+        if p.is_file()
+    ),
+    ROOT.parent / "shared" / "seeds" / "000_89844d55a238b179.txt",
+)
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -267,6 +278,30 @@ def main() -> None:
         row(
             '`clustergen design "512 GPUs training, 5 MW" --offline --json` (process)',
             design_ms,
+            seed_process,
+        )
+        # the sweep a user runs (a trade study per step) and the whole bundle a design writes
+        row(
+            '`clustergen sensitivity "5 MW training"` (process)',
+            process_ms([*cg, "sensitivity", "5 MW training"], args.cli_repeat, outside),
+            seed_process,
+        )
+        bundle = outside / "bundle"  # replaced each run (--force), as a re-run of a design is
+        row(
+            '`clustergen design "512 GPUs training, 5 MW" --offline --out DIR` bundle (process)',
+            process_ms(
+                [
+                    *cg,
+                    "design",
+                    "512 GPUs training, 5 MW",
+                    "--offline",
+                    "--out",
+                    str(bundle),
+                    "--force",
+                ],
+                args.cli_repeat,
+                outside,
+            ),
             seed_process,
         )
         in_process = median_ms(lambda: plan_design(cat, request), args.repeat)

@@ -398,9 +398,6 @@ def test_no_private_name_is_imported_from_another_module() -> None:
 MAX_FOLDER_MODULES = 10
 #: `model/` is the engine's vocabulary, one module per part of the Design, read as a glossary.
 FOLDER_MODULES_EXEMPT = {"model"}
-#: Folders being split as issue 34 asks (`report/` by family, `sizing/workload/` as serving and
-#: training): they leave this list when their split lands.
-FOLDER_MODULES_PENDING = {"report", "sizing/workload"}
 
 
 def _engine_folders() -> list[Path]:
@@ -411,9 +408,8 @@ def _engine_folders() -> list[Path]:
 def test_the_folder_check_sees_the_engine() -> None:
     names = {str(p.relative_to(PACKAGE / "engine")) for p in _engine_folders()}
     assert {"request", "request/rules", "request/passes", "sizing", "search"} <= names
-    # every listed folder exists: a renamed one leaves no stale entry (a pending folder, once
-    # split to ten modules or fewer, is checked like any other)
-    assert names >= FOLDER_MODULES_PENDING | FOLDER_MODULES_EXEMPT
+    # every exempt folder exists: a renamed one leaves no stale entry
+    assert names >= FOLDER_MODULES_EXEMPT
 
 
 @pytest.mark.parametrize(
@@ -427,8 +423,6 @@ def test_the_folder_check_sees_the_engine() -> None:
 def test_an_engine_folder_holds_at_most_ten_modules(folder: Path) -> None:
     name = str(folder.relative_to(PACKAGE / "engine"))
     modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
-    if name in FOLDER_MODULES_PENDING and len(modules) > MAX_FOLDER_MODULES:
-        pytest.xfail(f"engine/{name} is split by issue 34")
     assert len(modules) <= MAX_FOLDER_MODULES, f"engine/{name}: {modules}"
 
 

@@ -3,6 +3,7 @@ running one command builds only that command."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -117,6 +118,9 @@ OTHER_COMMANDS = {
 }
 NETWORK = {"http.client", "urllib.request", "ssl", "xml.sax.saxutils"}
 DRAWING = {"matplotlib", "openpyxl", "rich"}
+#: libraries only other commands use: the model client, the MCP and web servers, the page's
+#: templates, the pictures and the workbook
+HEAVY = {"openai", "httpx", "mcp", "starlette", "uvicorn", "jinja2", *DRAWING}
 
 
 def _top(modules: set[str]) -> set[str]:
@@ -155,7 +159,9 @@ def test_design_json_imports_only_what_it_runs() -> None:
     assert not (imported & OTHER_COMMANDS)
     assert "clustergen.cli.bundle" not in imported  # no --out, no bundle writer
     assert not (imported & NETWORK)
-    assert not (_top(imported) & DRAWING)
+    assert not (_top(imported) & HEAVY)
+    # pydantic's plugins are off, so nor the entry-point scan's machinery (`_no_plugin_scan`)
+    assert "importlib.metadata" not in imported
 
 
 @pytest.mark.slow
@@ -256,10 +262,39 @@ def test_the_console_script_turns_pydantic_plugins_off_unless_the_user_chose(
     child = (
         "import os\n"
         "from clustergen.cli import app\n"
-        f"app.main = lambda: print(repr(os.environ.get({app_module.PLUGINS_ENV!r})))\n"
+        "def main():\n"
+        f"    print(repr(os.environ.get({app_module.PLUGINS_ENV!r})))\n"
+        "    from pydantic.plugin._loader import get_plugins\n"
+        "    import sys\n"
+        "    print(list(get_plugins()), 'importlib.metadata' in sys.modules)\n"
+        "app.main = main\n"
         "app.run()\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", child], env=env, capture_output=True, text=True, check=True
     )
-    assert done.stdout.strip() == repr(seen)
+    setting, plugins = done.stdout.strip().splitlines()
+    assert setting == repr(seen)
+    # no plugin either way here; pydantic's own loader (and its entry-point scan) only when a
+    # plugin may be on
+    assert plugins == f"[] {seen != '__all__'}"
+
+
+def test_pydantic_asks_its_plugin_loader_for_get_plugins_only() -> None:
+    # `_no_plugin_scan` stands in for pydantic's loader with that one function: a pydantic that
+    # imports anything else from it fails here, not in a user's process
+    import pydantic
+
+    root = Path(pydantic.__file__).parent
+    asked = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            package = ".".join(path.relative_to(root.parent).with_suffix("").parts[: -node.level])
+            full = f"{package}.{node.module}" if node.level else node.module
+            if full == app_module.PLUGIN_LOADER:
+                asked |= {a.name for a in node.names}
+            elif full == "pydantic.plugin" and any(a.name == "_loader" for a in node.names):
+                asked.add("the module itself")
+    assert asked == {"get_plugins"}

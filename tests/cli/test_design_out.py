@@ -182,3 +182,14 @@ def test_out_naming_a_file_is_refused_before_any_work(tmp_path: Path) -> None:
     assert "--out proposal" in (err.value.hint or "")
     assert not (tmp_path / "proposal.xlsx").exists()
     check_bundle_target(tmp_path / "proposal", force=False)  # a directory name is fine
+
+
+def test_out_naming_a_file_is_one_line_through_the_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The command itself: one `Error:` line, a non-zero exit, nothing created."""
+    code, out, err = cli(*REQUEST, "--out", str(tmp_path / "proposal.xlsx"))
+    assert code == 2
+    assert err.startswith("Error: --out proposal.xlsx names a file")
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    assert not (tmp_path / "proposal.xlsx").exists()
+    assert out == ""

@@ -106,3 +106,63 @@ def test_render_rechecks_a_memo_whose_numbers_were_edited_by_hand(
     after = json.loads((tmp_path / "b" / "design.json").read_text())
     assert after["grounding"]["unmatched"] == ["9.7 MW", "40 PB/s"]
     assert "9.7 MW [unverified] and 40 PB/s [unverified]." in after["memo"]
+
+
+def _edited_bundle(cli, tmp_path: Path, text: str, **edits: dict[str, object]) -> Path:  # type: ignore[no-untyped-def]
+    bundle = tmp_path / "a"
+    code, _, err = cli("design", text, "--offline", "--out", str(bundle))
+    assert code == 0, err
+    data = json.loads((bundle / "design.json").read_text())
+    for part, fields in edits.items():
+        data[part].update(fields)
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    return edited
+
+
+def test_render_of_an_edit_answers_with_a_verdict_and_a_before_after_table(
+    cli, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """An edit is answered by a first-line verdict and the headline figures before and after,
+    not by a diff of hundreds of figures (which --changes and --json still give)."""
+    edited = _edited_bundle(
+        cli,
+        tmp_path,
+        "512 GPUs training",
+        request={"gpus": 1024},
+        choices={"oversubscription": 2.0},
+    )
+    code, out, err = cli("render", str(edited), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Edited design: 1 check now WARN; 512 more GPUs (1,024), +0.")
+    assert lines[0].endswith(" MW IT")
+    table = "\n".join(lines[1:12])
+    for figure in ("GPUs", "IT power", "facility power", "switches", "racks", "BOM lines"):
+        assert figure in table, figure
+    gpus = next(ln for ln in lines if ln.split("│")[0].strip() == "GPUs")
+    assert [c.strip() for c in gpus.split("│")] == ["GPUs", "512", "1,024", "+512"]
+    checks = next(ln for ln in lines if ln.split("│")[0].strip() == "checks")
+    assert "1 warn, 0 fail" in checks.split("│")[2]
+    assert "0 warn, 0 fail" in checks.split("│")[1]
+    assert "figures changed in all (--changes lists them" in out
+    assert "compute.gpus: 512 -> 1024" not in out  # the full diff only on request
+    code, out, _ = cli("render", str(edited), "--out", str(tmp_path / "c"), "--changes")
+    assert code == 0
+    assert "  compute.gpus: 512 -> 1024" in out
+    code, out, _ = cli("render", str(edited), "--out", str(tmp_path / "d"), "--json")
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["summary"]["verdict"] == lines[0]
+    rows = {r["figure"]: r for r in answer["summary"]["rows"]}
+    assert rows["GPUs"] == {"figure": "GPUs", "before": "512", "after": "1,024", "change": "+512"}
+    assert {"path": "compute.gpus", "before": 512, "after": 1024} in answer["changes"]
+
+
+def test_render_of_an_edit_that_keeps_every_check_says_they_still_pass(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    edited = _edited_bundle(cli, tmp_path, "64 GPUs training", request={"gpus": 32})
+    code, out, err = cli("render", str(edited), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert first.startswith("Edited design: all ")
+    assert " checks still pass; 32 fewer GPUs (32), -0." in first

@@ -1,7 +1,5 @@
 """Reference architectures in the catalog: NVIDIA's RA patterns (C-G-N-B), the fabrics an\narchitecture specifies, and how its server counts scale."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Literal
 
@@ -57,7 +55,7 @@ class RaPattern(Entry, kind="ra_patterns", file="ra_patterns.yaml", noun="RA pat
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> RaPattern:
+    def _consistent(self) -> "RaPattern":
         expected = f"{self.cpus}-{self.gpus_per_node}-{self.nics}-{self.bandwidth_gbps_per_gpu}"
         if self.id != expected:
             raise ValueError(f"id {self.id!r} disagrees with its fields ({expected})")
@@ -240,7 +238,7 @@ class Architecture(Entry, kind="architectures", file="architectures.yaml"):
     storage_tier_default: Annotated[str, Ref("storage_tiers")] | None = None
 
     @model_validator(mode="after")
-    def _node_range(self) -> Architecture:
+    def _node_range(self) -> "Architecture":
         if self.max_nodes is not None and self.max_nodes < self.min_nodes:
             raise ValueError("max_nodes is below min_nodes")
         if self.fabric_manager is None and self.fabric_managers is not None:

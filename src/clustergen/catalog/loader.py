@@ -237,6 +237,12 @@ class Catalog:
         prefix: `get(Cdu, "in-row 1.3 MW")`. The older spelling names the file stem and the model
         (or a base of it), and may word the kind itself: `get("cdus", Cdu, name, "CDU")`."""
         model: type[E]
+        if not isinstance(kind, str) and len(args) == 1:
+            # the common case first (an id, as the engine passes one): one dict look-up
+            found = self.entries[kind.catalog_kind].get(args[0])
+            # (pydantic's metaclass makes isinstance slow: an entry of the exact model first)
+            if type(found) is kind or isinstance(found, kind):
+                return found
         if isinstance(kind, str):
             stem, model = _stem_of(kind, args[0])
             name: str = args[1]

@@ -5,8 +5,6 @@ the entry's is listed in `field_sources`. Unknown facts are `None`, never guesse
 field names.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import re
 from collections.abc import Iterator
@@ -66,7 +64,7 @@ def normalise_name(text: str) -> str:
 #: catalog kind (its file stem) -> the model of its entries, in the order the kinds are defined.
 #: A class joins by naming its kind: `class Cdu(Entry, kind="cdus", file="cdus.yaml", noun="CDU")`;
 #: the loader's files, `Catalog.get(Cdu, name)` and `Catalog.all(Cdu)` follow from it.
-KINDS: dict[str, type[Entry]] = {}
+KINDS: "dict[str, type[Entry]]" = {}
 
 
 class Strict(BaseModel):
@@ -100,7 +98,7 @@ class FieldSource(Strict):
         return {"kind": "datasheet", "source": v} if isinstance(v, str) else v
 
     @model_validator(mode="after")
-    def _evidence_fits_kind(self) -> FieldSource:
+    def _evidence_fits_kind(self) -> "FieldSource":
         if self.kind in ("estimate", "derived") and not self.basis:
             raise ValueError(f"kind {self.kind} needs a basis: what the value rests on")
         if self.kind in ("datasheet", "literature") and not self.source:
@@ -170,7 +168,7 @@ class Entry(Strict):
         return v.isoformat() if isinstance(v, dt.date) else v
 
     @model_validator(mode="after")
-    def _price_has_source(self) -> Entry:
+    def _price_has_source(self) -> "Entry":
         if self.price_usd is not None and not self.price_source:
             raise ValueError("price_usd needs price_source (quote, list price page, date)")
         return self
@@ -335,7 +333,7 @@ class System(Entry, kind="systems", file="systems.yaml"):
     )
 
     @model_validator(mode="after")
-    def _gpu_named(self) -> System:
+    def _gpu_named(self) -> "System":
         if self.gpus_per_node > 0 and not self.gpu:
             raise ValueError("a system with GPUs must name its gpu")
         return self
@@ -619,7 +617,7 @@ class StorageModel(Entry, kind="storage_models", file="storage_models.yaml"):
     worker_points: list[WorkerPoint] = Field(default_factory=empty_list, max_length=1000)
 
     @model_validator(mode="after")
-    def _kind_fields(self) -> StorageModel:
+    def _kind_fields(self) -> "StorageModel":
         missing = [f for f in STORAGE_MODEL_FIELDS[self.kind] if not getattr(self, f)]
         if missing:
             raise ValueError(f"a {self.kind} entry needs {', '.join(missing)}")

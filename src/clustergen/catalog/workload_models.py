@@ -6,8 +6,6 @@ workload costs, not what a cluster is built from. The same rules hold: every ent
 source and date, unknown is None, units are in the field names.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -61,7 +59,7 @@ class LanguageModel(Entry, kind="models", file="models.yaml"):
     )
 
     @model_validator(mode="after")
-    def _active_within_total(self) -> LanguageModel:
+    def _active_within_total(self) -> "LanguageModel":
         if self.active_params_b > self.params_b * 1.0001:
             raise ValueError("active_params_b exceeds params_b")
         if self.architecture == "moe" and not (self.experts and self.experts_per_token):
@@ -123,7 +121,7 @@ class HourlyPrice(Entry, kind="hourly_prices", file="hourly_prices.yaml"):
     usd_per_node_hour: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
-    def _one_price(self) -> HourlyPrice:
+    def _one_price(self) -> "HourlyPrice":
         if (self.gpu is None) == (self.system is None):
             raise ValueError("a price names exactly one of gpu or system")
         if self.gpu is not None and self.usd_per_gpu_hour is None:

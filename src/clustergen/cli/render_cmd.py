@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from clustergen.cli.options import CatalogOpt, JsonOpt
-from clustergen.cli.output import print_json, stdout
+from clustergen.cli.output import print_json, say, stdout
 from clustergen.units import plural
+
+if TYPE_CHECKING:
+    from clustergen.engine.report.documents.edit import EditSummary
 
 
 def render(
@@ -20,11 +23,19 @@ def render(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing --out directory.")
     ] = False,
+    changes: Annotated[
+        bool,
+        typer.Option(
+            "--changes",
+            help="Also list every figure the edit changed, path by path (--json always has them).",
+        ),
+    ] = False,
     catalog: CatalogOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Rebuild a design from its request and choices, say what an edit changed (or refuse an
-    edit of derived figures), and write memo, BOM, pictures and design.json."""
+    """Rebuild a design from its request and choices, say what an edit changed (a verdict line
+    and a before/after table of the headline figures; or refuse an edit of derived figures), and
+    write memo, BOM, pictures and design.json."""
     from pydantic import ValidationError
 
     from clustergen.catalog import load_catalog
@@ -32,8 +43,9 @@ def render(
     from clustergen.cli.userfiles import read_user_text
     from clustergen.engine.model.design import Design
     from clustergen.engine.report.bundle import bundle_files
+    from clustergen.engine.report.documents.edit import edit_summary
     from clustergen.engine.request.translate import input_error
-    from clustergen.engine.search.rebuild import listed, rebuild
+    from clustergen.engine.search.rebuild import rebuild
 
     text = read_user_text(design_file, "design file")
     try:
@@ -57,29 +69,50 @@ def render(
         design, rechecked = recheck_memo(cat, design)
     files = bundle_files(design)
     written = write_bundle(files, out, force)
+    summary = edit_summary(edited, design) if result.inputs_edited else None
     if json:
         print_json(
             {
                 "out": str(out),
                 "files": [p.name for p in written],
                 "inputs_edited": result.inputs_edited,
+                "summary": summary,
                 "changes": result.changes,
                 "memo_rechecked": rechecked,
             }
         )
         return
-    if not result.inputs_edited:
+    if summary is None:
         stdout.print("design.json is as the engine built it; re-rendered", markup=False)
-    elif result.changes:
+    else:
+        _print_edit(summary, len(result.changes))
+        if changes and result.changes:
+            for c in result.changes:
+                say(f"  {c.path}: {c.before!r} -> {c.after!r}")
+    if rechecked:
+        stdout.print(rechecked, markup=False)
+    stdout.print(f"wrote {out}: {', '.join(files)}", markup=False)
+
+
+def _print_edit(summary: EditSummary, changed: int) -> None:
+    """The verdict line, the before/after table and how many figures moved in all."""
+    from clustergen.cli.output import table
+
+    say(summary.verdict)
+    stdout.print(
+        table(
+            "before and after the edit",
+            ("figure", "before", "after", "change"),
+            ((r.figure, r.before, r.after, r.change) for r in summary.rows),
+        )
+    )
+    if changed:
         stdout.print(
-            f"the edit changed {plural(len(result.changes), 'figure')}: {listed(result.changes)}",
+            f"{plural(changed, 'figure')} changed in all (--changes lists them, --json has them)",
             markup=False,
         )
     else:
         stdout.print("the edit changed no figure", markup=False)
-    if rechecked:
-        stdout.print(rechecked, markup=False)
-    stdout.print(f"wrote {out}: {', '.join(files)}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

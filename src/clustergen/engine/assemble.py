@@ -46,11 +46,12 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
 from clustergen.engine.model.inventory import PDU, STORAGE
 from clustergen.engine.model.links import LinkGroup
-from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.sizing.bom import build_bom, totals
 from clustergen.engine.sizing.checks import design_checks
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
+from clustergen.engine.sizing.expansion import expand_design
 from clustergen.engine.sizing.fabric import compute_fabric, scale_section
 from clustergen.engine.sizing.inputs import Inputs, Notes, RequestInputs, resolve_inputs
 from clustergen.engine.sizing.inventory import build_inventory
@@ -101,13 +102,17 @@ def assemble_design(
     cap (its power section and checks say so): what the trade study shows for such a candidate.
     """
     sized = size_design(catalog, request, choices, request_inputs=request_inputs, over_cap=over_cap)
-    return finish_design(
+    d = finish_design(
         sized,
         mode=mode,
         assumptions=assumptions or [],
         alternatives=alternatives,
         platform_reason=platform_reason,
     )
+    if not extends(request):
+        return d
+    # an increment on an installation: restated on its fabric, however its choices were made
+    return expand_design(catalog, request, d, lambda rq, ch: assemble_design(catalog, rq, ch))
 
 
 def size_design(

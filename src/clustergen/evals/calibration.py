@@ -161,6 +161,10 @@ def curve_errors(catalog: Catalog, tables: list[dict[str, Any]]) -> list[FigureE
             w = resolve_workload(catalog, request)
             choice, _ = choose_replica(catalog, w)
             estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
+            # a curve that counts input and output tokens (InferenceX's throughput per GPU) is
+            # compared in the same tokens: each output token brings ISL / OSL input tokens
+            if t.get("counts") == "input+output":
+                estimated *= 1 + t["isl_tokens"] / t["osl_tokens"]
             label = f"{t['id']} {p['gpu']} at {p['tokens_per_s_per_user']:g} tokens/s per user"
             out.append(
                 FigureError(

@@ -14,6 +14,7 @@ from clustergen.engine.request import parse_request
 from clustergen.engine.request.passes import (
     PASSES,
     counts,
+    installed,
     meanings,
     names,
     per_node,
@@ -22,7 +23,16 @@ from clustergen.engine.request.passes import (
     tables,
 )
 
-MODULES: tuple[ModuleType, ...] = (counts, meanings, names, per_node, refusals, scope, tables)
+MODULES: tuple[ModuleType, ...] = (
+    counts,
+    installed,
+    meanings,
+    names,
+    per_node,
+    refusals,
+    scope,
+    tables,
+)
 
 
 def test_every_pass_is_a_named_documented_function_of_the_package() -> None:

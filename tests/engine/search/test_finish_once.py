@@ -9,6 +9,8 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.assemble import assemble_design, finish_design
+from clustergen.engine.cost import capital_of
+from clustergen.engine.model.design import Alternative, Design
 from clustergen.engine.request import parse_request
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.search.trade_study import candidates, choices_for, weigh
@@ -53,6 +55,7 @@ def test_every_row_states_what_its_finished_design_states(text: str) -> None:
             d.racks.total_racks,
         )
         assert row.it_power_w == d.power.it_total_w
+        _every_figure_is_the_designs(row, d)
         needed = request.gpus or (
             request.nodes * d.platform.gpus_per_node
             if request.nodes
@@ -62,6 +65,25 @@ def test_every_row_states_what_its_finished_design_states(text: str) -> None:
         arch = w.sized.inputs.architecture
         assert (arch.id if arch else None) == d.platform.architecture
     assert weighed
+
+
+def _every_figure_is_the_designs(row: Alternative, d: Design) -> None:
+    """Each figure a row shows, as the full design it describes states it (a sweep that counts a
+    row another way must land on the same figures)."""
+    p, f = d.power, d.fabrics
+    cf = f.compute
+    assert row.facility_power_w == p.facility_total_w
+    assert row.fabric_power_w == p.compute_fabric_switches_w + p.compute_fabric_optics_w
+    assert row.switches == sum(x.total_switches for x in (cf, f.storage, f.inband, f.oob) if x)
+    if cf is not None:
+        assert (row.fabric, row.switch, row.oversubscription) == (
+            cf.technology,
+            cf.leaf_switch,
+            cf.oversubscription,
+        )
+    capital = capital_of(d.bom)
+    assert (row.capital_usd, row.capital_complete) == (capital.priced_usd, capital.complete)
+    assert (row.power_complete, row.power_estimated) == (p.complete, bool(p.estimated))
 
 
 def test_the_serving_table_is_the_answers_not_the_rows() -> None:

@@ -109,3 +109,37 @@ def test_an_estimate_in_its_reserve_might_miss_and_warns() -> None:
     past = deadline_check(215.0, _estimate(220.0, 21.5))
     assert past is not None
     assert (past.passed, past.severity) == (False, "error")
+
+
+def test_a_margin_under_the_stated_share_warns_with_the_margin_stated() -> None:
+    """3 kW of headroom on 3.2 MW read as a plain PASS: a met limit with a margin under
+    MARGIN_SHARE of it is a WARN (a warning: the design is still valid), the margin stated."""
+    from clustergen.engine.sizing.checks import MARGIN_SHARE, margin_check
+
+    thin = margin_check("power margin under cap", 3.197e6, 3.2e6, "IT power")
+    assert thin.status == "WARN"
+    assert thin.severity == "warning"
+    assert thin.figure == "3.0 kW of 3.200 MW (0.1%) left"
+    assert f"{MARGIN_SHARE:.0%}" in thin.detail
+    wide = margin_check("power margin under cap", 3.0e6, 3.2e6, "IT power")
+    assert wide.status == "PASS"
+    at_share = margin_check("x", 3.2e6 * (1 - MARGIN_SHARE), 3.2e6, "IT power")
+    assert at_share.status == "PASS"
+
+
+def test_a_design_filling_its_cap_warns_and_one_with_room_passes() -> None:
+    """The cap-filling design ("5 MW") leaves under 5% and warns; 512 GPUs under 5 MW passes.
+    A rack limit the request states is checked for its margin; the RA's own default is not."""
+    from clustergen.engine.request import merge_request
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+
+    def margins(text: str) -> dict[str, str]:
+        d = plan_design(cat, merge_request(cat, text, {}))
+        assert d.passed  # a warning never fails the design
+        return {c.name: c.status for c in d.checks if "margin" in c.name}
+
+    assert margins("5 MW training") == {"power margin under cap": "WARN"}
+    assert margins("512 GPUs training, 5 MW") == {"power margin under cap": "PASS"}
+    assert margins("64 GPUs training, 17 kW racks") == {"rack power margin": "PASS"}

@@ -1,7 +1,5 @@
 """Bill-of-materials lines and totals."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.engine.model.inventory import PartKind

@@ -1,7 +1,5 @@
 """Small models shared by every section of a design: a recorded default and a check."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -40,7 +38,7 @@ class Check(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _unknown_is_not_passed(self) -> Check:
+    def _unknown_is_not_passed(self) -> "Check":
         if self.unknown and self.passed:
             raise ValueError("a check whose figure depends on an unknown cannot pass")
         return self

@@ -1,7 +1,5 @@
 """Node power, compute-fabric choices, the power-first answer and the rack plan."""
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,8 +1,6 @@
 """The liquid cooling of a design's liquid-cooled racks: the heat their loops carry and the
 coolant distribution units (CDUs) that move it to facility water."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """A complete reference design and its sections: the same model in offline and agent mode."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import (
@@ -276,6 +274,14 @@ class StorageSection(_M):
     )
 
 
+def data_path_applies(site_storage: bool, workload: str | None) -> bool:
+    """Whether the training data path (data loaders reading a data set: its layout, read
+    pattern, workers, metadata servers) describes a design. It does where the design sizes
+    storage of its own or trains on it; a serving design on the site's storage loads model
+    weights, not a data set, so none of those defaults or checks apply to it."""
+    return not site_storage or (workload or "training") != "inference"
+
+
 class ScaleSection(_M):
     """How a large design is split, and whether it is past what an RA publishes or site-scale."""
 
@@ -441,7 +447,7 @@ class Design(_M):
         description="a mixed cluster's pools (training, serving), each on its own terms; the "
         "design's BOM, power, racks and checks cover them all; empty for a single pool",
     )
-    serving_pool: Design | None = Field(
+    serving_pool: "Design | None" = Field(
         default=None,
         description="a mixed cluster's serving pool as its own design (its trade study, "
         "workload estimate and checks); the enclosing design is the training pool with both "
@@ -466,6 +472,11 @@ class Design(_M):
             for k, v in echo.items()
             if getattr(request, k) != fields[k].get_default(call_default_factory=True)
         }
+
+    @property
+    def data_path_applies(self) -> bool:
+        """Whether the training data path (`data_path_applies`) describes this design."""
+        return data_path_applies(self.storage.site_storage, self.request.workload)
 
     @property
     def passed(self) -> bool:

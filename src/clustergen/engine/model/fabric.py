@@ -2,8 +2,6 @@
 sized result (`FabricDesign`). The first three are engine records (NamedTuples: values that key
 the engine's cache); `FabricDesign` is a contract type, part of the Design."""
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -10,8 +10,6 @@ A rack placement lists, rack by rack, runs of a group's devices at their U posit
 row per device, so a design of thousands of nodes stays a small section).
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Literal
 

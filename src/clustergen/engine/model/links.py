@@ -1,8 +1,6 @@
 """Every link of a design with both of its ends: the port at each end, the transceiver plugged
 into it (or none on a copper or active cable), and the cable between them."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

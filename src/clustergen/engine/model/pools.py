@@ -1,7 +1,5 @@
 """A cluster built as pools: a training pool and a serving pool, each on its own terms."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """What the customer asked for, as typed fields."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Literal, NamedTuple
 
@@ -68,6 +66,23 @@ WORKLOAD_TARGETS = (
 
 #: fields that size a design on their own: a count, or a cap (power, capital) to fill
 SIZE_FIELDS = ("gpus", "nodes", "compute_pflops", "power_cap_w", "capital_budget_usd")
+
+
+#: fields that describe an existing installation the design extends
+EXISTING_FIELDS = (
+    "existing_platform",
+    "existing_gpus",
+    "existing_nodes",
+    "existing_sus",
+    "existing_fabric",
+    "existing_spine_free_ports",
+    "existing_power_w",
+)
+
+
+def extends(request: "DesignRequest") -> bool:
+    """Whether the request extends an existing installation (any existing_* field given)."""
+    return any(getattr(request, f) is not None for f in EXISTING_FIELDS)
 
 
 def sizes_workload(fields: Mapping[str, object]) -> bool:
@@ -301,6 +316,64 @@ class DesignRequest(BaseModel):
         "the rest trains, on its own pool (a training platform, a non-blocking fabric)",
     )
     # --- end of issue 35's block ---
+    # --- issue 35: an installation the design extends or replaces ---
+    existing_platform: str | None = Field(
+        default=None,
+        description="system (or GPU) id of an existing installation the design extends, e.g. "
+        "dgx-h100; None with another existing_* field: the design's own platform",
+    )
+    existing_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_GPUS,
+        description="GPUs the existing installation has ('our existing 512 H100 SuperPOD' is "
+        "512); the design is the increment on its fabric (gpus/nodes: what it adds)",
+    )
+    existing_nodes: int | None = Field(
+        default=None, ge=1, le=MAX_NODES, description="nodes the existing installation has"
+    )
+    existing_sus: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="scalable units the existing installation has, of its reference "
+        "architecture ('we run 4 SUs of DGX H100' is 4)",
+    )
+    existing_fabric: Fabric | None = Field(
+        default=None,
+        description="compute fabric technology of the existing installation (the increment "
+        "joins it); None: the design's own",
+    )
+    existing_spine_free_ports: int | None = Field(
+        default=None,
+        ge=0,
+        le=1_000_000,
+        description="free ports on the existing fabric's spine (core) tier, as stated; None: "
+        "derived from the installation as its reference architecture builds it",
+    )
+    existing_power_w: float | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_POWER_W,
+        description="IT power the existing installation draws in W; the power checks add it "
+        "to the increment's (None: unknown, and a cap check says so)",
+    )
+    replaced_platform: str | None = Field(
+        default=None,
+        description="system or GPU id of a fleet the design replaces ('replace our 64 DGX "
+        "A100' is dgx-a100): the design is its successor, never it",
+    )
+    replaced_gpus: int | None = Field(
+        default=None, ge=1, le=MAX_GPUS, description="GPUs of the fleet the design replaces"
+    )
+    replaced_power_w: float | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_POWER_W,
+        description="power envelope of the replaced fleet in W (IT): with no power cap, the "
+        "successor is sized within it (None: the replaced fleet's own estimated IT power)",
+    )
+    # --- end of the installation block ---
     understood: list[str] = Field(
         default_factory=empty_list, description="phrase -> field, as read"
     )
@@ -315,13 +388,13 @@ class DesignRequest(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _pue_needs_facility(self) -> DesignRequest:
+    def _pue_needs_facility(self) -> "DesignRequest":
         if self.power_cap_w is None and self.power_cap_basis is not None:
             raise ValueError("power_cap_basis given without power_cap_w")
         return self
 
     @model_validator(mode="after")
-    def _exclusion_leaves_the_other(self) -> DesignRequest:
+    def _exclusion_leaves_the_other(self) -> "DesignRequest":
         """Cooling and fabric technology are each one of two: ruling one out asks for the
         other, so every consumer of `cooling` and `fabric` honours the exclusion."""
         for field, values in (("cooling", ("air", "liquid")), ("fabric", OWN_FABRICS)):
@@ -414,6 +487,16 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "schedule_reserve_days": FieldWords("schedule reserve", unit="days"),
     "schedule_reserve_share": FieldWords("schedule reserve share"),
     "serving_share": FieldWords("serving share of the GPUs"),
+    "existing_platform": FieldWords("existing installation's platform"),
+    "existing_gpus": FieldWords("existing installation's GPUs"),
+    "existing_nodes": FieldWords("existing installation's nodes"),
+    "existing_sus": FieldWords("existing installation's scalable units", unit="SU"),
+    "existing_fabric": FieldWords("existing installation's fabric"),
+    "existing_spine_free_ports": FieldWords("free spine ports of the existing fabric"),
+    "existing_power_w": FieldWords("existing installation's IT power", unit="W"),
+    "replaced_platform": FieldWords("platform replaced"),
+    "replaced_gpus": FieldWords("GPUs replaced"),
+    "replaced_power_w": FieldWords("replaced fleet's power envelope", unit="W"),
     "understood": FieldWords("phrases understood"),
     "not_understood": FieldWords("words not understood"),
     "su_architecture": FieldWords("reference architecture whose SUs were counted"),

@@ -1,8 +1,6 @@
 """How a model-made design was made: the run's cost and the check of the numbers in its memo.
 Pure data; the agent fills it."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict, Field
 
 

@@ -1,8 +1,6 @@
 """What a power-capped design is sensitive to: GPUs per MW for each fabric option, GPUs lost as
 GPU power rises, the fabric choice as optics power moves, and GPUs against the cap."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict, Field
 
 

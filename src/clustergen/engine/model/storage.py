@@ -1,7 +1,5 @@
 """Storage targets, the data-path workload and its analysis, and a design's file system."""
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -2,8 +2,6 @@
 ownership over a term (capital, energy at the facility's power, support as a share of capital).
 Prices are the user's; an unknown term is never counted as zero."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field

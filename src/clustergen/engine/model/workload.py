@@ -2,8 +2,6 @@
 dollars, with the method and band it rests on. The same model is the JSON of an estimate and a
 design's `workload`."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -73,6 +71,30 @@ class WorkloadEstimate(BaseModel):
         default=None,
         description="serving: the GPUs' hourly price over the output tokens they deliver at the "
         "sized load, USD per million; None without a price",
+    )
+    usd_per_million_input_tokens: float | None = Field(
+        default=None,
+        description="serving: the share of the GPUs' hourly price spent reading prompts over the "
+        "input tokens read, USD per million; None without a price",
+    )
+    usd_per_million_total_tokens: float | None = Field(
+        default=None,
+        description="serving: the GPUs' hourly price over input and output tokens together, USD "
+        "per million; None without a price",
+    )
+    prompt_gpu_share: float | None = Field(
+        default=None,
+        description="serving: share of the GPUs' time spent on prompts at the sized load (the "
+        "prefill pool's GPUs when disaggregated); what prices input tokens apart from output",
+    )
+    output_tokens_per_s_per_mw: float | None = Field(
+        default=None,
+        description="serving: output tokens/s per MW provisioned (the system's maximum power per "
+        "GPU, else the GPU's TDP) with every replica at full load",
+    )
+    output_tokens_per_s_per_mw_at_load: float | None = Field(
+        default=None,
+        description="serving: output tokens/s per MW provisioned at the target load",
     )
     cost_basis: str | None = Field(
         default=None, description="how the cost was reckoned and where the price came from"

@@ -80,7 +80,8 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
             + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
         )
     )
-    rows.append(("storage data path", _data_path(d)))
+    if d.data_path_applies:
+        rows.append(("storage data path", _data_path(d)))
     rows += _power_rows(d)
     return rows
 

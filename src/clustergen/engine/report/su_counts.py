@@ -13,14 +13,13 @@ draws these, so its boxes and edges add up to `design.json`'s fabric.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
 
 
-@dataclass(frozen=True)
-class SuCounts:
+class SuCounts(NamedTuple):
     """One scalable unit (or the whole fabric where it has none), per plane."""
 
     nodes: int

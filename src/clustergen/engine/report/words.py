@@ -8,9 +8,7 @@ agree on the verdict and never show an engine field name where a person reads.
 from __future__ import annotations
 
 import re
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Literal, NamedTuple
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.inventory import PartKind
@@ -20,10 +18,8 @@ from clustergen.units import plural, watts
 Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN"]
 
 
-class Verdict(BaseModel):
+class Verdict(NamedTuple):
     """The design's checks in one word and one line, and what it does not know."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     status: Literal["PASS", "WARN", "FAIL"]
     passed: int
@@ -132,10 +128,8 @@ def value_words(value: str) -> str:
     return _VALUE_WORDS.get(value, value)
 
 
-class PowerRow(BaseModel):
+class PowerRow(NamedTuple):
     """One subsystem's power: the watts the catalog knows, and whether some of it is unknown."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     label: str
     known_w: float | None

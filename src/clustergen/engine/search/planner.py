@@ -7,9 +7,10 @@ from __future__ import annotations
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
-from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
+from clustergen.engine.search.installed import plan_expansion, plan_replacement
 from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
 from clustergen.engine.search.pools import plan_pools, pooled
 from clustergen.engine.search.trade_study import current_only, run_study
@@ -21,10 +22,19 @@ from clustergen.units import dollars
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
     """The offline planner: trade study, choose, validate. Raises InfeasibleDesignError when no
-    candidate meets the request, saying what would (and that `fit` builds it). A mixed request
-    that says what serves is planned as two pools (`search/pools.py`)."""
+    candidate meets the request, saying what would (and that `fit` builds it). A request that
+    extends an installation or replaces a fleet is planned on its terms (`search.installed`); a
+    mixed request that says what serves as two pools (`search/pools.py`)."""
+    if extends(request):
+        return plan_expansion(catalog, request, _plan)
+    if request.replaced_platform:
+        return plan_replacement(catalog, request, _plan)
     if pooled(request):
         return plan_pools(catalog, request, plan_design)
+    return _plan(catalog, request)
+
+
+def _plan(catalog: Catalog, request: DesignRequest) -> Design:
     common = resolve_request_inputs(catalog, request)
     found = run_study(catalog, request, common)
     study = found.study
@@ -54,7 +64,7 @@ def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
 
 def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
     """The largest design under the cap, for a request that asked to fit when it does not."""
-    d = plan_design(catalog, fit_request(request))
+    d = _plan(catalog, fit_request(request))
     asked = (
         f"{request.gpus:,} GPUs"
         if request.gpus

@@ -30,7 +30,7 @@ from clustergen.engine.model.sensitivity import (
     Sensitivity,
 )
 from clustergen.engine.search.trade_study import candidate_platforms, pattern_misfit
-from clustergen.engine.sizing.fabric import known_power_w, platform_setup, size_setup
+from clustergen.engine.sizing.fabric import platform_setup, setup_watts
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.platform import node_power
 from clustergen.errors import ClustergenError, InfeasibleDesignError, RequestError
@@ -119,11 +119,11 @@ class _Option:
         if n not in self.fabric_w:
             try:
                 setup = platform_setup(self.catalog, self.system, n, self.choices)
-                fabric = size_setup(self.catalog, setup)
-                self.fabric_w[n] = known_power_w(fabric)
-                if fabric.power.switches_w is None and "switch power" not in self.unknown:
+                watts = setup_watts(self.catalog, setup)  # the sized fabric's, counted only
+                self.fabric_w[n] = (watts.switches_w, watts.optics_w)
+                if watts.switches_unknown and "switch power" not in self.unknown:
                     self.unknown.append("switch power")
-                if fabric.power.optics_w is None and "transceiver power" not in self.unknown:
+                if watts.optics_unknown and "transceiver power" not in self.unknown:
                     self.unknown.append("transceiver power")
             except InfeasibleDesignError:
                 self.fabric_w[n] = None

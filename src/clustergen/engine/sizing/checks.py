@@ -9,13 +9,14 @@ from clustergen.engine.model.design import (
     FabricsSection,
     PowerSection,
     StorageSection,
+    data_path_applies,
 )
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.platform import lone_unit
-from clustergen.units import plural, ratio
+from clustergen.units import plural, ratio, watts
 
 
 def check(
@@ -61,6 +62,29 @@ def deadline_check(deadline: float | None, w: WorkloadEstimate | None) -> Check 
         )
     kept = f"{deadline - w.days:,.1f} days kept in reserve ({reserve:,.1f} held back)"
     return check("finishes by the deadline", True, figure, kept)
+
+
+#: A margin under this share of a power limit is a WARN (the limit is still met). A policy, not
+#: a published figure: the power a design sums is datasheet maxima plus, for some parts,
+#: labelled estimates (switch typical power, transceivers, control-plane servers), and a
+#: deployment adds what no design lists (a console server, a spare, firmware that raises a
+#: power cap). A margin under 5% of the limit, 3 kW on 3.2 MW, is one such item, so a
+#: design that fills its limit that closely says so instead of reading as a plain pass.
+MARGIN_SHARE = 0.05
+
+
+def margin_check(name: str, used_w: float, limit_w: float, what: str) -> Check:
+    """A met limit whose margin is under `MARGIN_SHARE` of it: a warning, the margin stated."""
+    margin = limit_w - used_w
+    share = margin / limit_w if limit_w else 0.0
+    return check(
+        name,
+        share >= MARGIN_SHARE - 1e-12,
+        f"{watts(margin)} of {watts(limit_w)} ({share:.1%}) left",
+        f"{what}; a margin under {MARGIN_SHARE:.0%} of the limit warns: the summed figures are "
+        "maxima and estimates, and a deployment adds parts no design lists",
+        severity="warning",
+    )
 
 
 def power_check(power: PowerSection, it_cap_w: float) -> Check:
@@ -246,7 +270,12 @@ def design_checks(
     if sf:
         checks += fabric_checks("storage fabric", sf)
     if request.power_cap_w:
-        checks.append(power_check(power, inputs.common.it_cap_w or 0.0))
+        it_cap_w = inputs.common.it_cap_w or 0.0
+        checks.append(power_check(power, it_cap_w))
+        if power.complete and power.it_total_w <= it_cap_w:
+            checks.append(
+                margin_check("power margin under cap", power.it_total_w, it_cap_w, "IT power")
+            )
         if request.power_cap_basis is None:
             checks.append(facility_reading_check(power, request.power_cap_w))
     rack_kw = inputs.rack_power_kw
@@ -268,6 +297,11 @@ def design_checks(
             ),
         )
     )
+    if (inputs.choices.rack_power_kw or request.rack_power_kw) and most_kw <= rack_kw:
+        # a limit the request states is the site's; a default one is the RA's own layout
+        checks.append(
+            margin_check("rack power margin", most_kw * 1e3, rack_kw * 1e3, "the most loaded rack")
+        )
     checks.append(
         check(
             "cooling matches platform",
@@ -316,4 +350,7 @@ def design_checks(
     on_time = deadline_check(request.training_days, inputs.estimate)
     if on_time is not None:
         checks.append(on_time)
-    return checks + stated_storage_checks(inputs, storage) + storage_io_checks(storage.io)
+    checks += stated_storage_checks(inputs, storage)
+    if data_path_applies(storage.site_storage, inputs.workload):
+        checks += storage_io_checks(storage.io)
+    return checks

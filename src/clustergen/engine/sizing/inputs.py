@@ -14,6 +14,7 @@ from clustergen.catalog.models import Gpu, System
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import CapBasis, NodePower
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
+from clustergen.errors import InfeasibleDesignError
 
 if TYPE_CHECKING:
     # annotations only: `fabric` and `power` size a platform without the design and workload
@@ -70,6 +71,8 @@ def resolve_request_inputs(catalog: Catalog, request: DesignRequest) -> RequestI
                 f"{request.power_cap_w * pue / 1e6:.2f} MW at PUE {pue:g}",
             )
         it_cap = it_cap_w(request.power_cap_w, cap_basis, pue)
+        if request.existing_power_w and it_cap is not None:
+            it_cap = _cap_left(request.existing_power_w, it_cap, assumed)
     return RequestInputs(
         request=request,
         workload=workload,
@@ -78,6 +81,24 @@ def resolve_request_inputs(catalog: Catalog, request: DesignRequest) -> RequestI
         it_cap_w=it_cap,
         assumed=assumed,
     )
+
+
+def _cap_left(existing_w: float, it_cap: float, assumed: dict[str, Assumed]) -> float:
+    """An increment on an installation that draws `existing_w` is sized under what the cap
+    leaves it (the power checks add the installation's draw back)."""
+    if existing_w >= it_cap:
+        raise InfeasibleDesignError(
+            f"the existing installation's {existing_w / 1e6:.3f} MW already fills the "
+            f"{it_cap / 1e6:.3f} MW IT cap: nothing can be added",
+            hint="raise the cap, or state the installation's draw if it is less",
+        )
+    assumed["existing_power_w"] = Assumed(
+        field="existing_power_w",
+        value=f"{existing_w / 1e6:.3f} MW",
+        reason=f"the increment is sized under the {it_cap / 1e6:.3f} MW IT cap less the existing "
+        f"installation's draw: {(it_cap - existing_w) / 1e6:.3f} MW",
+    )
+    return it_cap - existing_w
 
 
 class Platform(NamedTuple):

@@ -295,3 +295,24 @@ def test_a_mixed_cluster_memo_states_both_pools() -> None:
     assert "a training pool of 512" in head
     assert "a serving pool of" in head
     assert "40,000 output tokens/s" in head
+
+
+def test_the_storage_bullet_says_what_is_delivered_and_the_appendix_how() -> None:
+    """A GB300 memo's page-1 storage bullet carried its derivation ("... DGX H100-equivalent
+    nodes ... SU-equivalents"): the bullet says the appliances and their read and write, the
+    derivation of the targets is in Appendix A."""
+    from clustergen.units import bandwidth
+
+    d = plan_design(CATALOG, merge_request(CATALOG, "512 GPUs", {"platform": "gb300-nvl72"}))
+    text = memo.render_memo(d)
+    page_one, appendix = text.split("## Appendix A. Method")
+    bullet = next(ln for ln in page_one.splitlines() if ln.startswith("- Storage ("))
+    app = d.storage.appliances
+    assert app is not None
+    assert f"{app.count} x {app.name}" in bullet
+    assert f"read {bandwidth(app.read_gb_per_s)}" in bullet
+    assert "write " in bullet
+    for derivation in ("equivalent", "Table 6", "interpolated", "target binds"):
+        assert derivation not in page_one, derivation
+    assert d.storage.targets.basis.split(";")[0] in appendix
+    assert "Table 6" in appendix

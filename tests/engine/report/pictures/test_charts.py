@@ -45,4 +45,21 @@ def test_the_power_legend_sits_beside_the_bar_not_on_it(monkeypatch: pytest.Monk
     plot = ax2.get_window_extent()
     assert legend.x0 >= plot.x1 or legend.y1 <= plot.y0, (legend, plot)
     assert legend.x1 <= fig.bbox.x1
-    charts.pyplot().close(fig)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("512 GPUs training, 5 MW IT", "IT cap 5.00 MW"),
+        ("512 GPUs training, 5 MW", "IT cap 5.00 MW\n(basis assumed)"),
+        (
+            "256 GPUs training, total facility power not to exceed 3 MW at PUE 1.25",
+            "cap 3.00 MW facility\n= 2.40 MW IT at PUE 1.25",
+        ),
+    ],
+)
+def test_the_cap_line_is_named_on_the_basis_the_cap_was_given(text: str, label: str) -> None:
+    """A facility cap was drawn as an 'IT cap' of its own figure (issue 35)."""
+    d = plan_design(CATALOG, merge_request(CATALOG, text, {}))
+    assert d.power.headroom_w is not None
+    assert charts.cap_label(d, d.power.it_total_w + d.power.headroom_w) == label

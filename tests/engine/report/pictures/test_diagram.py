@@ -43,7 +43,7 @@ def test_planes_are_separate_boxes_in_their_colour() -> None:
     assert d.fabrics.compute is not None
     assert d.fabrics.compute.planes == 2
     lay = diagram.layout(d)
-    planes = [b for b in lay.boxes if "_p" in b.id]
+    planes = [b for b in lay.boxes if b.id.startswith("su") and "_p" in b.id]
     assert len(planes) == 2
     assert planes[0].stroke != planes[1].stroke
 
@@ -207,7 +207,7 @@ def test_boxes_and_edges_add_up_to_the_design(fields: dict[str, object]) -> None
     leaves = sum(_count(b.label.split(": ")[1]) for b in leaf_boxes)
     leaves += sum(_count(b.label.split("\n")[2]) * f.planes for b in more)
     assert leaves == f.leaf_switches
-    ups = [e for e in lay.edges if e.src == "spine" and e.dst.startswith("su")]
+    ups = [e for e in lay.edges if e.src.startswith("spine") and e.dst.startswith("su")]
     if f.tiers >= 2:
         assert sum(_count(e.label) for e in ups) == f.leaf_spine_links
     down = [e for e in lay.edges if e.dst.endswith("_nodes") and e.src.startswith("su")]
@@ -323,3 +323,30 @@ def test_three_tier_spines_are_drawn_as_their_groups() -> None:
     assert (f.tiers, f.pods, f.spines_per_pod) == (3, 16, 6)
     label = diagram.layout(d).box("spine").label
     assert label == "96 x QM9700 spine switches in 16 groups of 6"
+
+
+def test_each_planes_spines_are_drawn_apart() -> None:
+    """A dual-plane B300 fabric drew both planes' spines as one box: each plane is a fabric of
+    its own, so each has its spine box, in its plane's colour, joined to its own leaves only;
+    the page-width picture keeps them apart too."""
+    from clustergen.engine.report.pictures.page_topology import page_layout
+
+    d = _design({"platform": "dgx-b300", "gpus": 512})
+    f = d.fabrics.compute
+    assert f is not None
+    assert (f.planes, f.tiers) == (2, 2)
+    lay = diagram.layout(d)
+    spines = [b for b in lay.boxes if b.id.startswith("spine")]
+    assert [b.id for b in spines] == ["spine_p1", "spine_p2"]
+    assert sum(_count(b.label.split(": ")[1]) for b in spines) == f.spine_switches
+    assert spines[0].stroke != spines[1].stroke
+    for k, b in enumerate(spines, start=1):
+        assert b.label.startswith(f"plane {k}: ")
+        ends = {e.dst for e in lay.edges if e.src == b.id}
+        assert ends == {f"su1_p{k}"}
+        assert b.stroke == lay.box(f"su1_p{k}").stroke
+    page = {b.id: b for b in page_layout(d).boxes}
+    one, two = page["spine_p1"], page["spine_p2"]
+    assert one.x + one.w < two.x  # side by side, not overlapping
+    single = diagram.layout(_design({"platform": "dgx-h100", "nodes": 64}))
+    assert [b.id for b in single.boxes if b.id.startswith("spine")] == ["spine"]

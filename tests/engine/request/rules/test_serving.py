@@ -327,12 +327,15 @@ def test_serving_stack_phrases(phrase: str, expected: dict[str, object]) -> None
         ("Serve Llama 3.1 70B to 5,000 users (about 10% active at peak)", 500),
         ("serve Llama 3.3 70B for 2,000 employees, 25% of them active at once", 500),
         ("Llama 3.1 8B inference for 1200 staff with 5% concurrent", 60),
+        ("serve Qwen3 235B A22B to 10,000 users, 3% concurrently active", 300),
+        ("serve Llama 3.1 8B to two thousand staff, 10% active at any given time", 200),
     ],
 )
 def test_a_share_active_at_once_scales_the_users_to_streams(text: str, streams: int) -> None:
     r = parse_request(load_catalog(), text)
     tpot_ms = 50.0  # the catalog's serving default, stated in the note
     assert r.output_tokens_per_s == pytest.approx(streams * 1e3 / tpot_ms)
+    assert not r.not_understood
     note = next(n for n in r.understood if n.startswith(LOAD_NOTE))
     assert f"= {streams:,} streams" in note
     assert not r.not_understood

@@ -11,7 +11,13 @@ from clustergen.catalog import load_catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.compute import FabricChoices
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.sizing.fabric import network, platform_fabric
+from clustergen.engine.sizing.fabric import (
+    known_power_w,
+    network,
+    platform_fabric,
+    setup_watts,
+    size_setup,
+)
 from clustergen.engine.sizing.fabric.plan import platform_setup
 from clustergen.errors import ClustergenError
 from clustergen.units import ratio
@@ -106,3 +112,27 @@ def test_the_ladder_writes_out_the_build_its_designs_would_choose(
     got = network.size_clos(plan, leaf, leaf, leaf, cabling)
     assert got.model_copy(update={"notes": best.notes}) == best
     assert got.notes[: len(best.notes)] == best.notes
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("tech", ["infiniband", "ethernet"])
+@pytest.mark.parametrize("r", [1.0, 2.0, 3.0])
+def test_counted_watts_are_the_sized_fabrics(platform: str, tech: str, r: float) -> None:
+    """A sweep reads a fabric's power from `setup_watts` (the cheapest layout counted, never
+    written out): it is `known_power_w` of the design `size_setup` writes, unknowns included."""
+    system = CAT.system(platform)
+    for nodes in (1, 7, 32, 100, 257):
+        try:
+            setup = platform_setup(
+                CAT,
+                system,
+                nodes,
+                FabricChoices(technology=tech, oversubscription=r),  # type: ignore[arg-type]
+            )
+            fabric = size_setup(CAT, setup)
+        except ClustergenError:
+            continue
+        watts = setup_watts(CAT, setup)
+        assert (watts.switches_w, watts.optics_w) == known_power_w(fabric)
+        assert watts.switches_unknown == (fabric.power.switches_w is None)
+        assert watts.optics_unknown == (fabric.power.optics_w is None)

@@ -54,3 +54,43 @@ def test_rows_with_one_data_path_share_its_sizing_equal_to_a_fresh_one() -> None
     assert h100.file_system is h200.file_system
     fresh = dataclasses.replace(load_catalog(), hash="data-path-fresh")
     assert storage(fresh, "hgx-h200") == h100
+
+
+#: the defaults and checks of the training data path (data loaders reading a data set)
+DATA_PATH_FIELDS = {
+    "ingest_mb_per_s_per_gpu",
+    "dataset_layout",
+    "read_pattern",
+    "workers_per_gpu",
+    "storage_system",
+    "metadata_servers",
+    "checkpoint_gb",
+    "checkpoint_interval_s",
+}
+DATA_PATH_CHECKS = {"data path keeps the GPUs fed", "metadata load within the metadata servers"}
+
+
+@pytest.mark.parametrize(
+    "text", ["serve Llama 3.1 8B on one server", "serve Llama 3.1 70B at 100 tokens/s"]
+)
+def test_a_serving_node_on_the_sites_storage_assumes_no_training_data_path(text: str) -> None:
+    """A single-node serving design printed eight training-storage assumptions: it loads model
+    weights from the site's storage and reads no data set, so no data-loader default, data-path
+    check or memo line describes it."""
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, text, {}))
+    assert d.storage.site_storage
+    assert not d.data_path_applies
+    assert not {a.field for a in d.assumptions} & DATA_PATH_FIELDS
+    assert not {c.name for c in d.checks} & DATA_PATH_CHECKS
+    assert any(a.field == "storage_tier" for a in d.assumptions)  # the site storage's target
+
+
+def test_a_training_node_on_the_sites_storage_keeps_its_data_path() -> None:
+    """Training on one node still reads its data set through the site's storage."""
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, "8 GPUs training", {}))
+    assert d.storage.site_storage
+    assert d.data_path_applies
+    assert {"dataset_layout", "read_pattern", "workers_per_gpu"} <= {a.field for a in d.assumptions}
+    assert DATA_PATH_CHECKS & {c.name for c in d.checks}

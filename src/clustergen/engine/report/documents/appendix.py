@@ -34,6 +34,20 @@ def _cell(text: str) -> str:
     return " ".join(text.split())
 
 
+def derivations(d: Design) -> list[str]:
+    """How the figures the memo's first pages state were derived, where a sentence says it."""
+    st, fs = d.storage.targets, d.storage.file_system
+    out = [
+        "",
+        "How the figures were derived:",
+        "",
+        f"- Storage targets ({st.tier} tier): {_cell(st.basis)}",
+    ]
+    if d.data_path_applies:
+        out.append(f"- Storage system: {_cell(fs.basis)}")
+    return out
+
+
 def assumptions(d: Design) -> list[str]:
     """The defaults the design assumed, each with why and the document it comes from."""
     if not d.assumptions:

@@ -121,6 +121,12 @@ def headline(d: Design) -> str:
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
         text += f", leaving {watts(pw.headroom_w)} under the {watts(pw.cap_w)} {basis} power cap"
+        if any(a.field == "power_cap_basis" for a in d.assumptions):
+            # an assumed basis is said where the cap is, not only in the appendix
+            text += (
+                f" (read as {basis} power: the request did not say IT or facility; "
+                "the checks test it both ways)"
+            )
     text += "."
     if c.max_gpus_under_cap is not None and c.max_gpus_under_cap != c.gpus:
         text += f" At most {c.max_gpus_under_cap:,} GPUs of this platform fit under the cap."
@@ -257,6 +263,22 @@ def executive_summary(d: Design) -> list[str]:
     return out
 
 
+def _storage_delivered(d: Design) -> str:
+    """What the storage delivers: the appliances and their bandwidth where the design sizes them,
+    against the tier's targets (their derivation is the appendix's)."""
+    st, app = d.storage.targets, d.storage.appliances
+    target = f"read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}"
+    if app is None:
+        return target
+    write = (
+        "write unknown" if app.write_gb_per_s is None else f"write {bandwidth(app.write_gb_per_s)}"
+    )
+    return (
+        f"{app.count:,} x {app.name}, read {bandwidth(app.read_gb_per_s)}, {write} "
+        f"(the tier's targets: {target})"
+    )
+
+
 def storage_lines(d: Design) -> list[str]:
     """The storage part: targets, the file system, and whether the data path keeps the GPUs fed."""
     st, fs, io = d.storage.targets, d.storage.file_system, d.storage.io
@@ -264,8 +286,9 @@ def storage_lines(d: Design) -> list[str]:
     site = any(r.network == "storage" and r.carried_by == "node" for r in d.fabrics.networks)
     whose = "the site's, not in this design; it must deliver, " if site else ""
     out = [
-        f"- Storage ({whose}{st.tier} tier): read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)} "
-        f"({st.basis}); {d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s",
+        f"- Storage ({whose}{st.tier} tier): {_storage_delivered(d)}; "
+        f"{d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s "
+        "(how the targets were derived: Appendix A)",
         "- Storage capacity: "
         + (
             f"{st.capacity_tb:,.0f} TB"
@@ -273,9 +296,17 @@ def storage_lines(d: Design) -> list[str]:
             else "not sized (no capacity guidance for this tier; size it with the storage "
             "partner from the datasets and checkpoints to keep)"
         ),
+    ]
+    if not d.data_path_applies:
+        return out  # a serving node on the site's storage reads no training data set
+    out += [
         f"- File system{' (for sizing the site storage)' if site else ''}: "
-        f"{value_words(fs.system)}, {fs.basis}"
-        + (f", write {fs.write_gb_per_s:g} GB/s" if fs.write_gb_per_s else ""),
+        f"{value_words(fs.system)}"
+        + (
+            ""
+            if d.storage.appliances
+            else f", read {bandwidth(fs.read_gb_per_s)}, write {bandwidth(fs.write_gb_per_s)}"
+        ),
         f"- Data path: {io.demand_read_gb_per_s:,.1f} GB/s demand ({io.ingest_mb_per_s_per_gpu:,.1f} MB/s "
         f"per GPU) against {io.pattern_read_gb_per_s:,.1f} GB/s for {value_words(io.workload.read_pattern)}; "
         f"the GPUs can be busy {io.gpu_utilisation:.0%} of the time"
@@ -547,6 +578,7 @@ def render_memo(design: Design) -> str:
     out += [
         "\n## Appendix A. Method\n",
         appendix.METHOD,
+        *appendix.derivations(d),
         "\n## Appendix B. Assumptions and their sources\n",
         *appendix.assumptions(d),
         "\n## Appendix C. Trade study\n",

@@ -53,7 +53,16 @@ def headline(w: WorkloadEstimate) -> str:
     if w.cost_usd is not None and w.price_per_gpu_hour is not None:
         parts.append(f"{_money(w.cost_usd)} at ${w.price_per_gpu_hour:,.2f}/GPU-hour")
     if w.usd_per_million_output_tokens is not None:
-        parts.append(f"${w.usd_per_million_output_tokens:,.2f} per million output tokens")
+        out = w.usd_per_million_output_tokens
+        money = f"${out:,.2f} per million output tokens"
+        if w.usd_per_million_input_tokens is not None:
+            paid = f"${w.usd_per_million_input_tokens:,.2f} / ${out:,.2f}"
+            money = f"{paid} per million input / output tokens"
+        if w.usd_per_million_total_tokens is not None:
+            money += f" (${w.usd_per_million_total_tokens:,.2f} per million in all)"
+        parts.append(money)
+    if w.output_tokens_per_s_per_mw is not None:
+        parts.append(f"{w.output_tokens_per_s_per_mw:,.0f} output tokens/s per MW provisioned")
     text = "; ".join(parts) + f" (estimate, +/-{w.band_pct:g}%)"
     return text if w.feasible else "NOT MET: " + text
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-
-from pydantic import BaseModel, ConfigDict
+from typing import NamedTuple
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
@@ -25,10 +24,8 @@ def bom_csv(d: Design) -> str:
     return buf.getvalue()
 
 
-class CategoryTotal(BaseModel):
+class CategoryTotal(NamedTuple):
     """The BOM lines of one category, added up."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     category: str
     lines: int

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
@@ -32,8 +32,7 @@ USABLE_U = 36
 SERVER_RACK_UNITS = 2
 
 
-@dataclass
-class Device:
+class Device(NamedTuple):
     """One device at its place."""
 
     name: str
@@ -48,14 +47,13 @@ class Device:
     group: str = ""  # the inventory's device group
 
 
-@dataclass
-class Rack:
+class Rack(NamedTuple):
     """One rack and what it holds."""
 
     name: str
     role: str  # compute, network, management, storage, cooling
     height_u: int
-    devices: list[Device] = field(default_factory=list)
+    devices: list[Device]
     power_w: float | None = None
     power_complete: bool = True
 
@@ -68,14 +66,12 @@ def rack_plan(d: Design) -> list[Rack]:
     groups = {g.id: g for g in d.inventory.groups}
     out = []
     for placed in unfolded(d.inventory.racks):
-        rack = Rack(
-            placed.name, placed.role, placed.height_u, [], placed.power_w, placed.power_complete
-        )
+        devices: list[Device] = []
         for run in placed.runs:
             g = groups[run.group]
             made, kind = manufacturer(g), model(g)
             for k in range(run.count):
-                rack.devices.append(
+                devices.append(
                     Device(
                         device_name(g.id, run.first + k),
                         kind,
@@ -89,7 +85,16 @@ def rack_plan(d: Design) -> list[Rack]:
                         group=g.id,
                     )
                 )
-        out.append(rack)
+        out.append(
+            Rack(
+                placed.name,
+                placed.role,
+                placed.height_u,
+                devices,
+                placed.power_w,
+                placed.power_complete,
+            )
+        )
     return out
 
 
@@ -270,6 +275,15 @@ def netbox_cables_csv(d: Design) -> str:
     )
     iface = "dcim.interface"
     rows = 0
+    # a design's thousands of cables name the same few hundred devices and interfaces: each
+    # text is made safe once for this file (a memo that lives only while the file is written)
+    safe: dict[str, object] = {}
+
+    def cell(text: str) -> object:
+        if text not in safe:
+            safe[text] = cell_text(text)
+        return safe[text]
+
     group_of = device_groups_by_name(d)
     cabled = cabled_ports(d)
     for g, cables in design_cables(d):
@@ -279,10 +293,7 @@ def netbox_cables_csv(d: Design) -> str:
             a_port = interface(ga, n_a, cabled.get(ga.id, 0))
             b_port = interface(gb, n_b, cabled.get(gb.id, 0))
             w.writerow(
-                [
-                    cell_text(v)
-                    for v in (a, iface, a_port, b, iface, b_port, cable_type(g), "planned")
-                ]
+                [cell(v) for v in (a, iface, a_port, b, iface, b_port, cable_type(g), "planned")]
                 + [f"C{rows:05d}"]
             )
     return buf.getvalue()

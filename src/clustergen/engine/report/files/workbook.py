@@ -15,8 +15,7 @@ number formats, print titles and document properties, which is all this workbook
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
@@ -101,8 +100,7 @@ def to_settle(line: BomLine) -> str:
     return "; ".join(flags)
 
 
-@dataclass(frozen=True)
-class _Bom:
+class _Bom(NamedTuple):
     """Where the BOM sheet's figures are, for the formulas of the other sheets."""
 
     first: int

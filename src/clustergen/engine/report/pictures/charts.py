@@ -1,6 +1,7 @@
 """Pictures of a design as PNG bytes: the power breakdown and a rack elevation. matplotlib is
-imported inside each function (Agg backend, no display), so nothing pays for it until a picture
-is drawn."""
+imported inside each function, so nothing pays for it until a picture is drawn; pyplot is not
+used: a figure is drawn on its own Agg canvas (no display, no global figure list to close), which
+draws the same pixels."""
 
 from __future__ import annotations
 
@@ -14,35 +15,59 @@ from clustergen.safe_text import picture_text
 from clustergen.units import plural, watts
 
 
-def pyplot() -> Any:
-    """matplotlib.pyplot on the non-interactive Agg backend."""
-    import matplotlib
+def new_figure(**kwargs: Any) -> Any:
+    """A matplotlib figure (`Figure`'s arguments: figsize, constrained_layout) on its own Agg
+    canvas: what `pyplot.figure` makes, without pyplot's figure manager or its global state."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    fig = Figure(**kwargs)
+    FigureCanvasAgg(fig)
+    return fig
 
-    return plt
+
+def subplots(*grid: int, figsize: tuple[float, float], **kwargs: Any) -> tuple[Any, Any]:
+    """`pyplot.subplots` on a `new_figure`: the figure and its axes (`constrained_layout` goes
+    to the figure, the rest to `Figure.subplots`)."""
+    layout = {k: kwargs.pop(k) for k in ("constrained_layout",) if k in kwargs}
+    fig = new_figure(figsize=figsize, **layout)
+    return fig, fig.subplots(*grid, **kwargs)
 
 
 def png(fig: Any) -> bytes:
     """The figure as PNG bytes (no timestamp in the file, so the same design draws the same
-    bytes); the figure is closed."""
-    plt = pyplot()
+    bytes). The figure is left to the collector: no global list holds it."""
     buf = io.BytesIO()
-    try:
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
-    finally:
-        plt.close(fig)
+    fig.savefig(
+        buf,
+        format="png",
+        dpi=110,
+        bbox_inches="tight",
+        metadata={"Software": None},
+        # zlib level 3, not PIL's 6: the same pixels, ~2% more bytes, ~40% less time encoding
+        pil_kwargs={"compress_level": 3},
+    )
     return buf.getvalue()
+
+
+def cap_label(d: Design, cap_it_w: float) -> str:
+    """The cap line's name on the basis the cap was given: a facility cap is its IT share at
+    the design's PUE; a basis the request left unsaid is marked as assumed."""
+    pw = d.power
+    if pw.cap_basis == "facility" and pw.cap_w is not None:
+        return (
+            f"cap {pw.cap_w / 1e6:.2f} MW facility\n= {cap_it_w / 1e6:.2f} MW IT at PUE {pw.pue:g}"
+        )
+    assumed = any(a.field == "power_cap_basis" for a in d.assumptions)
+    return f"IT cap {cap_it_w / 1e6:.2f} MW" + ("\n(basis assumed)" if assumed else "")
 
 
 def power_chart(d: Design) -> bytes:
     """Horizontal bars of IT power by subsystem with their values, the cap and the headroom below;
     a subsystem whose power is unknown is labelled so, never drawn as a zero that looks known."""
-    plt = pyplot()
     rows = power_rows(d)[::-1]
     pw = d.power
-    fig, (ax, ax2) = plt.subplots(
+    fig, (ax, ax2) = subplots(
         2, 1, figsize=(8.5, 5.5), gridspec_kw={"height_ratios": [3, 1]}, constrained_layout=True
     )
     values = [(r.known_w or 0.0) / 1e3 for r in rows]
@@ -76,7 +101,7 @@ def power_chart(d: Design) -> bytes:
             color="lightgray",
             label="headroom",
         )
-        ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=f"IT cap {cap_it / 1e6:.2f} MW")
+        ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=cap_label(d, cap_it))
     ax2.set_xlabel("MW")
     # beside the bar, not on it: inside, it covered the cap line and the headroom's end
     ax2.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
@@ -106,7 +131,6 @@ def _slot(ax: Any, x: float, bottom: float, height: float, label: str, color: st
 def rack_elevation(d: Design) -> bytes:
     """A front elevation of one compute rack (its nodes by height, from the bottom) beside the
     counts of every rack; a node of unknown height is drawn as an equal share of the rack."""
-    plt = pyplot()
     r = d.racks
     plan = r.compute
     ru = plan.rack_units
@@ -115,7 +139,7 @@ def rack_elevation(d: Design) -> bytes:
     node_u = plan.node_rack_units or (
         ru - 4 if whole_rack else max(1, ru // max(1, plan.nodes_per_rack + 1))
     )
-    fig, ax = plt.subplots(figsize=(6.5, 7))
+    fig, ax = subplots(figsize=(6.5, 7))
     _rack_box(ax, 0, ru, f"compute rack ({ru}U)")
     bottom = 2.0
     for i in range(plan.nodes_per_rack):

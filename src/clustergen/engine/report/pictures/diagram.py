@@ -2,7 +2,7 @@
 matplotlib to `topology.svg` and `topology.png`, and written as draw.io XML (`topology.drawio`)
 a partner can restyle. No browser and no system binary: matplotlib is a dependency.
 
-Top to bottom: core, spines, then each scalable unit in order (its rail leaves, one box per plane
+Top to bottom: core, spines (a box per plane where the fabric has several), then each scalable unit in order (its rail leaves, one box per plane
 with the rails numbered, over its nodes); the storage fabric and the storage system to the right,
 joined to the nodes by their storage links; the management networks and servers below the nodes,
 joined to the nodes they manage. Counts and part names are on the boxes and edges.
@@ -11,8 +11,7 @@ joined to the nodes they manage. Counts and part names are on the boxes and edge
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
@@ -36,8 +35,7 @@ _FILL = {
 }
 
 
-@dataclass
-class Box:
+class Box(NamedTuple):
     """A box of the diagram, in layout units (x to the right, y downwards)."""
 
     id: str
@@ -51,8 +49,7 @@ class Box:
     stroke: str = "#333333"
 
 
-@dataclass
-class Edge:
+class Edge(NamedTuple):
     """A labelled line between two boxes."""
 
     src: str
@@ -61,15 +58,17 @@ class Edge:
     color: str = "#333333"
 
 
-@dataclass
 class Layout:
-    """Boxes and edges in drawing order."""
+    """Boxes and edges in drawing order (filled in as the layout is built)."""
 
-    boxes: list[Box] = field(default_factory=list)
-    edges: list[Edge] = field(default_factory=list)
-    width: float = 0.0
-    height: float = 0.0
-    title: str = ""
+    __slots__ = ("boxes", "edges", "height", "title", "width")
+
+    def __init__(self, title: str = "") -> None:
+        self.boxes: list[Box] = []
+        self.edges: list[Edge] = []
+        self.width = 0.0
+        self.height = 0.0
+        self.title = title
 
     def box(self, box_id: str) -> Box:
         return next(b for b in self.boxes if b.id == box_id)
@@ -122,39 +121,68 @@ def _plane_color(f: FabricDesign, k: int) -> str:
     return _PLANE_COLORS[k % len(_PLANE_COLORS)] if f.planes > 1 else "#333333"
 
 
+def tier_id(f: FabricDesign, tier: str, k: int) -> str:
+    """The box of plane `k`'s (0-based) switches of an upper tier: one box a tier on one plane,
+    one box a plane on several (each plane is a fabric of its own, spines and core apart)."""
+    return tier if f.planes == 1 else f"{tier}_p{k + 1}"
+
+
+def _per_plane(count: int, f: FabricDesign) -> int:
+    return count // f.planes if f.planes > 1 else count
+
+
 def _upper_tiers(out: Layout, f: FabricDesign, total_w: float) -> None:
-    if f.tiers == 3:
-        out.boxes.append(
-            Box(
-                "core",
-                0,
-                0,
-                total_w,
-                0.9,
-                f"{f.core_switches:,} x {model_name(f.core_switch)} core switches",
-                "switch",
+    pgap = 0.2
+    w = (total_w - pgap * (f.planes - 1)) / f.planes
+    for k in range(f.planes):
+        x = k * (w + pgap)
+        plane = f"plane {k + 1}: " if f.planes > 1 else ""
+        color = _plane_color(f, k)
+        if f.tiers == 3:
+            out.boxes.append(
+                Box(
+                    tier_id(f, "core", k),
+                    x,
+                    0,
+                    w,
+                    0.9,
+                    f"{plane}{_per_plane(f.core_switches, f):,} x {model_name(f.core_switch)} "
+                    "core switches",
+                    "switch",
+                    stroke=color,
+                )
             )
-        )
-    if f.tiers >= 2:
+        if f.tiers < 2:
+            continue
+        groups = _per_plane(f.pods or 0, f)
         out.boxes.append(
             Box(
-                "spine",
-                0,
+                tier_id(f, "spine", k),
+                x,
                 1.5,
-                total_w,
+                w,
                 0.9,
-                f"{f.spine_switches:,} x {model_name(f.spine_switch)} spine switches"
+                f"{plane}{_per_plane(f.spine_switches, f):,} x {model_name(f.spine_switch)} "
+                "spine switches"
                 # a 3-tier fabric's spines are groups (pods), each under the core
                 + (
-                    f" in {f.pods:,} groups of {f.spines_per_pod}"
-                    if f.pods and f.spines_per_pod
+                    f" in {groups:,} groups of {f.spines_per_pod}"
+                    if groups and f.spines_per_pod
                     else ""
                 ),
                 "switch",
+                stroke=color,
             )
         )
         if f.tiers == 3:
-            out.edges.append(Edge("core", "spine", f"{f.spine_core_links:,} links"))
+            out.edges.append(
+                Edge(
+                    tier_id(f, "core", k),
+                    tier_id(f, "spine", k),
+                    f"{_per_plane(f.spine_core_links, f):,} links",
+                    color,
+                )
+            )
 
 
 def _node_edge_label(f: FabricDesign, c: SuCounts) -> str:
@@ -178,7 +206,8 @@ def _su_column(
 ) -> None:
     """One scalable unit: a leaf box per plane (rails numbered) over its nodes."""
     kind = "rail leaves" if f.rail_optimized else "leaves"
-    plane_h, pgap = 1.1, 0.2
+    # a plane's box is narrow: its label wraps to a line more, which the rail cells must clear
+    plane_h, pgap = (1.1 if f.planes == 1 else 1.4), 0.2
     plane_w = (col_w - pgap * (f.planes - 1)) / f.planes
     for k in range(f.planes):
         label = f"SU {i}" if f.su_nodes else "Leaves"
@@ -214,7 +243,9 @@ def _su_column(
         color = _plane_color(f, k)
         out.edges.append(Edge(f"su{i}_p{k + 1}", f"su{i}_nodes", _node_edge_label(f, c), color))
         if f.tiers >= 2:
-            out.edges.append(Edge("spine", f"su{i}_p{k + 1}", f"{c.uplinks:,} links", color))
+            out.edges.append(
+                Edge(tier_id(f, "spine", k), f"su{i}_p{k + 1}", f"{c.uplinks:,} links", color)
+            )
 
 
 def _more_box(
@@ -251,7 +282,10 @@ def _more_box(
         )
     )
     if f.tiers >= 2:
-        out.edges.append(Edge("spine", "su_more", f"{c.uplinks * f.planes:,} links"))
+        for k in range(f.planes):
+            out.edges.append(
+                Edge(tier_id(f, "spine", k), "su_more", f"{c.uplinks:,} links", _plane_color(f, k))
+            )
 
 
 def _compute(
@@ -428,6 +462,13 @@ def _ends(a: Box, b: Box) -> tuple[tuple[float, float], tuple[float, float]]:
         if a.y < b.y:
             return (x, a.y + a.h), (x, b.y)
         return (x, a.y), (x, b.y + b.h)
+    if a.y + a.h < b.y or b.y + b.h < a.y:
+        # one box wholly above the other, apart sideways (a plane's spines over another SU's
+        # leaves): from the upper box's bottom, where it comes nearest, to the lower's top
+        upper, lower = (a, b) if a.y < b.y else (b, a)
+        x = min(max(lower.x + lower.w / 2, upper.x + 0.1), upper.x + upper.w - 0.1)
+        ends = (x, upper.y + upper.h), (lower.x + lower.w / 2, lower.y)
+        return ends if upper is a else (ends[1], ends[0])
     (_, ya), (_, yb) = _centre(a), _centre(b)
     if a.x < b.x:
         return (a.x + a.w, ya), (b.x, yb)
@@ -478,22 +519,22 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
     wraps at `chars_per_unit` characters of 8-point text per unit of box width."""
     from matplotlib.patches import FancyBboxPatch
 
-    from clustergen.engine.report.pictures.charts import pyplot
+    from clustergen.engine.report.pictures.charts import subplots
 
-    plt = pyplot()
     top = min(b.y for b in lay.boxes) - 0.4
     scale = 1.05
-    fig, ax = plt.subplots(
-        figsize=(max(8.0, lay.width * scale), max(4.0, (lay.height - top) * scale))
-    )
+    fig, ax = subplots(figsize=(max(8.0, lay.width * scale), max(4.0, (lay.height - top) * scale)))
     for e in lay.edges:
         a, b = lay.box(e.src), lay.box(e.dst)
         (x1, y1), (x2, y2) = _ends(a, b)
         ax.plot([x1, x2], [y1, y2], color=e.color, lw=1.2, zorder=1)
         if e.label:
+            # a slanted line's label sits near its lower end, where no other line meets it
+            # (slanted lines converge on the box above)
+            t = 0.5 if x1 == x2 or y1 == y2 else (0.75 if y2 > y1 else 0.25)
             ax.text(
-                (x1 + x2) / 2,
-                (y1 + y2) / 2,
+                x1 + (x2 - x1) * t,
+                y1 + (y2 - y1) * t,
                 plot_text(e.label),
                 fontsize=7,
                 ha="center",
@@ -546,18 +587,12 @@ def topology_png(d: Design) -> bytes:
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
-    from clustergen.engine.report.pictures.charts import pyplot
-
-    plt = pyplot()
     import matplotlib
 
     fig = figure(layout(d))
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "clustergen", "svg.fonttype": "none"}):
-        try:
-            fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-        finally:
-            plt.close(fig)
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     return buf.getvalue()
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.files.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
-from clustergen.engine.report.pictures.charts import png, pyplot
+from clustergen.engine.report.pictures.charts import png, subplots
 from clustergen.engine.report.plain_text import plot_text
 from clustergen.units import plural
 
@@ -129,10 +129,9 @@ def racks_in_all(racks: list[Rack]) -> str:
 
 def rack_elevations(d: Design) -> bytes:
     """One elevation per rack type, as PNG bytes; hatched: a device whose height is unknown."""
-    plt = pyplot()
     racks = rack_plan(d)
     picked = picked_racks(racks)
-    fig, axes = plt.subplots(1, max(1, len(picked)), figsize=(3.0 * max(1, len(picked)) + 1, 8))
+    fig, axes = subplots(1, max(1, len(picked)), figsize=(3.0 * max(1, len(picked)) + 1, 8))
     axes = list(axes) if len(picked) > 1 else [axes]
     for ax, (kind, rack) in zip(axes, picked, strict=False):
         alike = sum(1 for r in racks if r.role == rack.role)

@@ -33,9 +33,12 @@ def page_layout(d: Design) -> Layout:
         out.boxes.append(Box(b.id, x, y, w, h, b.label, b.kind, b.rails, b.stroke))
 
     for tier in ("core", "spine"):
-        if tier in have:
-            put(tier, 0.0, _WIDTH, 0.7)
-            y += 1.3
+        # one box a tier, or one a plane side by side (`tier_id`)
+        boxes = [k for k in have if k == tier or k.startswith(f"{tier}_p")]
+        w = (_WIDTH - _GAP * (len(boxes) - 1)) / max(1, len(boxes))
+        for k, bid in enumerate(sorted(boxes)):
+            put(bid, k * (w + _GAP), w, 0.7)
+        y += 1.3 if boxes else 0.0
     planes = sorted(k for k in have if k.startswith("su1_p"))
     if planes:
         w = (_COL_W * 2 + _GAP - _GAP * (len(planes) - 1)) / len(planes)

@@ -14,6 +14,10 @@ from collections.abc import Callable
 
 from clustergen.engine.request.draft import Draft
 from clustergen.engine.request.passes.counts import read_bare_count, read_su_count
+from clustergen.engine.request.passes.installed import (
+    read_existing_installation,
+    read_replaced_details,
+)
 from clustergen.engine.request.passes.meanings import (
     budget_meaning,
     context_meaning,
@@ -56,6 +60,8 @@ PASSES: tuple[Pass, ...] = (
     priced_gpu,
     refuse_other_variant,
     read_replaced_fleet,
+    read_replaced_details,
+    read_existing_installation,
     read_platforms,
     read_pod,
     read_storage,

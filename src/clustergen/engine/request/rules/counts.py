@@ -10,7 +10,6 @@ only: "an H100" in "train on an H100 cluster" is not one GPU.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from clustergen.catalog.architectures import Architecture
@@ -56,8 +55,7 @@ _CLAUSE_END = re.compile(r"\s*(?:$|[,.;:!?)]|(?:for|with|to|at|under|running|and
 _UNITS = re.compile(r"(?:nodes?|systems?|servers?|boxes|racks?)$")
 
 
-@dataclass(frozen=True)
-class Count:
+class Count(NamedTuple):
     """A count read before a name: its value, where its words start and end, and its words."""
 
     value: int

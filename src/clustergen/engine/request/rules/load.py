@@ -64,8 +64,10 @@ LOAD_RULES: tuple[Rule, ...] = (
     rule(
         "active_share",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*%\s*(?:of\s+(?:them|those|users|whom|these)\s+)?"
-        r"(?:are\s+|will\s+be\s+|being\s+)?(?:active|concurrent|online|simultaneous|in\s+use)"
-        r"(?:\s+(?:at|during)\s+(?:the\s+)?(?:peak|busiest\s+hour|once|any\s+time))?"
+        r"(?:are\s+|will\s+be\s+|being\s+)?"
+        r"(?:(?:concurrently|simultaneously)\s+active|active|concurrent|online|simultaneous|"
+        r"in\s+use)"
+        r"(?:\s+(?:at|during)\s+(?:the\s+)?(?:peak|busiest\s+hour|once|any\s+(?:given\s+)?time))?"
         r"(?:\s+at\s+once)?",
         _share,
         needs=("active", "concurrent", "online", "simultaneous", "use"),

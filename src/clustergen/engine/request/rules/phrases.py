@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from clustergen.errors import RequestError
 
 Mode = Literal["once", "set", "member"]
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """What one match says: `field` gets `value` (once, outright, or as a set member)."""
 
     field: str
@@ -23,30 +20,49 @@ class Reading:
     mode: Mode = "once"
 
 
-@dataclass(frozen=True)
 class Rule:
     """A kind of phrase: its pattern, how a match reads, and the words without which it cannot
     match (`needs`). The pattern is compiled when first searched with, and only searched with
     when the request holds one of those words: compiling every rule costs ~15 ms of a design's
     start, and a request names the few it uses ("512 GPUs training, 5 MW" needs 7 of 63)."""
 
-    name: str
-    source: str
-    read: Callable[[re.Match[str]], list[Reading]]
-    #: every text the pattern matches holds one of these (lower case); () when no word is
-    #: needed. tests/engine/request/test_phrases.py derives what each pattern needs and checks
-    #: that these follow from it, so a pre-check can never hide a match.
-    needs: tuple[str, ...] = ()
+    __slots__ = ("_compiled", "name", "needs", "read", "source")
+
+    def __init__(
+        self,
+        name: str,
+        source: str,
+        read: Callable[[re.Match[str]], list[Reading]],
+        needs: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.source = source
+        self.read = read
+        #: every text the pattern matches holds one of these (lower case); () when no word is
+        #: needed. tests/engine/request/test_phrases.py derives what each pattern needs and
+        #: checks that these follow from it, so a pre-check can never hide a match.
+        self.needs = needs
+        self._compiled: re.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Rule({self.name!r}, {self.source!r}, needs={self.needs!r})"
 
     def may_match(self, low: str) -> bool:
         """False only when the lower-cased text cannot hold a match: searching is then skipped
         and the pattern never compiled."""
         return not self.needs or any(word in low for word in self.needs)
 
-    @cached_property
+    @property
+    def compiled(self) -> bool:
+        """Whether the pattern was compiled yet (importing the tables compiles none)."""
+        return self._compiled is not None
+
+    @property
     def pattern(self) -> re.Pattern[str]:
         """The compiled pattern (a syntax error surfaces on the first parse, and in the tests)."""
-        return re.compile(self.source)
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled
 
 
 def seconds_per(unit: str | None) -> float:

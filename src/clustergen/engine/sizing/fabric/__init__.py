@@ -16,13 +16,19 @@ from clustergen.engine.sizing.fabric.host_optics import (
     optics_of_kind,
     same_family,
 )
-from clustergen.engine.sizing.fabric.network import known_power_w, size_clos, switch_power_w
+from clustergen.engine.sizing.fabric.network import (
+    FabricWatts,
+    known_power_w,
+    size_clos,
+    switch_power_w,
+)
 from clustergen.engine.sizing.fabric.plan import (
     choose_cabling_for,
     compute_fabric,
     platform_fabric,
     platform_setup,
     resolve_fabric,
+    setup_watts,
     size_setup,
 )
 from clustergen.engine.sizing.fabric.scale import scale_section, split_text
@@ -32,6 +38,7 @@ from clustergen.engine.sizing.fabric.storage import VENDOR_MEDIA, size_storage_f
 __all__ = [
     "VENDOR_MEDIA",
     "AccessOptics",
+    "FabricWatts",
     "accepted_forms",
     "access_optics",
     "choose_cabling_for",
@@ -47,6 +54,7 @@ __all__ = [
     "resolve_fabric",
     "same_family",
     "scale_section",
+    "setup_watts",
     "size_clos",
     "size_setup",
     "size_storage_fabric",

@@ -221,9 +221,59 @@ def _switch_transceivers(
 Location = Literal["node", "fabric-manager", "leaf", "spine", "core"]
 
 
+class _Line:
+    """A `TransceiverLine` before it is written out: every layout of a blocking ladder counts its
+    transceivers, and only the cheapest layout's lines become the design's (validated) lines."""
+
+    __slots__ = ("count", "location", "optic", "power_w", "unit_power_w")
+
+    def __init__(
+        self,
+        location: Location,
+        optic: str | None,
+        count: int,
+        unit_power_w: float | None,
+        power_w: float | None,
+    ) -> None:
+        self.location = location
+        self.optic = optic
+        self.count = count
+        self.unit_power_w = unit_power_w
+        self.power_w = power_w
+
+    def written(self) -> TransceiverLine:
+        return TransceiverLine(
+            location=self.location,
+            optic=self.optic,
+            count=self.count,
+            unit_power_w=self.unit_power_w,
+            power_w=self.power_w,
+        )
+
+
+class _Power(NamedTuple):
+    """A `FabricPower` before it is written out (as `_Line`)."""
+
+    switches_w: float | None
+    optics_w: float | None
+    total_w: float | None
+    known_w: float
+    switch_power_basis: Literal["typical", "max"]
+
+
+class FabricWatts(NamedTuple):
+    """A fabric's power as a sweep re-weighs it: the known switch and transceiver watts, and
+    whether either sum leaves a part out (its catalog power unknown)."""
+
+    switches_w: float
+    optics_w: float
+    switches_unknown: bool
+    optics_unknown: bool
+
+
 def _transceivers(
     cabling: Cabling, node: int, fabric_manager: int, switches: tuple[int, int, int, int]
-) -> list[TransceiverLine]:
+) -> list[_Line]:
     """One line per place that has transceivers; on optical links a missing part is still
     counted, with its power unknown. A spine's core-facing modules are the core links' optic
     (single-mode where the core runs it), on a second spine line when it differs."""
@@ -242,20 +292,12 @@ def _transceivers(
     else:
         places += [("spine", cabling.switch_optic, spine), ("spine", core_optic, spine_up)]
     places.append(("core", core_optic, core))
-    lines: list[TransceiverLine] = []
+    lines: list[_Line] = []
     for location, optic, count in places:
         if count == 0 or (optic is None and not cabling.optical):
             continue
         unit, total = _optic_power(optic, count, cabling.optical)
-        lines.append(
-            TransceiverLine(
-                location=location,
-                optic=optic.id if optic else None,
-                count=count,
-                unit_power_w=unit,
-                power_w=total,
-            )
-        )
+        lines.append(_Line(location, optic.id if optic else None, count, unit, total))
     return lines
 
 
@@ -317,9 +359,7 @@ def switch_power_w(sw: Switch, basis: Literal["typical", "max"] = "typical") -> 
     return sw.max_power_w
 
 
-def _power(
-    tiers: _Tiers, lines: list[TransceiverLine], basis: Literal["typical", "max"]
-) -> FabricPower:
+def _power(tiers: _Tiers, lines: list[_Line], basis: Literal["typical", "max"]) -> _Power:
     def sw_power(sw: Switch) -> float | None:
         return switch_power_w(sw, basis)
 
@@ -331,7 +371,7 @@ def _power(
             switch_terms.append(None if sw_power(sw) is None else n * (sw_power(sw) or 0.0))
     switches_w = _sum(switch_terms)
     optics_w = _sum([line.power_w for line in lines])
-    return FabricPower(
+    return _Power(
         switches_w=switches_w,
         optics_w=optics_w,
         total_w=None if switches_w is None or optics_w is None else switches_w + optics_w,
@@ -376,7 +416,7 @@ def _leaf_notes(plan: FabricPlan, leaves: Leaves) -> list[str]:
     return notes
 
 
-def _optic_notes(lines: list[TransceiverLine]) -> list[str]:
+def _optic_notes(lines: list[_Line]) -> list[str]:
     return [
         f"{line.location} transceivers: none in the catalog fits; {line.count} counted, their "
         "power unknown"
@@ -410,7 +450,7 @@ def _pair_notes(plan: FabricPlan, leaves: Leaves, upper: Upper) -> list[str]:
     ]
 
 
-def _power_notes(power: FabricPower, tiers: _Tiers) -> list[str]:
+def _power_notes(power: _Power, tiers: _Tiers) -> list[str]:
     notes: list[str] = []
     if power.switch_power_basis == "typical":
         for sw in {tiers.leaf.id: tiers.leaf, tiers.spine.id: tiers.spine}.values():
@@ -448,8 +488,48 @@ def size_clos(
     one: fewer uplinks and spines, or fewer leaves, never more. The ladder's layouts are weighed
     by their counts; only the cheapest is written out as a design."""
     asked = plan.oversubscription
+    best = _cheapest(plan, leaf, spine, core, cabling, switch_power_basis)
+    design = _design(best)
+    if asked > 1.0 and abs(best.oversubscription - asked) > 0.01 * asked:
+        note = (
+            f"{ratio(asked)} asked; built at {ratio(best.oversubscription)}, which needs fewer "
+            f"switches and transceivers than the {ratio(asked)} leaf split"
+        )
+        design = design.model_copy(update={"notes": [*design.notes, note]})
+    return design
+
+
+def clos_watts(
+    plan: FabricPlan,
+    leaf: Switch,
+    spine: Switch | None = None,
+    core: Switch | None = None,
+    cabling: Cabling | None = None,
+) -> FabricWatts:
+    """The power of the fabric `size_clos` builds for the same arguments, `known_power_w` of its
+    design, without writing the design out: what a sweep re-weighs at every node count."""
+    best = _cheapest(plan, leaf, spine, core, cabling, "typical")
+    optics = sum(line.power_w for line in best.lines if line.power_w is not None)
+    return FabricWatts(
+        switches_w=float(best.power.known_w) - optics,
+        optics_w=float(optics),
+        switches_unknown=best.power.switches_w is None,
+        optics_unknown=best.power.optics_w is None,
+    )
+
+
+def _cheapest(
+    plan: FabricPlan,
+    leaf: Switch,
+    spine: Switch | None,
+    core: Switch | None,
+    cabling: Cabling | None,
+    switch_power_basis: Literal["typical", "max"],
+) -> _Layout:
+    """The layout `size_clos` writes out: the plan's own, or a blocking ladder's cheapest."""
+    asked = plan.oversubscription
     if asked <= 1.0:
-        return _design(_lay_out(plan, leaf, spine, core, cabling, switch_power_basis))
+        return _lay_out(plan, leaf, spine, core, cabling, switch_power_basis)
     ratios = sorted({r for r in RATIO_LADDER if r < asked - 1e-9} | {asked})
     built: list[_Layout] = []
     for r in ratios:
@@ -462,14 +542,7 @@ def size_clos(
                     raise
     if not built:  # pragma: no cover - the asked ratio's own build raised above
         raise InfeasibleDesignError(f"no fat tree of these switches builds {ratio(asked)}")
-    best = _design(min(built, key=lambda b: b.cost(asked)))
-    if abs(best.oversubscription - asked) > 0.01 * asked:
-        note = (
-            f"{ratio(asked)} asked; built at {ratio(best.oversubscription)}, which needs fewer "
-            f"switches and transceivers than the {ratio(asked)} leaf split"
-        )
-        best = best.model_copy(update={"notes": [*best.notes, note]})
-    return best
+    return min(built, key=lambda b: b.cost(asked))
 
 
 class _Layout(NamedTuple):
@@ -483,8 +556,8 @@ class _Layout(NamedTuple):
     leaves: Leaves
     upper: Upper
     links: _Links
-    lines: list[TransceiverLine]
-    power: FabricPower
+    lines: list[_Line]
+    power: _Power
 
     @property
     def oversubscription(self) -> float:
@@ -597,9 +670,9 @@ def _design(b: _Layout) -> FabricDesign:
             "spine": upper.spine_ports_used,
             "core": upper.core_ports_used,
         },
-        transceivers=b.lines,
+        transceivers=[line.written() for line in b.lines],
         cables=_cables(plan, planes, links, b.cabling),
-        power=b.power,
+        power=FabricPower(**b.power._asdict()),
         notes=[
             *_leaf_notes(plan, leaves),
             *_optic_notes(b.lines),

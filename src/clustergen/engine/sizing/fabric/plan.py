@@ -3,6 +3,9 @@ gets by default (every default named), and the fabric sized for a node count."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, Switch, System
@@ -13,11 +16,13 @@ from clustergen.engine.model.compute import FabricChoices, PlatformFabric
 from clustergen.engine.model.fabric import Cabling, FabricDesign, FabricPlan, FabricSetup
 from clustergen.engine.sizing.fabric.cable_ends import host_cable_end, switch_cable_end
 from clustergen.engine.sizing.fabric.host_optics import accepted_forms, host_optic, transceivers
-from clustergen.engine.sizing.fabric.network import size_clos
+from clustergen.engine.sizing.fabric.network import FabricWatts, clos_watts, size_clos
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import gpu_system
 from clustergen.errors import CatalogGapError, RequestError
 from clustergen.units import ratio
+
+T = TypeVar("T")
 
 
 def compute_ports(system: System) -> tuple[int, float, int]:
@@ -380,20 +385,36 @@ def size_setup(catalog: Catalog, setup: FabricSetup) -> FabricDesign:
     def size() -> FabricDesign:
         return size_clos(setup.plan, setup.leaf, setup.spine, setup.core, setup.cabling)
 
+    return _once(catalog, setup, "size_setup", size)
+
+
+def setup_watts(catalog: Catalog, setup: FabricSetup) -> FabricWatts:
+    """The power of the fabric `size_setup` sizes for the setup (its `known_power_w`), counted
+    without writing the design out, once per catalog: a sweep re-weighs it at every node count
+    and reads nothing else of it."""
+
+    def count() -> FabricWatts:
+        return clos_watts(setup.plan, setup.leaf, setup.spine, setup.core, setup.cabling)
+
+    return _once(catalog, setup, "setup_watts", count)
+
+
+def _once(catalog: Catalog, setup: FabricSetup, kind: str, compute: Callable[[], T]) -> T:
+    """`compute()` once per catalog and setup, unless the setup holds a caller's own variant of
+    a part (sized afresh)."""
     parts = [setup.leaf, setup.spine, setup.core]
     c = setup.cabling
     optics = [c.node_optic, c.switch_optic, c.core_optic, c.fabric_manager_optic]
     if not (own(catalog, "switches", *parts) and own(catalog, "optics", *optics)):
-        # a caller's own variant of a part: size it afresh
-        return size()
+        return compute()
     key = (
-        "size_setup",
+        kind,
         setup.plan,
         *(sw.id for sw in parts),
         *(o.id if o else None for o in optics),
         c.optical,
     )
-    return cached(catalog, key, size)
+    return cached(catalog, key, compute)
 
 
 def cage_optic(catalog: Catalog, total_gbps: float, technology: str | None) -> Optic | None:

@@ -4,7 +4,7 @@ package's)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, System
@@ -44,8 +44,7 @@ _TIERS = {
 }
 
 
-@dataclass(frozen=True)
-class Hosts:
+class Hosts(NamedTuple):
     """Who sits on the north-south fabric's host ports, by count."""
 
     nodes: int
@@ -54,8 +53,7 @@ class Hosts:
     server_ports: int  # management servers (their storage or in-band ports)
 
 
-@dataclass(frozen=True)
-class _Host:
+class _Host(NamedTuple):
     device: str
     port: str
     links: int
@@ -269,13 +267,15 @@ def _optical_ports(f: FabricDesign) -> dict[str, list[tuple[str, int]]]:
     return ports
 
 
-@dataclass(frozen=True)
 class _Share:
-    """A switch tier's transceivers on one segment."""
+    """A switch tier's transceivers on one segment (a class, not a tuple: `count` is a field)."""
 
-    count: int
-    optic: str | None
-    unit_power_w: float | None
+    __slots__ = ("count", "optic", "unit_power_w")
+
+    def __init__(self, count: int, optic: str | None, unit_power_w: float | None) -> None:
+        self.count = count
+        self.optic = optic
+        self.unit_power_w = unit_power_w
 
 
 def _switch_shares(catalog: Catalog, f: FabricDesign) -> dict[tuple[str, str], _Share]:

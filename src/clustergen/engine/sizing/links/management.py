@@ -3,7 +3,7 @@ are the package's)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, Switch
@@ -132,8 +132,7 @@ def access_groups(net: ManagementNetwork) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class _Access:
+class _Access(NamedTuple):
     """One kind of host on a management network's access ports."""
 
     group: PortGroup | None
@@ -176,7 +175,7 @@ def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> L
         hosts.device,
         hosts.segment,
     )
-    bare = replace(hosts, groups=())
+    bare = hosts._replace(groups=())
     links = cached(catalog, key, lambda: _management_links(catalog, net, bare))
     if not hosts.groups:
         return links

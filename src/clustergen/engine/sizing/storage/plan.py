@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.models import System
 from clustergen.engine.cache import cached
-from clustergen.engine.model.design import StorageAppliances, StorageSection
+from clustergen.engine.model.design import StorageAppliances, StorageSection, data_path_applies
 from clustergen.engine.model.storage import DesignIo, StorageTargets
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.management import standalone, storage_asked
@@ -181,7 +181,8 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
     st_speed = system.storage.port_speed_gbps if system.storage else 400.0
     training_like = inputs.workload in {"training", "fine-tuning"}
     io_plan = _data_path(inputs, nodes, targets, appliance, training_like)
-    notes.assumed += io_plan.assumed
+    if data_path_applies(not own_storage, inputs.workload):
+        notes.assumed += io_plan.assumed
     fs = io_plan.file_system
     appliances = None
     if appliance is not None and fs.target == appliance.id:

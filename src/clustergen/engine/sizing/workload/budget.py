@@ -95,10 +95,14 @@ def cost_usd(gpu_hours: float | None, price: Price | None) -> float | None:
 
 
 def with_cost(
-    estimate: WorkloadEstimate, price: Price | None, target_tokens_per_s: float | None
+    estimate: WorkloadEstimate,
+    price: Price | None,
+    target_tokens_per_s: float | None,
+    input_per_output: float = 0.0,
 ) -> WorkloadEstimate:
-    """The estimate with its cost basis, and for serving its dollars per million output tokens
-    at the sized load; unchanged without a price."""
+    """The estimate with its cost basis, and for serving its dollars per million input, output
+    and total tokens at the sized load (`input_per_output` prompt tokens per output token);
+    unchanged without a price."""
     if price is None:
         return estimate
     update: dict[str, object] = {}
@@ -110,9 +114,13 @@ def with_cost(
             price.usd_per_gpu_hour,
             full_load_tokens_per_s=estimate.replicas * estimate.gpus_per_replica * per_gpu,
             target_tokens_per_s=target_tokens_per_s,
+            input_per_output=input_per_output,
+            prompt_share=estimate.prompt_gpu_share or 0.0,
         )
         if serving is not None:
             update["usd_per_million_output_tokens"] = serving.usd_per_million_output_tokens
+            update["usd_per_million_input_tokens"] = serving.usd_per_million_input_tokens
+            update["usd_per_million_total_tokens"] = serving.usd_per_million_total_tokens
             basis.append(serving.basis)
     known = [b for b in basis if b]
     if known:

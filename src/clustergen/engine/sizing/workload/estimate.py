@@ -57,7 +57,8 @@ def estimate_workload(
             found, unmet = estimate_inference(catalog, w)
         else:
             found, unmet = estimate_training(catalog, w)
-        return with_cost(found, w.price, w.target_tokens_per_s), w.assumed, unmet
+        ratio = w.isl / w.osl if w.kind == "inference" and w.osl else 0.0
+        return with_cost(found, w.price, w.target_tokens_per_s, ratio), w.assumed, unmet
 
     # The trade study asks once per fabric row of a platform, and the design once more.
     key = ("workload", request.model_dump_json(), system.id if system else None, percentile)

@@ -50,7 +50,8 @@ def test_anchored_max_throughput_matches_the_published_row() -> None:
 
 def test_replicas_meet_the_target_and_report_their_latency() -> None:
     est, unmet = estimate_inference(
-        CAT, _w(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000)
+        CAT,
+        _w(model="llama-3.1-405b", output_tokens_per_s=20000, ttft_ms=2000, disaggregated=False),
     )
     assert est.feasible
     assert not unmet
@@ -131,17 +132,23 @@ def test_the_engine_named_is_used_and_said() -> None:
 
 
 def test_speculative_decoding_lifts_throughput_where_weights_bind() -> None:
+    # one R1 step pays ~10 ms of MoE layers' fixed cost: 8 ms per token needs drafts
     tight = {"gpu": "b200", "tpot_ms": 8, **_R1}
     plain, _ = estimate_inference(CAT, _w(**tight))
     mtp, _ = estimate_inference(CAT, _w(speculative_decoding=True, **tight))
-    assert mtp.tokens_per_s_per_gpu > 1.2 * plain.tokens_per_s_per_gpu
+    assert plain.tokens_per_s_per_gpu is None
+    assert mtp.tokens_per_s_per_gpu
     assert mtp.tpot_ms <= 8.0 + 1e-6
     assert "accepted at 85%" in mtp.method
+    looser = {"gpu": "b200", "tpot_ms": 20, **_R1}
+    plain, _ = estimate_inference(CAT, _w(**looser))
+    mtp, _ = estimate_inference(CAT, _w(speculative_decoding=True, **looser))
+    assert mtp.tokens_per_s_per_gpu > 1.2 * plain.tokens_per_s_per_gpu
 
 
 def test_disaggregated_serving_counts_its_prefill_pool_and_states_the_kv_transfer() -> None:
     est, _ = estimate_inference(
-        CAT, _w(gpu="gb200", tpot_ms=8, disaggregated=True, output_tokens_per_s=100_000, **_R1)
+        CAT, _w(gpu="gb200", tpot_ms=15, disaggregated=True, output_tokens_per_s=100_000, **_R1)
     )
     assert est.gpus_required > est.replicas * est.gpus_per_replica  # the prefill pool
     assert "prefill GPUs busy" in est.method
@@ -194,3 +201,30 @@ def test_the_all_to_all_beyond_nvlink_runs_at_the_system_s_own_port_rate() -> No
     assert scale_out_gb_per_s(b200) == pytest.approx(50.0)
     assert scale_out_gb_per_s(b300) == pytest.approx(100.0)
     assert scale_out_gb_per_s(_w(model="deepseek-r1", gpu="b200")) is None
+
+
+def test_the_draft_depth_follows_the_per_user_rate() -> None:
+    """TensorRT-LLM's recipes draft 3 tokens where a user's rate binds and fewer at high
+    throughput: the estimator weighs every depth and says the one it used; the stack's tables do
+    not anchor a speculating estimate."""
+    fast, _ = estimate_inference(CAT, _w(gpu="b200", tpot_ms=8, speculative_decoding=True, **_R1))
+    slow, _ = estimate_inference(CAT, _w(gpu="b200", tpot_ms=60, speculative_decoding=True, **_R1))
+    assert "3 drafted token(s) per step" in fast.method
+    assert "3 drafted token(s) per step" not in slow.method
+    assert "drafted token(s) per step" in slow.method
+    assert "the forward model alone" in fast.method
+
+
+def test_disaggregated_is_chosen_when_it_wins_and_says_why_and_where_the_kv_goes() -> None:
+    """Left open, two pools are chosen when they give clearly more per GPU (405B under a 2 s
+    TTFT and the default 50 ms TPOT): the estimate counts the prefill pool, says what
+    aggregated would give, and places the KV transfer on the NICs."""
+    ask = {"model": "llama-3.1-405b", "output_tokens_per_s": 20000, "ttft_ms": 2000}
+    split, _ = estimate_inference(CAT, _w(**ask))
+    kept, _ = estimate_inference(CAT, _w(disaggregated=False, **ask))
+    assert split.tokens_per_s_per_gpu > 1.25 * kept.tokens_per_s_per_gpu
+    assert "disaggregated prefill/decode chosen (the request left it open)" in split.method
+    assert f"against {kept.tokens_per_s_per_gpu:,.0f} aggregated" in split.method
+    assert "of its 50 GB/s NIC" in split.method
+    assert "non-blocking leaf's uplinks" in split.method
+    assert split.gpus_required > split.replicas * split.gpus_per_replica

@@ -17,7 +17,12 @@ from clustergen.engine.sizing.workload.serving.experts import (
     kv_copies,
     weights_per_gpu,
 )
-from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.serving.replica import (
+    Efficiency,
+    build_replica,
+    moe_efficiency,
+    moe_overhead_s,
+)
 
 CAT = load_catalog()
 EFF = Efficiency.of(CAT)
@@ -76,13 +81,15 @@ def test_dep_holds_more_sequences_than_tp_for_an_mla_model() -> None:
 
 def test_deepseek_r1_is_served_expert_parallel_not_tp_x_pp() -> None:
     """The brief's example: DeepSeek-R1 at 50 tokens/s per user on H100 was TP8 x PP2 at 19
-    output tokens/s per GPU; expert parallel over nodes serves it at many times that."""
+    output tokens/s per GPU; expert parallel over nodes serves it at many times that (with its
+    MTP drafts, as R1 is served: plain decoding pays ~10 ms of MoE layers' fixed cost a step)."""
     request = DesignRequest(
         model="deepseek-r1",
         gpu="h100-sxm",
         workload="inference",
         output_tokens_per_s=5000,
         tpot_ms=20,
+        speculative_decoding=True,
     )
     choice, _ = choose_replica(CAT, resolve_workload(CAT, request))
     assert choice is not None
@@ -99,3 +106,31 @@ def test_pipeline_stages_hold_the_weights_once() -> None:
     rep = build_replica(arch, CAT.gpu("h100-sxm"), "bf16", 8, 2, 1000, 1000, EFF)
     assert rep is not None
     assert rep.max_batch > 100
+
+
+def test_beyond_the_nvlink_domain_every_copy_crosses_the_nic() -> None:
+    """Decode's low-latency all-to-all is pure RDMA once a replica spans nodes: all 15 of 16
+    copies go over the 50 GB/s port, not only the 8 on other nodes."""
+    h100 = CAT.gpu("h100-sxm")
+    per_token = all_to_all_bytes_per_token(R1, "fp8")
+    across = all_to_all_s_per_token(R1, "fp8", Layout("dep", 16), h100, 8, 50.0)
+    assert across == pytest.approx(per_token * 15 / 16 / 50e9 / 16)
+
+
+def test_bigger_experts_run_closer_to_the_dense_efficiency() -> None:
+    """R1's 7168 x 2048 experts multiply faster per FLOP than Qwen3-30B-A3B's 2048 x 768; a
+    dense model runs at the dense efficiency."""
+    qwen = arch_of(CAT.model("qwen3-30b-a3b"), None)
+    dense = arch_of(CAT.model("llama-3.3-70b"), None)
+    assert qwen is not None
+    assert dense is not None
+    assert moe_efficiency(R1, EFF) > 1.5 * moe_efficiency(qwen, EFF)
+    assert moe_efficiency(R1, EFF) <= 1.0
+    assert moe_efficiency(dense, EFF) == 1.0
+
+
+def test_a_moe_layer_pays_more_fixed_time_than_a_dense_one() -> None:
+    """Router, dispatch and combine: R1's 58 MoE layers cost the step far more than 61 dense
+    layers would."""
+    dense_only = EFF.step_overhead_s_per_layer * 61
+    assert moe_overhead_s(R1, EFF) > 3 * dense_only

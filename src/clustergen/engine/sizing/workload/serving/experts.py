@@ -13,8 +13,10 @@ What the layout decides:
 - communication: TP's all-reduces are in the fitted TP^-exponent; DEP's all-to-all moves
   k x hidden bytes per token per MoE layer each way (dispatch in FP8 with FP8 or FP4 weights,
   combine in BF16, as DeepEP does), over NVLink inside the domain at half its both-ways figure
-  and the scale-out NIC beyond (DeepEP's README, commit 0297fc8, measures 726-740 GB/s logical
-  on B200 EP8 NVLink, of 900 one way, and 61-90 GB/s over CX7 RDMA);
+  and, once the replica spans NVLink domains, every copy over the scale-out NIC: decode's
+  low-latency kernels are pure RDMA (DeepEP's README, commit 0297fc8, measures 726-740 GB/s
+  logical on B200 EP8 NVLink, of 900 one way, and 39-53 GB/s logical for the low-latency
+  kernels at EP16-256 on 50 GB/s CX7 ports);
 - prefill: under DEP one GPU reads a prompt, so one prompt's service is N times the replica's
   share, with N prompts served at once.
 """
@@ -85,9 +87,11 @@ def all_to_all_s_per_token(
     n = layout.gpus
     per_token = all_to_all_bytes_per_token(arch, precision)
     inside = min(n, max(domain, 1))
+    if n > inside:
+        # beyond the NVLink domain decode runs DeepEP's low-latency kernels, pure RDMA: every
+        # copy to another rank, its own node's too, crosses the NIC (README: EP32 dispatch and
+        # combine at 48 and 53 GB/s logical, every top-k copy counted, on 50 GB/s CX7 ports)
+        return per_token * (n - 1) / n / (scale_out_gb_per_s * 1e9) / n
     # NVLink figures are both directions together; a token's bytes go out one way
     nvlink = gpu.nvlink_gb_per_s / 2 * 1e9
-    seconds = per_token * (inside - 1) / n / nvlink
-    if n > inside:
-        seconds += per_token * (n - inside) / n / (scale_out_gb_per_s * 1e9)
-    return seconds / n
+    return per_token * (inside - 1) / n / nvlink / n

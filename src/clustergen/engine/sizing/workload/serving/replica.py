@@ -68,6 +68,9 @@ class Efficiency(NamedTuple):
     step_overhead_s_per_layer: float = 0.0
     chunk_tokens: int = 8192
     scale_out_gb_per_s: float = 50.0
+    moe_size_exponent: float = 0.0
+    moe_step_overhead_s_per_layer: float = 0.0
+    expert_read: float = 1.0
 
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
@@ -87,6 +90,12 @@ class Efficiency(NamedTuple):
                 / 1e6,
                 chunk_tokens=int(constant(catalog, "inference-prefill-chunk-tokens")),
                 scale_out_gb_per_s=constant(catalog, "inference-scale-out-gb-per-s-per-gpu"),
+                moe_size_exponent=constant(catalog, "inference-moe-expert-size-exponent"),
+                moe_step_overhead_s_per_layer=constant(
+                    catalog, "inference-moe-step-overhead-us-per-layer"
+                )
+                / 1e6,
+                expert_read=constant(catalog, "inference-expert-read-efficiency"),
             ),
         )
 
@@ -154,7 +163,13 @@ class Replica(NamedTuple):
         sequence's decode work each, the drafting `draft_cost` of it per draft."""
         emitted = sum(acceptance**i for i in range(drafts + 1))
         computed = (1 + drafts) * (1 + draft_cost)
-        return self._replace(per_seq_s=self.per_seq_s * computed, verify=computed, accepted=emitted)
+        # the draft layers run one after another, each paying one layer's fixed cost per step
+        return self._replace(
+            per_seq_s=self.per_seq_s * computed,
+            overhead_s=self.overhead_s * (1 + drafts * draft_cost),
+            verify=computed,
+            accepted=emitted,
+        )
 
     def disaggregate(self, prefill_load: float) -> Replica:
         """The replica as a decode pool, its prompts read by a prefill pool busy `prefill_load`
@@ -282,6 +297,42 @@ def _bisect(ok: object, lo: float, hi: float) -> float:
     return lo
 
 
+#: the expert matrix size (hidden x expert FFN width) the MoE efficiency is quoted at
+MOE_REFERENCE_EXPERT = 1e7
+
+
+def moe_efficiency(arch: Arch, eff: Efficiency) -> float:
+    """Share of the dense compute efficiency a MoE model's routed experts reach: `eff.moe` for an expert
+    of hidden x FFN width `MOE_REFERENCE_EXPERT`, growing as that size to `eff.moe_size_exponent`
+    (a bigger expert is a bigger, faster grouped matrix multiply), never above the dense one;
+    1 for a dense model."""
+    m = arch.model
+    if not arch.moe:
+        return 1.0
+    if not (m and m.hidden_size and m.moe_intermediate_size):
+        return eff.moe
+    size = m.hidden_size * m.moe_intermediate_size / MOE_REFERENCE_EXPERT
+    grown: float = eff.moe * math.pow(size, eff.moe_size_exponent)
+    return min(1.0, grown)
+
+
+def moe_overhead_s(arch: Arch, eff: Efficiency) -> float:
+    """Fixed seconds every step pays over the layers: `step_overhead_s_per_layer` per dense layer
+    and `moe_step_overhead_s_per_layer` per MoE layer (router, dispatch and combine latency,
+    grouped-GEMM launches, which no batch amortises)."""
+    m = arch.model
+    if not (m and m.layers):
+        return 0.0
+    if not arch.moe:
+        return eff.step_overhead_s_per_layer * m.layers
+    moe_layers = m.layers - (m.dense_layers or 0)
+    dense = m.layers - moe_layers
+    return (
+        eff.step_overhead_s_per_layer * dense
+        + max(eff.step_overhead_s_per_layer, eff.moe_step_overhead_s_per_layer) * moe_layers
+    )
+
+
 def kv_bytes(precision: str) -> float:
     """KV-cache bytes per value: FP8 alongside FP8 and FP4 weights, else 16-bit."""
     return 1.0 if precision in ("fp8", "fp4") else 2.0
@@ -315,7 +366,9 @@ def build_replica(
     # is costed on its own)
     per_gpu = 1.0 if lay.dep else tp ** (-eff.tp_exponent)
     compute = n * peak * 1e12 * per_gpu * (eff.fp4 if precision == "fp4" else 1.0)
-    compute *= eff.moe if arch.moe else 1.0
+    # the routed experts' small grouped GEMMs run at the MoE efficiency; attention and the
+    # shared weights are ordinary matrix multiplies at the dense one
+    slow = 1 / moe_efficiency(arch, eff) - 1
     bandwidth = n * gpu.memory_bandwidth_gb_per_s * 1e9 * per_gpu * eff.memory
     context = isl + osl / 2
     kv_mid = arch.kv_bytes_per_token(context, kv_bytes(precision)) or kv_full
@@ -324,6 +377,8 @@ def build_replica(
     bpp = BYTES_PER_PARAM[precision]
     m = arch.model
     share = m.experts_per_token / m.experts if m and m.experts and m.experts_per_token else 1.0
+    # FLOPs of one token's routed experts, on top of its whole forward at the dense efficiency
+    expert_extra = 2 * routed * share * slow if arch.moe else 0.0
     # a stage of `tp` GPUs: TP or PP splits the weights once over all the replica's GPUs
     held = weights_per_gpu(arch, lay, bpp) * tp if lay.dep else arch.weight_bytes(precision)
     free = eff.kv_fraction * (n * gpu.memory_gb * 1e9 - held)
@@ -334,15 +389,18 @@ def build_replica(
         pp=pp,
         isl=isl,
         osl=osl,
-        prefill_s=arch.prefill_flops(isl) / (compute * eff.prefill) + isl * a2a,
+        prefill_s=(arch.prefill_flops(isl) + isl * expert_extra) / (compute * eff.prefill)
+        + isl * a2a,
         shared_s=shared_read / bandwidth,  # a look-up reads rows
-        routed_s=routed * bpp / bandwidth,
+        # a step streams each touched expert's matrices through a grouped GEMM of a few rows:
+        # short reads that reach `expert_read` of the bandwidth the dense weights do
+        routed_s=routed * bpp / (bandwidth * eff.expert_read),
         route_share=share,
-        per_seq_s=arch.decode_flops_per_token(context) / (compute * eff.decode)
+        per_seq_s=(arch.decode_flops_per_token(context) + expert_extra) / (compute * eff.decode)
         + copies * kv_mid * context / bandwidth
         + a2a,
         max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
-        overhead_s=eff.step_overhead_s_per_layer * (m.layers if m and m.layers else 0),
+        overhead_s=moe_overhead_s(arch, eff),
         chunks=max(1, math.ceil(isl / eff.chunk_tokens)),
         prefill_ranks=tp if lay.dep else 1,
         layout=layout,

@@ -38,6 +38,7 @@ class Stack(NamedTuple):
     efficiency: float
     speculative: bool
     drafts: int
+    drafts_max: int
     acceptance: float
     draft_cost: float
     disaggregated: bool | None
@@ -55,19 +56,29 @@ class Stack(NamedTuple):
             efficiency=efficiency,
             speculative=bool(w.speculative),
             drafts=int(constant(catalog, "speculative-draft-tokens")),
+            drafts_max=int(constant(catalog, "speculative-draft-tokens-max")),
             acceptance=constant(catalog, "speculative-acceptance-rate"),
             draft_cost=constant(catalog, "speculative-draft-cost"),
             disaggregated=w.disaggregated,
             prefill_load_max=constant(catalog, "disaggregated-prefill-load-max"),
         )
 
-    def apply(self, rep: Replica) -> Replica:
-        """The replica run by this engine, with speculative decoding if asked (still
-        aggregated: `disaggregate` splits it)."""
+    @property
+    def depths(self) -> tuple[int, ...]:
+        """Draft depths to weigh: none without speculative decoding, else every depth from the
+        default to the most an engine runs (its recipes pick the depth per operating point)."""
+        if not self.speculative:
+            return (0,)
+        return tuple(range(self.drafts, max(self.drafts, self.drafts_max) + 1))
+
+    def apply(self, rep: Replica, drafts: int | None = None) -> Replica:
+        """The replica run by this engine, with speculative decoding at `drafts` tokens per
+        step (default the stack's) if asked (still aggregated: `disaggregate` splits it)."""
         if self.efficiency != 1.0:
             rep = rep.scaled(self.efficiency)
-        if self.speculative:
-            rep = rep.speculating(self.drafts, self.acceptance, self.draft_cost)
+        depth = self.drafts if drafts is None else drafts
+        if self.speculative and depth > 0:
+            rep = rep.speculating(depth, self.acceptance, self.draft_cost)
         return rep
 
     def disaggregate(self, rep: Replica, ttft_s: float | None) -> Replica | None:
@@ -83,8 +94,8 @@ class Stack(NamedTuple):
                 return split
         return None
 
-    def words(self) -> str:
-        """What the method says of the stack."""
+    def words(self, drafts: int | None = None) -> str:
+        """What the method says of the stack (speculating `drafts` deep, default the stack's)."""
         parts = [
             f"served with {self.engine}"
             + (
@@ -95,11 +106,13 @@ class Stack(NamedTuple):
             )
         ]
         if self.speculative:
-            emitted = sum(self.acceptance**i for i in range(self.drafts + 1))
+            d = self.drafts if drafts is None else drafts
+            emitted = sum(self.acceptance**i for i in range(d + 1))
             parts.append(
-                f"speculative decoding: {self.drafts} drafted token(s) per step accepted at "
+                f"speculative decoding: {d} drafted token(s) per step accepted at "
                 f"{self.acceptance:.0%}, {emitted:.2f} tokens per step for "
-                f"{(1 + self.drafts) * (1 + self.draft_cost):.2f} tokens of work"
+                f"{(1 + d) * (1 + self.draft_cost):.2f} tokens of work (depths "
+                f"{self.drafts}-{self.drafts_max} weighed, TensorRT-LLM's MTP recipes)"
             )
         return "; ".join(parts)
 

@@ -1,0 +1,436 @@
+"""An increment on an existing installation: what the grown fabric adds to the one that stands,
+whether the standing spine (core) tier has room for it, and the parts and power that are new.
+
+The rule is the architect's: the installation as it stands and as it will stand are each built
+as their reference architecture builds them; the increment is the difference, less what it
+reuses (fabric managers, management servers, storage), which is never quoted again."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+from clustergen.catalog.architectures import Architecture
+from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import System
+from clustergen.engine.model.bom import BomLine
+from clustergen.engine.model.common import Assumed, Check
+from clustergen.engine.model.design import Design, DesignChoices, PowerSection
+from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.request import DesignRequest, Fabric
+from clustergen.engine.sizing.bom import totals
+from clustergen.engine.sizing.checks import check
+from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.units import plural
+
+#: builds one whole design from a request and choices (the assembly, passed down to this layer)
+Build = Callable[[DesignRequest, DesignChoices], Design]
+
+#: BOM categories the increment reuses from the installation: never quoted again
+REUSED = frozenset({PartKind.FABRIC_MANAGER, PartKind.MANAGEMENT_SERVER, PartKind.STORAGE})
+#: BOM categories that come with each node: the increment's own nodes, as designed
+PER_NODE = frozenset({PartKind.COMPUTE, PartKind.GPU, PartKind.INCLUDED, PartKind.NIC})
+
+
+class Room(NamedTuple):
+    """What the increment does to the standing compute fabric."""
+
+    fits: bool
+    tiers: int
+    #: nodes the standing tiers hold at most (its switches' radix at the RA's split)
+    max_nodes: int
+    leaves: int
+    spines: int
+    cores: int
+    #: ports of the standing spine (core) tier the increment's uplinks take
+    spine_ports_used: int
+    #: free ports of the standing spine (core) tier: stated, or as the RA builds it
+    spine_ports_free: int
+    why: str
+
+
+def _uplink_links(f: FabricDesign) -> int:
+    return f.leaf_spine_links + f.spine_core_links
+
+
+def fabric_room(
+    standing: FabricDesign, grown: FabricDesign, stated_free_ports: int | None = None
+) -> Room:
+    """Whether the grown fabric is the standing one with leaves (and spines) added: the same
+    tier count, within the standing tiers' host ports, and within the spine ports free."""
+    per_node = max(1, standing.node_links // max(1, standing.nodes))
+    max_nodes = standing.max_host_ports_at_tiers // per_node
+    built = standing.spine_switches * (standing.spine_radix or 0) + standing.core_switches * (
+        standing.core_radix or 0
+    )
+    free = (
+        stated_free_ports
+        if stated_free_ports is not None
+        else max(0, built - _uplink_links(standing) - standing.spine_core_links)
+    )
+    used = max(0, _uplink_links(grown) - _uplink_links(standing))
+    spines = max(0, grown.spine_switches - standing.spine_switches)
+    cores = max(0, grown.core_switches - standing.core_switches)
+    fits, why = True, ""
+    if grown.tiers > standing.tiers:
+        fits = False
+        why = f"needs a {'core' if standing.tiers >= 2 else 'spine'} tier or a new pod"
+    elif stated_free_ports is not None and spines + cores == 0 and used > stated_free_ports:
+        fits = False
+        why = f"needs {used:,} spine ports, {stated_free_ports:,} free"
+    return Room(
+        fits=fits,
+        tiers=standing.tiers,
+        max_nodes=max_nodes,
+        leaves=max(0, grown.leaf_switches - standing.leaf_switches),
+        spines=spines,
+        cores=cores,
+        spine_ports_used=used,
+        spine_ports_free=free,
+        why=why,
+    )
+
+
+def _scaled(line: BomLine, quantity: int) -> BomLine:
+    """A BOM line at another quantity, its totals with it (unknown stays unknown)."""
+    unit_w, unit_usd = line.unit_power_w, line.unit_price_usd
+    return line.model_copy(
+        update={
+            "quantity": quantity,
+            "total_power_w": None if unit_w is None else unit_w * quantity,
+            "total_price_usd": None if unit_usd is None else unit_usd * quantity,
+            "order_quantity": None if line.order_quantity is None else quantity,
+        }
+    )
+
+
+def _key(line: BomLine) -> tuple[str, str | None, str]:
+    return (str(line.category), line.part, line.name)
+
+
+def _exact(line: BomLine) -> tuple[str, str | None, str, str]:
+    return (*_key(line), line.description)
+
+
+def bom_increment(
+    increment: list[BomLine], standing: list[BomLine], grown: list[BomLine]
+) -> list[BomLine]:
+    """The new parts only: the increment's own nodes (as designed), and of everything else the
+    grown installation's lines less the standing one's; what is reused is left out."""
+    # a line is matched to the standing one of the same description first, then to what is
+    # left of the same part (a description that names a count differs between the two)
+    exact: dict[tuple[str, str | None, str, str], int] = {}
+    for line in standing:
+        exact[_exact(line)] = exact.get(_exact(line), 0) + line.quantity
+    grown_lines = [ln for ln in grown if ln.category not in PER_NODE | REUSED]
+    more = {}
+    for i, line in enumerate(grown_lines):
+        took = min(line.quantity, exact.get(_exact(line), 0))
+        exact[_exact(line)] = exact.get(_exact(line), 0) - took
+        more[i] = line.quantity - took
+    pool: dict[tuple[str, str | None, str], int] = {}
+    for key, left in exact.items():
+        pool[key[:3]] = pool.get(key[:3], 0) + left
+    lines = [ln for ln in increment if ln.category in PER_NODE]
+    for i, line in enumerate(grown_lines):
+        took = min(more[i], pool.get(_key(line), 0))
+        pool[_key(line)] = pool.get(_key(line), 0) - took
+        if more[i] - took > 0:
+            lines.append(_scaled(line, more[i] - took))
+    return lines
+
+
+def added_power_w(standing: float | None, grown: float | None) -> float:
+    """A power term the increment adds: the grown installation's less the standing one's (an
+    unknown term adds nothing known; the caller marks the sum incomplete)."""
+    return max(0.0, (grown or 0.0) - (standing or 0.0))
+
+
+def _choices(d: Design, system: System, tech: Fabric) -> DesignChoices:
+    """The increment's choices for the installation's own platform on the shared fabric."""
+    same = system.id == d.choices.platform
+    return d.choices.model_copy(
+        update={
+            "platform": system.id,
+            "fabric": tech,
+            "planes": d.choices.planes if same else None,
+            "cooling": d.choices.cooling if same else None,
+            "rack_power_kw": d.choices.rack_power_kw if same else None,
+        }
+    )
+
+
+def expand_design(catalog: Catalog, request: DesignRequest, d: Design, build: Build) -> Design:
+    """The increment `d` restated on the existing installation: the leaves and spines the grown
+    fabric adds to the standing one (each built by `build` as its RA builds it), the parts that
+    are new, the power of both where the installation's draw is known. Raises
+    InfeasibleDesignError in one line when the standing fabric has no room, or the increment's
+    link speed differs from the installation's."""
+    new = catalog.system(d.platform.system)
+    old = system_of(catalog, request.existing_platform or new.id, new.id)
+    cf = d.fabrics.compute
+    built = cf.technology if cf else None
+    tech: Fabric = request.existing_fabric or ("ethernet" if built == "ethernet" else "infiniband")
+    if old.id != new.id and _link_gbps(old) != _link_gbps(new):
+        raise InfeasibleDesignError(
+            f"{new.id} ({_link_gbps(new):g}G) cannot join the existing {old.id} fabric "
+            f"({_link_gbps(old):g}G): mixing generations in one fabric needs the same link "
+            "speed; build the increment as its own pod, or add more of the existing platform"
+        )
+    nodes = _existing_nodes(catalog, request, old)
+    if nodes is None:
+        note = Assumed(
+            field="existing_gpus",
+            value="unknown",
+            reason="the existing installation's size was not stated: whether its spine "
+            "has room for the increment cannot be checked",
+        )
+        return _expanded(request, d, None, None, None, old, None, [note])
+    choices = _choices(d, old, tech)
+    standing = build(_standing_request(request, old.id, nodes, tech), choices)
+    grown_nodes = nodes + math.ceil(d.compute.nodes * _ports(new) / _ports(old))
+    grown = build(_standing_request(request, old.id, grown_nodes, tech), choices)
+    sf, gf = standing.fabrics.compute, grown.fabrics.compute
+    room = fabric_room(sf, gf, request.existing_spine_free_ports) if sf and gf else None
+    if room is not None and not room.fits:
+        raise InfeasibleDesignError(_no_room(standing, room, d, old, nodes))
+    return _expanded(request, d, standing, grown, room, old, nodes, [])
+
+
+def system_of(catalog: Catalog, name: str, beside: str | None) -> System:
+    """A system id, or a GPU id as the system its reference architecture builds it on (the
+    design's own platform when it carries that GPU)."""
+    systems = catalog.all(System)
+    if name in {s.id for s in systems}:
+        return catalog.system(name)
+    if beside and catalog.system(beside).gpu == name:
+        return catalog.system(beside)
+    for arch in catalog.all(Architecture):
+        for sid in arch.systems:
+            if catalog.system(sid).gpu == name:
+                return catalog.system(sid)
+    raise RequestError(f"no system in the catalog builds {name}", field="existing_platform")
+
+
+def _link_gbps(system: System) -> float | None:
+    return None if system.compute is None else system.compute.port_speed_gbps
+
+
+def _existing_nodes(catalog: Catalog, request: DesignRequest, system: System) -> int | None:
+    if request.existing_nodes:
+        return request.existing_nodes
+    if request.existing_gpus:
+        return math.ceil(request.existing_gpus / system.gpus_per_node)
+    if request.existing_sus:
+        # as the RA builds them: SU 1 gives a node slot to the fabric manager (H100 RA Table 4)
+        arch = catalog.architecture_for(system.id, request.existing_fabric or request.fabric)
+        if arch is None:
+            return None
+        slot = 1 if arch.fabric_manager_links else 0
+        return request.existing_sus * arch.su_nodes - slot
+    return None
+
+
+def _standing_request(
+    request: DesignRequest, system: str, nodes: int, tech: Fabric
+) -> DesignRequest:
+    return DesignRequest(
+        platform=system,
+        nodes=nodes,
+        fabric=tech,
+        oversubscription=request.oversubscription,
+        workload=request.workload,
+        storage_tier=request.storage_tier,
+    )
+
+
+def _ports(system: System) -> int:
+    return max(1, system.compute.ports if system.compute else 1)
+
+
+def _sus_words(d: Design, nodes: int) -> str:
+    su = d.compute.su_nodes
+    if su:
+        return f"{plural(nodes, 'node')} ({math.ceil(nodes / su)} SU of {su})"
+    return plural(nodes, "node")
+
+
+def _no_room(standing: Design, room: Room, increment: Design, old: System, nodes: int) -> str:
+    inc = increment.compute
+    added = (
+        _sus_words(standing, inc.nodes).split(" (")[0]
+        if not standing.compute.su_nodes
+        else (f"{math.ceil(inc.nodes / standing.compute.su_nodes)} SU")
+    )
+    return (
+        f"the existing {room.tiers}-tier {old.id} fabric of {_sus_words(standing, nodes)} tops "
+        f"out at {_sus_words(standing, room.max_nodes)}; adding {added} ({inc.gpus:,} GPUs) "
+        f"{room.why}"
+    )
+
+
+def _expanded(
+    request: DesignRequest,
+    d: Design,
+    standing: Design | None,
+    grown: Design | None,
+    room: Room | None,
+    old: System,
+    nodes: int | None,
+    notes: list[Assumed],
+) -> Design:
+    """The increment's design with its fabric, servers, BOM, power and checks restated as an
+    increment on the standing installation."""
+    updates: dict[str, object] = {"request": request}
+    reused = "fabric managers (UFM), management servers, storage and the management core"
+    if standing is not None and grown is not None:
+        bom = bom_increment(d.bom, standing.bom, grown.bom)
+        updates["bom"], updates["bom_totals"] = bom, totals(bom)
+        updates["power"] = power = _power(d, standing, grown)
+        if d.alternatives is not None:
+            # the chosen row is this design: its power is the increment's, as restated
+            rows = [
+                r.model_copy(update={"it_power_w": power.it_total_w}) if r.chosen else r
+                for r in d.alternatives.rows
+            ]
+            updates["alternatives"] = d.alternatives.model_copy(update={"rows": rows})
+        updates["servers"] = d.servers.model_copy(
+            update={
+                "fabric_managers": 0,
+                "management_servers": 0,
+                "basis": f"reused from the existing installation: {reused}",
+            }
+        )
+        cf = d.fabrics.compute
+        if cf is not None and room is not None:
+            cf = cf.model_copy(
+                update={
+                    "leaf_switches": room.leaves,
+                    "spine_switches": room.spines,
+                    "core_switches": room.cores,
+                    "total_switches": room.leaves + room.spines + room.cores,
+                    "notes": [*cf.notes, _fabric_words(room)],
+                }
+            )
+            updates["fabrics"] = d.fabrics.model_copy(update={"compute": cf})
+    restated = updates.get("power", d.power)
+    it_w = restated.it_total_w if isinstance(restated, PowerSection) else d.power.it_total_w
+    checks = [c for c in d.checks if not c.name.startswith("power under cap")]
+    checks.insert(0, _room_check(room))
+    if request.power_cap_w:
+        checks.insert(1, _cap_check(request, it_w))
+    updates["checks"] = checks
+    updates["notice"] = _notice(request, d, old, nodes, room, reused)
+    updates["assumptions"] = [*notes, *d.assumptions]
+    return d.model_copy(update=updates)
+
+
+def _leaves(n: int) -> str:
+    return f"{n:,} lea{'f' if n == 1 else 'ves'}"
+
+
+def _fabric_words(room: Room) -> str:
+    """What the increment does on the standing fabric, in words."""
+    added = f"{_leaves(room.leaves)} and {plural(room.spines, 'spine')} added"
+    if room.cores:
+        added += f", {plural(room.cores, 'core switch')}"
+    if room.spine_ports_used <= room.spine_ports_free:
+        return (
+            f"{added}; their uplinks take {room.spine_ports_used:,} of the standing spine "
+            f"tier's {room.spine_ports_free:,} free ports"
+        )
+    return (
+        f"{added}; the standing spines have {room.spine_ports_free:,} free ports, so every "
+        f"leaf's uplinks are re-spread over the grown spine tier ({room.spine_ports_used:,} "
+        "uplinks added)"
+    )
+
+
+def _power(d: Design, standing: Design, grown: Design) -> PowerSection:
+    """The increment's IT power: its own nodes, and the fabric and management power the grown
+    installation adds; reused servers and storage add nothing."""
+    s, g, p = standing.power, grown.power, d.power
+    terms = {
+        "compute_w": p.compute_w,
+        "compute_fabric_switches_w": added_power_w(
+            s.compute_fabric_switches_w, g.compute_fabric_switches_w
+        ),
+        "compute_fabric_optics_w": added_power_w(
+            s.compute_fabric_optics_w, g.compute_fabric_optics_w
+        ),
+        "storage_fabric_w": added_power_w(s.storage_fabric_w, g.storage_fabric_w),
+        "management_network_w": added_power_w(s.management_network_w, g.management_network_w),
+        "management_servers_w": 0.0,
+        "storage_w": 0.0,
+    }
+    it = sum(v for v in terms.values() if v is not None)
+    return p.model_copy(
+        update={
+            **terms,
+            "it_total_w": it,
+            "facility_total_w": it * p.pue,
+            "headroom_w": None if p.cap_w is None else p.cap_w - it,
+        }
+    )
+
+
+def _room_check(room: Room | None) -> Check:
+    if room is None:
+        return check(
+            "existing fabric has room",
+            False,
+            "unknown: the existing installation's size was not stated",
+            "the spine (core) tier's free ports depend on it",
+            unknown=True,
+        )
+    return check(
+        "existing fabric has room",
+        room.fits,
+        f"{_leaves(room.leaves)}, {plural(room.spines, 'spine')} added on the standing "
+        f"{room.tiers}-tier fabric",
+        f"the standing {room.tiers}-tier fabric holds up to {plural(room.max_nodes, 'node')}; "
+        + _fabric_words(room),
+    )
+
+
+def _cap_check(request: DesignRequest, increment_w: float) -> Check:
+    cap = request.power_cap_w or 0.0
+    if request.existing_power_w is None:
+        return check(
+            "power under cap",
+            False,
+            f"increment {increment_w / 1e6:.3f} MW IT + the existing load (unknown) of "
+            f"{cap / 1e6:.3f} MW",
+            "depends on the existing installation's draw, not stated",
+            unknown=True,
+        )
+    total = request.existing_power_w + increment_w
+    return check(
+        "power under cap",
+        total <= cap,
+        f"{total / 1e6:.3f} MW IT of {cap / 1e6:.3f} MW",
+        f"existing {request.existing_power_w / 1e6:.3f} MW + increment {increment_w / 1e6:.3f} MW",
+    )
+
+
+def _notice(
+    request: DesignRequest,
+    d: Design,
+    old: System,
+    nodes: int | None,
+    room: Room | None,
+    reused: str,
+) -> str:
+    have = (
+        f"{nodes * old.gpus_per_node:,}-GPU {old.id} installation ({plural(nodes, 'node')})"
+        if nodes
+        else f"{old.id} installation (size not stated)"
+    )
+    fabric = f"; on its {room.tiers}-tier fabric: {_fabric_words(room)}" if room else ""
+    return (
+        f"an expansion of the existing {have}: adds {d.compute.gpus:,} GPUs on "
+        f"{plural(d.compute.nodes, d.platform.system + ' node')}{fabric}; reuses its {reused} "
+        "(not quoted again)"
+    )

@@ -1,0 +1,80 @@
+"""Expansions and replacements, planned on the installation's terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.request import parse_request
+from clustergen.engine.search.planner import plan_design
+from clustergen.errors import InfeasibleDesignError
+
+
+def _design(text: str):  # type: ignore[no-untyped-def]
+    catalog = load_catalog()
+    return plan_design(catalog, parse_request(catalog, text))
+
+
+def test_an_expansion_quotes_only_the_increment_and_says_what_it_reuses() -> None:
+    d = _design("Add 256 GPUs to our existing 512 H100 SuperPOD")
+    assert d.compute.gpus == 256
+    assert d.notice
+    assert d.notice.startswith("an expansion of the existing 512-GPU dgx-h100")
+    assert "reuses its fabric managers" in d.notice
+    kinds = {line.category for line in d.bom}
+    assert not kinds & {PartKind.FABRIC_MANAGER, PartKind.MANAGEMENT_SERVER, PartKind.STORAGE}
+    assert (d.servers.fabric_managers, d.servers.management_servers) == (0, 0)
+    assert d.checks[0].name == "existing fabric has room"
+    assert d.checks[0].passed
+
+
+def test_an_expansion_past_the_standing_tiers_is_refused_saying_what_it_needs() -> None:
+    with pytest.raises(InfeasibleDesignError, match=r"tops out at .* needs a core tier"):
+        _design("We run 8 SUs of DGX H100 today; add 2 SUs")
+
+
+def test_the_cap_counts_the_existing_load_when_stated_and_is_unknown_otherwise() -> None:
+    known = _design(
+        "We have 64 DGX B200 nodes on InfiniBand drawing 950 kW; add 32 more under a 2 MW IT cap"
+    )
+    cap = next(c for c in known.checks if c.name == "power under cap")
+    assert "existing 0.950 MW" in cap.detail
+    assert cap.passed
+    unknown = _design("Add 32 DGX B200 nodes to our existing 64-node DGX B200 pod, 2 MW IT cap")
+    cap = next(c for c in unknown.checks if c.name == "power under cap")
+    assert cap.unknown
+    assert not cap.passed
+
+
+def test_mixing_link_speeds_in_one_fabric_is_refused() -> None:
+    with pytest.raises(InfeasibleDesignError, match="link speed"):
+        _design("Add 8 DGX B300 to our existing 64-node DGX A100 SuperPOD")
+
+
+def test_a_replacement_states_its_compute_ratio_within_the_envelope() -> None:
+    d = _design("Replace our 64 DGX A100 nodes with current-generation systems within 1.6 MW")
+    assert d.platform.system != "dgx-a100"
+    assert d.notice
+    assert d.notice.startswith("a replacement: ")
+    assert "x the dense BF16 of the 512 a100-80gb it replaces" in d.notice
+    assert d.power.it_total_w <= 1.6e6
+
+
+def test_a_replacement_without_an_envelope_keeps_the_fleets_own_power() -> None:
+    d = _design("replace our 256 A100s with H200s")
+    assert any(a.field == "power_cap_w" and "replaced fleet" in a.reason for a in d.assumptions)
+    assert d.power.cap_w is not None
+    assert d.power.it_total_w <= d.power.cap_w
+
+
+def test_a_rebuild_from_request_and_choices_is_the_same_increment() -> None:
+    """The assembly restates every design of an expansion request, so the agent's and a
+    rebuild's designs are the planner's."""
+    from clustergen.engine.assemble import assemble_design
+
+    d = _design("We have 64 DGX B200 nodes on InfiniBand drawing 950 kW; add 32 more, 2 MW IT cap")
+    again = assemble_design(load_catalog(), d.request, d.choices)
+    assert again.bom == d.bom
+    assert again.checks == d.checks
+    assert again.notice == d.notice

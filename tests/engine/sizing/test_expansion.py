@@ -1,0 +1,68 @@
+"""The increment arithmetic: room on the standing fabric, the new BOM lines."""
+
+from __future__ import annotations
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.model.design import Design
+from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.sizing.expansion import REUSED, added_power_w, bom_increment, fabric_room
+
+
+def _pod(nodes: int) -> Design:
+    return plan_design(load_catalog(), DesignRequest(platform="dgx-h100", nodes=nodes))
+
+
+def test_growth_within_the_tiers_adds_leaves_and_fits() -> None:
+    standing, grown = _pod(64), _pod(96)
+    assert standing.fabrics.compute
+    assert grown.fabrics.compute
+    room = fabric_room(standing.fabrics.compute, grown.fabrics.compute)
+    assert room.fits
+    assert room.tiers == 2
+    assert (
+        room.leaves == grown.fabrics.compute.leaf_switches - standing.fabrics.compute.leaf_switches
+    )
+    assert room.max_nodes >= 96
+
+
+def test_growth_past_the_tiers_needs_a_core() -> None:
+    standing, grown = _pod(255), _pod(319)
+    assert standing.fabrics.compute
+    assert grown.fabrics.compute
+    room = fabric_room(standing.fabrics.compute, grown.fabrics.compute)
+    assert not room.fits
+    assert "core tier" in room.why
+
+
+def test_stated_free_ports_bound_an_increment_that_adds_no_spine() -> None:
+    standing = _pod(64)
+    assert standing.fabrics.compute
+    f = standing.fabrics.compute
+    grown = f.model_copy(
+        update={"leaf_switches": f.leaf_switches + 1, "leaf_spine_links": f.leaf_spine_links + 32}
+    )
+    assert not fabric_room(f, grown, stated_free_ports=16).fits
+    assert fabric_room(f, grown, stated_free_ports=32).fits
+
+
+def test_the_increment_bom_is_the_difference_less_what_is_reused() -> None:
+    standing, grown, increment = _pod(64), _pod(96), _pod(32)
+    lines = bom_increment(increment.bom, standing.bom, grown.bom)
+    assert not {ln.category for ln in lines} & REUSED
+    nodes = sum(ln.quantity for ln in lines if ln.category == PartKind.COMPUTE)
+    assert nodes == 32
+    leaves = sum(
+        ln.quantity
+        for ln in lines
+        if ln.category == PartKind.SWITCH and "compute fabric leaf" in ln.description
+    )
+    assert standing.fabrics.compute
+    assert grown.fabrics.compute
+    assert leaves == grown.fabrics.compute.leaf_switches - standing.fabrics.compute.leaf_switches
+
+
+def test_an_unknown_power_term_adds_nothing_known() -> None:
+    assert added_power_w(None, 100.0) == 100.0
+    assert added_power_w(200.0, 100.0) == 0.0
