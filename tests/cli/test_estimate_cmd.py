@@ -30,6 +30,8 @@ FIELDS = {
     "meets_on", "warnings",
     # issue 24, cost: serving's $ per million output tokens and the cost's basis
     "usd_per_million_output_tokens", "cost_basis",
+    # issue 35: the days of a training deadline held back as reserve
+    "reserve_days",
     # issue 36: input and total token prices, the prompts' GPU share that splits them, and
     # output tokens/s per MW provisioned (full and target load)
     "usd_per_million_input_tokens", "usd_per_million_total_tokens", "prompt_gpu_share",

@@ -76,6 +76,7 @@ _COUNTS = {
     "workers_per_gpu", "prefetch_depth", "storage_targets", "gpus_per_node", "drives_per_node",
     "prefixes", "checkpoint_budget_fraction", "quota", "tiers", "fallback_tiers",
     "latency_percentile",  # a rank (p99 -> 99), no unit
+    "schedule_reserve_share", "serving_share",  # shares of 1, no unit
     "existing_gpus", "existing_nodes", "existing_sus", "existing_spine_free_ports",
     "replaced_gpus",
 }  # fmt: skip

@@ -58,5 +58,6 @@ ASSUMPTION_RANGES: dict[str, tuple[float, float]] = {
     "checkpoint-bytes-per-param": (1e-3, 1e3),
     "gpu-hours-between-interruptions": (1e-3, 1e12),
     "network-rack-pdus": (0.0, 100.0),
+    "schedule-reserve": (0.0, 0.9),
     "cdu-spare-units-per-row": (0.0, 10.0),
 }

@@ -38,14 +38,21 @@ def summary(d: Design) -> None:
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))
-    line.append(f"  {gpus_text(d)} on {systems_text(d)}: {v.line}")
+    what = (
+        f"two pools, {sum(p.gpus for p in d.pools):,} GPUs"
+        if d.pools
+        else f"{gpus_text(d)} on {systems_text(d)}"
+    )
+    line.append(f"  {what}: {v.line}")
     stdout.print(line, soft_wrap=False)
+    if d.notice:  # what the answer does beyond or instead of the request comes first
+        say(d.notice if d.pools else f"note: {d.notice}")
+    if d.alternatives is not None:  # the one objective this kind of question is answered by
+        say(f"objective: {d.alternatives.objective}")
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
     basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
     if basis is not None:
         say(f"power cap basis not stated: {basis.reason}; checked both ways (see checks)")
-    if d.notice:
-        say(f"note: {d.notice}")
     if d.scale and d.scale.caveat:
         say(f"scale: {d.scale.caveat}")
     stdout.print(kv_table("design", design_rows(d)))

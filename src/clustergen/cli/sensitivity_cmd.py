@@ -88,17 +88,19 @@ def _print(s: Sensitivity) -> None:
         f"sensitivity at {mw:g} MW IT ({s.workload}): {len(s.options)} options, "
         f"{s.points} designs solved in {s.seconds:.2f} s"
     )
+    say(f"objective: {s.objective}")
     if s.chosen:
-        say(f"best option at catalog power: {s.chosen} ({s.objective})")
+        say(f"best option at catalog power: {s.chosen}")
     stdout.print(
         table(
             f"GPUs per MW for each fabric option (IT cap {mw:g} MW)",
-            ("option", "GPUs", "GPUs/MW", "optics", "note"),
+            ("option", "GPUs", "GPUs/MW", "dense PFLOPS", "optics", "note"),
             (
                 (
                     o.option,
                     f"{o.gpus:,}",
                     f"{o.gpus_per_mw:,.1f}",
+                    "unknown" if o.dense_pflops is None else f"{o.dense_pflops:,.0f}",
                     "unknown"
                     if "transceiver power" in o.power_unknown
                     else f"{o.optics_share:.1%}",

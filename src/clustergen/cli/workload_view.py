@@ -27,8 +27,8 @@ def refuse_unread(request: DesignRequest, strict: bool) -> None:
 def first_lines(request: DesignRequest, warnings: list[str]) -> None:
     """What was not understood, how a deadline was counted, and what is not modelled, before
     any figure."""
+    from clustergen.engine.model.request import LOAD_NOTE
     from clustergen.engine.request.rules.durations import DEADLINE_NOTE
-    from clustergen.engine.request.rules.load import LOAD_NOTE
 
     if request.not_understood:
         say(f"not understood: {', '.join(request.not_understood)} (ignored; --strict refuses)")

@@ -248,9 +248,15 @@ def recheck_item(catalog: Catalog, case: DesignCase, result: dict[str, Any]) -> 
         request = DesignRequest.model_validate(result["request"])
         choices = DesignChoices.model_validate(result["choices"])
         mode = result.get("mode", "offline")
-        rebuilt = assemble_design(
-            catalog, request, choices, mode=mode if mode in ("offline", "agent") else "offline"
-        ).model_dump(mode="json")
+        if result.get("pools"):
+            # a mixed cluster is two pools, each its own design: the planner rebuilds both
+            from clustergen.engine.search.planner import plan_design
+
+            rebuilt = plan_design(catalog, request).model_dump(mode="json")
+        else:
+            rebuilt = assemble_design(
+                catalog, request, choices, mode=mode if mode in ("offline", "agent") else "offline"
+            ).model_dump(mode="json")
     except (KeyError, TypeError, ValidationError, ClustergenError) as exc:
         why = exc.one_line() if isinstance(exc, ClustergenError) else type(exc).__name__
         return FieldResult(
@@ -259,7 +265,13 @@ def recheck_item(catalog: Catalog, case: DesignCase, result: dict[str, Any]) -> 
             got=f"cannot rebuild: {why}",
             passed=False,
         )
-    differs = [e.path for e in case.expected if pick(result, e) != pick(rebuilt, e)]
+    # the trade study is the planner's, not the sized design's: a rebuild from the choices has none
+    differs = [
+        e.path
+        for e in case.expected
+        if pick(result, e) != pick(rebuilt, e)
+        and not (e.path.startswith("alternatives") and rebuilt.get("alternatives") is None)
+    ]
     verdicts = {c["name"]: c["passed"] for c in rebuilt.get("checks", [])}
     claimed = {
         c.get("name"): c.get("passed") for c in result.get("checks", []) if isinstance(c, dict)

@@ -17,12 +17,22 @@ from clustergen.engine.request.passes import (
     installed,
     meanings,
     names,
+    per_node,
     refusals,
     scope,
     tables,
 )
 
-MODULES: tuple[ModuleType, ...] = (counts, installed, meanings, names, refusals, scope, tables)
+MODULES: tuple[ModuleType, ...] = (
+    counts,
+    installed,
+    meanings,
+    names,
+    per_node,
+    refusals,
+    scope,
+    tables,
+)
 
 
 def test_every_pass_is_a_named_documented_function_of_the_package() -> None:

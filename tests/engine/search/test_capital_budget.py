@@ -146,3 +146,20 @@ def test_a_budget_that_rules_out_what_the_power_cap_admits_is_what_the_refusal_n
     )
     with pytest.raises(InfeasibleDesignError, match="capital budget"):
         plan_design(cat, request)
+
+
+def test_a_budget_against_mostly_unpriced_lines_says_cannot_tell_first() -> None:
+    """'$25M capex, as many GPUs as possible' with only the systems priced: the notice says
+    how many lines are unpriced and that the GPUs are an upper bound, never a maximum."""
+    from pathlib import Path
+
+    from clustergen.catalog import load_catalog as _load
+    from clustergen.engine.request import merge_request as _merge
+    from clustergen.engine.search.planner import plan_design as _plan
+
+    root = Path(__file__).resolve().parents[3]
+    cat = _load(root / "examples" / "prices" / "hardware")
+    d = _plan(cat, _merge(cat, "$25M capex, as many GPUs as possible", {}))
+    assert d.notice is not None
+    assert d.notice.startswith("cannot tell whether it fits the $25.0M capital budget")
+    assert "orderable lines unpriced" in d.notice

@@ -140,3 +140,15 @@ def test_an_option_whose_fabric_power_is_unknown_is_flagged_and_never_best(
 def test_a_training_sweep_weighs_no_inference_card() -> None:
     s = sens.sensitivity(CATALOG, merge_request(CATALOG, "5 MW training", {}))
     assert not [o.option for o in s.options if "l40s" in o.option or "rtx" in o.option]
+
+
+def test_the_sweep_names_the_designs_objective_for_the_same_question() -> None:
+    from clustergen.catalog import load_catalog as _load
+    from clustergen.engine.request import merge_request as _merge
+    from clustergen.engine.search.sensitivity import sweep_objective
+
+    cat = _load()
+    fit = _merge(cat, "how many GPUs can we fit in 2 MW", {})
+    assert sweep_objective(fit, "training", 2e6).startswith("most GPUs under the 2 MW IT cap")
+    cap = _merge(cat, "5 MW training", {})
+    assert sweep_objective(cap, "training", 5e6) == "most dense BF16 PFLOPS under the 5 MW IT cap"

@@ -66,6 +66,51 @@ def test_power_under_an_incomplete_sum_is_unknown_or_a_fail() -> None:
     assert power_check(power, 2e6).passed
 
 
+def _estimate(days: float, reserve: float, band: float = 25.0):  # type: ignore[no-untyped-def]
+    from clustergen.engine.model.workload import WorkloadEstimate
+
+    fields = dict.fromkeys(WorkloadEstimate.model_fields)
+    fields.update(
+        kind="training",
+        model_params_b=70.0,
+        active_params_b=70.0,
+        precision="bf16",
+        gpu="b200",
+        tokens_per_s_per_gpu=1.0,
+        days=days,
+        feasible=True,
+        band_pct=band,
+        reserve_days=reserve,
+        method="m",
+        sources=[],
+        warnings=[],
+        interactivity=[],
+        meets_on=[],
+    )
+    return WorkloadEstimate.model_construct(**fields)
+
+
+def test_an_estimate_inside_its_reserve_passes_with_the_planning_range() -> None:
+    from clustergen.engine.sizing.checks import deadline_check
+
+    c = deadline_check(215.0, _estimate(190.0, 21.5))
+    assert c is not None
+    assert c.passed
+    assert "planning range 142-238 days" in c.figure
+
+
+def test_an_estimate_in_its_reserve_might_miss_and_warns() -> None:
+    from clustergen.engine.sizing.checks import deadline_check
+
+    c = deadline_check(215.0, _estimate(212.6, 21.5))
+    assert c is not None
+    assert (c.passed, c.severity) == (False, "warning")
+    assert "might miss" in c.detail
+    past = deadline_check(215.0, _estimate(220.0, 21.5))
+    assert past is not None
+    assert (past.passed, past.severity) == (False, "error")
+
+
 def test_a_margin_under_the_stated_share_warns_with_the_margin_stated() -> None:
     """3 kW of headroom on 3.2 MW read as a plain PASS: a met limit with a margin under
     MARGIN_SHARE of it is a WARN (a warning: the design is still valid), the margin stated."""

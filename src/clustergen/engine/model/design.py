@@ -18,6 +18,7 @@ from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import Inventory
 from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.model.pools import Pool
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.model.run import AgentRun, GroundingReport
 from clustergen.engine.model.storage import FileSystem, StorageAnalysis, StorageTargets
@@ -440,6 +441,17 @@ class Design(_M):
         default=None,
         description="how a design past its RA's published size is split, and the site-scale "
         "caveat; None for designs within it",
+    )
+    pools: list[Pool] = Field(
+        default_factory=empty_list,
+        description="a mixed cluster's pools (training, serving), each on its own terms; the "
+        "design's BOM, power, racks and checks cover them all; empty for a single pool",
+    )
+    serving_pool: "Design | None" = Field(
+        default=None,
+        description="a mixed cluster's serving pool as its own design (its trade study, "
+        "workload estimate and checks); the enclosing design is the training pool with both "
+        "pools' BOM, power and racks",
     )
     memo: str | None = None
     agent: AgentRun | None = None

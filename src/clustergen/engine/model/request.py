@@ -46,6 +46,10 @@ ServingEngine = Literal["tensorrt-llm", "vllm", "sglang", "dynamo"]
 #: tool sets them
 PARSE_FIELDS = frozenset({"text", "understood", "not_understood", "su_architecture"})
 
+#: how the serving load's note in `understood` begins: the first lines and the memo's summary
+#: show what a serving design was sized for
+LOAD_NOTE = "serving load sized for"
+
 #: fields that, with a model, say what to size its workload for: training tokens or days, a
 #: budget, a serving target, limit or request shape
 WORKLOAD_TARGETS = (
@@ -290,6 +294,27 @@ class DesignRequest(BaseModel):
         description="seconds between checkpoints ('every 30 minutes' is 1800): how often a "
         "checkpoint is written, not a deadline",
     )
+    schedule_reserve_days: float | None = Field(
+        default=None,
+        ge=0,
+        le=3650,
+        description="days of the run's duration held back for restarts, evaluation and slips "
+        "('with two weeks of buffer' is 14): the run is sized to finish before them",
+    )
+    schedule_reserve_share: float | None = Field(
+        default=None,
+        ge=0,
+        lt=1,
+        description="share of the run's duration held back ('leave 10% slack' is 0.1); None: "
+        "the catalog's default reserve",
+    )
+    serving_share: float | None = Field(
+        default=None,
+        gt=0,
+        lt=1,
+        description="of `gpus`, the share that serves a model ('half for inference' is 0.5); "
+        "the rest trains, on its own pool (a training platform, a non-blocking fabric)",
+    )
     # --- end of issue 35's block ---
     # --- issue 35: an installation the design extends or replaces ---
     existing_platform: str | None = Field(
@@ -459,6 +484,9 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),
     "checkpoint_interval_s": FieldWords("checkpoint interval", unit="s"),
+    "schedule_reserve_days": FieldWords("schedule reserve", unit="days"),
+    "schedule_reserve_share": FieldWords("schedule reserve share"),
+    "serving_share": FieldWords("serving share of the GPUs"),
     "existing_platform": FieldWords("existing installation's platform"),
     "existing_gpus": FieldWords("existing installation's GPUs"),
     "existing_nodes": FieldWords("existing installation's nodes"),

@@ -101,6 +101,11 @@ class WorkloadEstimate(BaseModel):
     )
     feasible: bool = Field(description="whether the plan meets every stated target and limit")
     band_pct: float = Field(description="the stated error band, +/- percent")
+    reserve_days: float | None = Field(
+        default=None,
+        description="training: days of the stated duration held back for evaluation, "
+        "rollbacks and restarts; the run is sized to finish before them",
+    )
     method: str = Field(description="how the figures were made, in one paragraph")
     sources: list[str] = Field(description="catalog entries and documents the figures rest on")
     interactivity: list[InteractivityPoint] = Field(

@@ -12,20 +12,25 @@ from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.installed import plan_expansion, plan_replacement
 from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
+from clustergen.engine.search.pools import plan_pools, pooled
 from clustergen.engine.search.trade_study import current_only, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.workload import not_met_elsewhere
 from clustergen.errors import InfeasibleDesignError
+from clustergen.units import dollars
 
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
     """The offline planner: trade study, choose, validate. Raises InfeasibleDesignError when no
     candidate meets the request, saying what would (and that `fit` builds it). A request that
-    extends an installation or replaces a fleet is planned on its terms (`search.installed`)."""
+    extends an installation or replaces a fleet is planned on its terms (`search.installed`); a
+    mixed request that says what serves as two pools (`search/pools.py`)."""
     if extends(request):
         return plan_expansion(catalog, request, _plan)
     if request.replaced_platform:
         return plan_replacement(catalog, request, _plan)
+    if pooled(request):
+        return plan_pools(catalog, request, plan_design)
     return _plan(catalog, request)
 
 
@@ -164,11 +169,32 @@ def _answer(
         # the GPUs were the platform's reading of the target, not asked for: the design echoes
         # the request as written, so rebuilding it weighs every platform again
         d = d.model_copy(update={"request": request})
+    notices = [
+        capital_unknown_line(d),
+        overshoot_line(best, len({r.platform for r in study.rows})),
+    ]
     return d.model_copy(
         update={
             "alternatives": study,
             "assumptions": assumed,
             "platform": d.platform.model_copy(update={"reason": reason}),
-            "notice": overshoot_line(best, len({r.platform for r in study.rows})),
+            "notice": "; ".join(n for n in notices if n) or None,
         }
+    )
+
+
+def capital_unknown_line(d: Design) -> str | None:
+    """A capital budget the design cannot be held to, said first: with lines unpriced, the GPUs
+    are what the priced lines alone allow, an upper bound and never a maximum."""
+    budget = d.request.capital_budget_usd
+    check = next((c for c in d.checks if c.name == "capital within the capital budget"), None)
+    if budget is None or check is None or not check.unknown:
+        return None
+    t = d.bom_totals
+    orderable = sum(1 for ln in d.bom if ln.status == "order")
+    return (
+        f"cannot tell whether it fits the {dollars(budget)} capital budget: "
+        f"{orderable - t.priced_lines} of {orderable} orderable lines unpriced, so "
+        f"{d.compute.gpus:,} GPUs is what the priced lines alone allow (an upper bound, not "
+        "the most the budget buys); price the rest to size it"
     )

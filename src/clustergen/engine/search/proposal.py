@@ -10,6 +10,8 @@ from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.design import Design, DesignChoices, Mode, TradeStudy
 from clustergen.engine.model.request import PARSE_FIELDS, DesignRequest
 from clustergen.engine.request.resolve import resolve_fields
+from clustergen.engine.search.planner import plan_design
+from clustergen.engine.search.pools import plan_pools, pooled
 from clustergen.engine.search.trade_study import trade_study
 from clustergen.errors import ClustergenError
 
@@ -41,7 +43,27 @@ def design_from_choices(
     reason: str = "chosen by the model",
 ) -> Design:
     """Build and validate the design the choices describe, with the planner's trade study beside it
-    (the chosen row marked) so a reader sees what else was possible."""
+    (the chosen row marked) so a reader sees what else was possible. A mixed request that says
+    what serves is two pools: the choices build the training pool, the planner the serving one."""
+    if not pooled(request):
+        return _one_pool(catalog, request, choices, mode=mode, reason=reason)
+
+    def plan(cat: Catalog, req: DesignRequest) -> Design:
+        if req.workload == "training":
+            return _one_pool(cat, req, choices, mode=mode, reason=reason)
+        return plan_design(cat, req)
+
+    return plan_pools(catalog, request, plan)
+
+
+def _one_pool(
+    catalog: Catalog,
+    request: DesignRequest,
+    choices: DesignChoices,
+    *,
+    mode: Mode,
+    reason: str,
+) -> Design:
     study: TradeStudy | None
     try:
         study = trade_study(catalog, request)

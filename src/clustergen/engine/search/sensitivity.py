@@ -218,17 +218,34 @@ def _baseline(opt: _Option, cap_w: float, eligible: bool) -> FabricOption:
     )
 
 
-def _winner(options: list[_Option], gpus: dict[str, int], eligible: dict[str, bool]) -> str | None:
+def _winner(
+    options: list[_Option],
+    gpus: dict[str, int],
+    eligible: dict[str, bool],
+    most_gpus: bool = False,
+) -> str | None:
     """The eligible option with the most dense throughput (GPUs where throughput is unknown),
-    among those whose fabric power the catalog knows."""
-    best: tuple[float, str] | None = None
+    or for a "how many GPUs fit" question the most GPUs, then the most throughput (the design's
+    own objective for the same request), among those whose fabric power the catalog knows."""
+    best: tuple[tuple[float, float], str] | None = None
     for opt in options:
         if not eligible[opt.label] or not gpus[opt.label] or opt.unknown:
             continue  # an option whose fabric power is unknown cannot be shown to win
-        score = gpus[opt.label] * (opt.flops_per_gpu or 1.0)
+        flops = gpus[opt.label] * (opt.flops_per_gpu or 1.0)
+        score = (float(gpus[opt.label]), flops) if most_gpus else (flops, 0.0)
         if best is None or score > best[0]:
             best = (score, opt.label)
     return best[1] if best else None
+
+
+def sweep_objective(request: DesignRequest, workload: str, cap_w: float) -> str:
+    """The objective the sweep's best option is chosen by, worded as the design's trade study
+    words it for the same request, with the cap."""
+    precision = "FP8" if workload == "inference" else "BF16"
+    cap = f"under the {cap_w / 1e6:g} MW IT cap"
+    if request.objective == "most-gpus":
+        return f"most GPUs {cap}, then most dense {precision} PFLOPS"
+    return f"most dense {precision} PFLOPS {cap}"
 
 
 def _switch_points(points: list[OpticsPoint]) -> list[str]:
@@ -273,12 +290,16 @@ def _slopes(options: list[_Option], points: list[GpuPowerPoint]) -> dict[str, fl
 
 
 def _optics_point(
-    options: list[_Option], cap_w: float, scale: float, eligible: dict[str, bool]
+    options: list[_Option],
+    cap_w: float,
+    scale: float,
+    eligible: dict[str, bool],
+    most_gpus: bool = False,
 ) -> OpticsPoint:
     gpus = {
         o.label: o.nodes_under(cap_w, optics_scale=scale) * o.system.gpus_per_node for o in options
     }
-    return OpticsPoint(scale=scale, gpus=gpus, winner=_winner(options, gpus, eligible))
+    return OpticsPoint(scale=scale, gpus=gpus, winner=_winner(options, gpus, eligible, most_gpus))
 
 
 def sensitivity(
@@ -310,7 +331,8 @@ def sensitivity(
     base = [_baseline(o, cap_w, eligible[o.label]) for o in options]
     base_gpus = {b.option: b.gpus for b in base}
     gpu_points = _gpu_sweep(options, cap_w, gpu_changes, base_gpus)
-    optics = [_optics_point(options, cap_w, scale, eligible) for scale in optics_scales]
+    most_gpus = request.objective == "most-gpus"
+    optics = [_optics_point(options, cap_w, scale, eligible, most_gpus) for scale in optics_scales]
     caps = [
         CapPoint(
             cap_w=cap_w * share,
@@ -337,11 +359,9 @@ def sensitivity(
         request=request.text,
         cap_w=cap_w,
         workload=workload,
-        objective="dense "
-        + ("FP8" if workload == "inference" else "BF16")
-        + " throughput under the cap",
+        objective=sweep_objective(request, workload, cap_w),
         options=base,
-        chosen=_winner(options, base_gpus, eligible),
+        chosen=_winner(options, base_gpus, eligible, most_gpus),
         gpu_power=gpu_points,
         gpus_lost_per_10pct=_slopes(options, gpu_points),
         optics=optics,

@@ -39,6 +39,9 @@ from clustergen.errors import ClustergenError, RequestError
 from clustergen.units import dollars, watts
 
 TRAINING = frozenset({"training", "fine-tuning"})
+#: workloads whose fabric is non-blocking unless the request says otherwise: a mixed cluster
+#: shares its GPUs with training, and an inference-grade fabric cannot train
+NON_BLOCKING = TRAINING | {"mixed"}
 #: objectives whose answer is the size itself (the most under a cap): rows of different sizes
 #: are weighed by it, so a published size is no ground to rank a smaller one first
 FILLS_CAP = frozenset({"most-gpus", "compute"})
@@ -154,7 +157,7 @@ def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[
     )
     # Training all-reduce needs a non-blocking fabric (every SuperPOD and ERA training fabric is
     # one), so a blocking fabric is weighed only when asked for or for other workloads.
-    default_ratios = [1.0] if workload in TRAINING else [1.0, 2.0]
+    default_ratios = [1.0] if workload in NON_BLOCKING else [1.0, 2.0]
     ratios = [request.oversubscription] if request.oversubscription else default_ratios
     return [
         Candidate(system, tech, r)
@@ -224,7 +227,7 @@ def _why_not(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> tuple[s
             f"IT power incomplete ({', '.join(p.unknown)}): at least {watts(p.it_total_w)}, so "
             "whether it fits under the cap is unknown"
         ), False
-    if workload in TRAINING and c.oversubscription > 1 and request.oversubscription is None:
+    if workload in NON_BLOCKING and c.oversubscription > 1 and request.oversubscription is None:
         return "training needs a non-blocking fabric", False
     misfit = pattern_misfit(catalog, c.system, workload)
     # A platform the request names is built even for a workload its RA does not list (with the

@@ -21,6 +21,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
+from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.platform import lone_unit
 from clustergen.units import plural, ratio, watts
@@ -43,6 +44,32 @@ def check(
         severity=severity,
         unknown=unknown,
     )
+
+
+def deadline_check(deadline: float | None, w: WorkloadEstimate | None) -> Check | None:
+    """A training deadline against the estimate: its reserve kept, and the planning range the
+    estimate's band gives. An estimate that eats into the reserve might miss (a warning, with
+    the range); one past the deadline misses."""
+    if not deadline or w is None or w.days is None or w.kind == "inference":
+        return None
+    reserve = w.reserve_days or 0.0
+    band = w.band_pct / 100
+    low, high = w.days * (1 - band), w.days * (1 + band)
+    span = f"planning range {low:,.0f}-{high:,.0f} days at +/-{w.band_pct:g}%"
+    figure = f"{w.days:,.1f} days of {deadline:g} ({span})"
+    if w.days > deadline * 1.0001:
+        return check("finishes by the deadline", False, figure, "the estimate is past the deadline")
+    if w.days > (deadline - reserve) * 1.0001:
+        return check(
+            "finishes by the deadline",
+            False,
+            figure,
+            f"it might miss: the estimate eats into the {reserve:,.1f}-day reserve for "
+            "evaluation, rollbacks and restarts; add GPUs or move the deadline",
+            severity="warning",
+        )
+    kept = f"{deadline - w.days:,.1f} days kept in reserve ({reserve:,.1f} held back)"
+    return check("finishes by the deadline", True, figure, kept)
 
 
 #: A margin under this share of a power limit is a WARN (the limit is still met). A policy, not
@@ -328,6 +355,9 @@ def design_checks(
             f"{targets.tier} tier, {targets.basis}",
         )
     )
+    on_time = deadline_check(request.training_days, inputs.estimate)
+    if on_time is not None:
+        checks.append(on_time)
     checks += stated_storage_checks(inputs, storage)
     if data_path_applies(storage.site_storage, inputs.workload):
         checks += storage_io_checks(storage.io)

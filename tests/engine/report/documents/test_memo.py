@@ -270,6 +270,33 @@ def _design_for_lists() -> Design:
     )
 
 
+def test_the_summary_states_the_serving_load_sized_for() -> None:
+    from clustergen.engine.request import merge_request
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    text = "Serve Llama 3.1 70B to 5,000 users (about 10% active at peak)"
+    d = plan_design(cat, merge_request(cat, text, {}))
+    summary = "\n".join(memo.executive_summary(d))
+    assert "**Serving load sized for:**" in summary
+    assert "500 streams" in summary
+    assert "10,000 output tokens/s" in summary
+    assert "requests/s" in summary
+
+
+def test_a_mixed_cluster_memo_states_both_pools() -> None:
+    from clustergen.engine.request import merge_request
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    text = "a mixed cluster: 512 GPUs for training plus serving Llama 3.3 70B to 2,000 users"
+    d = plan_design(cat, merge_request(cat, text, {}))
+    head = memo.headline(d)
+    assert "a training pool of 512" in head
+    assert "a serving pool of" in head
+    assert "40,000 output tokens/s" in head
+
+
 def test_the_storage_bullet_says_what_is_delivered_and_the_appendix_how() -> None:
     """A GB300 memo's page-1 storage bullet carried its derivation ("... DGX H100-equivalent
     nodes ... SU-equivalents"): the bullet says the appliances and their read and write, the

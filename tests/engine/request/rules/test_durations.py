@@ -126,3 +126,26 @@ def test_a_request_with_a_duration_is_sized_for_it(text: str, days: float) -> No
     r = parse_request(CAT, text)
     assert r.training_days == pytest.approx(days)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "field", "value"),
+    [
+        ("reserve_span", "with two weeks of buffer", "schedule_reserve_days", 14.0),
+        ("reserve_span", "10 days of slack", "schedule_reserve_days", 10.0),
+        ("reserve_span_after", "a buffer of 3 weeks", "schedule_reserve_days", 21.0),
+        ("reserve_share", "leave 10% slack", "schedule_reserve_share", 0.1),
+        ("reserve_share", "schedule margin of 15%", "schedule_reserve_share", 0.15),
+    ],
+)
+def test_a_named_buffer_is_the_reserve(rule: str, text: str, field: str, value: float) -> None:
+    first = read(rule, text)[0]
+    assert (first.field, first.value) == (field, pytest.approx(value))
+
+
+def test_a_buffer_beside_a_duration_is_not_a_second_deadline() -> None:
+    req = parse_request(
+        CAT, "train Llama 3.1 70B on 15T tokens in 200 days with two weeks of buffer"
+    )
+    assert (req.training_days, req.schedule_reserve_days) == (200.0, 14.0)
+    assert req.not_understood == []

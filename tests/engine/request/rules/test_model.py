@@ -19,6 +19,7 @@ CAT = load_catalog()
         ("a 671B-parameter MoE with 37B active parameters", 671.0, 37.0),
         ("235B-A22B", 235.0, 22.0),
         ("1T total and 32B activated", 1000.0, 32.0),
+        ("671B-total, 37B-active", 671.0, 37.0),
     ],
 )
 def test_moe_sizes_read_as_total_and_active(phrase: str, total: float, active: float) -> None:

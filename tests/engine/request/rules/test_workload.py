@@ -134,3 +134,44 @@ def test_a_model_with_nothing_to_size_is_still_refused() -> None:
 )
 def test_a_rate_written_in_words_is_the_serving_target(text: str) -> None:
     assert parse_request(CAT, text).output_tokens_per_s == 20_000
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [
+        ("half for inference", 0.5),
+        ("half for training", 0.5),
+        ("25% of them for serving", 0.25),
+        ("a quarter dedicated to inference", 0.25),
+        ("three quarters for training", 0.25),
+        ("60% for training", 0.4),
+    ],
+)
+def test_a_pool_share_is_the_serving_share(text: str, share: float) -> None:
+    first, mixed = read("pool_share", text)
+    assert (first.field, first.value) == ("serving_share", pytest.approx(share))
+    assert (mixed.field, mixed.value, mixed.mode) == ("workload", "mixed", "member")
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        (
+            "512 GPUs, half for training, half for inference of Llama 3.1 70B",
+            {"gpus": 512, "serving_share": 0.5, "workload": "mixed"},
+        ),
+        (
+            "1,024 GPUs: 30% for serving Llama 3.1 8B, the rest training",
+            {"gpus": 1024, "serving_share": 0.3, "workload": "mixed"},
+        ),
+    ],
+)
+def test_a_split_cluster_reads_its_share(text: str, fields: dict[str, object]) -> None:
+    req = parse_request(CAT, text)
+    assert {k: getattr(req, k) for k in fields} == pytest.approx(fields)
+    assert req.not_understood == []
+
+
+def test_two_different_shares_are_refused() -> None:
+    with pytest.raises(RequestError, match="two"):
+        parse_request(CAT, "512 GPUs, 60% for training and 60% for inference")

@@ -115,3 +115,20 @@ def test_a_looser_stated_limit_replaces_the_default() -> None:
     assert (w.tpot_s, w.tpot_assumed) == (pytest.approx(0.2), False)
     w = resolve_workload(CAT, _serving(tpot_ms=200, interactive=False))
     assert w.tpot_s == pytest.approx(0.2)  # a stated limit holds even offline
+
+
+def test_a_deadline_keeps_the_default_reserve_and_says_so() -> None:
+    from clustergen.catalog import load_catalog as _load
+    from clustergen.engine.model.request import DesignRequest
+    from clustergen.engine.sizing.workload.inputs import schedule_reserve
+
+    cat = _load()
+    req = DesignRequest(model="llama-3.1-70b", training_tokens_t=15, training_days=200)
+    days, note = schedule_reserve(cat, req)
+    share = float(cat.assumption("schedule-reserve").value)
+    assert days == pytest.approx(200 * share)
+    assert note is not None
+    assert "default reserve" in note.reason
+    named = req.model_copy(update={"schedule_reserve_days": 14.0})
+    assert schedule_reserve(cat, named)[0] == 14.0
+    assert schedule_reserve(cat, req.model_copy(update={"training_tokens_t": None}))[0] == 0.0

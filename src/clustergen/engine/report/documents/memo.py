@@ -13,6 +13,7 @@ import re
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
+from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
@@ -75,8 +76,31 @@ def _units(d: Design) -> str:
     return units_text(d) or "no scalable-unit layout (one block of nodes)"
 
 
+def pools_headline(d: Design) -> str:
+    """A mixed cluster's answer in one paragraph: each pool, what it was sized for, and what
+    both draw together."""
+    pw = d.power
+    parts = [
+        f"a {p.role} pool of {p.gpus:,} {p.gpu_name} GPUs on {p.nodes:,} x {p.platform_name} "
+        f"({p.fabric}; {p.sized_for})"
+        for p in d.pools
+    ]
+    least = "" if pw.complete else "at least "
+    text = (
+        f"We recommend a mixed cluster of two pools: {'; and '.join(parts)}. Together they "
+        f"draw {least}{watts(pw.it_total_w)} of IT power ({least}{watts(pw.facility_total_w)} "
+        f"at a facility PUE of {pw.pue:g}) in {d.racks.total_racks:,} racks"
+    )
+    if pw.cap_w is not None and pw.headroom_w is not None:
+        basis = "IT" if pw.cap_basis == "it" else "facility"
+        text += f", leaving {watts(pw.headroom_w)} under the {watts(pw.cap_w)} {basis} power cap"
+    return text + "."
+
+
 def headline(d: Design) -> str:
     """The answer in one paragraph."""
+    if d.pools:
+        return pools_headline(d)
     p, c, pw = d.platform, d.compute, d.power
     su = in_units(d)
     what = systems_text(d)
@@ -113,10 +137,22 @@ def key_figures(d: Design) -> list[str]:
     """The figures a reader quotes, as a two-column table."""
     c, pw, r, st = d.compute, d.power, d.racks, d.storage.targets
     rows = [
-        (f"GPUs / {node_noun(d)}s", f"{c.gpus:,} / {c.nodes:,}"),
+        (f"GPUs / {node_noun(d)}s", f"{c.gpus:,} / {c.nodes:,}")
+        if not d.pools
+        else (
+            "GPUs / nodes",
+            "; ".join(f"{p.role} pool {p.gpus:,} / {p.nodes:,}" for p in d.pools),
+        ),
         ("Scalable units", _units(d)),
         ("Compute fabric", _fabric_words(d.fabrics.compute, d.platform.lone_unit)),
-        ("Racks", f"{r.compute.compute_racks} compute + {r.network_racks} network"),
+        (
+            "Racks",
+            f"{r.total_racks} in all ("
+            + ", ".join(f"{p.role} pool {p.racks}" for p in d.pools)
+            + ")"
+            if d.pools
+            else f"{r.compute.compute_racks} compute + {r.network_racks} network",
+        ),
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
     ]
@@ -175,10 +211,29 @@ def workload_lines(d: Design) -> list[str]:
     return out
 
 
+def serving_load(d: Design) -> str | None:
+    """What a serving design was sized for, in one sentence: the users, their activity and the
+    concurrent streams as read, the output tokens/s and the requests/s they make."""
+    w = d.workload
+    rate = d.request.output_tokens_per_s
+    if w is None or w.kind != "inference" or not rate:
+        return None
+    read = next((u for u in d.request.understood if u.startswith(LOAD_NOTE)), None)
+    parts = [read.removeprefix(LOAD_NOTE).strip() if read else f"{rate:,.0f} output tokens/s"]
+    osl = d.request.osl_tokens or next(
+        (float(a.value) for a in d.assumptions if a.field == "osl-tokens"), None
+    )
+    if osl:
+        parts.append(f"{rate / osl:,.1f} requests/s at {osl:,.0f} output tokens each")
+    return "; ".join(parts)
+
+
 def executive_summary(d: Design) -> list[str]:
     v = verdict(d)
+    load = serving_load(d)
     out = [
         "## Executive summary\n",
+        *([f"**Serving load sized for:** {load}.", ""] if load else []),
         headline(d),
         "",
         *([f"**Note:** {d.notice[0].upper()}{d.notice[1:]}.", ""] if d.notice else []),
@@ -485,11 +540,17 @@ _LIST_ITEM = re.compile(r"(?:[-*]|\d+\.) ")
 _LIST_LINE = re.compile(r"(?:\s*[-*] |\s*\d+\. |\s{2,}\S)")
 
 
+def _title(d: Design) -> str:
+    if d.pools:
+        return " and ".join(f"{p.gpus:,} {p.gpu_name} GPUs for {p.role}" for p in d.pools)
+    return f"{gpus_text(d)} on {systems_text(d)}"
+
+
 def render_memo(design: Design) -> str:
     """The memo as Markdown, in proposal order. Every string of the design is shown as text."""
     d: Design = map_text(design, markdown, skip=frozenset({"memo"}))
     out = [
-        f"# GPU cluster proposal: {gpus_text(d)} on {systems_text(d)}\n",
+        f"# GPU cluster proposal: {_title(d)}\n",
         f"_Prepared with clustergen {d.provenance.engine_version} ({d.mode} mode), catalog {d.provenance.catalog_hash}. "
         f"Request: '{d.request.text}'._\n"
         if d.request.text

@@ -34,6 +34,7 @@ from clustergen.engine.request.passes.names import (
     read_storage,
     refuse_other_variant,
 )
+from clustergen.engine.request.passes.per_node import read_gpus_per_node
 from clustergen.engine.request.passes.refusals import (
     refuse_air_for_liquid,
     refuse_moe_without_active,
@@ -67,6 +68,7 @@ PASSES: tuple[Pass, ...] = (
     read_scope,
     read_rules,
     read_cap_basis,
+    read_gpus_per_node,
     # readings of the whole request
     tokens_from_load,
     read_su_count,

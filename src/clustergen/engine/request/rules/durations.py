@@ -173,10 +173,86 @@ def _month_date(
     return dt.date(year, month, day)
 
 
+#: what a schedule's reserve is called: time held back for restarts and evaluation
+_RESERVE = (
+    r"(?:buffer|slack|contingency|float|(?:schedule|time)\s+(?:margin|reserve|buffer)|"
+    r"margin\s+(?:for|of)\s+(?:restarts?|slips?|slippage|delays?|evaluations?|evals?)|"
+    r"reserve\s+for\s+(?:restarts?|evaluations?|evals?))"
+)
+_SPAN = (
+    r"(?:(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*-?\s*(?P<u>"
+    + _LONG_UNIT
+    + r"|h|d|w)|\b(?P<wn>"
+    + _WORD_NUMBER
+    + r")[- ]+(?P<wu>"
+    + _LONG_UNIT
+    + r"))\b"
+)
+
+
+def _reserve_span(m: re.Match[str]) -> list[Reading]:
+    """'two weeks of buffer': time held back from the deadline, not a second deadline."""
+    count, unit = m.group("n") or m.group("wn"), m.group("u") or m.group("wu")
+    if " ".join(count.split()) in _VAGUE:
+        raise RequestError(
+            f"{m.group(0).strip()!r} is not a reserve I can size for",
+            hint="give a number, e.g. 'with 2 weeks of buffer'",
+        )
+    days = word_number(count) * _unit_days(unit)
+    return [Reading("schedule_reserve_days", days, f"{_say_days(days)} held back as reserve")]
+
+
+def _reserve_share(m: re.Match[str]) -> list[Reading]:
+    """'leave 10% slack': a share of the time to the deadline held back."""
+    share = num(m.group("pct") or m.group("pct2")) / 100
+    if not 0 < share < 1:
+        raise RequestError(
+            f"{m.group(0).strip()!r} is not a share of the schedule", hint="give 1-99%"
+        )
+    return [Reading("schedule_reserve_share", share, f"{share:.0%} of the schedule held back")]
+
+
+#: the verb or preposition a reserve is stated with, taken with it
+_LEAD = (
+    r"(?:\b(?:leave|leaving|keep|keeping|allow|allowing|with|plus|including)\s+(?:a\s+|an\s+)?)?"
+)
+
+_RESERVE_WORDS = ("buffer", "slack", "contingency", "float", "margin", "reserve")
+
+#: read before the run lengths: "with two weeks of buffer" is a reserve, not a second duration
+RESERVE_RULES: tuple[Rule, ...] = (
+    rule(
+        "reserve_span",
+        _LEAD + _SPAN + r"\s+(?:of\s+|as\s+)?(?:a\s+)?" + _RESERVE,
+        _reserve_span,
+        needs=_RESERVE_WORDS,
+    ),
+    rule(
+        "reserve_span_after",
+        _LEAD + _RESERVE + r"\s+(?:of\s+)?" + _SPAN,
+        _reserve_span,
+        needs=_RESERVE_WORDS,
+    ),
+    rule(
+        "reserve_share",
+        _LEAD
+        + r"(?<![\w.])(?P<pct>\d+(?:\.\d+)?)\s*%\s+(?:of\s+)?(?:the\s+)?(?:a\s+)?"
+        + _RESERVE
+        + r"|"
+        + _LEAD
+        + _RESERVE
+        + r"\s+(?:of\s+)?(?P<pct2>\d+(?:\.\d+)?)\s*%",
+        _reserve_share,
+        needs=_RESERVE_WORDS,
+    ),
+)
+
+
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
 #: read before token counts and model sizes ("12h" is not a size)
 DURATION_RULES: tuple[Rule, ...] = (
+    *RESERVE_RULES,
     rule(
         "deadline",
         r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule, seconds_per
 from clustergen.errors import RequestError
 
@@ -25,10 +26,6 @@ def _user_base(m: re.Match[str]) -> list[Reading]:
         "not in the request",
         hint="say the peak load, e.g. '500 concurrent users' or '20 requests/s'",
     )
-
-
-#: how the serving load's note begins: the first lines show what a serving design was sized for
-LOAD_NOTE = "serving load sized for"
 
 
 def _share(m: re.Match[str]) -> list[Reading]:

@@ -57,11 +57,11 @@ def _method(value: str, note: str, workload: str):  # type: ignore[no-untyped-de
 MODEL_RULES: tuple[Rule, ...] = (
     rule(
         "moe_sizes",
-        _SIZE + _PARAMS + r"(?:\s*total)?" + _PARAMS + r"(?:\s*moe)?"
+        _SIZE + _PARAMS + r"(?:[\s-]*total)?" + _PARAMS + r"(?:\s*moe)?"
         r"\s*(?:,|/|with|and|\(|;|-|\s)+\s*(?:a)?"
         + r"(\d+(?:\.\d+)?)\s*([bt])"
         + _PARAMS
-        + r"\s*"
+        + r"[\s-]*"
         + _ACTIVE
         + r"\)?"
         # Qwen's naming: "235B-A22B"
@@ -73,7 +73,7 @@ MODEL_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "active_params",
-        _SIZE + _PARAMS + r"\s*" + _ACTIVE + r"\b"
+        _SIZE + _PARAMS + r"[\s-]*" + _ACTIVE + r"\b"
         r"|\b" + _ACTIVE + r"\s*(?:of|:|=|is|are)?\s*" + _SIZE + r"\b",
         _active,
         needs=("activated", "active"),

@@ -16,7 +16,12 @@ from clustergen.engine.request.rules.load import LOAD_RULES
 from clustergen.engine.request.rules.model import MODEL_RULES
 from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule
 from clustergen.engine.request.rules.serving import LATENCY_RULES, SERVING_RULES, STACK_RULES
-from clustergen.engine.request.rules.workload import MONEY_RULES, TOKEN_UNIT_RULES, WORKLOAD_RULES
+from clustergen.engine.request.rules.workload import (
+    MONEY_RULES,
+    POOL_RULES,
+    TOKEN_UNIT_RULES,
+    WORKLOAD_RULES,
+)
 from clustergen.errors import RequestError
 
 __all__ = ["RULES"]
@@ -257,6 +262,7 @@ RULES: tuple[Rule, ...] = (
         _member("dataset_layout", "object-store", "dataset layout"),
         needs=("object", "s3"),
     ),
+    *POOL_RULES,  # "half for inference": before the workload words take "inference"
     *LOAD_RULES,  # requests/s and concurrent users: turned into a token rate after reading
     *SERVING_RULES,  # a rate per user before the total rate
     *WORKLOAD_RULES,
@@ -320,6 +326,23 @@ RULES: tuple[Rule, ...] = (
             else []
         ),
         needs=("fit", "possible"),
+    ),
+    rule(
+        # "16 servers, each with 8 GPUs", "8 GPUs per node", "8 GPUs each": GPUs of one node,
+        # which the per-node pass multiplies by the nodes counted (never the cluster's GPUs)
+        "gpus_per_node",
+        r"\b(?:each|every\s+(?:one|node|server|system|box|machine))\s+(?:with|having|has|holding|"
+        r"containing|of)\s+(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\b"
+        r"|(?<![\w.])(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\s+(?:each|apiece|a\s+piece|"
+        r"per\s+(?:node|server|system|box|machine|host))\b",
+        lambda m: [
+            Reading(
+                "_gpus_per_node",
+                int(m.group(1) or m.group(2)),
+                f"{m.group(1) or m.group(2)} GPUs per node",
+            )
+        ],
+        needs=("each", "every", "gpu"),
     ),
     rule(
         "gpus",

@@ -241,3 +241,66 @@ TOKEN_UNIT_RULES: tuple[Rule, ...] = (
         needs=("token",),
     ),
 )
+
+
+# ---- a cluster split between training and serving ("half for training, half for inference",
+# "25% of them for serving"): each share becomes `serving_share` (the share of the GPUs that
+# serves) and marks the workload mixed, so the planner builds two pools: training on a training
+# platform with a non-blocking fabric, serving on its own terms.
+
+#: shares written in words
+_WORDS = {
+    "half": 0.5,
+    "one half": 0.5,
+    "a half": 0.5,
+    "a quarter": 0.25,
+    "one quarter": 0.25,
+    "a third": 1 / 3,
+    "one third": 1 / 3,
+    "two thirds": 2 / 3,
+    "three quarters": 0.75,
+}
+
+_SHARE = (
+    r"(?P<share>(?:one |a )?half|(?:a|one) quarter|(?:a|one) third|two[- ]thirds|"
+    r"three[- ]quarters|(?<![\w.])\d+(?:\.\d+)?\s*%)"
+)
+_ROLE = r"(?P<role>inference|inferencing|serving|training|fine-tuning)"
+
+
+def _share(m: re.Match[str]) -> list[Reading]:
+    text = m.group("share").lower().replace("-", " ")
+    share = num(text.rstrip("% ")) / 100 if text.endswith("%") else _WORDS[text]
+    if not 0 < share < 1:
+        raise RequestError(
+            f"{m.group(0).strip()!r} is not a share of the cluster",
+            hint="give a share between 0 and 100%, e.g. 'half for inference'",
+        )
+    role = m.group("role").lower()
+    serving = share if role.startswith(("inferenc", "serv")) else 1 - share
+    return [
+        Reading("serving_share", round(serving, 6), f"{serving:.0%} of the GPUs serve"),
+        Reading("workload", "mixed", "workload", "member"),
+    ]
+
+
+#: read before the workload words, which would otherwise take "training" and "inference"
+POOL_RULES: tuple[Rule, ...] = (
+    rule(
+        "pool_share",
+        _SHARE + r"\s+(?:of\s+(?:them|it|those|the\s+(?:gpus|cluster|capacity))\s+)?"
+        r"(?:(?:is|are|goes|go|will\s+be|reserved|dedicated|set\s+aside)\s+)*"
+        r"(?:(?:for|to|on)\s+)?" + _ROLE + r"\b",
+        _share,
+        needs=("infer", "serving", "training", "fine-tuning"),
+    ),
+    # "..., the rest training": the other pool of a split already stated
+    rule(
+        "pool_rest",
+        r"\b(?:the\s+)?(?:rest|remainder)\s+(?:(?:is|are|goes|go|for|on|to|of\s+them)\s+)*"
+        + _ROLE
+        + r"\b",
+        lambda m: [Reading("workload", "mixed", "workload", "member")],
+        needs=("infer", "serving", "training", "fine-tuning"),
+    ),
+)

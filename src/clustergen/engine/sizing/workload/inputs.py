@@ -65,6 +65,43 @@ class WorkloadInputs(NamedTuple):
     engine: str | None = None
     disaggregated: bool | None = None
     speculative: bool | None = None
+    #: days of a stated duration held back for evaluation, rollbacks and restarts: the run is
+    #: sized to finish in `days`, the deadline is `days + reserve_days`
+    reserve_days: float = 0.0
+
+
+def schedule_reserve(catalog: Catalog, request: DesignRequest) -> tuple[float, Assumed | None]:
+    """Days of a training deadline held back, and how they were chosen: the request's own
+    buffer ("with two weeks of buffer", "leave 10% slack"), else the catalog's default share.
+    A buffer the request names is this reserve, never a second deadline."""
+    days = request.training_days
+    if not days or not request.training_tokens_t:
+        return 0.0, None
+    if request.schedule_reserve_days is not None:
+        reserve = request.schedule_reserve_days
+        if reserve >= days:
+            raise RequestError(
+                f"the {reserve:g}-day reserve leaves no time of the {days:g} days to train",
+                field="schedule_reserve_days",
+                value=reserve,
+                hint="a reserve is part of the duration: give a shorter one",
+            )
+        why, source = "the request's own buffer", None
+    else:
+        stated = request.schedule_reserve_share
+        a = None if stated is not None else catalog.assumption("schedule-reserve")
+        share = float(a.value) if a is not None else stated or 0.0
+        reserve = days * share
+        why = "the request's own share" if a is None else "the default reserve"
+        source = None if a is None else a.source
+    reason = (
+        f"sized to finish in {days - reserve:,.1f} of the {days:g} days: {reserve:,.1f} days "
+        f"({reserve / days:.0%}, {why}) held back for evaluation, rollbacks and restarts "
+        "beyond the modelled goodput"
+    )
+    return reserve, Assumed(
+        field="schedule_reserve_days", value=f"{reserve:.4g}", reason=reason, source=source
+    )
 
 
 def workload_kind(request: DesignRequest) -> WorkloadKind:
@@ -341,6 +378,12 @@ def resolve_workload(
     assumed += gpu_notes + precision_notes + shape_notes + tpot_notes
     gpus = _request_gpus(request, system)
     days, days_assumed = request.training_days, False
+    reserve = 0.0
+    if kind != "inference":
+        reserve, reserved = schedule_reserve(catalog, request)
+        if reserved is not None and days is not None:
+            days -= reserve
+            assumed.append(reserved)
     wants_length = request.training_tokens_t or request.budget_usd
     if kind != "inference" and days is None and gpus is None and wants_length:
         a = catalog.assumption("run-days")
@@ -382,4 +425,5 @@ def resolve_workload(
         disaggregated=request.disaggregated,
         speculative=request.speculative_decoding,
         method=request_method(request),
+        reserve_days=reserve,
     )

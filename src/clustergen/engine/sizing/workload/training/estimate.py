@@ -214,8 +214,13 @@ def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
             # that do (more GPUs only shorten the run)
             gpus = _fewest_that_hold(catalog, w, gpus) or gpus
         estimate_days = days_for(catalog, w, rate, w.tokens, gpus)
-        if days is not None and not w.days_assumed and estimate_days > days * 1.0001:
-            notes.append(f"{gpus:,} GPUs take {estimate_days:,.1f} days, over the {days:g} asked")
+        # a run that eats into its reserve still meets the deadline (the check warns); one past
+        # the deadline itself does not
+        deadline = None if days is None else days + w.reserve_days
+        if deadline is not None and not w.days_assumed and estimate_days > deadline * 1.0001:
+            notes.append(
+                f"{gpus:,} GPUs take {estimate_days:,.1f} days, over the {deadline:g} asked"
+            )
             feasible = False
         days = estimate_days
     elif w.budget_usd and w.price:
@@ -278,6 +283,7 @@ def estimate_training(
         price_per_gpu_hour=w.price.usd_per_gpu_hour if w.price else None,
         feasible=feasible,
         band_pct=rate.band_pct,
+        reserve_days=round(w.reserve_days, 4) if w.reserve_days else None,
         method=method,
         sources=sources,
         warnings=_small_model_warning(w, gpu_hours),
