@@ -127,8 +127,14 @@ CASES: list[Any] = [
     ),
     (
         "127 DGX H100, InfiniBand",
+        # Table 8's line sits under the compute fabric; the storage fabric's own UFM pair
+        # (Table 7's 4 UFM) carries a second set the table counts with the storage vendor's
         H100_T8 + ": '4 x UFM System Transceivers, UFM to leaf connections, 980-9I51S-00NS00'",
-        lambda d: _by_opn(d, "980-9I51S-00NS00"),
+        lambda d: sum(
+            ln.quantity
+            for ln in d.bom
+            if ln.opn == "980-9I51S-00NS00" and "compute fabric" in ln.description
+        ),
         4,
     ),
     (

@@ -27,21 +27,30 @@ def fit_request(request: DesignRequest) -> DesignRequest:
 
 
 def most_under_cap_by_platform(catalog: Catalog, request: DesignRequest) -> list[tuple[str, int]]:
-    """(platform, GPUs) of the largest whole design under the request's cap, best first."""
+    """(platform, GPUs) of the largest whole design under the request's cap, the one building
+    it would choose first (an off-RA design a few GPUs larger ranks after an RA one, as in the
+    trade study, so the figure a refusal offers is the design `fit` builds), then by GPUs."""
     from clustergen.engine.search.trade_study import run_study  # the study builds on this module
 
     try:
         found = run_study(catalog, fit_request(request)).study
     except ClustergenError:
         return []
-    best: dict[str, int] = {}
+    chosen = found.rows[0] if found.rows and found.rows[0].eligible else None
+    best: dict[str, int] = {chosen.platform: chosen.gpus} if chosen else {}
     for r in found.rows:
         # under a capital budget, a row whose priced lines fit (others unpriced) is the best
         # that can be said: it is named, its capital check says it is a lower bound
         priced_fit = request.capital_budget_usd and not r.infeasible and r.capital_usd
-        if r.eligible or (priced_fit and r.power_complete):
+        admitted = r.eligible or (priced_fit and r.power_complete)
+        if admitted and (chosen is None or r.platform != chosen.platform):
             best[r.platform] = max(best.get(r.platform, 0), r.gpus)
-    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+    first = [(chosen.platform, chosen.gpus)] if chosen else []
+    rest = sorted(
+        ((p, g) for p, g in best.items() if not first or p != first[0][0]),
+        key=lambda kv: (-kv[1], kv[0]),
+    )
+    return first + rest
 
 
 def infeasible(
@@ -95,12 +104,20 @@ def infeasible(
 
 
 def _what_fits(fits: list[tuple[str, int]], under: str) -> str:
-    """'at most 360 GPUs fit under it (on dgx-h100, hgx-h100; 256 on hgx-b200)': the most GPUs,
-    the platforms that reach it, then the next few platforms with theirs."""
+    """'at most 360 GPUs fit under it (on dgx-h100, hgx-h100; 256 on hgx-b200)': the GPUs of
+    the design building the largest would choose, the platforms that reach it, then the next
+    few platforms with theirs (one off its reference architecture may hold a few more)."""
     top = fits[0][1]
     on = ", ".join(p for p, g in fits if g == top)
-    others = [f"{g:,} on {p}" for p, g in fits if g != top][: SHOWN - 1]
-    return f"at most {top:,} GPUs fit {under} (on {on}{'; ' + ', '.join(others) if others else ''})"
+    # a platform with more than the chosen design holds them only off its reference architecture
+    others = [
+        f"{g:,} on {p}{' off its reference architecture' if g > top else ''}"
+        for p, g in fits
+        if g != top
+    ][: SHOWN - 1]
+    most = "at most " if all(g <= top for _, g in fits) else ""
+    tail = f"; {', '.join(others)}" if others else ""
+    return f"{most}{top:,} GPUs fit {under} (on {on}{tail})"
 
 
 def over_budget_error(

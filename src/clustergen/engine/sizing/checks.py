@@ -465,7 +465,7 @@ def su_table_check(
             )
         return Check(
             name=CHECK_NAME,
-            passed=False,
+            passed=True,  # nothing failed; the status reads INFO, not PASS
             figure="derived by rule: " + why,
             detail="every component count comes from the sizing rules, not a published table",
             severity="info",

@@ -115,7 +115,7 @@ def _checks_words(before: Design, after: Design) -> str:
         return ", ".join(said)
     v = verdict(after)
     if v.status == "PASS":
-        again = "still" if all(c.status == "PASS" for c in before.checks) else "now"
+        again = "still" if all(c.status in ("PASS", "INFO") for c in before.checks) else "now"
         return f"all {len(after.checks)} checks {again} pass"
     return f"no check newly fails or warns ({v.line})"
 
