@@ -108,9 +108,16 @@ def test_design_default_request_passes_every_check(
 def test_design_infeasible_says_what_fits(cli: Callable[..., tuple[int, str, str]]) -> None:
     code, _, err = cli("design", "100000 GPUs, 5 MW")
     assert code == 3
-    assert "GPUs fit under it (on dgx-h200" in err
+    assert "GPUs fit under it (on " in err
     assert "or raise the cap to" in err
     assert err.rstrip().endswith("build the largest that fits (--fit)")
+    # the figure offered first is the design --fit then builds, on the platform named first
+    offered = err.split(" GPUs fit under it (on ")
+    code, out, _ = cli("design", "100000 GPUs, 5 MW", "--fit", "--json")
+    assert code == 0
+    built = json.loads(out)
+    assert offered[0].rsplit(" ", 1)[1] == f"{built['compute']['gpus']:,}"
+    assert offered[1].startswith(built["choices"]["platform"])
 
 
 def test_design_out_is_atomic_and_not_overwritten(
