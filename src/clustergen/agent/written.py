@@ -28,6 +28,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+from clustergen.spelled import SPELLED, spelled_value
+
 #: unit as written (lower case for words) -> (family, multiplier into the family's base unit)
 UNITS: dict[str, tuple[str, float]] = {
     "GW": ("w", 1e9),
@@ -154,33 +156,6 @@ _NUMBER = re.compile(
 _LIST_MARKER = re.compile(r"^(\s*(?:#+\s*)?)(\d+)([.)]\s)", re.MULTILINE)
 _DATE = re.compile(r"(?<![\w.])(?:19|20)\d\d-[01]\d(?:-[0-3]\d)?(?![\w-])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-#: number words number-parser reads; a run of them (with "and" and hyphens inside) is a number
-_NUMBER_WORDS = [
-    *(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    ),
-    *(["thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]),
-    *(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]),
-    *(["hundred", "thousand", "million", "billion", "trillion"]),
-]
-_WORDS_RE = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
-_SPELLED = re.compile(
-    rf"(?i)(?<![\w-])(?<![\d.,][ \u00a0])(?:a[ ]+)?(?:{_WORDS_RE})(?:(?:[ -]+|[ ]+and[ ]+)(?:{_WORDS_RE}))*(?![\w-])"
-)
 #: words that are no kind (filler between a number and its noun, or too common to name one)
 _FILLER = {"the", "a", "an", "of", "and", "or", "in", "at", "on", "for", "to", "with", "by", "is"}
 
@@ -225,7 +200,7 @@ def read_numbers(text: str) -> list[Written]:
     cleaned = _DATE.sub(lambda m: " " * len(m.group(0)), cleaned)
     found: list[tuple[int, Written]] = []
     taken: list[tuple[int, int]] = []
-    for m in _SPELLED.finditer(cleaned):
+    for m in SPELLED.finditer(cleaned):
         w = _spelled(m, cleaned)
         if w is not None:
             found.append((m.start(), w))
@@ -239,11 +214,8 @@ def read_numbers(text: str) -> list[Written]:
 
 def _spelled(m: re.Match[str], text: str) -> Written | None:
     """A number written in words ("five thousand", "twenty-four"), with its unit or kind."""
-    from number_parser import parse_number  # type: ignore[import-untyped]  # lazily: words only
-
     words = m.group(0)
-    core = re.sub(r"(?i)^a\s+", "one ", words)
-    value = parse_number(core.replace("-", " "))
+    value = spelled_value(words)
     if value is None:
         return None
     after = re.match(rf"[ \u00a0]*({_WORD_UNIT_RE}|{_UNIT_RE})(?![\w/])", text[m.end() :])

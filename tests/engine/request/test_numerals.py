@@ -64,3 +64,15 @@ def test_a_request_in_words_reads_as_in_figures(text: str, field: str, value: fl
 def test_a_load_in_words_is_the_load_in_figures() -> None:
     request = parse_request(load_catalog(), "serve Llama 3.1 70B to eight hundred employees")
     assert any("'800 employees'" in note for note in request.understood)
+
+
+@pytest.mark.parametrize(
+    ("words", "written"),
+    [
+        ("8 gpus per node, sixteen nodes", "8 gpus per node, 16 nodes"),
+        ("a two tier fabric", "a 2 tier fabric"),
+        ("seven hundred and fifty kw", "750 kw"),
+    ],
+)
+def test_a_run_after_a_comma_or_an_article_is_read(words: str, written: str) -> None:
+    assert figures(words) == written

@@ -1,36 +1,33 @@
 """Numbers written in words, as figures, before any rule reads the request.
 
 Customers write "roughly two thousand GPUs", "a dozen DGX nodes", "half a megawatt" and "1.5
-thousand GPUs"; every rule reads figures. Spelled-out numbers go through text2num's
-`alpha2digit` (a maintained parser of English number words, with its own care for "one" used as
-a pronoun); what it leaves (a dozen, a couple, half a unit, a figure times a scale word) is read
-here. The library is imported only when the text holds a number word: most requests hold none.
+thousand GPUs"; every rule reads figures. A run of number words is read by the project's one
+reader of them (`clustergen.spelled`, also the agent's number check's); what it leaves (a dozen,
+a couple, half a unit, a figure times a scale word, "three point five") is read here.
 """
 
 from __future__ import annotations
 
 import re
 
-#: a word only a spelled-out number uses; cheap to search before importing the parser
-_NUMBER_WORD = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
-    r"eighty|ninety|hundred|thousand|million|dozen|couple|half|one)\b"
-)
+from clustergen.spelled import RUN, spelled_value
+
+#: a run of number words anywhere in a request ("8 GPUs per node, sixteen nodes"),
+#: and not a scale word after a figure ("1 trillion param", read by the rules as written)
+_SPELLED = re.compile(rf"(?<!\d )(?<!\d\u00a0){RUN}")
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000}
-#: "1.5 thousand", "2 hundred": a figure times a scale word the parser leaves apart
+#: "1.5 thousand", "2 hundred": a figure times a scale word
 _FIGURE_SCALE = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
-#: "a thousand", "a hundred": the article as one
-_A_SCALE = re.compile(r"\ba\s+(hundred|thousand|million)\b")
-#: "a dozen", "two dozen", "a couple of"
+#: "3 point 5" (after the runs are read): a decimal said aloud
+_POINT = re.compile(r"\b(\d+)\s+point\s+(\d+)\b")
+#: "a dozen", "2 dozen", "a couple of"
 _DOZEN = re.compile(r"\b(?:(a|\d+)\s+)?dozens?(?:\s+of)?\b")
 _COUPLE = re.compile(r"\ba\s+couple\s+of\b")
 #: "half a megawatt", "one and a half MW", "2 and a half"
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(?=[a-z])")
 _AND_A_HALF = re.compile(r"\b(\d+|one)\s+and\s+a\s+half\b")
-#: the parser leaves numbers under three as words (its guard for "one" as a pronoun and
-#: "second" as a unit of time); "two" has no other meaning
-_TWO = re.compile(r"\btwo\b")
+#: words that are numbers only sometimes: "no one wants", "a one-off"; left as written
+_ALONE = {"one", "zero"}
 
 
 def _figure(value: float) -> str:
@@ -38,17 +35,24 @@ def _figure(value: float) -> str:
     return str(int(value)) if value.is_integer() else f"{value:f}".rstrip("0")
 
 
+def _run(m: re.Match[str]) -> str:
+    words = m.group(0)
+    if words in _ALONE:
+        return words
+    value = spelled_value(words)
+    if value is None and words.startswith("a "):  # "a two tier": the article, then a number
+        rest = spelled_value(words[2:])
+        return words if rest is None else f"a {rest}"
+    return words if value is None else str(value)
+
+
 def figures(low: str) -> str:
     """`low` (a lower-cased request) with its spelled-out numbers written as figures; the same
     text when it holds none."""
-    if not _NUMBER_WORD.search(low):
-        return low
-    from text_to_num import alpha2digit  # only a request with number words pays the import
-
-    # a figure or "a" before a scale word first: the parser would read "thousand" on its own
-    text = _A_SCALE.sub(lambda m: str(_SCALES[m.group(1)]), low)
-    text = _FIGURE_SCALE.sub(lambda m: _figure(float(m.group(1)) * _SCALES[m.group(2)]), text)
-    text = _TWO.sub("2", alpha2digit(text, "en"))
+    # a figure before a scale word first: the run reader would read "thousand" on its own
+    text = _FIGURE_SCALE.sub(lambda m: _figure(float(m.group(1)) * _SCALES[m.group(2)]), low)
+    text = _SPELLED.sub(_run, text)
+    text = _POINT.sub(r"\1.\2", text)
     text = _DOZEN.sub(
         lambda m: str(12 * (1 if m.group(1) in (None, "a") else int(m.group(1)))), text
     )
