@@ -316,3 +316,14 @@ def test_the_storage_bullet_says_what_is_delivered_and_the_appendix_how() -> Non
         assert derivation not in page_one, derivation
     assert d.storage.targets.basis.split(";")[0] in appendix
     assert "Table 6" in appendix
+
+
+def test_the_headroom_under_a_facility_cap_is_said_at_the_meter() -> None:
+    """The headroom is IT power; under a facility cap it was written as if at the meter."""
+    d = plan_design(
+        CATALOG, merge_request(CATALOG, "256 GPUs training, 3 MW at the meter, PUE 1.3", {})
+    )
+    assert d.power.headroom_w is not None
+    text = memo.headline(d)
+    assert "of IT) under the 3.000 MW facility power cap" in text
+    assert "at the meter (" in text

@@ -93,7 +93,13 @@ def pools_headline(d: Design) -> str:
     )
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
-        text += f", leaving {watts(pw.headroom_w)} under the {watts(pw.cap_w)} {basis} power cap"
+        # the headroom is IT power; under a facility cap it is said at the meter too
+        left = (
+            f"{watts(pw.headroom_w)}"
+            if pw.cap_basis == "it"
+            else f"{watts(pw.headroom_w * pw.pue)} at the meter ({watts(pw.headroom_w)} of IT)"
+        )
+        text += f", leaving {left} under the {watts(pw.cap_w)} {basis} power cap"
     return text + "."
 
 
@@ -120,7 +126,13 @@ def headline(d: Design) -> str:
     )
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
-        text += f", leaving {watts(pw.headroom_w)} under the {watts(pw.cap_w)} {basis} power cap"
+        # the headroom is IT power; under a facility cap it is said at the meter too
+        left = (
+            f"{watts(pw.headroom_w)}"
+            if pw.cap_basis == "it"
+            else f"{watts(pw.headroom_w * pw.pue)} at the meter ({watts(pw.headroom_w)} of IT)"
+        )
+        text += f", leaving {left} under the {watts(pw.cap_w)} {basis} power cap"
         if any(a.field == "power_cap_basis" for a in d.assumptions):
             # an assumed basis is said where the cap is, not only in the appendix
             text += (
