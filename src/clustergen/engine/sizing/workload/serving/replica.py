@@ -41,6 +41,7 @@ from clustergen.engine.sizing.workload.inputs import constant, dense_field
 from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 from clustergen.engine.sizing.workload.serving.experts import (
     Layout,
+    all_to_all_latency_s,
     all_to_all_s_per_token,
     kv_copies,
     weights_per_gpu,
@@ -71,6 +72,8 @@ class Efficiency(NamedTuple):
     moe_size_exponent: float = 0.0
     moe_step_overhead_s_per_layer: float = 0.0
     expert_read: float = 1.0
+    a2a_latency_s_per_layer: float = 0.0
+    a2a_latency_s_per_rank: float = 0.0
 
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
@@ -96,6 +99,12 @@ class Efficiency(NamedTuple):
                 )
                 / 1e6,
                 expert_read=constant(catalog, "inference-expert-read-efficiency"),
+                a2a_latency_s_per_layer=constant(catalog, "inference-ep-all-to-all-latency-us")
+                / 1e6,
+                a2a_latency_s_per_rank=constant(
+                    catalog, "inference-ep-all-to-all-latency-us-per-rank"
+                )
+                / 1e6,
             ),
         )
 
@@ -156,12 +165,15 @@ class Replica(NamedTuple):
         at full batch does not speed up one user's TPOT."""
         return self._replace(prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
 
-    def speculating(self, drafts: int, acceptance: float, draft_cost: float) -> Replica:
+    def speculating(
+        self, drafts: int, acceptance: float, draft_cost: float, deeper: float | None = None
+    ) -> Replica:
         """The replica with speculative decoding: each step verifies `drafts` drafted tokens
-        per sequence (each accepted with probability `acceptance` while the ones before it
-        were), so it emits 1 + a + a^2 + ... + a^drafts tokens; the verified tokens cost the
-        sequence's decode work each, the drafting `draft_cost` of it per draft."""
-        emitted = sum(acceptance**i for i in range(drafts + 1))
+        per sequence, the first accepted with probability `acceptance`, each later one with
+        probability `deeper` (default the same) while the ones before it were, so it emits
+        1 + a + a r + a r^2 + ... tokens; the verified tokens cost the sequence's decode work
+        each, the drafting `draft_cost` of it per draft."""
+        emitted = speculative_tokens(drafts, acceptance, deeper)
         computed = (1 + drafts) * (1 + draft_cost)
         # the draft layers run one after another, each paying one layer's fixed cost per step
         return self._replace(
@@ -285,6 +297,14 @@ class Replica(NamedTuple):
         return _bisect(lambda b: self.tokens_per_s(b) <= tokens_per_s, 1e-6, self.max_batch)
 
 
+def speculative_tokens(drafts: int, acceptance: float, deeper: float | None = None) -> float:
+    """Tokens one sequence emits per step with `drafts` drafted tokens: 1, plus the first draft
+    at `acceptance`, plus each later one at `deeper` (default `acceptance`) given the ones
+    before it were accepted."""
+    later = acceptance if deeper is None else deeper
+    return 1.0 + sum(acceptance * later ** (i - 1) for i in range(1, drafts + 1))
+
+
 def _bisect(ok: object, lo: float, hi: float) -> float:
     """Largest x in [lo, hi] with ok(x), for ok true at lo and false at hi, monotone between."""
     assert callable(ok)
@@ -400,7 +420,8 @@ def build_replica(
         + copies * kv_mid * context / bandwidth
         + a2a,
         max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
-        overhead_s=moe_overhead_s(arch, eff),
+        overhead_s=moe_overhead_s(arch, eff)
+        + all_to_all_latency_s(arch, lay, eff.a2a_latency_s_per_layer, eff.a2a_latency_s_per_rank),
         chunks=max(1, math.ceil(isl / eff.chunk_tokens)),
         prefill_ranks=tp if lay.dep else 1,
         layout=layout,
