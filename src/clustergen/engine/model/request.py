@@ -266,6 +266,16 @@ class DesignRequest(BaseModel):
         description="a compute fabric technology ruled out ('our network team will not run "
         "InfiniBand' is infiniband): only the other is weighed",
     )
+    platforms_excluded: list[str] | None = Field(
+        default=None,
+        description="systems or GPUs ruled out ('not interested in GB200', 'no H100s'): a "
+        "system is weighed only when neither its id nor its GPU's is listed",
+    )
+    gpu_architecture: str | None = Field(
+        default=None,
+        description="GPU architecture asked for, as the catalog names it ('512 Blackwell GPUs' "
+        "is Blackwell): only systems with a GPU of it are weighed",
+    )
     storage_capacity_tb: float | None = Field(
         default=None,
         ge=TINY,
@@ -394,6 +404,14 @@ class DesignRequest(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _named_is_not_ruled_out(self) -> "DesignRequest":
+        for field in ("platform", "gpu"):
+            value = getattr(self, field)
+            if value is not None and value in (self.platforms_excluded or ()):
+                raise ValueError(f"{field} {value} is both asked for and ruled out")
+        return self
+
+    @model_validator(mode="after")
     def _exclusion_leaves_the_other(self) -> "DesignRequest":
         """Cooling and fabric technology are each one of two: ruling one out asks for the
         other, so every consumer of `cooling` and `fabric` honours the exclusion."""
@@ -480,6 +498,8 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     # issue 35: constraints as the customer states them
     "cooling_excluded": FieldWords("cooling ruled out"),
     "fabric_excluded": FieldWords("fabric ruled out"),
+    "platforms_excluded": FieldWords("systems or GPUs ruled out"),
+    "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),
