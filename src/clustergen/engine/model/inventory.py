@@ -32,6 +32,7 @@ class PartKind(StrEnum):
     RACK = "rack"
     PDU = "pdu"
     CDU = "cooling"
+    POWER_SHELF = "power-shelf"
 
 
 #: where a device stands outside the compute racks, which names the rack it fills
@@ -81,6 +82,9 @@ PARTS: dict[PartKind, PartSpec] = {
     PartKind.RACK: PartSpec(None, "none", False, None, "rack"),
     PartKind.PDU: PartSpec("power", "vertical", False, None, "rack PDU"),
     PartKind.CDU: PartSpec("cooling", "row", False, None, "coolant distribution unit"),
+    # a busbar rack's DC power shelves: what they deliver is the nodes' power, their conversion
+    # loss within the nodes' published maximum input, as a node's own supplies' is
+    PartKind.POWER_SHELF: PartSpec("power", "compute-top", False, None, "DC power shelf"),
 }
 
 
@@ -118,6 +122,7 @@ MANAGEMENT_SERVER = "management-server"
 STORAGE = "storage"
 PDU = "pdu"
 CDU = "cdu"
+POWER_SHELF = "shelf"
 
 #: the short names of the networks in group ids
 _NETWORK_IDS = {
