@@ -136,6 +136,10 @@ class DesignRequest(BaseModel):
     )
     rack_power_kw: RackKw | None = Field(default=None, description="power limit of one rack in kW")
     cooling: Cooling | None = Field(default=None, description="how racks are cooled")
+    rack_power: Literal["ac", "busbar"] | None = Field(
+        default=None,
+        description="how racks feed their systems: AC rack PDUs, or DC power shelves on a busbar",
+    )
     storage_tier: Tier | None = Field(default=None, description="SuperPOD storage performance tier")
     objective: Objective | None = Field(
         default=None,
@@ -460,6 +464,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
     "cooling": FieldWords("cooling"),
+    "rack_power": FieldWords("rack power distribution"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),
     "objective": FieldWords("objective"),
     "fit": FieldWords("build the largest that fits", flag="fit"),
