@@ -160,11 +160,15 @@ NEED_RULES: tuple[Rule, ...] = (
     rule(
         "storage_capacity",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
-        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity)\b"
+        # what customers put between: "1.2 PB of fast storage", "500 TB scratch"
+        r"(?:(?:fast|high[- ]performance|high[- ]speed|shared|parallel|all[- ]flash|nvme|flash|"
+        r"hot|performant|network(?:ed)?|usable)\s+){0,3}"
+        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity|scratch"
+        r"(?:\s+space)?|file\s*system|filesystem)\b"
         r"|\b(?:usable\s+)?(?:storage\s+)?capacity\s*(?:of|:|=|is)?\s*"
         r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
         _capacity,
-        needs=("capacity", "storage", "usable"),
+        needs=("capacity", "file", "scratch", "storage", "system", "usable"),
     ),
     rule(
         "storage_bandwidth",
