@@ -228,6 +228,8 @@ FILLER = frozenset(
         "deploy",
         "research",
         "university",
+        "colo",
+        "colocation",
         "college",
         "institute",
         "lab",

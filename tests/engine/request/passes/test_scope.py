@@ -88,6 +88,8 @@ def test_a_total_over_a_count_of_racks_is_not_a_rack_limit() -> None:
         ("512 GPUs training, 5 MW", None),
         ("a 4 MW data hall (measured at the utility meter, PUE around 1.4), 512 GPUs", "facility"),
         ("RFP 4.2: total site power shall not exceed 2.5 MW. approx 256 GPUs.", "facility"),
+        ("5 MW incl. cooling, as many B200s as fit", "facility"),
+        ("4 MW inclusive of cooling, 1,000 GPUs", "facility"),
     ],
 )
 def test_a_cap_takes_the_basis_its_sentence_states(text: str, basis: str | None) -> None:
@@ -238,3 +240,17 @@ def test_a_name_asked_for_and_ruled_out_is_refused() -> None:
 )
 def test_what_customers_say_around_the_figures_is_read(text: str) -> None:
     assert not parse_request(load_catalog(), text).not_understood
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_mw"),
+    [
+        ("our colo gives us 1.5MW per hall across 2 halls; maximize training compute", 3.0),
+        ("2 MW per data hall, three data halls, 4,000 GPUs", 6.0),
+        ("5 MW per site, 1,024 GPUs", 5.0),
+    ],
+)
+def test_a_cap_per_room_counts_every_room_its_sentence_counts(text: str, cap_mw: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == cap_mw * 1e6
+    assert not {"halls", "across", "3", "2"} & set(r.not_understood)

@@ -48,7 +48,7 @@ from clustergen.engine.request.passes.refusals import (
     refuse_unnamed_model,
     refuse_unsized_job,
 )
-from clustergen.engine.request.passes.scope import read_cap_basis, read_scope
+from clustergen.engine.request.passes.scope import read_cap_basis, read_cap_per_room, read_scope
 from clustergen.engine.request.passes.tables import read_price_rules, read_rules, tokens_from_load
 
 Pass = Callable[[Draft], None]
@@ -72,6 +72,7 @@ PASSES: tuple[Pass, ...] = (
     read_scope,
     read_rules,
     read_cap_basis,
+    read_cap_per_room,
     read_gpus_per_node,
     # readings of the whole request
     tokens_from_load,

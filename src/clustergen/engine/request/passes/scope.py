@@ -111,13 +111,14 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
 #: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
 _FACILITY = re.compile(
     r"\b(?:facility|site|meter|utility|grid|building|substation|feed|all[- ]in|"
-    r"including (?:cooling|overhead)|total (?:power|load|draw))\b"
+    r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical)|total (?:power|load|draw))\b"
 )
 _IT = re.compile(r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)")
 
 
 #: what ends a sentence (not the point of "3.2 MW")
-_SENTENCE_END = re.compile(r"\.(?!\d)|[;!?\n]")
+#: (nor the point of an abbreviation: "incl. cooling", "approx. 3 MW", "vs. air")
+_SENTENCE_END = re.compile(r"(?<!\bincl)(?<!\bexcl)(?<!\bapprox)(?<!\bvs)(?<!\bca)\.(?!\d)|[;!?\n]")
 #: how a cap is worded before its figure ("not to exceed 3 MW"): read with the basis
 _CAP_WORDS = re.compile(
     r"(?:(?:shall|must|may|will|can|should|does|do)?\s*not (?:to )?exceed|no more than|"
@@ -181,6 +182,57 @@ def read_cap_basis(r: Draft) -> None:
     words = _cap_words(r.low, r.used, phrase)
     if words:
         r.take(words.start, words.end, words.note)
+
+
+#: a cap given per room ("1.5 MW per hall"), and how many rooms the sentence counts
+_ROOM = r"(?:data\s+)?(?:hall|room|suite|pod|building|site|cage|vault)"
+_PER_ROOM = re.compile(rf"\s*(?:of\s+\w+\s+)?(?:per|each|in\s+each|a|for\s+each)\s+({_ROOM})\b")
+_ROOMS = re.compile(
+    rf"(?:\b(?:across|in|over|x|times|for|with|on)\s+)?(?<![\w.])(\d+|two|three|four|five|six|"
+    rf"seven|eight|nine|ten)\s+(?:identical\s+|separate\s+)?({_ROOM})s\b"
+)
+_ROOM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10}  # fmt: skip
+
+
+def read_cap_per_room(r: Draft) -> None:
+    """A cap given per room and a count of rooms in its sentence ("1.5 MW per hall across 2
+    halls"): the cap is the rooms' sum, said as such. A pass: the count stands anywhere in the
+    cap's sentence, after the power rule read the figure."""
+    phrase, cap = r.phrases.get("power_cap_w"), r.fields.get("power_cap_w")
+    if phrase is None or not isinstance(cap, float):
+        return
+    at = r.low.find(phrase)
+    if at < 0:
+        return
+    per = _PER_ROOM.match(r.low, at + len(phrase))
+    if per is None or not _free(r.used, *per.span()):
+        return
+    start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
+    noun = per.group(1).split()[-1]
+    rooms = next(
+        (
+            m
+            for m in _ROOMS.finditer(r.low, start, end)
+            if m.group(2).split()[-1] == noun and _free(r.used, *m.span())
+        ),
+        None,
+    )
+    if rooms is None:
+        return
+    n = _ROOM_WORDS.get(rooms.group(1)) or int(rooms.group(1))
+    if n < 1:
+        return
+    r.fields["power_cap_w"] = cap * n
+    words = f"{phrase} {per.group(0).strip()} ... {rooms.group(0).strip()}"
+    r.take(per.start(), per.end(), "")
+    r.take(
+        rooms.start(),
+        rooms.end(),
+        f"{words!r} -> power cap {cap * n / 1e6:g} MW ({n} x {cap / 1e6:g} MW)",
+    )
+    r.understood = [u for u in r.understood if u]
 
 
 def _apply(r: Draft, found: list[Found]) -> None:
