@@ -175,13 +175,20 @@ def test_a_clause_number_and_rfp_wording_are_not_left_over() -> None:
         ("GB300 is off the table; 2,000 GPUs under 10 MW", ["gb300"], None),
         # a number between is a quantity, not a ruled-out name
         ("no more than 512 H100s", [], "h100-sxm"),
+        # a kind of system: every system of it
+        ("2,000 GPUs under 4 MW, no NVL72 racks", ["gb200-nvl72", "gb300-nvl72"], None),
+        (
+            "Need 128 GPUs; not NVIDIA DGX",
+            ["dgx-a100", "dgx-a100-320gb", "dgx-b200", "dgx-b300", "dgx-h100", "dgx-h200"],
+            None,
+        ),
     ],
 )
 def test_a_negation_rules_out_the_gpu_or_system_it_governs(
     text: str, excluded: list[str], kept: str | None
 ) -> None:
     r = parse_request(load_catalog(), text)
-    assert (r.platforms_excluded or []) == excluded
+    assert sorted(r.platforms_excluded or []) == sorted(excluded)
     assert r.gpu == kept
 
 
@@ -254,3 +261,8 @@ def test_a_cap_per_room_counts_every_room_its_sentence_counts(text: str, cap_mw:
     r = parse_request(CAT, text)
     assert r.power_cap_w == cap_mw * 1e6
     assert not {"halls", "across", "3", "2"} & set(r.not_understood)
+
+
+def test_nothing_rules_out_what_it_governs() -> None:
+    r = parse_request(load_catalog(), "1,000 GPUs, nothing liquid-cooled")
+    assert (r.cooling, r.cooling_excluded) == ("air", "liquid")

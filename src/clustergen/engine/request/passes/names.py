@@ -111,6 +111,12 @@ def rule_out_names(r: Draft) -> None:
         if span is None:
             keep.append(i)
             continue
+        word = re.sub(r"\s+(?:racks?|systems?)$", "", r.low[start:end].strip())
+        kind_word = _SYSTEM_KINDS.get(word)
+        if kind_word is not None:  # "no NVL72 racks": every system of the kind, not one alias's
+            ids = [s.id for s in r.catalog.all("systems", System) if s.kind == kind_word]
+            _exclude(r, ids, span, f"{word.upper()} systems")
+            continue
         _exclude(r, [eid], span, eid)
     r.named, r.spans = [r.named[i] for i in keep], [r.spans[i] for i in keep]
 
@@ -125,8 +131,10 @@ def _exclude(r: Draft, ids: list[str], span: Span, what: str) -> None:
 
 def read_gpu_architecture(r: Draft) -> None:
     """A GPU architecture named as the catalog names it ("512 Blackwell GPUs", "no Hopper"):
-    only its systems are weighed, or, ruled out, none of them. A pass: the words are the
+    only its systems are weighed, or, ruled out, none of them; a kind of system ruled out ("not
+    DGX", "no NVL72 racks") rules out its systems. A pass: the words are the
     catalog's architectures, and a name that holds one ("RTX PRO 6000 Blackwell") keeps it."""
+    _ruled_out_kinds(r)
     by_arch: dict[str, list[str]] = {}
     for g in r.catalog.all("gpus", Gpu):
         if g.architecture:
@@ -154,6 +162,35 @@ def read_gpu_architecture(r: Draft) -> None:
             )
             r.take(m.start(), m.end(), f"{m.group(0)!r} -> {arch.title()} GPUs only")
             _count_around(r, m)
+
+
+#: words for a kind of system (catalog `kind`), read when a negation rules the kind out ("not
+#: NVIDIA DGX", "no NVL72 racks", "nothing rack-scale")
+_SYSTEM_KINDS = {
+    "dgx": "dgx",
+    "hgx": "hgx",
+    "oem": "hgx",
+    "nvl72": "nvl-rack",
+    "nvl-72": "nvl-rack",
+    "rack-scale": "nvl-rack",
+    "rack scale": "nvl-rack",
+    "pcie": "pcie-server",
+}
+
+
+def _ruled_out_kinds(r: Draft) -> None:
+    """A kind of system a negation rules out: its systems join `platforms_excluded`."""
+    for word, kind in _SYSTEM_KINDS.items():
+        for m in re.finditer(rf"\b{re.escape(word)}\b", r.low):
+            inside = any(s < m.end() and m.start() < e for s, e in r.spans)
+            if inside or not r.free(m):
+                continue
+            cs, ce = clause_of(r.low, m.start())
+            span = negated(r.low, cs, ce, m.start(), m.end())
+            if span is None:
+                continue
+            ids = [s.id for s in r.catalog.all("systems", System) if s.kind == kind]
+            _exclude(r, ids, span, f"{word.upper()} systems")
 
 
 def _count_around(r: Draft, m: re.Match[str]) -> None:
