@@ -43,6 +43,16 @@ _GOVERNED: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("cooling", "air", re.compile(r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b")),
     ("fabric", "infiniband", re.compile(r"\binfini\s*band\b|\bib\b|\bquantum(?:-?x800|-?2)?\b")),
     ("fabric", "ethernet", re.compile(r"\bspectrum[- ]?x\b|\bethernet\b|\broce\b")),
+    # "we don't need storage", "storage is out of scope": the storage system, not its fabric
+    (
+        "storage",
+        "",
+        re.compile(
+            r"\b(?:(?:new|additional|any|extra)\s+)?storage(?:\s+(?:system|array|appliances?))?\b"
+            r"(?!\s*(?:fabric|network|tier|bandwidth|throughput|read|write|capacity|"
+            r"performance|target|port|leaf|switch))"
+        ),
+    ),
 )
 
 
@@ -63,8 +73,12 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 if span is None:
                     continue
                 phrase = low[span[0] : span[1]].strip()
-                note = f"{phrase!r} -> {field} {value} ruled out"
-                out.append(Found(span[0], span[1], f"{field}_excluded", value, note))
+                note = (
+                    f"{phrase!r} -> {field} {value} ruled out"
+                    if value
+                    else f"{phrase!r} -> {field} out of scope (the customer's own serves it)"
+                )
+                out.append(Found(span[0], span[1], f"{field}_excluded", value or True, note))
     return out
 
 
