@@ -226,7 +226,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
         ),
         (
             "server, p99 limits, long prompts",
-            "MLPerf v5.0/v5.1 Llama 3.1 405B server runs: output tokens/s per GPU",
+            "MLPerf v5.0/v5.1 Llama 3.1 405B server and interactive runs: tokens/s per GPU",
             [r.error for r in runs if "405b" in r.model],
             BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT,
         ),
