@@ -28,11 +28,13 @@ from clustergen.engine.request.passes.meanings import (
 from clustergen.engine.request.passes.names import (
     find_names,
     priced_gpu,
+    read_gpu_architecture,
     read_platforms,
     read_pod,
     read_replaced_fleet,
     read_storage,
     refuse_other_variant,
+    rule_out_names,
 )
 from clustergen.engine.request.passes.per_node import read_gpus_per_node
 from clustergen.engine.request.passes.refusals import (
@@ -59,6 +61,8 @@ PASSES: tuple[Pass, ...] = (
     find_names,
     priced_gpu,
     refuse_other_variant,
+    rule_out_names,
+    read_gpu_architecture,
     read_replaced_fleet,
     read_replaced_details,
     read_existing_installation,

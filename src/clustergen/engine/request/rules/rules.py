@@ -435,6 +435,20 @@ RULES: tuple[Rule, ...] = (
         _member("cooling", "air", "cooling"),
         needs=("air",),
     ),
+    # "DC busbar", "busbar power", "power shelves": racks fed by DC power shelves on a busbar;
+    # "AC power", "rack PDUs": the AC-fed racks
+    rule(
+        "power_busbar",
+        r"\b(?:dc[- ])?bus[- ]?bars?\b|\bdc[- ]power(?:ed)?\b|\bpower[- ]shel(?:f|ves)\b",
+        lambda m: [Reading("rack_power", "busbar", "rack power: DC busbar")],
+        needs=("bus", "dc", "power"),
+    ),
+    rule(
+        "power_ac",
+        r"\bac[- ]power(?:ed)?\b|\brack[- ]pdus?\b",
+        lambda m: [Reading("rack_power", "ac", "rack power: AC PDUs")],
+        needs=("power", "rack"),
+    ),
     rule(
         "w_train",
         r"\b(?:pre-?)?train(?:ing|s)?\b",
