@@ -63,6 +63,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = (
             B200_F32,
             {
                 "compute_switches": 48,
+                "storage_switches": 12,  # 8 storage leaves + 4 storage spines (Figure 3.2)
                 "oob_switches": 16,
                 "fabric_managers": 4,  # 2 compute + 2 storage UFM
                 "management_servers": 7,  # 2 BCM + 5 service
