@@ -9,6 +9,7 @@ from clustergen.catalog import load_catalog
 from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
+from clustergen.engine.report.files import rackplan
 from clustergen.engine.report.words import verdict
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
@@ -155,3 +156,17 @@ def test_a_design_without_a_reference_architecture_says_its_counts_are_derived()
     check = _table_check(d)
     assert check.status == "INFO"
     assert check.figure == "derived by rule: the design follows no reference architecture"
+
+
+def test_the_b200_management_racks_are_the_published_five_each_holding_gear() -> None:
+    # B200 RA Figure 3.2 (secondary reading, Rackula spike #3287): the 4 SU's management gear in
+    # 5 racks, laid out by function; its height alone needs 4 of 36 usable U, so the table's
+    # count stands and the gear spreads over all five
+    d = _design("127 DGX B200, InfiniBand")
+    assert d.racks.network_racks == 5
+    assert d.racks.total_racks == 64 + 5
+    assert "5 management racks as the RA's table publishes" in d.racks.basis
+    support = [r for r in rackplan.rack_plan(d) if r.role != "compute"]
+    assert len(support) == 5
+    assert all(r.devices for r in support)
+    assert _table_check(d).passed
