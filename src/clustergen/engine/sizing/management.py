@@ -249,6 +249,17 @@ def servers(
             f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
+        if arch and fm.id != arch.fabric_manager and ib_switch is not None:
+            fm_text += (
+                f"; {fm.name}, the appliance of the compute fabric's {ib_switch.family} "
+                f"switches (the architecture lists {catalog.system(arch.fabric_manager).name})"
+            )
+            if ib_fabrics > 1:
+                fm_text += (
+                    "; the storage fabric's pair is counted as the same model (an assumption: "
+                    "one appliance model a design, its newer generation managing the older "
+                    "fabric too; the RA's own models were not retrieved)"
+                )
     mgmt_count, mgmt_text = _management_count(inputs, nodes)
     mgmt = (
         catalog.system(arch.management_server)
