@@ -49,6 +49,7 @@ from clustergen.evals.calibration import (
     curve_errors,
     inference_errors,
     inference_inputs,
+    server_run_errors,
     training_errors,
 )
 
@@ -181,6 +182,9 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
     training = training_errors(catalog)
     stack = curve_errors(catalog, yaml.safe_load((SERVING_TESTS / "stack_curves.yaml").read_text()))
     tokens, ttfts = _latency_bound()
+    runs = server_run_errors(
+        catalog, yaml.safe_load((SERVING_TESTS / "server_runs.yaml").read_text())
+    )
 
     def interp(moe: bool) -> list[float]:
         return [e for r in inference if r.moe == moe and (e := r.interpolation_error) is not None]
@@ -219,6 +223,18 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
             "NIM users in flight: TTFT at load",
             ttfts,
             BAND_TTFT_AT_LOAD_PCT,
+        ),
+        (
+            "server, p99 limits, long prompts",
+            "MLPerf v5.0/v5.1 Llama 3.1 405B server and interactive runs: tokens/s per GPU",
+            [r.error for r in runs if "405b" in r.model],
+            BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT,
+        ),
+        (
+            "server, p99 limits, short prompts",
+            "MLPerf v5.0/v5.1 Llama 2 70B server runs: output tokens/s per GPU",
+            [r.error for r in runs if "405b" not in r.model],
+            BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT,
         ),
         (
             "disaggregated + MTP, MoE",

@@ -20,6 +20,7 @@ from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.assemble import Sized, finish_design, size_design
+from clustergen.engine.cache import cached
 from clustergen.engine.cost import budget_verdict, capital_of
 from clustergen.engine.model.common import Technology
 from clustergen.engine.model.design import (
@@ -131,12 +132,18 @@ def _platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
         systems = [s for s in catalog.all(System) if s.gpu == request.gpu and s.gpus_per_node]
         if not systems:
             return [gpu_system(catalog, request.gpu)]
-        return systems
+        kept = [s for s in systems if not ruled_out(catalog, request, s)]
+        if not kept:
+            raise RequestError(
+                f"every system with {request.gpu} is ruled out by the request",
+                hint="drop an exclusion or name another GPU",
+            )
+        return kept
     out = []
     for s in catalog.all(System):
         if not s.gpus_per_node or catalog.architecture_for(s.id) is None:
             continue
-        if s.lifecycle in PAST_SALE:
+        if s.lifecycle in PAST_SALE or ruled_out(catalog, request, s):
             continue
         if request.cooling == "air" and s.cooling == "liquid":
             continue
@@ -147,7 +154,26 @@ def _platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
         if request.rack_power_kw and s.max_power_w and s.max_power_w / 1e3 > request.rack_power_kw:
             continue
         out.append(s)
+    if not out and (request.platforms_excluded or request.gpu_architecture):
+        raise RequestError(
+            "no current system with a published reference architecture is left once the "
+            "request's exclusions and GPU architecture are applied",
+            hint="drop an exclusion, or name the system to use",
+        )
     return out
+
+
+def ruled_out(catalog: Catalog, request: DesignRequest, system: System) -> bool:
+    """A system the request rules out by its id or its GPU's ('not interested in GB200'), or
+    whose GPU is not of the architecture asked for ('Blackwell GPUs')."""
+    out = request.platforms_excluded or ()
+    if system.id in out or (system.gpu is not None and system.gpu in out):
+        return True
+    arch = request.gpu_architecture
+    if arch is None:
+        return False
+    gpu = catalog.gpu(system.gpu) if system.gpu else None
+    return gpu is None or (gpu.architecture or "").casefold() != arch.casefold()
 
 
 def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[Candidate]:
@@ -170,9 +196,7 @@ def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[
 def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> DesignChoices:
     """The design choices a candidate is built from. The fabric is left to the platform's RA when
     the candidate's technology is the one the RA builds (so the design follows it)."""
-    ra_techs = {
-        a.compute_fabric.technology for a in catalog.all(Architecture) if c.system.id in a.systems
-    }
+    ra_techs = ra_technologies(catalog, c.system.id)
     follow_ra = not request.fabric and len(ra_techs) == 1 and c.technology in ra_techs
     return DesignChoices(
         platform=c.system.id,
@@ -182,6 +206,18 @@ def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> Desig
         rack_power_kw=request.rack_power_kw,
         cooling=request.cooling,
     )
+
+
+def ra_technologies(catalog: Catalog, system_id: str) -> frozenset[Technology]:
+    """The compute-fabric technologies of the reference architectures that build the system,
+    once per catalog (every candidate of a platform asks)."""
+
+    def find() -> frozenset[Technology]:
+        return frozenset(
+            a.compute_fabric.technology for a in catalog.all(Architecture) if system_id in a.systems
+        )
+
+    return cached(catalog, ("ra_technologies", system_id), find)
 
 
 def pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | None:

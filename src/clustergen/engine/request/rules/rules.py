@@ -156,15 +156,34 @@ _BW_WORDS = (
     r"(?:read|write|checkpoint(?:ing)?|storage)(?:\s+(?:bandwidth|throughput|speed|performance))?"
 )
 
+#: the customer's own storage serves the cluster: "we'll use our existing Lustre", "BYO storage"
+_OWN_STORAGE = (
+    r"\b(?:use|reuse|re-use|keep|leverage|connect\s+to|attach\s+to|plug\s+into|hook\s+into|"
+    r"mount)\s+(?:our|the)\s+(?:existing|current|own|in-house|on-prem)\b"
+    r"(?=\s+(?:[\w-]+\s+){0,2}?(?:storage|lustre|weka|vast|gpfs|spectrum\s+scale|ddn|netapp|"
+    r"ceph|file\s*system|filesystem|nas|array)\b)"
+    r"|\bbyo\s+storage\b|\bbring\s+(?:our|your)\s+own\s+storage\b"
+)
+
 NEED_RULES: tuple[Rule, ...] = (
+    rule(
+        "own_storage",
+        _OWN_STORAGE,
+        lambda m: [Reading("storage_excluded", True, "storage: the customer's own, not quoted")],
+        needs=("bring", "byo", "connect", "hook", "keep", "leverage", "mount", "plug", "use"),
+    ),
     rule(
         "storage_capacity",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
-        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity)\b"
+        # what customers put between: "1.2 PB of fast storage", "500 TB scratch"
+        r"(?:(?:fast|high[- ]performance|high[- ]speed|shared|parallel|all[- ]flash|nvme|flash|"
+        r"hot|performant|network(?:ed)?|usable)\s+){0,3}"
+        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity|scratch"
+        r"(?:\s+space)?|file\s*system|filesystem)\b"
         r"|\b(?:usable\s+)?(?:storage\s+)?capacity\s*(?:of|:|=|is)?\s*"
         r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
         _capacity,
-        needs=("capacity", "storage", "usable"),
+        needs=("capacity", "file", "scratch", "storage", "system", "usable"),
     ),
     rule(
         "storage_bandwidth",
@@ -434,6 +453,20 @@ RULES: tuple[Rule, ...] = (
         r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b",
         _member("cooling", "air", "cooling"),
         needs=("air",),
+    ),
+    # "DC busbar", "busbar power", "power shelves": racks fed by DC power shelves on a busbar;
+    # "AC power", "rack PDUs": the AC-fed racks
+    rule(
+        "power_busbar",
+        r"\b(?:dc[- ])?bus[- ]?bars?\b|\bdc[- ]power(?:ed)?\b|\bpower[- ]shel(?:f|ves)\b",
+        lambda m: [Reading("rack_power", "busbar", "rack power: DC busbar")],
+        needs=("bus", "dc", "power"),
+    ),
+    rule(
+        "power_ac",
+        r"\bac[- ]power(?:ed)?\b|\brack[- ]pdus?\b",
+        lambda m: [Reading("rack_power", "ac", "rack power: AC PDUs")],
+        needs=("power", "rack"),
     ),
     rule(
         "w_train",

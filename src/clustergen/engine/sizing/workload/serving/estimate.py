@@ -328,6 +328,13 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
 
 #: a first token this late is no longer interactive: people wait tens of seconds
 _SLOW_FIRST_TOKEN_S = 10.0
+#: how the slow-first-token warning begins: a design puts it on its first line
+SLOW_FIRST_TOKEN = "the first token takes"
+
+
+def is_slow_first_token(warning: str) -> bool:
+    """Whether a warning is the slow-first-token one (said first, before any figure)."""
+    return warning.startswith(SLOW_FIRST_TOKEN)
 
 
 def slow_first_token(w: WorkloadInputs, ttft_s: float) -> list[str]:
@@ -339,7 +346,7 @@ def slow_first_token(w: WorkloadInputs, ttft_s: float) -> list[str]:
         return []
     at = f"p{w.percentile * 100:g}" if w.percentile else "mean"
     return [
-        f"the first token takes {ttft_s:,.1f} s ({at}) at the target load, "
+        f"{SLOW_FIRST_TOKEN} {ttft_s:,.1f} s ({at}) at the target load, "
         f"{w.isl:,}-token prompts: too slow for people waiting on replies; state a TTFT limit "
         "to size for one, or say offline if no one waits"
     ]
@@ -637,9 +644,14 @@ def _method(
         if t
     )
     queue = (
-        f"TTFT at the target load: one prompt's prefill in {plural(rep.chunks, 'chunk')} plus the queue "
-        "ahead of it (Poisson arrivals, Kingman), "
-        + (f"at p{w.percentile * 100:g}" if w.percentile else "the mean")
+        f"TTFT at the target load: one prompt's prefill in {plural(rep.chunks, 'chunk')} riding "
+        "in the decode steps plus the queue ahead of it (Poisson arrivals), "
+        + (
+            f"at p{w.percentile * 100:g} from the M/D/1 waiting-time tail at the replica's "
+            f"prompt load ({rep.prefill_share(batch):.0%} busy)"
+            if w.percentile
+            else "the mean (Kingman)"
+        )
     )
     parts = [
         _regime(w),
