@@ -249,10 +249,11 @@ def servers(
             f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
-        if arch and fm.id != arch.fabric_manager and ib_switch is not None:
+        listed = arch.fabric_manager if arch else None
+        if listed and fm.id != listed and ib_switch is not None:
             fm_text += (
                 f"; {fm.name}, the appliance of the compute fabric's {ib_switch.family} "
-                f"switches (the architecture lists {catalog.system(arch.fabric_manager).name})"
+                f"switches (the architecture lists {catalog.system(listed).name})"
             )
             if ib_fabrics > 1:
                 fm_text += (
