@@ -300,7 +300,8 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     setup, cf = _scale_out(inputs, nodes, notes, sized)
     follows_ra = setup.architecture is not None
     plan = plan_storage(inputs, nodes, notes)
-    srv = servers(inputs, nodes, _infiniband_fabrics(inputs, cf, follows_ra))
+    ib = catalog.switch(cf.leaf_switch) if cf and cf.technology == "infiniband" else None
+    srv = servers(inputs, nodes, _infiniband_fabrics(inputs, cf, follows_ra), ib)
     ns = north_south(inputs, nodes, (setup, cf), plan, srv, follows_ra)
     rack_plan = compute_racks(inputs, nodes, notes)
     storage = storage_section(inputs, plan, storage_network_gb(ns, nodes, plan.storage_ports))

@@ -140,7 +140,7 @@ def _upper(plan: FabricPlan, leaves: Leaves, spine_radix: int, core_radix: int) 
         if not leaves.up:  # one leaf per rail holds the cluster: no tier above it
             return pair_upper()
         return group_upper(leaves, plan.su_nodes, spine_radix, core_radix)
-    return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
+    return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su, plan.spines or 2)
 
 
 class _Links(NamedTuple):
