@@ -128,7 +128,7 @@ def test_every_device_type_is_the_librarys_or_shipped_and_every_end_an_interface
 
 def test_topology_conf_places_every_compute_node_once(bundle: Path) -> None:
     """Every host of the compute fabric's node-leaf cables under one switch of the rack plan; a
-    server standing alone (no compute fabric) is said to need no topology."""
+    server standing alone (no compute fabric) is placed under a switch name of its own."""
     design = json.loads((bundle / "design.json").read_text())
     conf = (bundle / "topology.conf").read_text()
     placed = [
@@ -142,8 +142,11 @@ def test_topology_conf_places_every_compute_node_once(bundle: Path) -> None:
     }
     hosts = [r["name"] for r in _csv(bundle / "rack_plan.csv") if _group(r["name"]) in groups]
     if not groups:
+        # a server standing alone: each node under a switch name of its own, placed once
+        nodes = [r["name"] for r in _csv(bundle / "rack_plan.csv") if _group(r["name"]) == "node"]
         assert "no compute fabric" in conf
-        assert "SwitchName" not in conf
+        assert nodes
+        assert sorted(placed) == sorted(nodes)
         return
     assert len(placed) == len(set(placed))
     assert sorted(placed) == sorted(hosts)
