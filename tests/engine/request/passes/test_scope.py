@@ -255,6 +255,7 @@ def test_what_customers_say_around_the_figures_is_read(text: str) -> None:
         ("our colo gives us 1.5MW per hall across 2 halls; maximize training compute", 3.0),
         ("2 MW per data hall, three data halls, 4,000 GPUs", 6.0),
         ("5 MW per site, 1,024 GPUs", 5.0),
+        ("Design for 10,000 GPUs across 3 buildings, 20 MW each", 60.0),
     ],
 )
 def test_a_cap_per_room_counts_every_room_its_sentence_counts(text: str, cap_mw: float) -> None:
