@@ -170,7 +170,7 @@ NEED_RULES: tuple[Rule, ...] = (
         "own_storage",
         _OWN_STORAGE,
         lambda m: [Reading("storage_excluded", True, "storage: the customer's own, not quoted")],
-        needs=("bring", "byo", "connect", "hook", "keep", "leverage", "mount", "plug", "use"),
+        needs=("our", "storage", "the"),
     ),
     rule(
         "storage_capacity",
