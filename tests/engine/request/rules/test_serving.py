@@ -116,6 +116,9 @@ def test_a_percentile_outside_50_to_100_is_refused() -> None:
         ("serve llama 3.1 70b at 36,000 queries an hour, 300 output tokens", 3_000.0),
         # a thousands suffix with a space before the noun ("5k users")
         ("chatbot for 5k users at 20 tokens/s each, llama 3.3 70b", 100_000.0),
+        # the people counted after them, and people other than 'users'
+        ("host llama 3.1 70b for our developers, about 150 of them", 3_000.0),
+        ("serve llama 3.1 70b to 300 engineers", 6_000.0),
         # a millions suffix: '2m requests per hour'
         ("serve llama 3.1 70b at 2m requests per hour, 300 output tokens", 500_000.0 / 3),
     ],

@@ -18,6 +18,8 @@ _SCALE = {None: 1.0, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 
 
 def _amount(m: re.Match[str]) -> float:
+    if m.groupdict().get("after"):
+        return num(m.group("after")) * (1e3 if m.group("after_k") else 1.0)
     return num(m.group(1)) * _SCALE[m.group(2)]
 
 
@@ -40,6 +42,12 @@ def _share(m: re.Match[str]) -> list[Reading]:
 _WHOSE = (
     r"(?:(?:internal|external|enterprise|corporate|company|total|registered|named|expected|"
     r"peak|paying|business|beta|end)[- ]?\s*)?"
+)
+
+#: who a serving load counts
+_PEOPLE = (
+    r"(?:users?|seats?|employees|staff|people|customers|agents|developers|engineers|analysts|"
+    r"researchers|scientists|students|clinicians|lawyers)\b"
 )
 
 #: read before token rates and lengths; the readings are turned into a token rate by `to_tokens`
@@ -87,8 +95,13 @@ LOAD_RULES: tuple[Rule, ...] = (
         _AMOUNT
         + r"\s*"
         + _WHOSE
-        + r"(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
-        r"(?!\s*(?:/|per\b))",
+        + _PEOPLE
+        + r"(?!\s*(?:/|per\b))"
+        # "for our developers, about 150 of them": the count after the people it counts
+        + r"|\b"
+        + _PEOPLE
+        + r",?\s*(?:about|around|roughly|approximately|some|~)?\s*"
+        r"(?P<after>\d+(?:,\d{3})*)\s*(?P<after_k>k)?\s+of\s+them\b",
         lambda m: [
             Reading(
                 "_concurrent",
@@ -97,7 +110,11 @@ LOAD_RULES: tuple[Rule, ...] = (
                 "requests/s if fewer are active at once)",
             )
         ],
-        needs=("agent", "customer", "developer", "employee", "people", "seat", "staff", "user"),
+        needs=(
+            *("agent", "analyst", "clinician", "customer", "developer", "employee", "engineer"),
+            *("lawyer", "people", "researcher", "scientist", "seat", "staff", "student", "user"),
+            "them",
+        ),
     ),
 )
 
