@@ -170,3 +170,15 @@ def test_the_b200_management_racks_are_the_published_five_each_holding_gear() ->
     assert len(support) == 5
     assert all(r.devices for r in support)
     assert _table_check(d).passed
+
+
+def test_an_oversubscription_the_request_asks_for_leaves_the_compute_counts_to_the_rule() -> None:
+    """'2:1 is fine' departs from the RA's non-blocking compute fabric by request: its compute
+    counts are not held to the table (the other counts still are), and nothing fails on them."""
+    d = _design("1024 B200, IB NDR, 2:1 oversubscription is fine")
+    check = _table_check(d)
+    assert check.severity != "error" or check.passed
+    assert "compute spines" not in check.figure
+    assert "2:1 as the request asks" in check.detail or "2:1 as asked" in check.figure
+    blocking = _table_check(_design("1024 B200, IB NDR, non-blocking"))
+    assert "compute" in blocking.detail

@@ -23,6 +23,8 @@ from support.rules import read
         ("power", "1.5 gw", "power_cap_w", 1.5e9),
         ("ratio", "2:1 oversubscription", "oversubscription", 2.0),
         ("nonblocking", "non-blocking", "oversubscription", 1.0),
+        ("nonblocking", "no oversubscription", "oversubscription", 1.0),
+        ("nonblocking", "not oversubscribed", "oversubscription", 1.0),
         ("checkpoint", "2 tb checkpoint", "checkpoint_gb", 2000.0),
         ("sample", "150 kb images", "sample_mb", 0.15),
         ("tokens", "15t tokens", "training_tokens_t", 15.0),

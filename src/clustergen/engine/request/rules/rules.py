@@ -244,9 +244,10 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         "nonblocking",
-        r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b",
+        r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b"
+        r"|\b(?:no|zero|without(?:\s+any)?)\s+oversubscription\b|\bnot\s+oversubscribed\b",
         _nonblocking,
-        needs=("blocking", "full"),
+        needs=("blocking", "full", "oversubscri"),
     ),
     rule(
         "checkpoint",
