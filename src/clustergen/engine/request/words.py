@@ -229,6 +229,7 @@ FILLER = frozenset(
         "research",
         "university",
         "colo",
+        "keep",
         "sovereign",
         "cloud",
         "proposal",

@@ -111,3 +111,26 @@ def test_a_replaced_fleet_is_read_as_fields() -> None:
     assert "power_cap_w" not in got  # the old fleet's draw is no cap on its own
     nodes = _read("Replace our 64 DGX A100 nodes with current-generation systems within 1.6 MW")
     assert (nodes["replaced_platform"], nodes["replaced_gpus"]) == ("dgx-a100", 512)
+
+
+@pytest.mark.parametrize(
+    ("text", "replaced"),
+    [
+        ("Refresh of a 1,024-GPU A100 cluster, keep the power at 3 MW facility", "a100-80gb"),
+        ("replace our 256 H100s within 1 MW", "h100-sxm"),
+    ],
+)
+def test_a_fleet_retired_with_no_successor_named_is_replaced_by_a_current_one(
+    text: str, replaced: str
+) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.replaced_platform == replaced
+    assert r.gpu is None
+    assert r.platform is None
+
+
+@pytest.mark.parametrize(
+    "text", ["We are moving 64 H100 nodes into a new hall", "upgrade to B200, 512 GPUs"]
+)
+def test_a_move_or_an_upgrade_to_a_part_replaces_nothing(text: str) -> None:
+    assert parse_request(load_catalog(), text).replaced_platform is None

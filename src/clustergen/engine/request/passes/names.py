@@ -253,6 +253,12 @@ _REPLACE_VERB = re.compile(
     r"\b(?:replac(?:e|es|ing)|swap(?:ping)?(?:\s+out)?|upgrad(?:e|es|ing)|migrat(?:e|es|ing)"
     r"|mov(?:e|es|ing)|refresh(?:es|ing)?)\b(?=[^.;!?]*$)"
 )
+#: a verb that retires what it names even with no successor named ("refresh of our A100
+#: cluster", "replace our H100s"): the planner picks among current systems
+_RETIRE_VERB = re.compile(
+    r"\b(?:replac(?:e|es|ing|ement)|refresh(?:es|ing)?|upgrad(?:e|es|ing)|retir(?:e|es|ing)|"
+    r"decommission(?:s|ing)?|sunset(?:s|ting)?|swap(?:ping)?\s+out)\b(?=[^.;!?]*$)"
+)
 _REPLACE_JOIN = re.compile(r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\b[^.;!?]{0,20}$")
 
 
@@ -296,14 +302,25 @@ def _replaced_by_current(r: Draft) -> None:
         s_old, e_old = r.spans[i]
         verb = _REPLACE_VERB.search(r.low[:s_old])
         succ = _CURRENT_SUCCESSOR.match(r.low[e_old:])
-        if not verb or not succ:
+        # "refresh of our 1,024-GPU A100 cluster", "upgrade our A100s": the only name, after the
+        # verb and not its object ("upgrade to B200" names the successor), is what is replaced
+        retire = _RETIRE_VERB.search(r.low[:s_old])
+        alone = (
+            retire is not None
+            and len([k for k, _ in r.named if k != "model"]) == 1
+            and not re.search(r"\b(?:to|with|for|into|by)\b", r.low[retire.end() : s_old])
+            and r.low[retire.end() : s_old].count(" ") <= 6
+        )
+        verb = retire if alone else verb
+        if not verb or not (succ or alone):
             continue
-        words = r.low[e_old + succ.start() : e_old + succ.end()].strip()
         r.take(
             s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced (the design is for its successor)"
         )
         r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
-        r.take(e_old + succ.start(), e_old + succ.end(), f"{words!r} -> among current systems")
+        if succ:
+            words = r.low[e_old + succ.start() : e_old + succ.end()].strip()
+            r.take(e_old + succ.start(), e_old + succ.end(), f"{words!r} -> among current systems")
         r.replaced = ((kind, eid), (s_old, e_old))
         r.named, r.spans = r.named[:i] + r.named[i + 1 :], r.spans[:i] + r.spans[i + 1 :]
         return
