@@ -28,7 +28,7 @@ def summary(d: Design) -> None:
     from rich.text import Text
 
     from clustergen.engine.report.figures import design_rows
-    from clustergen.engine.report.scale_words import gpus_text, systems_text
+    from clustergen.engine.report.scale_words import what_text
     from clustergen.engine.report.words import verdict
 
     p = d.platform
@@ -38,11 +38,7 @@ def summary(d: Design) -> None:
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))
-    what = (
-        f"two pools, {sum(p.gpus for p in d.pools):,} GPUs"
-        if d.pools
-        else f"{gpus_text(d)} on {systems_text(d)}"
-    )
+    what = f"two pools, {sum(p.gpus for p in d.pools):,} GPUs" if d.pools else what_text(d)
     line.append(f"  {what}: {v.line}")
     stdout.print(line, soft_wrap=False)
     if d.notice:  # what the answer does beyond or instead of the request comes first

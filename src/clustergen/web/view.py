@@ -20,7 +20,7 @@ from clustergen.engine.report.documents.workload import (
     workload_lines,
 )
 from clustergen.engine.report.figures import design_rows
-from clustergen.engine.report.scale_words import gpus_text, systems_text
+from clustergen.engine.report.scale_words import what_text
 from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
 from clustergen.units import dollars, ratio, watts
 
@@ -42,7 +42,7 @@ def answer(d: Design) -> dict[str, Any]:
     v = verdict(d)
     return {
         "status": v.status,
-        "headline": f"{gpus_text(d)} on {systems_text(d)}: {v.line}",
+        "headline": f"{what_text(d)}: {v.line}",
         "gpus": d.compute.gpus,
         "platform": d.platform.name,
         "mode": f"{d.mode} mode, catalog {d.provenance.catalog_hash}",

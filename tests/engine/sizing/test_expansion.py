@@ -66,3 +66,21 @@ def test_the_increment_bom_is_the_difference_less_what_is_reused() -> None:
 def test_an_unknown_power_term_adds_nothing_known() -> None:
     assert added_power_w(None, 100.0) == 100.0
     assert added_power_w(200.0, 100.0) == 0.0
+
+
+def test_an_expansion_says_what_stands_and_the_total() -> None:
+    """The design is the increment; its expansion section says what it joins, so the first line
+    reads 'added to the existing 512 (768 in all)', never the increment as the cluster."""
+    from clustergen.engine.report.scale_words import what_text
+
+    d = plan_design(load_catalog(), DesignRequest(platform="dgx-h100", gpus=256, existing_gpus=512))
+    assert d.expansion is not None
+    assert (d.expansion.existing_gpus, d.expansion.total_gpus) == (512, 768)
+    assert what_text(d).endswith("added to the existing 512 (768 in all)")
+    unsized = plan_design(
+        load_catalog(), DesignRequest(platform="dgx-h100", gpus=128, existing_platform="dgx-h100")
+    )
+    assert unsized.expansion is not None
+    assert unsized.expansion.total_gpus is None
+    assert what_text(unsized).endswith("added to the existing dgx-h100 installation")
+    assert _pod(64).expansion is None

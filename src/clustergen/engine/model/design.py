@@ -282,6 +282,18 @@ def data_path_applies(site_storage: bool, workload: str | None) -> bool:
     return not site_storage or (workload or "training") != "inference"
 
 
+class ExpansionSection(_M):
+    """The standing installation a design extends: the design itself is the increment."""
+
+    existing_platform: str = Field(description="system id of the existing installation")
+    existing_nodes: int | None = Field(description="its nodes; None when not stated")
+    existing_gpus: int | None = Field(description="its GPUs; None when not stated")
+    total_gpus: int | None = Field(
+        description="GPUs of the installation once the increment joins it; None when its size "
+        "is not stated"
+    )
+
+
 class ScaleSection(_M):
     """How a large design is split, and whether it is past what an RA publishes or site-scale."""
 
@@ -441,6 +453,11 @@ class Design(_M):
         default=None,
         description="how a design past its RA's published size is split, and the site-scale "
         "caveat; None for designs within it",
+    )
+    expansion: ExpansionSection | None = Field(
+        default=None,
+        description="the existing installation an expansion joins (the design is the increment); "
+        "None for a new cluster",
     )
     pools: list[Pool] = Field(
         default_factory=empty_list,

@@ -66,3 +66,16 @@ def gpus_text(d: Design, gpus: int | None = None) -> str:
     base, _ = _split_note(d.platform.gpu_name)
     n = d.compute.gpus if gpus is None else gpus
     return plural(n, f"{base.removesuffix(' GPU')} GPU")
+
+
+def what_text(d: Design) -> str:
+    """The design's size for a first line: '256 NVIDIA H100 GPUs on 32 NVIDIA DGX H100 systems',
+    or for an expansion what it adds and to what ('... added to the existing 512 (768 in
+    all)'), so an increment is never read as the whole cluster."""
+    text = f"{gpus_text(d)} on {systems_text(d)}"
+    x = d.expansion
+    if x is None:
+        return text
+    if x.existing_gpus is None or x.total_gpus is None:
+        return f"{text} added to the existing {x.existing_platform} installation"
+    return f"{text} added to the existing {x.existing_gpus:,} ({x.total_gpus:,} in all)"

@@ -16,7 +16,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed, Check
-from clustergen.engine.model.design import Design, DesignChoices, PowerSection
+from clustergen.engine.model.design import Design, DesignChoices, ExpansionSection, PowerSection
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import DesignRequest, Fabric
@@ -323,6 +323,13 @@ def _expanded(
         checks.insert(1, _cap_check(request, it_w))
     updates["checks"] = checks
     updates["notice"] = _notice(request, d, old, nodes, room, reused)
+    had = nodes * old.gpus_per_node if nodes else None
+    updates["expansion"] = ExpansionSection(
+        existing_platform=old.id,
+        existing_nodes=nodes,
+        existing_gpus=had,
+        total_gpus=None if had is None else had + d.compute.gpus,
+    )
     updates["assumptions"] = [*notes, *d.assumptions]
     return d.model_copy(update=updates)
 

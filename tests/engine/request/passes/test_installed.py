@@ -63,6 +63,21 @@ def _read(text: str) -> dict[str, object]:
             "extend the existing InfiniBand fabric with 32 more DGX H100 nodes",
             {"nodes": 32, "existing_fabric": "infiniband", "platform": "dgx-h100"},
         ),
+        # an installation named with no size: the increment joins it, its size not stated
+        (
+            "expand our H100 cluster by 128 GPUs",
+            {"gpus": 128, "existing_platform": "h100-sxm", "existing_gpus": None},
+        ),
+        # the unit word after the GPU's name counts the increment in nodes
+        (
+            "we want to add 64 more B200 nodes to our existing B200 pod",
+            {"nodes": 64, "gpus": None, "existing_platform": "b200"},
+        ),
+        # a bare count of what stands is counted in the increment's unit
+        (
+            "add 32 more H100 servers to the 64 we already run",
+            {"nodes": 32, "existing_nodes": 64, "existing_gpus": None},
+        ),
     ],
 )
 def test_what_exists_and_what_is_added(text: str, expected: dict[str, object]) -> None:

@@ -30,6 +30,7 @@ from clustergen.engine.report.scale_words import (
     nodes_text,
     systems_text,
     units_text,
+    what_text,
 )
 from clustergen.engine.report.words import (
     compute_rack_words,
@@ -553,7 +554,7 @@ _LIST_LINE = re.compile(r"(?:\s*[-*] |\s*\d+\. |\s{2,}\S)")
 def _title(d: Design) -> str:
     if d.pools:
         return " and ".join(f"{p.gpus:,} {p.gpu_name} GPUs for {p.role}" for p in d.pools)
-    return f"{gpus_text(d)} on {systems_text(d)}"
+    return what_text(d)
 
 
 def render_memo(design: Design) -> str:

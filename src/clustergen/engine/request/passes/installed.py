@@ -177,7 +177,13 @@ def read_existing_installation(r: Draft) -> None:
         return
     old = _existing(r, cue, added)
     new_name = _name_at(r, added.start, added.end)
+    if new_name is not None:
+        added = _unit_after_gpu(r, added, new_name)
     old_name = _name_at(r, old.start, old.end) if old else None
+    if old is not None and old.unit is None and old_name is None and added.unit is not None:
+        # "add 32 more H100 servers to the 64 we already run": a bare count is counted in the
+        # increment's unit; a name beside it ("our 512 H100 SuperPOD") would count it instead
+        old = old._replace(unit=added.unit)
     if old_name is None:
         old_name = next(
             (i for i, (s, _) in enumerate(r.spans) if r.named[i][0] != "model" and i != new_name),
@@ -198,6 +204,10 @@ def read_existing_installation(r: Draft) -> None:
             (r.spans[:old_name] + r.spans[old_name + 1 :]),
         )
         new_name = new_name - 1 if new_name > old_name else new_name
+    elif old is None and old_name is not None and "existing_platform" not in r.fields:
+        # "expand our H100 cluster by 128 GPUs": no size of what stands, but the cue and the one
+        # name say an installation stands; the increment joins it (its size: not stated)
+        r.fields["existing_platform"] = r.named[old_name][1]
     if not any(kind != "model" for kind, _ in r.named) and "existing_platform" not in r.fields:
         raise RequestError(
             "an increment on an existing installation needs the installation's platform: "
@@ -229,6 +239,18 @@ def _take_cue(r: Draft) -> None:
         r.understood = [u for u in r.understood if u]
         if words:
             r.understood.append(f"{cue.group(0)!r} -> an existing installation")
+
+
+def _unit_after_gpu(r: Draft, added: Found, at: int) -> Found:
+    """'add 64 more B200 nodes': a unit word after the GPU's name counts the increment."""
+    if added.unit is not None or r.named[at][0] != "gpu":
+        return added
+    end = r.spans[at][1]
+    after = re.match(r"\s*(nodes?|servers?|systems?|boxes)\b", r.low[end:])
+    if after is None:
+        return added
+    r.take(end + after.start(1), end + after.end(1), f"{after.group(1)!r} -> nodes")
+    return added._replace(unit="nodes")
 
 
 def _read_added(r: Draft, added: Found, name: Named | None, old: Found | None) -> None:
