@@ -533,6 +533,27 @@ class RackType(Entry, kind="racks", file="racks.yaml", noun="rack type"):
         max_length=200,
         description="the rack's published power feed: count, voltage, phase, current",
     )
+    power: Literal["ac-pdu", "dc-busbar"] = Field(
+        default="ac-pdu",
+        description="how the rack feeds its systems: AC rack PDUs, or DC power shelves on a "
+        "busbar (a variant a request asks for by name; never chosen by default)",
+    )
+    systems: list[str] = Field(
+        default_factory=empty_list,
+        max_length=50,
+        description="the systems (ids) the rack is built for; empty: any",
+    )
+    power_shelf_name: str | None = Field(default=None, max_length=200)
+    power_shelf_kw: float | None = Field(
+        default=None, ge=0.1, le=1_000, description="what one power shelf delivers"
+    )
+    power_shelf_units: int | None = Field(default=None, ge=1, le=10)
+    power_shelves: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="shelves per rack where published; None: N+N of the rack's load",
+    )
 
 
 class WorkerPoint(Strict):

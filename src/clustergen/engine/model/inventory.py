@@ -11,7 +11,7 @@ row per device, so a design of thousands of nodes stays a small section).
 """
 
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,10 +32,84 @@ class PartKind(StrEnum):
     RACK = "rack"
     PDU = "pdu"
     CDU = "cooling"
+    POWER_SHELF = "power-shelf"
 
 
 #: where a device stands outside the compute racks, which names the rack it fills
 Role = Literal["compute", "network", "management", "storage", "power", "cooling"]
+#: the placement's rule for a device of a kind: "node" the compute racks' nodes from U2 up;
+#: "tray" a rack-scale system's tray in its rack's front view; "compute-top" a share in each
+#: compute rack at its top; "support" the network, management and storage racks from U3 up;
+#: "row" a cabinet of its own in the compute racks' row; "vertical" beside a rack's units, in no
+#: U; "none" no device of its own (inside another, or a rack, a module, a cable)
+Stand = Literal["node", "tray", "compute-top", "support", "row", "vertical", "none"]
+
+
+class PartSpec(NamedTuple):
+    """What a part kind is to every projection (BOM, inventory, placement, rack plan, elevations,
+    workbook, NetBox files, memo words): the one place a new kind is described, so no
+    projection branches on kinds."""
+
+    #: the role of a device of the kind: the rack it fills, its NetBox device role, its colour
+    #: in the elevations (None: no device of its own)
+    role: Role | None
+    #: where a device of the kind stands (the placement's rule)
+    stands: Stand
+    #: it draws power the design counts: a line of it with no power leaves a gap to settle
+    powered: bool
+    #: the power section's field that counts it, where it has one of its own
+    power_term: str | None
+    #: one of the kind in words
+    noun: str
+
+
+#: every part kind, described once
+PARTS: dict[PartKind, PartSpec] = {
+    PartKind.COMPUTE: PartSpec("compute", "node", True, "compute_w", "compute node"),
+    PartKind.GPU: PartSpec(None, "none", False, None, "GPU"),
+    PartKind.INCLUDED: PartSpec("compute", "tray", False, None, "part inside a system"),
+    PartKind.NIC: PartSpec(None, "none", False, None, "network adapter"),
+    PartKind.SWITCH: PartSpec("network", "support", True, None, "switch"),
+    PartKind.TRANSCEIVER: PartSpec(None, "none", True, None, "transceiver"),
+    PartKind.CABLE: PartSpec(None, "none", False, None, "cable"),
+    PartKind.MANAGEMENT_SERVER: PartSpec(
+        "management", "support", True, "management_servers_w", "management server"
+    ),
+    PartKind.FABRIC_MANAGER: PartSpec(
+        "management", "support", True, "management_servers_w", "fabric manager"
+    ),
+    PartKind.STORAGE: PartSpec("storage", "support", True, "storage_w", "storage appliance"),
+    PartKind.RACK: PartSpec(None, "none", False, None, "rack"),
+    PartKind.PDU: PartSpec("power", "vertical", False, None, "rack PDU"),
+    PartKind.CDU: PartSpec("cooling", "row", False, None, "coolant distribution unit"),
+    # a busbar rack's DC power shelves: what they deliver is the nodes' power, their conversion
+    # loss within the nodes' published maximum input, as a node's own supplies' is
+    PartKind.POWER_SHELF: PartSpec("power", "compute-top", False, None, "DC power shelf"),
+}
+
+
+class RoleSpec(NamedTuple):
+    """What a role is to the pictures and files: whether racks of it get an elevation (and in
+    which order), its colour there, and what one rack of it is called."""
+
+    #: the elevations' order of rack types (None: no rack of its own, drawn in the racks it is in)
+    panel: int | None
+    colour: str
+    #: one rack of the role in a panel's count line
+    rack_noun: str
+    #: the cooling words of a panel's title; None: the compute racks' own cooling
+    cooling: str | None
+
+
+#: every role, described once
+ROLES: dict[Role, RoleSpec] = {
+    "compute": RoleSpec(0, "#9ecae1", "compute rack", None),
+    "cooling": RoleSpec(1, "#c6dbef", "CDU position", "in-row CDU"),
+    "network": RoleSpec(2, "#a1d99b", "network rack", "air-cooled"),
+    "storage": RoleSpec(3, "#fdd0a2", "storage rack", "air-cooled"),
+    "management": RoleSpec(4, "#dadaeb", "management rack", "air-cooled"),
+    "power": RoleSpec(None, "#fee391", "power rack", "air-cooled"),
+}
 #: a switch's place in its network; "rack" is an in-rack management switch
 Tier = Literal["leaf", "spine", "core", "rack"]
 #: who provides a device: the buyer, the system it ships in, or the storage vendor
@@ -48,6 +122,7 @@ MANAGEMENT_SERVER = "management-server"
 STORAGE = "storage"
 PDU = "pdu"
 CDU = "cdu"
+POWER_SHELF = "shelf"
 
 #: the short names of the networks in group ids
 _NETWORK_IDS = {

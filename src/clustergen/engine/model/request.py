@@ -136,6 +136,10 @@ class DesignRequest(BaseModel):
     )
     rack_power_kw: RackKw | None = Field(default=None, description="power limit of one rack in kW")
     cooling: Cooling | None = Field(default=None, description="how racks are cooled")
+    rack_power: Literal["ac", "busbar"] | None = Field(
+        default=None,
+        description="how racks feed their systems: AC rack PDUs, or DC power shelves on a busbar",
+    )
     storage_tier: Tier | None = Field(default=None, description="SuperPOD storage performance tier")
     objective: Objective | None = Field(
         default=None,
@@ -266,6 +270,16 @@ class DesignRequest(BaseModel):
         description="a compute fabric technology ruled out ('our network team will not run "
         "InfiniBand' is infiniband): only the other is weighed",
     )
+    platforms_excluded: list[str] | None = Field(
+        default=None,
+        description="systems or GPUs ruled out ('not interested in GB200', 'no H100s'): a "
+        "system is weighed only when neither its id nor its GPU's is listed",
+    )
+    gpu_architecture: str | None = Field(
+        default=None,
+        description="GPU architecture asked for, as the catalog names it ('512 Blackwell GPUs' "
+        "is Blackwell): only systems with a GPU of it are weighed",
+    )
     storage_capacity_tb: float | None = Field(
         default=None,
         ge=TINY,
@@ -394,6 +408,14 @@ class DesignRequest(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _named_is_not_ruled_out(self) -> "DesignRequest":
+        for field in ("platform", "gpu"):
+            value = getattr(self, field)
+            if value is not None and value in (self.platforms_excluded or ()):
+                raise ValueError(f"{field} {value} is both asked for and ruled out")
+        return self
+
+    @model_validator(mode="after")
     def _exclusion_leaves_the_other(self) -> "DesignRequest":
         """Cooling and fabric technology are each one of two: ruling one out asks for the
         other, so every consumer of `cooling` and `fabric` honours the exclusion."""
@@ -442,6 +464,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
     "cooling": FieldWords("cooling"),
+    "rack_power": FieldWords("rack power distribution"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),
     "objective": FieldWords("objective"),
     "fit": FieldWords("build the largest that fits", flag="fit"),
@@ -480,6 +503,8 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     # issue 35: constraints as the customer states them
     "cooling_excluded": FieldWords("cooling ruled out"),
     "fabric_excluded": FieldWords("fabric ruled out"),
+    "platforms_excluded": FieldWords("systems or GPUs ruled out"),
+    "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),

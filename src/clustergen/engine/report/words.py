@@ -11,7 +11,7 @@ import re
 from typing import Literal, NamedTuple
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.inventory import PARTS
 from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import plural, watts
 
@@ -160,8 +160,7 @@ def _partial_fields(d: Design) -> set[str]:
     if any(n is not None and n.switch_power_w is None for n in (d.fabrics.inband, d.fabrics.oob)):
         partial.add("management_network_w")
     if any(
-        ln.category in (PartKind.MANAGEMENT_SERVER, PartKind.FABRIC_MANAGER)
-        and ln.unit_power_w is None
+        PARTS[ln.category].power_term == "management_servers_w" and ln.unit_power_w is None
         for ln in d.bom
     ):
         partial.add("management_servers_w")

@@ -131,12 +131,18 @@ def _platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
         systems = [s for s in catalog.all(System) if s.gpu == request.gpu and s.gpus_per_node]
         if not systems:
             return [gpu_system(catalog, request.gpu)]
-        return systems
+        kept = [s for s in systems if not ruled_out(catalog, request, s)]
+        if not kept:
+            raise RequestError(
+                f"every system with {request.gpu} is ruled out by the request",
+                hint="drop an exclusion or name another GPU",
+            )
+        return kept
     out = []
     for s in catalog.all(System):
         if not s.gpus_per_node or catalog.architecture_for(s.id) is None:
             continue
-        if s.lifecycle in PAST_SALE:
+        if s.lifecycle in PAST_SALE or ruled_out(catalog, request, s):
             continue
         if request.cooling == "air" and s.cooling == "liquid":
             continue
@@ -147,7 +153,26 @@ def _platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
         if request.rack_power_kw and s.max_power_w and s.max_power_w / 1e3 > request.rack_power_kw:
             continue
         out.append(s)
+    if not out and (request.platforms_excluded or request.gpu_architecture):
+        raise RequestError(
+            "no current system with a published reference architecture is left once the "
+            "request's exclusions and GPU architecture are applied",
+            hint="drop an exclusion, or name the system to use",
+        )
     return out
+
+
+def ruled_out(catalog: Catalog, request: DesignRequest, system: System) -> bool:
+    """A system the request rules out by its id or its GPU's ('not interested in GB200'), or
+    whose GPU is not of the architecture asked for ('Blackwell GPUs')."""
+    out = request.platforms_excluded or ()
+    if system.id in out or (system.gpu is not None and system.gpu in out):
+        return True
+    arch = request.gpu_architecture
+    if arch is None:
+        return False
+    gpu = catalog.gpu(system.gpu) if system.gpu else None
+    return gpu is None or (gpu.architecture or "").casefold() != arch.casefold()
 
 
 def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[Candidate]:

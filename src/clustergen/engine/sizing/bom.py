@@ -19,7 +19,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.links import LinkEnd, LinkGroup
 from clustergen.engine.sizing.fabric import switch_power_w
-from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis
+from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis, shelves_per_rack
 from clustergen.units import ceil_div, plural
 
 #: the status of a line whose model is still to choose: listed with its specification, not
@@ -517,6 +517,7 @@ def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[B
             )
         )
     out += _pdu_lines(catalog, racks, fits, net, rack, inside)
+    out += _shelf_lines(rack, plan)
     if racks.cooling is not None:
         out.append(_cdu_line(catalog, racks.cooling))
     return out
@@ -589,7 +590,9 @@ def _pdu_lines(
     plan's load)."""
     plan = racks.compute
     net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
-    compute_pdus = 0 if inside else plan.compute_racks * PDUS_PER_COMPUTE_RACK
+    # the compute racks' PDUs: what the racks section counts beyond the network racks' (none
+    # where power shelves feed the racks)
+    compute_pdus = racks.pdus - racks.network_racks * net_pdus
     pdu = fits.pdu_name if fits and fits.pdu_name and not inside else None
     out = []
     if compute_pdus:
@@ -633,6 +636,35 @@ def _pdu_lines(
             )
         )
     return out
+
+
+def _shelf_lines(rack: RackType | None, plan: RackPlan) -> list[BomLine]:
+    """A busbar rack's DC power shelves: the count per compute rack, what each carries and what
+    the rack's heaviest load needs."""
+    shelves = shelves_per_rack(rack, plan)
+    if rack is None or shelves is None:
+        return []
+    each, basis = shelves
+    most_kw = max(g.power_kw for g in plan.rack_loads)
+    name = rack.power_shelf_name or "DC power shelf"
+    text = (
+        f"{name}, DC busbar power shelves of the compute racks ({each} per compute rack of "
+        f"{rack.name}, {rack.power_shelf_kw:g} kW each: {each * (rack.power_shelf_kw or 0):g} kW "
+        f"installed for the heaviest rack's {most_kw:,.1f} kW)"
+    )
+    return [
+        line(
+            PartKind.POWER_SHELF,
+            each * plan.compute_racks,
+            text,
+            None,
+            None,
+            source=f"{rack.source}; count: {basis}",
+            status="order",
+            rack_units=rack.power_shelf_units,
+            name=name,
+        )
+    ]
 
 
 def _published_feed(rack: RackType | None, load_kw: float, cooling: str) -> tuple[str, str]:

@@ -78,12 +78,20 @@ def rack_loads(nodes: int, per_rack: int, node_w: float) -> list[RackLoad]:
     return [g for g in groups if g.racks]
 
 
-def rack_type_for(catalog: Catalog, racks: RackPlan) -> RackType | None:
+def rack_type_for(
+    catalog: Catalog, racks: RackPlan, busbar: tuple[str, ...] = ()
+) -> RackType | None:
     """The catalog rack of the right cooling whose power profile is nearest the compute rack's:
     rack types are published per density (e.g. two DGX B200 at 28.6 kW, four DGX H100 at ~40 kW),
-    so the nearest profile is the one built for this platform."""
+    so the nearest profile is the one built for this platform. AC-fed racks unless `busbar`
+    names the system a request wants on a DC busbar: then only busbar racks built for it."""
+    power = "dc-busbar" if busbar else "ac-pdu"
     fits = [
-        r for r in catalog.all("racks", RackType) if r.cooling in (racks.cooling, "air-or-liquid")
+        r
+        for r in catalog.all("racks", RackType)
+        if r.cooling in (racks.cooling, "air-or-liquid")
+        and r.power == power
+        and (not busbar or busbar[0] in r.systems)
     ]
     return min(
         fits, key=lambda r: (abs(r.power_limit_kw - racks.rack_power_kw), r.id), default=None
@@ -237,7 +245,8 @@ def racks_section(
             f"at least {plural(network_racks, 'network rack')}"
         )
     net_pdus = float(inputs.catalog.assumption("network-rack-pdus").value)
-    rack = rack_type_for(inputs.catalog, plan)
+    rack, basis = _rack_of(inputs, plan, basis)
+    fed = inputs.system.kind == "nvl-rack" or shelves_per_rack(rack, plan) is not None
     row = ceil_div(cf.su_nodes, plan.nodes_per_rack) if cf and cf.su_nodes else None
     return RacksSection(
         compute=plan,
@@ -245,11 +254,43 @@ def racks_section(
         su_network_racks=su_racks,
         total_racks=plan.compute_racks + network_racks,
         rack_type=rack.id if rack else None,
-        # a rack-scale system's power shelves are inside it (they are no PDUs to buy)
-        pdus=(0 if inputs.system.kind == "nvl-rack" else plan.compute_racks * PDUS_PER_COMPUTE_RACK)
+        # power shelves feed a rack-scale system's rack (inside it) or a busbar rack: no PDUs
+        pdus=(0 if fed else plan.compute_racks * PDUS_PER_COMPUTE_RACK)
         + network_racks * int(net_pdus),
         basis=basis,
         cooling=liquid_cooling(inputs, plan, row),
+    )
+
+
+def _rack_of(inputs: Inputs, plan: RackPlan, basis: str) -> tuple[RackType | None, str]:
+    """The compute racks' catalog rack, and the basis with what became of a busbar asked for:
+    AC racks unless the request asks for a DC busbar and the catalog has a busbar rack built
+    for the system (the DGX SuperPOD B300 Spectrum-4 RA's MGX racks with DC power shelves)."""
+    catalog = inputs.catalog
+    if inputs.request.rack_power != "busbar":
+        return rack_type_for(catalog, plan), basis
+    rack = rack_type_for(catalog, plan, (inputs.system.id,))
+    if rack is None or shelves_per_rack(rack, plan) is None:
+        why = f"no DC busbar rack for {inputs.system.name} in the catalog: AC racks with PDUs"
+        return rack_type_for(catalog, plan), f"{basis}; {why}"
+    return rack, f"{basis}; compute racks on a DC busbar ({rack.name}), as the request asks"
+
+
+def shelves_per_rack(rack: RackType | None, plan: RackPlan) -> tuple[int, str] | None:
+    """The DC power shelves in each compute rack of a busbar rack, and how the count was
+    reached: the rack's published count, else N+N of the heaviest rack's load (twice the shelves
+    that carry it, as NVIDIA's GB200 reference rack's 8 x 33 kW shelves carry its load twice);
+    None for an AC-fed rack."""
+    if rack is None or rack.power != "dc-busbar" or not rack.power_shelf_kw:
+        return None
+    if rack.power_shelves:
+        return rack.power_shelves, f"{rack.power_shelves} per compute rack ({rack.source})"
+    most_kw = max(g.power_kw for g in plan.rack_loads)
+    need = max(1, math.ceil(most_kw / rack.power_shelf_kw - 1e-9))
+    return 2 * need, (
+        f"estimate, no count published for this rack: N+N, 2 x ceil({most_kw:,.1f} kW / "
+        f"{rack.power_shelf_kw:g} kW a shelf) = {2 * need} per compute rack (NVIDIA's GB200 "
+        "reference rack carries its load twice: 8 shelves of 33 kW)"
     )
 
 

@@ -88,6 +88,8 @@ def test_a_total_over_a_count_of_racks_is_not_a_rack_limit() -> None:
         ("512 GPUs training, 5 MW", None),
         ("a 4 MW data hall (measured at the utility meter, PUE around 1.4), 512 GPUs", "facility"),
         ("RFP 4.2: total site power shall not exceed 2.5 MW. approx 256 GPUs.", "facility"),
+        ("5 MW incl. cooling, as many B200s as fit", "facility"),
+        ("4 MW inclusive of cooling, 1,000 GPUs", "facility"),
     ],
 )
 def test_a_cap_takes_the_basis_its_sentence_states(text: str, basis: str | None) -> None:
@@ -161,3 +163,106 @@ def test_a_pue_is_read_as_customers_write_it(text: str, pue: float) -> None:
 def test_a_clause_number_and_rfp_wording_are_not_left_over() -> None:
     r = parse_request(CAT, "RFP 4.2: total site power shall not exceed 2.5 MW. approx 256 GPUs.")
     assert (r.gpus, r.power_cap_w, r.not_understood) == (256, 2.5e6, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "excluded", "kept"),
+    [
+        ("Not interested in GB200; 512 Blackwell GPUs for training under 3 MW", ["gb200"], None),
+        ("512 GPUs, no H100s, training, 5 MW", ["h100-sxm"], None),
+        ("anything but GB200, 1000 GPUs, 8 MW", ["gb200"], None),
+        ("we don't want H100 or H200, 1024 GPUs, 6 MW", ["h100-sxm", "h200"], None),
+        ("GB300 is off the table; 2,000 GPUs under 10 MW", ["gb300"], None),
+        # a number between is a quantity, not a ruled-out name
+        ("no more than 512 H100s", [], "h100-sxm"),
+        # a kind of system: every system of it
+        ("2,000 GPUs under 4 MW, no NVL72 racks", ["gb200-nvl72", "gb300-nvl72"], None),
+        (
+            "Need 128 GPUs; not NVIDIA DGX",
+            ["dgx-a100", "dgx-a100-320gb", "dgx-b200", "dgx-b300", "dgx-h100", "dgx-h200"],
+            None,
+        ),
+    ],
+)
+def test_a_negation_rules_out_the_gpu_or_system_it_governs(
+    text: str, excluded: list[str], kept: str | None
+) -> None:
+    r = parse_request(load_catalog(), text)
+    assert sorted(r.platforms_excluded or []) == sorted(excluded)
+    assert r.gpu == kept
+
+
+def test_a_ruled_out_gpu_is_never_the_answer() -> None:
+    """'Not interested in GB200': the planner weighs the others (the flip issue 35 names)."""
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "Not interested in GB200; 512 GPUs, training, 3 MW"))
+    assert d.platform.system != "gb200-nvl72"
+    assert d.platform.gpu != "gb200"
+
+
+@pytest.mark.parametrize(
+    ("text", "arch", "gpus", "excluded"),
+    [
+        ("512 Blackwell GPUs for training under 3 MW", "Blackwell", 512, []),
+        ("1,024 Hopper GPUs for training", "Hopper", 1024, []),
+        ("2,000 GPUs, no Hopper, 10 MW", None, 2000, ["h100-sxm", "h200"]),
+    ],
+)
+def test_a_gpu_architecture_narrows_or_rules_out_its_gpus(
+    text: str, arch: str | None, gpus: int, excluded: list[str]
+) -> None:
+    r = parse_request(load_catalog(), text)
+    assert (r.gpu_architecture, r.gpus) == (arch, gpus)
+    assert set(excluded) <= set(r.platforms_excluded or [])
+    assert not r.not_understood
+
+
+def test_an_architecture_narrows_the_systems_weighed() -> None:
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "1,024 Hopper GPUs for training, 5 MW"))
+    assert cat.gpu(d.platform.gpu).architecture == "Hopper"
+
+
+def test_a_name_asked_for_and_ruled_out_is_refused() -> None:
+    from pydantic import ValidationError
+
+    from clustergen.engine.model.request import DesignRequest
+
+    with pytest.raises(ValidationError, match="both asked for and ruled out"):
+        DesignRequest(gpu="b200", platforms_excluded=["b200"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "budget isn't a concern, 256 GPUs",
+        "512 GPUs regardless of cost, 5 MW",
+        "money is no object; 256 H200 GPUs",
+        "We need about 1,000 GPUs. Our data hall can deliver 4 MW total from the utility.",
+    ],
+)
+def test_what_customers_say_around_the_figures_is_read(text: str) -> None:
+    assert not parse_request(load_catalog(), text).not_understood
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_mw"),
+    [
+        ("our colo gives us 1.5MW per hall across 2 halls; maximize training compute", 3.0),
+        ("2 MW per data hall, three data halls, 4,000 GPUs", 6.0),
+        ("5 MW per site, 1,024 GPUs", 5.0),
+    ],
+)
+def test_a_cap_per_room_counts_every_room_its_sentence_counts(text: str, cap_mw: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == cap_mw * 1e6
+    assert not {"halls", "across", "3", "2"} & set(r.not_understood)
+
+
+def test_nothing_rules_out_what_it_governs() -> None:
+    r = parse_request(load_catalog(), "1,000 GPUs, nothing liquid-cooled")
+    assert (r.cooling, r.cooling_excluded) == ("air", "liquid")

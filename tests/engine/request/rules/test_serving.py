@@ -114,6 +114,8 @@ def test_a_percentile_outside_50_to_100_is_refused() -> None:
         ("serve llama 3.1 70b at 1200 req/min, 500 output tokens", 10_000.0),
         ("serve llama 3.1 70b at 600 RPM with answers of 500 tokens", 5_000.0),
         ("serve llama 3.1 70b at 36,000 queries an hour, 300 output tokens", 3_000.0),
+        # a thousands suffix with a space before the noun ("5k users")
+        ("chatbot for 5k users at 20 tokens/s each, llama 3.3 70b", 100_000.0),
     ],
 )
 def test_a_load_in_requests_or_users_becomes_a_token_rate(text: str, rate: float) -> None:

@@ -52,3 +52,18 @@ def test_a_named_storage_system_replaces_the_ras_example_appliance() -> None:
     assert weka.storage.appliances is None
     assert any("example appliance" in n for n in weka.storage.notes)
     assert not any(ln.category == "storage" and "DDN" in ln.description for ln in weka.bom)
+
+
+@pytest.mark.parametrize(
+    ("text", "tb"),
+    [
+        ("4 racks of GB300 NVL72 with 1.2 PB of fast storage", 1200.0),
+        ("64 H200 GPUs, air-cooled, 500 TB scratch", 500.0),
+        ("256 GPUs with 3 PB of shared all-flash storage", 3000.0),
+        ("128 GPUs and a 800 TB filesystem", 800.0),
+    ],
+)
+def test_a_capacity_is_read_with_the_words_customers_put_between(text: str, tb: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.storage_capacity_tb == tb
+    assert r.not_understood == []

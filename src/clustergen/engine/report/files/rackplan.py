@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.model.inventory import DeviceGroup, device_name, unfolded
+from clustergen.engine.model.inventory import DeviceGroup, Role, device_name, unfolded
 from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.report.files.device_types import (
     PLACEHOLDER_MAKER,
@@ -41,7 +41,7 @@ class Device(NamedTuple):
     height: int
     power_w: float | None
     height_known: bool = True
-    role: str = ""  # compute, network, management, storage, power, cooling
+    role: Role | None = None  # what it is to the racks (the inventory's role table)
     maker: str = PLACEHOLDER_MAKER  # the NetBox manufacturer (device_types.manufacturer)
     vendor: str | None = None  # the catalog's vendor, where `maker` cannot name one maker
     group: str = ""  # the inventory's device group
@@ -51,7 +51,7 @@ class Rack(NamedTuple):
     """One rack and what it holds."""
 
     name: str
-    role: str  # compute, network, management, storage, cooling
+    role: Role  # compute, network, management, storage, cooling
     height_u: int
     devices: list[Device]
     power_w: float | None = None

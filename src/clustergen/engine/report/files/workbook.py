@@ -15,11 +15,12 @@ number formats, print titles and document properties, which is all this workbook
 from __future__ import annotations
 
 import io
+from collections import Counter
 from typing import Any, NamedTuple
 
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
-from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.inventory import PARTS
 from clustergen.engine.report.plain_text import cell_text
 from clustergen.engine.report.scale_words import node_noun, units_text
 from clustergen.engine.report.words import power_rows, verdict
@@ -49,14 +50,6 @@ BOM_COLUMNS: list[tuple[str, int, str | None]] = [
 ]
 #: BOM columns on the printed page (the sources print on their own sheet)
 _PRINTED = [c[0] for c in BOM_COLUMNS].index("To settle") + 1
-_POWERED = {
-    PartKind.COMPUTE,
-    PartKind.SWITCH,
-    PartKind.TRANSCEIVER,
-    PartKind.STORAGE,
-    PartKind.MANAGEMENT_SERVER,
-    PartKind.FABRIC_MANAGER,
-}
 
 
 class Formula(str):
@@ -95,7 +88,7 @@ def to_settle(line: BomLine) -> str:
         flags.append("OPN to confirm with the vendor")
     if line.unit_price_usd is None:
         flags.append("price to quote")
-    if line.unit_power_w is None and line.category in _POWERED:
+    if line.unit_power_w is None and PARTS[line.category].powered:
         flags.append("power not counted")
     return "; ".join(flags)
 
@@ -262,13 +255,14 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
     for cell in ws[head]:
         cell.font = Font(bold=True)
     oq = _col("Order quantity")
-    for cat in dict.fromkeys(ln.category for ln in d.bom):
+    lines = Counter(ln.category for ln in d.bom)  # in the BOM's order
+    for cat, count in lines.items():
         r = ws.max_row + 1
         _append(
             ws,
             [
                 cell_text(cat),
-                sum(1 for ln in d.bom if ln.category == cat),
+                count,
                 _sum_if(oq, bom, r),
                 _sum_if(lp, bom, r, "/1000"),
                 _sum_if(lt, bom, r),

@@ -7,22 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from clustergen.engine.model.design import Design
+from clustergen.engine.model.inventory import PARTS, ROLES
 from clustergen.engine.report.files.rackplan import SERVER_RACK_UNITS, Rack, rack_plan
 from clustergen.engine.report.pictures.charts import png, subplots
 from clustergen.engine.report.plain_text import plot_text
 from clustergen.units import plural
 
-_ORDER = ("compute", "cooling", "network", "storage", "management")
-_COLOR = {
-    "compute": "#9ecae1",
-    "cooling": "#c6dbef",
-    "network": "#a1d99b",
-    "storage": "#fdd0a2",
-    "management": "#dadaeb",
-}
-
-#: what one rack of a role is called in a panel's title, where not "<role> rack"
-_NOUN = {"cooling": "CDU position"}
+#: the rack types that get a panel, in the panels' order (the role table's)
+_ORDER = tuple(r for _, r in sorted((s.panel, r) for r, s in ROLES.items() if s.panel is not None))
 
 
 #: characters of a device label that fit the rack's width at its font size
@@ -51,17 +43,16 @@ def panel_title(kind: str, rack: Rack, alike: int, cooling: str) -> str:
         if rack.power_w is None
         else (("at least " if not rack.power_complete else "") + f"{rack.power_w / 1e3:,.1f} kW")
     )
-    cool = {"compute": f", {cooling}-cooled", "cooling": ", in-row CDU"}.get(
-        rack.role, ", air-cooled"
-    )
-    held = sorted({x.role for x in rack.devices if x.height} - {kind})
+    spec = ROLES[rack.role]
+    cool = f", {spec.cooling}" if spec.cooling else f", {cooling}-cooled"
+    held = sorted({x.role for x in rack.devices if x.height and x.role} - {kind})
     also = f"\nalso holds {', '.join(held)}" if held else ""
     # management packed into a network rack: say so, or the count line ("5 network racks in
     # all") reads as a count of management racks
     where = f"rack {rack.name}" if kind == rack.role else f"in {rack.role} rack {rack.name}"
     return (
         f"{kind}: {where}{also}\n{rack.height_u}U{cool}, {power}\n"
-        f"{plural(alike, _NOUN.get(rack.role, rack.role + ' rack'))} in all"
+        f"{plural(alike, spec.rack_noun)} in all"
     )
 
 
@@ -77,7 +68,7 @@ def _panel(ax: Any, kind: str, rack: Rack, alike: int, cooling: str) -> None:
                 (0.1, x.position - 0.5),
                 2.8,
                 x.height,
-                fc=_COLOR[x.role or rack.role] if x.height_known else "white",
+                fc=ROLES[x.role or rack.role].colour if x.height_known else "white",
                 ec="black",
                 lw=0.5,
                 hatch=None if x.height_known else "//",
@@ -122,7 +113,9 @@ def picked_racks(racks: list[Rack]) -> list[tuple[str, Rack]]:
 
 def racks_in_all(racks: list[Rack]) -> str:
     """Racks, and apart from them the rack positions in-row CDUs take."""
-    cdus = sum(1 for r in racks if r.role == "cooling")
+    # a cabinet standing in the row takes a rack position, not a rack (an in-row CDU)
+    rows = {spec.role for spec in PARTS.values() if spec.stands == "row"}
+    cdus = sum(1 for r in racks if r.role in rows)
     text = plural(len(racks) - cdus, "rack")
     return text + (f" and {plural(cdus, 'CDU position')}" if cdus else "")
 

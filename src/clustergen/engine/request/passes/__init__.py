@@ -28,11 +28,13 @@ from clustergen.engine.request.passes.meanings import (
 from clustergen.engine.request.passes.names import (
     find_names,
     priced_gpu,
+    read_gpu_architecture,
     read_platforms,
     read_pod,
     read_replaced_fleet,
     read_storage,
     refuse_other_variant,
+    rule_out_names,
 )
 from clustergen.engine.request.passes.per_node import read_gpus_per_node
 from clustergen.engine.request.passes.refusals import (
@@ -46,7 +48,7 @@ from clustergen.engine.request.passes.refusals import (
     refuse_unnamed_model,
     refuse_unsized_job,
 )
-from clustergen.engine.request.passes.scope import read_cap_basis, read_scope
+from clustergen.engine.request.passes.scope import read_cap_basis, read_cap_per_room, read_scope
 from clustergen.engine.request.passes.tables import read_price_rules, read_rules, tokens_from_load
 
 Pass = Callable[[Draft], None]
@@ -59,6 +61,8 @@ PASSES: tuple[Pass, ...] = (
     find_names,
     priced_gpu,
     refuse_other_variant,
+    rule_out_names,
+    read_gpu_architecture,
     read_replaced_fleet,
     read_replaced_details,
     read_existing_installation,
@@ -68,6 +72,7 @@ PASSES: tuple[Pass, ...] = (
     read_scope,
     read_rules,
     read_cap_basis,
+    read_cap_per_room,
     read_gpus_per_node,
     # readings of the whole request
     tokens_from_load,

@@ -16,6 +16,7 @@ from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.cache import cached
 from clustergen.engine.request.draft import Draft, Named, Span
+from clustergen.engine.request.negation import clause_of, negated
 from clustergen.engine.request.rules.pods import pod_platform
 from clustergen.engine.request.rules.storage import named_storage
 from clustergen.engine.request.versions import family_size_names
@@ -97,6 +98,112 @@ def find_names(r: Draft) -> None:
     pattern's, and the passes after it read the names together (a price's GPU, a replaced
     fleet)."""
     r.named, r.spans = _find_platform(r.catalog, r.low, r.used)
+
+
+def rule_out_names(r: Draft) -> None:
+    """GPUs and systems the request rules out ("not interested in GB200", "no H100s", "anything
+    but B300"): listed in `platforms_excluded` and no longer named, so the planner weighs the
+    others. A pass: whether a name is asked for or ruled out is its clause's negation."""
+    keep: list[int] = []
+    for i, ((kind, eid), (start, end)) in enumerate(zip(r.named, r.spans, strict=True)):
+        cs, ce = clause_of(r.low, start)
+        span = None if kind == "model" else negated(r.low, cs, ce, start, end)
+        if span is None:
+            keep.append(i)
+            continue
+        word = re.sub(r"\s+(?:racks?|systems?)$", "", r.low[start:end].strip())
+        kind_word = _SYSTEM_KINDS.get(word)
+        if kind_word is not None:  # "no NVL72 racks": every system of the kind, not one alias's
+            ids = [s.id for s in r.catalog.all("systems", System) if s.kind == kind_word]
+            _exclude(r, ids, span, f"{word.upper()} systems")
+            continue
+        _exclude(r, [eid], span, eid)
+    r.named, r.spans = [r.named[i] for i in keep], [r.spans[i] for i in keep]
+
+
+def _exclude(r: Draft, ids: list[str], span: Span, what: str) -> None:
+    out = r.fields.setdefault("platforms_excluded", [])
+    assert isinstance(out, list)
+    out += [i for i in ids if i not in out]
+    phrase = r.low[span[0] : span[1]].strip()
+    r.take(span[0], span[1], f"{phrase!r} -> {what} ruled out")
+
+
+def read_gpu_architecture(r: Draft) -> None:
+    """A GPU architecture named as the catalog names it ("512 Blackwell GPUs", "no Hopper"):
+    only its systems are weighed, or, ruled out, none of them; a kind of system ruled out ("not
+    DGX", "no NVL72 racks") rules out its systems. A pass: the words are the
+    catalog's architectures, and a name that holds one ("RTX PRO 6000 Blackwell") keeps it."""
+    _ruled_out_kinds(r)
+    by_arch: dict[str, list[str]] = {}
+    for g in r.catalog.all("gpus", Gpu):
+        if g.architecture:
+            by_arch.setdefault(g.architecture.casefold(), []).append(g.id)
+    for arch, ids in by_arch.items():
+        for m in re.finditer(rf"\b{re.escape(arch)}\b", r.low):
+            inside = any(s < m.end() and m.start() < e for s, e in r.spans)
+            if inside or not r.free(m):
+                continue
+            cs, ce = clause_of(r.low, m.start())
+            span = negated(r.low, cs, ce, m.start(), m.end())
+            if span is not None:
+                _exclude(r, ids, span, f"{arch.title()} GPUs")
+                continue
+            if r.fields.get("gpu_architecture") not in (None, arch.title()):
+                raise RequestError(
+                    f"the request names two GPU architectures "
+                    f"({r.fields['gpu_architecture']} and {arch.title()})",
+                    hint="name one, or rule the other out",
+                )
+            r.fields["gpu_architecture"] = next(
+                g.architecture
+                for g in r.catalog.all("gpus", Gpu)
+                if g.architecture and g.architecture.casefold() == arch
+            )
+            r.take(m.start(), m.end(), f"{m.group(0)!r} -> {arch.title()} GPUs only")
+            _count_around(r, m)
+
+
+#: words for a kind of system (catalog `kind`), read when a negation rules the kind out ("not
+#: NVIDIA DGX", "no NVL72 racks", "nothing rack-scale")
+_SYSTEM_KINDS = {
+    "dgx": "dgx",
+    "hgx": "hgx",
+    "oem": "hgx",
+    "nvl72": "nvl-rack",
+    "nvl-72": "nvl-rack",
+    "rack-scale": "nvl-rack",
+    "rack scale": "nvl-rack",
+    "pcie": "pcie-server",
+}
+
+
+def _ruled_out_kinds(r: Draft) -> None:
+    """A kind of system a negation rules out: its systems join `platforms_excluded`."""
+    for word, kind in _SYSTEM_KINDS.items():
+        for m in re.finditer(rf"\b{re.escape(word)}\b", r.low):
+            inside = any(s < m.end() and m.start() < e for s, e in r.spans)
+            if inside or not r.free(m):
+                continue
+            cs, ce = clause_of(r.low, m.start())
+            span = negated(r.low, cs, ce, m.start(), m.end())
+            if span is None:
+                continue
+            ids = [s.id for s in r.catalog.all("systems", System) if s.kind == kind]
+            _exclude(r, ids, span, f"{word.upper()} systems")
+
+
+def _count_around(r: Draft, m: re.Match[str]) -> None:
+    """'512 Blackwell GPUs': the count and unit around the architecture's word are GPUs."""
+    unit = re.match(r"\s*(?:gpus?|accelerators?)\b", r.low[m.end() :])
+    count = re.search(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s*$", r.low[: m.start()])
+    if unit is None or count is None or "gpus" in r.fields:
+        return
+    end = m.end() + unit.end()
+    if any(r.used[count.start() : m.start()]) or any(r.used[m.end() : end]):
+        return
+    r.fields["gpus"] = int(count.group(1).replace(",", ""))
+    r.take(count.start(), end, f"{r.low[count.start() : end]!r} -> {r.fields['gpus']} GPUs")
 
 
 def priced_gpu(r: Draft) -> None:

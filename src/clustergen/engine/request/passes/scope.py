@@ -1,6 +1,6 @@
 """Reading with scope: the passes that rule out what a negation governs, read kW figures about
-racks as rack limits, and give a power cap the basis its sentence states (the phrases are in
-`request/rules/scope.py`).
+racks as rack limits, and give a power cap the basis its sentence states (what a negation
+governs is `request/negation.py`'s, shared with the pass that rules out GPUs and systems).
 
 These are passes, not rules: a negation's reach and a figure's subject are the clause's, not one
 phrase's. `read_scope` runs before the rule tables (so no word set rule reads a ruled-out word
@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from clustergen.engine.request.draft import Draft
+from clustergen.engine.request.negation import clauses, negated
 from clustergen.engine.request.words import NAMES
 from clustergen.errors import RequestError
 
@@ -27,11 +28,6 @@ class Found(NamedTuple):
     value: object
     note: str
 
-
-#: what ends a clause: a negation or a quantity reaches no further
-_CLAUSE_END = re.compile(
-    r"\.(?!\d)|[;!?\n()]|,(?!\d{3})|\s[-–—]\s|:\s|\bbut\b|\bhowever\b|\binstead\b|\bwhile\b"
-)
 
 #: the words an exclusion governs, by field: the value each names
 _GOVERNED: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -49,32 +45,6 @@ _GOVERNED: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("fabric", "ethernet", re.compile(r"\bspectrum[- ]?x\b|\bethernet\b|\broce\b")),
 )
 
-#: a negation before the words it governs ("no", "will not run", "can't do", "without")
-_NEGATION_BEFORE = re.compile(
-    r"\b(?:no|not|never|nor|without|avoid(?:ing)?|exclud(?:e|es|ing)|except|"
-    r"can[’']?t|cannot|can not|won[’']?t|will not|wouldn[’']?t|don[’']?t|do not|"
-    r"doesn[’']?t|does not|isn[’']?t|aren[’']?t|unable to|no way to)\b"
-)
-#: a negation after them ("liquid cooling is off the table", "InfiniBand is not an option")
-_NEGATION_AFTER = re.compile(
-    r"^[\s,]*(?:is|are|was|would be|will be)?\s*(?:simply\s+|also\s+|strictly\s+)?"
-    r"(?:off the table|not an option|not possible|not available|not allowed|not permitted|"
-    r"not supported|not feasible|excluded|ruled out|out of the question|a non-?starter|"
-    r"prohibited|banned|forbidden|unavailable|a no[- ]go)\b"
-)
-#: at most this many words between a negation and the word it governs ("will not run X")
-_REACH = 5
-
-
-def _clauses(low: str) -> list[tuple[int, int]]:
-    """The text's clauses as (start, end) character spans."""
-    out, start = [], 0
-    for m in _CLAUSE_END.finditer(low):
-        out.append((start, m.start()))
-        start = m.end()
-    out.append((start, len(low)))
-    return [(s, e) for s, e in out if low[s:e].strip()]
-
 
 def _free(used: list[bool], start: int, end: int) -> bool:
     return not any(used[start:end])
@@ -84,33 +54,18 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
     """The coolings and fabrics a negation rules out, each with the words read (the negation
     through the word it governs)."""
     out: list[Found] = []
-    for cs, ce in _clauses(low):
+    for cs, ce in clauses(low):
         for field, value, pattern in _GOVERNED:
             for m in pattern.finditer(low, cs, ce):
                 if not _free(used, m.start(), m.end()):
                     continue
-                span = _negated(low, cs, ce, m)
+                span = negated(low, cs, ce, m.start(), m.end())
                 if span is None:
                     continue
                 phrase = low[span[0] : span[1]].strip()
                 note = f"{phrase!r} -> {field} {value} ruled out"
                 out.append(Found(span[0], span[1], f"{field}_excluded", value, note))
     return out
-
-
-def _negated(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] | None:
-    """The span of the negation and the governed word, when a negation governs it."""
-    after = _NEGATION_AFTER.match(low[m.end() : ce])
-    if after:
-        return m.start(), m.end() + after.end()
-    before = list(_NEGATION_BEFORE.finditer(low, cs, m.start()))
-    if not before:
-        return None
-    last = before[-1]
-    between = low[last.end() : m.start()]
-    if len(between.split()) > _REACH or any(ch.isdigit() for ch in between):
-        return None
-    return last.start(), m.end()
 
 
 #: a kW figure ("17 kW", "17kw") that is not a per-node or per-GPU power
@@ -128,7 +83,7 @@ def _rack_limits(low: str, used: list[bool]) -> list[Found]:
     a rack power limit, never a site cap. A count between the rack word and the figure ("500 kW
     for 10 racks") makes it a total instead, left to the power rule."""
     out: list[Found] = []
-    for cs, ce in _clauses(low):
+    for cs, ce in clauses(low):
         for m in _KW.finditer(low, cs, ce):
             if not _free(used, m.start(), m.end()):
                 continue
@@ -156,13 +111,14 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
 #: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
 _FACILITY = re.compile(
     r"\b(?:facility|site|meter|utility|grid|building|substation|feed|all[- ]in|"
-    r"including (?:cooling|overhead)|total (?:power|load|draw))\b"
+    r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical)|total (?:power|load|draw))\b"
 )
 _IT = re.compile(r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)")
 
 
 #: what ends a sentence (not the point of "3.2 MW")
-_SENTENCE_END = re.compile(r"\.(?!\d)|[;!?\n]")
+#: (nor the point of an abbreviation: "incl. cooling", "approx. 3 MW", "vs. air")
+_SENTENCE_END = re.compile(r"(?<!\bincl)(?<!\bexcl)(?<!\bapprox)(?<!\bvs)(?<!\bca)\.(?!\d)|[;!?\n]")
 #: how a cap is worded before its figure ("not to exceed 3 MW"): read with the basis
 _CAP_WORDS = re.compile(
     r"(?:(?:shall|must|may|will|can|should|does|do)?\s*not (?:to )?exceed|no more than|"
@@ -217,9 +173,66 @@ def read_cap_basis(r: Draft) -> None:
         return
     if "power_cap_basis" not in r.fields:
         _apply(r, _cap_basis(r.low, r.used, phrase))
+    else:
+        # the power rule read the basis ("4 MW total"); the sentence's other words for it
+        # ("... from the utility") are read as saying the same, not left not understood
+        for f in _cap_basis(r.low, r.used, phrase):
+            if f.value == r.fields["power_cap_basis"]:
+                r.take(f.start, f.end, f.note)
     words = _cap_words(r.low, r.used, phrase)
     if words:
         r.take(words.start, words.end, words.note)
+
+
+#: a cap given per room ("1.5 MW per hall"), and how many rooms the sentence counts
+_ROOM = r"(?:data\s+)?(?:hall|room|suite|pod|building|site|cage|vault)"
+_PER_ROOM = re.compile(rf"\s*(?:of\s+\w+\s+)?(?:per|each|in\s+each|a|for\s+each)\s+({_ROOM})\b")
+_ROOMS = re.compile(
+    rf"(?:\b(?:across|in|over|x|times|for|with|on)\s+)?(?<![\w.])(\d+|two|three|four|five|six|"
+    rf"seven|eight|nine|ten)\s+(?:identical\s+|separate\s+)?({_ROOM})s\b"
+)
+_ROOM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10}  # fmt: skip
+
+
+def read_cap_per_room(r: Draft) -> None:
+    """A cap given per room and a count of rooms in its sentence ("1.5 MW per hall across 2
+    halls"): the cap is the rooms' sum, said as such. A pass: the count stands anywhere in the
+    cap's sentence, after the power rule read the figure."""
+    phrase, cap = r.phrases.get("power_cap_w"), r.fields.get("power_cap_w")
+    if phrase is None or not isinstance(cap, float):
+        return
+    at = r.low.find(phrase)
+    if at < 0:
+        return
+    per = _PER_ROOM.match(r.low, at + len(phrase))
+    if per is None or not _free(r.used, *per.span()):
+        return
+    start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
+    noun = per.group(1).split()[-1]
+    rooms = next(
+        (
+            m
+            for m in _ROOMS.finditer(r.low, start, end)
+            if m.group(2).split()[-1] == noun and _free(r.used, *m.span())
+        ),
+        None,
+    )
+    if rooms is None:
+        return
+    n = _ROOM_WORDS.get(rooms.group(1)) or int(rooms.group(1))
+    if n < 1:
+        return
+    r.fields["power_cap_w"] = cap * n
+    words = f"{phrase} {per.group(0).strip()} ... {rooms.group(0).strip()}"
+    r.take(per.start(), per.end(), "")
+    r.take(
+        rooms.start(),
+        rooms.end(),
+        f"{words!r} -> power cap {cap * n / 1e6:g} MW ({n} x {cap / 1e6:g} MW)",
+    )
+    r.understood = [u for u in r.understood if u]
 
 
 def _apply(r: Draft, found: list[Found]) -> None:

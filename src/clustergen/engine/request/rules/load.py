@@ -83,7 +83,10 @@ LOAD_RULES: tuple[Rule, ...] = (
     # it can be); the note says so, since a user base is often larger than its peak concurrency
     rule(
         "users",
-        _AMOUNT + _WHOSE + r"(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
+        _AMOUNT
+        + r"\s*"
+        + _WHOSE
+        + r"(?:users?|seats?|employees|staff|people|customers|agents|developers)\b"
         r"(?!\s*(?:/|per\b))",
         lambda m: [
             Reading(

@@ -160,11 +160,15 @@ NEED_RULES: tuple[Rule, ...] = (
     rule(
         "storage_capacity",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
-        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity)\b"
+        # what customers put between: "1.2 PB of fast storage", "500 TB scratch"
+        r"(?:(?:fast|high[- ]performance|high[- ]speed|shared|parallel|all[- ]flash|nvme|flash|"
+        r"hot|performant|network(?:ed)?|usable)\s+){0,3}"
+        r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity|scratch"
+        r"(?:\s+space)?|file\s*system|filesystem)\b"
         r"|\b(?:usable\s+)?(?:storage\s+)?capacity\s*(?:of|:|=|is)?\s*"
         r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
         _capacity,
-        needs=("capacity", "storage", "usable"),
+        needs=("capacity", "file", "scratch", "storage", "system", "usable"),
     ),
     rule(
         "storage_bandwidth",
@@ -434,6 +438,20 @@ RULES: tuple[Rule, ...] = (
         r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b",
         _member("cooling", "air", "cooling"),
         needs=("air",),
+    ),
+    # "DC busbar", "busbar power", "power shelves": racks fed by DC power shelves on a busbar;
+    # "AC power", "rack PDUs": the AC-fed racks
+    rule(
+        "power_busbar",
+        r"\b(?:dc[- ])?bus[- ]?bars?\b|\bdc[- ]power(?:ed)?\b|\bpower[- ]shel(?:f|ves)\b",
+        lambda m: [Reading("rack_power", "busbar", "rack power: DC busbar")],
+        needs=("bus", "dc", "power"),
+    ),
+    rule(
+        "power_ac",
+        r"\bac[- ]power(?:ed)?\b|\brack[- ]pdus?\b",
+        lambda m: [Reading("rack_power", "ac", "rack power: AC PDUs")],
+        needs=("power", "rack"),
     ),
     rule(
         "w_train",

@@ -132,8 +132,39 @@ _LEN = r"(\d[\d,]*)\s*(k)?"
 #: a GPU's name inside a price ("H800", "A100 40GB"): a word with a digit, a memory size after
 _GPU_NAME = r"[a-z][a-z0-9.+]*\d[a-z0-9.+]*(?:[- ](?!gpu)[a-z0-9.+]+)*?(?:\s+\d+\s*gb)?"
 
+#: spending said to be no limit ("budget isn't a concern", "money is no object"): read so it
+#: is not left not understood; it sets no field (no budget is the default)
+_NO_SPEND_LIMIT = (
+    r"\b(?:budget|costs?|price|money|spend(?:ing)?|capex|capital)\s+(?:is|are|was|isn[’']?t|"
+    r"aren[’']?t)\s+(?:not\s+|no\s+|really\s+|much\s+of\s+)?(?:an?\s+|the\s+)?(?:main\s+|"
+    r"primary\s+|big\s+|major\s+)?(?:concern|issue|object|constraint|problem|limit(?:ation)?|"
+    r"factor|priority)\b"
+    r"|\bno\s+(?:hard\s+)?(?:budget|spend(?:ing)?|cost)\s+(?:limit|constraint|cap|ceiling)s?\b"
+    r"|\b(?:regardless|irrespective)\s+of\s+(?:the\s+)?(?:cost|price|budget)\b"
+)
+
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
+    rule(
+        "no_spend_limit",
+        _NO_SPEND_LIMIT,
+        lambda m: [Reading("_said", "no spend limit", "no spending limit", mode="member")],
+        needs=(
+            "concern",
+            "constraint",
+            "factor",
+            "irrespective",
+            "issue",
+            "limit",
+            "object",
+            "priority",
+            "problem",
+            "regardless",
+            "budget",
+            "cost",
+            "spend",
+        ),
+    ),
     rule(
         "price_gpu_hour",
         _PRICE + _PER + r"(?:(" + _GPU_NAME + r")[- ]+(?:gpus?[- /]?)?|gpus?[- /]?)"

@@ -15,7 +15,6 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.inventory import Inventory
 from clustergen.engine.sizing.inventory.groups import device_groups, node_group
 from clustergen.engine.sizing.inventory.placement import PLACEMENT_BASIS, place
-from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK
 
 __all__ = ["build_inventory", "device_groups", "node_group"]
 
@@ -32,8 +31,11 @@ def build_inventory(
     """The design's device groups and the racks they stand in."""
     groups = device_groups(catalog, system, compute, fabrics, servers, racks, storage)
     net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
-    # a rack-scale system's power shelves feed its rack: no PDU of its own (racks.py)
-    compute_pdus = 0 if system.kind == "nvl-rack" else PDUS_PER_COMPUTE_RACK
+    # the compute racks' PDUs are what the racks section counts beyond the network racks'
+    # (none where power shelves feed the rack: racks.py decides, once)
+    compute_pdus = (racks.pdus - racks.network_racks * net_pdus) // max(
+        1, racks.compute.compute_racks
+    )
     return Inventory(
         groups=groups,
         racks=place(groups, racks, compute_pdus, net_pdus),

@@ -25,12 +25,14 @@ from clustergen.engine.model.inventory import (
     MANAGEMENT_SERVER,
     NODE,
     PDU,
+    POWER_SHELF,
     STORAGE,
     DeviceGroup,
     PartKind,
     switch_group,
 )
 from clustergen.engine.sizing.fabric import switch_power_w
+from clustergen.engine.sizing.racks import shelves_per_rack
 
 #: a server or appliance of unknown height: the racks section's stated estimate
 SERVER_RACK_UNITS = 2
@@ -95,6 +97,23 @@ def device_groups(
                 rack_units_known=True,
                 unit_power_w=None,
                 count=racks.pdus,
+            )
+        )
+    rack = catalog.rack(racks.rack_type) if racks.rack_type else None
+    shelves = shelves_per_rack(rack, racks.compute)
+    if rack is not None and shelves is not None:
+        out.append(
+            DeviceGroup(
+                id=POWER_SHELF,
+                kind=PartKind.POWER_SHELF,
+                name=rack.power_shelf_name or "DC power shelf",
+                role="power",
+                part=None,
+                vendor=None,
+                rack_units=rack.power_shelf_units or 1,
+                rack_units_known=rack.power_shelf_units is not None,
+                unit_power_w=None,  # its loss is within the nodes' input (model/inventory PARTS)
+                count=shelves[0] * racks.compute.compute_racks,
             )
         )
     c = racks.cooling

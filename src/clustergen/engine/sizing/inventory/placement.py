@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import RacksSection
 from clustergen.engine.model.inventory import (
-    CDU,
     NODE,
-    PDU,
+    PARTS,
     DeviceGroup,
     PlacedRack,
     PlacedRun,
@@ -38,8 +37,6 @@ USABLE_U = 36
 RACK_U = 48
 #: the lowest U a network rack's devices take (U1-U2 left for cable management)
 _FIRST_U = 3
-#: roles packed outside the compute racks
-_SUPPORT: tuple[Role, ...] = ("network", "management", "storage")
 
 PLACEMENT_BASIS = (
     "nodes from U2 up with a free U between them, in-rack switches at the top; a rack-scale "
@@ -84,13 +81,13 @@ def place(
     by_id = {g.id: g for g in groups}
     compute = _compute_racks(by_id, racks)
     support = [_Item(g, i + 1) for g in groups if _supported(g) for i in range(_outside(g))]
-    cdus = _cdu_positions(by_id.get(CDU))
+    cdus = _cdu_positions(_standing(groups, "row"))
     if racks.network_racks == 0 and compute:
         _into_last(compute[-1], support)
         out = compute + cdus
     else:
         out = compute + cdus + _support_racks(support, racks)
-    _pdus(out, by_id.get(PDU), len(compute), (compute_rack_pdus, network_rack_pdus))
+    _pdus(out, _standing(groups, "vertical"), len(compute), (compute_rack_pdus, network_rack_pdus))
     return _folded([_placed(r) for r in out])
 
 
@@ -134,8 +131,19 @@ def _next_of(first: PlacedRack, rack: PlacedRack) -> bool:
     )
 
 
+def _standing(groups: list[DeviceGroup], stands: str) -> DeviceGroup | None:
+    """The group whose kind stands so (one a design: the PDUs, the in-row CDUs)."""
+    return next((g for g in groups if PARTS[g.kind].stands == stands), None)
+
+
 def _supported(g: DeviceGroup) -> bool:
-    return g.role in _SUPPORT and g.tier != "rack" and g.supply != "storage vendor"
+    return PARTS[g.kind].stands == "support" and g.tier != "rack" and g.supply != "storage vendor"
+
+
+def _on_top(g: DeviceGroup) -> bool:
+    """A device each compute rack holds its share of at its top: an in-rack switch, or a kind
+    that stands there."""
+    return g.tier == "rack" or PARTS[g.kind].stands == "compute-top"
 
 
 def _outside(g: DeviceGroup) -> int:
@@ -146,7 +154,7 @@ def _compute_racks(by_id: dict[str, DeviceGroup], racks: RacksSection) -> list[_
     plan = racks.compute
     nodes = by_id[NODE]
     trays = [g for g in by_id.values() if g.tray is not None]
-    in_rack = [g for g in by_id.values() if g.tier == "rack"]
+    in_rack = [g for g in by_id.values() if _on_top(g)]
     out, left, n = [], nodes.count, 0
     per_rack = {g.id: g.count // max(1, plan.compute_racks) for g in in_rack}
     for i in range(plan.compute_racks):
@@ -220,7 +228,9 @@ def _into_last(rack: _Rack, support: list[_Item]) -> None:
 
 def _leaf(g: DeviceGroup) -> bool:
     """A device the RA's SU racks hold: a fabric's leaf, or a management network's switch."""
-    return g.kind == "switch" and (g.tier == "leaf" or g.network not in ("compute", "storage"))
+    return PARTS[g.kind].role == "network" and (
+        g.tier == "leaf" or g.network not in ("compute", "storage")
+    )
 
 
 def _support_racks(items: list[_Item], racks: RacksSection) -> list[_Rack]:
@@ -291,7 +301,7 @@ def _cdu_positions(cdu: DeviceGroup | None) -> list[_Rack]:
         return []
     out = []
     for i in range(cdu.count):
-        rack = _Rack("cooling", cdu.rack_units)
+        rack = _Rack(cdu.role, cdu.rack_units)
         rack.name = f"cdu-{i + 1:02d}"
         item = _Item(cdu, i + 1)
         item.position = 1
@@ -310,8 +320,8 @@ def _pdus(racks: list[_Rack], pdu: DeviceGroup | None, compute: int, each: tuple
         return
     left, index = pdu.count, 0
     for i, rack in enumerate(racks):
-        if rack.role == "cooling":
-            continue
+        if any(PARTS[x.group.kind].stands == "row" for x in rack.items):
+            continue  # a cabinet in the row (an in-row CDU) is no rack to feed
         n = min(left, each[0] if i < compute else each[1])
         for _ in range(n):
             index += 1
