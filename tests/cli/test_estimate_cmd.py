@@ -220,3 +220,16 @@ def test_a_design_not_met_exits_non_zero_and_names_what_meets_it(cli: Cli) -> No
     )  # fmt: skip
     assert code == 3
     assert "meets it instead: " in err
+
+
+#: a long-context chat request (issue 36): the first token takes tens of seconds
+LONG_CHAT = "Serve Llama 3.1 70B with 128k-token prompts, 100 concurrent users, 30 ms per token"
+
+
+@pytest.mark.parametrize("command", [("estimate",), ("design", "--offline")])
+def test_a_long_first_token_is_the_first_line_said(cli: Cli, command: tuple[str, ...]) -> None:
+    _code, out, err = cli(command[0], LONG_CHAT, *command[1:])
+    first = (out + err).strip().splitlines()[0]
+    assert first.startswith("warning: the first token takes"), first
+    # said once, not again among the footnotes
+    assert (out + err).count("the first token takes") == 1

@@ -63,10 +63,12 @@ CASES: list[tuple[str, str, dict[str, Any]]] = (
             B200_F32,
             {
                 "compute_switches": 48,
+                "storage_switches": 12,  # 8 storage leaves + 4 storage spines (Figure 3.2)
                 "oob_switches": 16,
                 "fabric_managers": 4,  # 2 compute + 2 storage UFM
                 "management_servers": 7,  # 2 BCM + 5 service
                 "compute_racks": 64,  # 16 racks per SU, 2 DGX B200 each
+                "management_racks": 5,  # Figure 3.2's racks 1-5
             },
         ),
         ("72 DGX B300, InfiniBand", B300_T3, {"leaf": 8, "spine": 4}),
@@ -159,6 +161,7 @@ def _figures(d: Design) -> dict[str, Any]:
         "fabric_managers": d.servers.fabric_managers,
         "management_servers": d.servers.management_servers,
         "compute_racks": d.racks.compute.compute_racks,
+        "management_racks": d.racks.network_racks,
         "total_racks": d.racks.total_racks,
         "pdus": d.racks.pdus,
         "cdus": d.racks.cooling.cdus if d.racks.cooling else 0,

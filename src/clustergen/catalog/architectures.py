@@ -255,7 +255,8 @@ class Architecture(Entry, kind="architectures", file="architectures.yaml"):
 #: the component counts a per-SU table may publish, each a count of the whole cluster at the
 #: row's size: the compute fabric's leaf, spine and core switches, the storage fabric's leaves,
 #: spines and switches in all, the in-band and out-of-band management switches, the fabric
-#: managers (UFM appliances), the management servers and the racks
+#: managers (UFM appliances), the management servers, the management (network) racks beside the
+#: compute racks, and the racks in all
 SU_TABLE_COUNTS = (
     "compute_leaf",
     "compute_spine",
@@ -267,6 +268,7 @@ SU_TABLE_COUNTS = (
     "oob_switches",
     "fabric_managers",
     "management_servers",
+    "management_racks",
     "racks",
 )
 
@@ -289,6 +291,7 @@ class SuTableRow(Strict):
     oob_switches: Count | None = None
     fabric_managers: Count | None = None
     management_servers: Count | None = None
+    management_racks: Count | None = None
     racks: Count | None = None
     source: str = Field(min_length=3, description="the table and row (or figure) it comes from")
 

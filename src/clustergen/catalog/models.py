@@ -296,6 +296,13 @@ class System(Entry, kind="systems", file="systems.yaml"):
     storage: PortGroup | None = Field(default=None, description="storage / converged fabric ports")
     inband: PortGroup | None = Field(default=None, description="in-band management ports")
     oob: PortGroup | None = Field(default=None, description="out-of-band (BMC) ports")
+    manages_family: str | None = Field(
+        default=None,
+        max_length=80,
+        description="fabric manager: the switch family (switches.yaml `family`) whose fabrics "
+        "it manages, with its source in field_sources; a design's InfiniBand fabric gets the "
+        "appliance of its switches' generation",
+    )
     architecture: str | None = Field(
         default=None, description="reference architecture id it follows"
     )

@@ -33,8 +33,10 @@ def summary(d: Design) -> None:
 
     p = d.platform
     from clustergen.cli.workload_view import first_lines
+    from clustergen.engine.sizing.workload import is_slow_first_token
 
-    first_lines(d.request, [])
+    # a first token people wait tens of seconds for is said before the verdict
+    first_lines(d.request, [w for w in d.warnings if is_slow_first_token(w)])
     v = verdict(d)
     line = Text()
     line.append_text(mark(v.status))
@@ -175,8 +177,10 @@ def _run_report(d: Design) -> None:
 def _footnotes(d: Design) -> None:
     """Assumptions, words not understood, and warnings (to stderr)."""
     from clustergen.engine.report.words import field_words, value_words
+    from clustergen.engine.sizing.workload import is_slow_first_token
 
     for a in d.assumptions:
         say(f"assumed {field_words(a.field)} = {value_words(a.value)}: {a.reason}")
     for w in d.warnings:
-        say(f"warning: {w}", err=True)
+        if not is_slow_first_token(w):  # said first, before the verdict
+            say(f"warning: {w}", err=True)

@@ -30,7 +30,12 @@ def first_lines(request: DesignRequest, warnings: list[str]) -> None:
     any figure."""
     from clustergen.engine.model.request import LOAD_NOTE
     from clustergen.engine.request.rules.durations import DEADLINE_NOTE
+    from clustergen.engine.sizing.workload import is_slow_first_token
 
+    # people waiting tens of seconds for a first token is the first thing said
+    for w in warnings:
+        if is_slow_first_token(w):
+            say(f"warning: {w}")
     if request.not_understood:
         say(f"not understood: {', '.join(request.not_understood)} (ignored; --strict refuses)")
     for note in request.understood:
@@ -39,7 +44,8 @@ def first_lines(request: DesignRequest, warnings: list[str]) -> None:
         elif note.startswith(LOAD_NOTE):
             say(note)
     for w in warnings:
-        say(f"warning: {w}")
+        if not is_slow_first_token(w):
+            say(f"warning: {w}")
 
 
 def print_workload(w: WorkloadEstimate) -> None:

@@ -74,7 +74,11 @@ from clustergen.engine.sizing.racks import (
     server_rack_units,
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
-from clustergen.engine.sizing.workload import unmodelled_warnings, with_interactivity
+from clustergen.engine.sizing.workload import (
+    is_slow_first_token,
+    unmodelled_warnings,
+    with_interactivity,
+)
 from clustergen.engine.solve.cap_reserve import OverCap, Reserve, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
 from clustergen.errors import InfeasibleDesignError
@@ -296,7 +300,8 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     setup, cf = _scale_out(inputs, nodes, notes, sized)
     follows_ra = setup.architecture is not None
     plan = plan_storage(inputs, nodes, notes)
-    srv = servers(inputs, nodes, _infiniband_fabrics(inputs, cf, follows_ra))
+    ib = catalog.switch(cf.leaf_switch) if cf and cf.technology == "infiniband" else None
+    srv = servers(inputs, nodes, _infiniband_fabrics(inputs, cf, follows_ra), ib)
     ns = north_south(inputs, nodes, (setup, cf), plan, srv, follows_ra)
     rack_plan = compute_racks(inputs, nodes, notes)
     storage = storage_section(inputs, plan, storage_network_gb(ns, nodes, plan.storage_ports))
@@ -338,6 +343,9 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     if ns.compute is not None:
         notes.warnings += [n for n in ns.compute.notes if "not attached" in n][:1]
     if inputs.estimate is not None:
+        # a first token people wait tens of seconds for is said before anything else
+        slow = [t for t in inputs.estimate.warnings if is_slow_first_token(t)]
+        notes.warnings[:0] = slow
         notes.warnings += unmodelled_warnings(inputs.request, inputs.estimate.kind)
     bom = build_bom(catalog, system, compute, fabrics, srv.section, racks, storage, links)
     over = _capital_over(inputs, bom, compute.gpus) if check_cap else None

@@ -213,3 +213,36 @@ def curve_errors(catalog: Catalog, tables: list[dict[str, Any]]) -> list[FigureE
                 )
             )
     return out
+
+
+def server_run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError]:
+    """Each published server-scenario run (output tokens/s of a system held to p99 TTFT and
+    TPOT limits under Poisson arrivals) against the estimator's best replica under the same
+    limits at p99, per GPU."""
+    out = []
+    for r in runs:
+        request = DesignRequest(
+            model=r["model"],
+            gpu=r["gpu"],
+            precision=r["precision"],
+            isl_tokens=r["isl_tokens"],
+            osl_tokens=r["osl_tokens"],
+            ttft_ms=r["ttft_ms"],
+            tpot_ms=r["tpot_ms"],
+            latency_percentile=99,
+            workload="inference",
+        )
+        w = resolve_workload(catalog, request)
+        choice, _ = choose_replica(catalog, w)
+        estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
+        out.append(
+            FigureError(
+                r["id"],
+                r["model"],
+                w.arch.moe,
+                w.arch.active / 1e9,
+                r["tokens_per_s"] / r["gpus"],
+                estimated,
+            )
+        )
+    return out

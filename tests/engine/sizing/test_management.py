@@ -165,3 +165,29 @@ def test_the_ufm_splitter_needs_the_leaf_to_break_out_to_its_rate() -> None:
     )
     whole = fm_group(dataclasses.replace(cat, entries=entries, hash="qm9700-no-breakout"))
     assert (whole.cable, whole.links_per_cable) == ("fiber-mpo-mm", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "appliance"),
+    [
+        # Quantum-X800 (XDR) compute fabrics: NVIDIA's UFM appliance catalog lists the UFM XDR
+        # Appliance (Gen 3.5) for them; the NDR appliance (UFM Enterprise Appliance 3.1, H100 RA
+        # Table 7) is the Quantum-2 generation's (issue 37: "the GB300 BOM names an NDR UFM
+        # appliance for an XDR fabric")
+        ("8 GB300 NVL72 racks", "ufm-xdr-appliance"),
+        ("72 DGX B300, InfiniBand", "ufm-xdr-appliance"),
+        ("127 DGX H100, InfiniBand", "ufm-appliance-3.1"),
+        ("127 DGX B200, InfiniBand", "ufm-appliance-3.1"),
+    ],
+)
+def test_the_ufm_appliance_is_the_fabric_generations(text: str, appliance: str) -> None:
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, text, {}))
+    assert d.servers.fabric_manager == appliance
+    cf = d.fabrics.compute
+    assert cf is not None
+    family = cat.switch(cf.leaf_switch).family
+    assert cat.system(appliance).manages_family == family
+    ufm = [ln for ln in d.bom if ln.part == appliance]
+    assert [ln.quantity for ln in ufm] == [d.servers.fabric_managers]
+    assert not [ln for ln in d.bom if ln.category == "fabric-manager" and ln.part != appliance]

@@ -9,6 +9,7 @@ from clustergen.catalog import load_catalog
 from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.design import Design, DesignChoices
+from clustergen.engine.report.files import rackplan
 from clustergen.engine.report.words import verdict
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
@@ -98,21 +99,34 @@ def test_the_b200_storage_fabric_reads_the_published_leaves_where_its_ports_fit(
     assert sf.max_ports_used["leaf"] <= sf.leaf_radix
 
 
+def test_the_b200_published_storage_leaves_hold_more_ports_at_a_steeper_ratio_said() -> None:
+    # B200 RA Figure 3.2 (secondary reading): 8 storage leaves and 4 storage spines at 4 SU. The
+    # better tier's 296 host ports (254 DGX, 24 storage, 14 management, 4 UFM) do not fit 8
+    # leaves at the fabric's 4:3; the table publishes the switches, not their ratio, so the 8
+    # leaves hold them at the ratio their free ports give (40 down : 24 up), and the notes say so
+    for text in ("DGX B200 4 SU", "127 DGX B200, InfiniBand"):
+        d = _design(text)
+        sf = d.fabrics.storage
+        assert sf is not None
+        assert (sf.leaf_switches, sf.spine_switches) == (8, 4)
+        assert sf.host_links == 296
+        assert (sf.leaf_downlinks, sf.leaf_uplinks) == (40, 24)
+        assert sf.host_links <= sf.host_port_capacity
+        assert any("table publishes the switches, not their ratio" in n for n in sf.notes)
+        check = _table_check(d)
+        assert check.passed, check.figure
+
+
 def test_a_storage_count_the_storage_designed_moves_is_a_warning_naming_it() -> None:
-    # B200 RA Figure 3.2: 8 storage leaves at 4 SU; the better tier's storage and management
-    # ports do not fit 8 leaves at the storage fabric's 4:3, so the rule's count stands and the
-    # check names it; H100 RA Table 7's 16 storage switches are for its own storage, not the
-    # best tier's
-    for text, word, table in (
-        ("DGX B200 4 SU", "storage leaves", 8),
-        ("127 DGX H100 systems, InfiniBand, best storage", "storage switches", 16),
-    ):
-        check = _table_check(_design(text))
-        assert not check.passed
-        assert check.severity == "warning"
-        assert f"where the table has {table}" in check.figure
-        assert check.figure.startswith(word)
-        assert "storage designed" in check.detail
+    # H100 RA Table 7's 16 storage switches are for its own storage, not the best tier's: the
+    # H100 fabric splits node and storage leaves (Table 8), so the best tier's ports add storage
+    # leaves and the check names the difference as a warning
+    check = _table_check(_design("127 DGX H100 systems, InfiniBand, best storage"))
+    assert not check.passed
+    assert check.severity == "warning"
+    assert "where the table has 16" in check.figure
+    assert check.figure.startswith("storage switches")
+    assert "storage designed" in check.detail
 
 
 def test_a_count_the_table_fixes_that_differs_fails() -> None:
@@ -142,3 +156,17 @@ def test_a_design_without_a_reference_architecture_says_its_counts_are_derived()
     check = _table_check(d)
     assert check.status == "INFO"
     assert check.figure == "derived by rule: the design follows no reference architecture"
+
+
+def test_the_b200_management_racks_are_the_published_five_each_holding_gear() -> None:
+    # B200 RA Figure 3.2 (secondary reading, Rackula spike #3287): the 4 SU's management gear in
+    # 5 racks, laid out by function; its height alone needs 4 of 36 usable U, so the table's
+    # count stands and the gear spreads over all five
+    d = _design("127 DGX B200, InfiniBand")
+    assert d.racks.network_racks == 5
+    assert d.racks.total_racks == 64 + 5
+    assert "5 management racks as the RA's table publishes" in d.racks.basis
+    support = [r for r in rackplan.rack_plan(d) if r.role != "compute"]
+    assert len(support) == 5
+    assert all(r.devices for r in support)
+    assert _table_check(d).passed

@@ -267,6 +267,11 @@ class StorageSection(_M):
     )
     layout: str = Field(description="recommended dataset layout")
     notes: list[str]
+    existing: bool = Field(
+        default=False,
+        description="the customer's own storage serves the cluster (the request puts storage out "
+        "of scope): no storage system is quoted or powered; the targets say what it should deliver",
+    )
     site_storage: bool = Field(
         default=False,
         description="a single-node footprint: the site's storage serves the node, so the design "

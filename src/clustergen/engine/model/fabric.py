@@ -44,6 +44,9 @@ class FabricPlan(NamedTuple):
     # uplinks of every leaf where the architecture states them (H100 RA Table 8's in-band
     # leaf-core cables); None: the oversubscription's split
     leaf_uplinks: int | None = None
+    # the spines a published table gives for this fabric (B200 RA Figure 3.2: 4 storage spines);
+    # None: the fewest that hold the leaves' uplinks
+    spines: int | None = None
     # dual-homed host ports of other networks sharing a pair (a collapsed design's north-south
     # ports): they need no inter-switch share
     shared_hosts: int = 0

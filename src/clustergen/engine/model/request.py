@@ -270,6 +270,12 @@ class DesignRequest(BaseModel):
         description="a compute fabric technology ruled out ('our network team will not run "
         "InfiniBand' is infiniband): only the other is weighed",
     )
+    storage_excluded: bool | None = Field(
+        default=None,
+        description="storage is out of scope: the customer's own storage serves the cluster "
+        "('we'll use our existing Lustre', 'we don't need storage'); no storage system is "
+        "quoted or powered, and a storage fabric the RA has still reaches it",
+    )
     platforms_excluded: list[str] | None = Field(
         default=None,
         description="systems or GPUs ruled out ('not interested in GB200', 'no H100s'): a "
@@ -503,6 +509,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     # issue 35: constraints as the customer states them
     "cooling_excluded": FieldWords("cooling ruled out"),
     "fabric_excluded": FieldWords("fabric ruled out"),
+    "storage_excluded": FieldWords("storage out of scope (the customer's own)"),
     "platforms_excluded": FieldWords("systems or GPUs ruled out"),
     "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),

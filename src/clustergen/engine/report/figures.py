@@ -77,6 +77,7 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
         (
             "storage",
             ("the site's storage (none of its own), " if site else "")
+            + ("the customer's own (not quoted), " if d.storage.existing and not site else "")
             + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
         )
     )

@@ -22,7 +22,8 @@ _NEGATION_AFTER = re.compile(
     r"^[\s,]*(?:is|are|was|would be|will be)?\s*(?:simply\s+|also\s+|strictly\s+)?"
     r"(?:off the table|not an option|not possible|not available|not allowed|not permitted|"
     r"not supported|not feasible|excluded|ruled out|out of the question|a non-?starter|"
-    r"prohibited|banned|forbidden|unavailable|a no[- ]go)\b"
+    r"prohibited|banned|forbidden|unavailable|a no[- ]go|out of scope|not in scope|"
+    r"not needed|not required|provided by us|(?:handled|covered|sourced) separately)\b"
 )
 #: at most this many words between a negation and the word it governs ("will not run X")
 _REACH = 5

@@ -13,6 +13,7 @@ checks it against such a derived catalog), at the cost of dictionary look-ups.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import time
 from collections.abc import Callable
@@ -40,6 +41,8 @@ from clustergen.units import ratio
 GPU_CHANGES = tuple(round(-0.2 + 0.05 * i, 2) for i in range(15))  # -20% .. +50%
 OPTICS_SCALES = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
 CAP_SHARES = tuple(round(0.1 * i, 1) for i in range(1, 21))  # 10% .. 200%
+#: refinements of a search's first guess from fabric sizes already known (each a dict scan)
+_GUESS_STEPS = 3
 
 
 def largest_fitting(fits: Callable[[int], bool], guess: int, limit: int) -> int:
@@ -88,6 +91,7 @@ class _Option:
         "gpu_w_per_node",
         "label",
         "node_w",
+        "sized",
         "system",
         "unknown",
     )
@@ -112,6 +116,7 @@ class _Option:
         self.flops_per_gpu = flops_per_gpu
         self.fabric_w: dict[int, tuple[float, float] | None] = {}
         self.fabric_w_per_node = 0.0
+        self.sized: list[int] = []  # node counts in fabric_w whose fabric is within reach, sorted
         self.unknown: list[str] = []
 
     def split_w(self, n: int) -> tuple[float, float] | None:
@@ -127,6 +132,8 @@ class _Option:
                     self.unknown.append("transceiver power")
             except InfeasibleDesignError:
                 self.fabric_w[n] = None
+            if self.fabric_w[n] is not None and n > 0:
+                bisect.insort(self.sized, n)
         return self.fabric_w[n]
 
     def nodes_under(self, cap_w: float, gpu_change: float = 0.0, optics_scale: float = 1.0) -> int:
@@ -140,12 +147,35 @@ class _Option:
             split = self.split_w(n)
             return split is not None and n * node_w + split[0] + optics_scale * split[1] <= cap_w
 
-        guess = int(cap_w // (node_w + self.fabric_w_per_node))
-        n = largest_fitting(fits, guess, int(cap_w // node_w))
+        n = largest_fitting(fits, self._guess(cap_w, node_w, optics_scale), int(cap_w // node_w))
         if n and not gpu_change and optics_scale == 1.0:
             split = self.split_w(n) or (0.0, 0.0)
             self.fabric_w_per_node = (split[0] + split[1]) / n  # a better guess next time
         return n
+
+    def _nearest_sized(self, n: int) -> int | None:
+        """The sized node count (a fabric within reach) nearest n, if any."""
+        known = self.sized
+        i = bisect.bisect_left(known, n)
+        near = known[max(0, i - 1) : i + 1]
+        return min(near, key=lambda k: abs(k - n)) if near else None
+
+    def _guess(self, cap_w: float, node_w: float, optics_scale: float) -> int:
+        """Where the search for the most nodes under `cap_w` starts: the fabric's watts per node
+        read at the sized node count nearest the guess, until the guess stops moving. Fabric
+        power per node changes slowly with size, so the guess is usually the answer or next to
+        it and the search sizes two node counts, not six; the answer never depends on it."""
+        guess = int(cap_w // (node_w + self.fabric_w_per_node))
+        for _ in range(_GUESS_STEPS):
+            near = self._nearest_sized(guess)
+            if near is None:
+                return guess
+            sw_w, optics_w = self.fabric_w[near] or (0.0, 0.0)
+            better = int(cap_w // (node_w + (sw_w + optics_scale * optics_w) / near))
+            if better == guess:
+                break
+            guess = better
+        return guess
 
 
 def _options(

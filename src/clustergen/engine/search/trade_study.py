@@ -20,6 +20,7 @@ from clustergen.catalog.architectures import Architecture, RaPattern
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.assemble import Sized, finish_design, size_design
+from clustergen.engine.cache import cached
 from clustergen.engine.cost import budget_verdict, capital_of
 from clustergen.engine.model.common import Technology
 from clustergen.engine.model.design import (
@@ -195,9 +196,7 @@ def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[
 def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> DesignChoices:
     """The design choices a candidate is built from. The fabric is left to the platform's RA when
     the candidate's technology is the one the RA builds (so the design follows it)."""
-    ra_techs = {
-        a.compute_fabric.technology for a in catalog.all(Architecture) if c.system.id in a.systems
-    }
+    ra_techs = ra_technologies(catalog, c.system.id)
     follow_ra = not request.fabric and len(ra_techs) == 1 and c.technology in ra_techs
     return DesignChoices(
         platform=c.system.id,
@@ -207,6 +206,18 @@ def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> Desig
         rack_power_kw=request.rack_power_kw,
         cooling=request.cooling,
     )
+
+
+def ra_technologies(catalog: Catalog, system_id: str) -> frozenset[Technology]:
+    """The compute-fabric technologies of the reference architectures that build the system,
+    once per catalog (every candidate of a platform asks)."""
+
+    def find() -> frozenset[Technology]:
+        return frozenset(
+            a.compute_fabric.technology for a in catalog.all(Architecture) if system_id in a.systems
+        )
+
+    return cached(catalog, ("ra_technologies", system_id), find)
 
 
 def pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | None:

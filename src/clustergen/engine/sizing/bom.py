@@ -444,8 +444,8 @@ def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[B
 
 def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
     a = storage.appliances
-    if a is None and storage.site_storage:
-        return []  # a single-node footprint: the site's storage serves it
+    if a is None and (storage.site_storage or storage.existing):
+        return []  # the site's storage, or the customer's own, serves it: none quoted
     if a is None:
         return [
             line(

@@ -376,6 +376,7 @@ _WORDS = {
     "oob_switches": "out-of-band switches",
     "fabric_managers": "fabric managers",
     "management_servers": "management servers",
+    "management_racks": "management racks",
     "racks": "racks",
 }
 
@@ -383,7 +384,9 @@ CHECK_NAME = "published RA table"
 
 #: counts that follow the storage designed (its appliances' ports, their racks): the table's are
 #: for the storage the RA was built with, so a difference there is a warning, not a failure
-STORAGE_COUNTS = frozenset({"storage_leaf", "storage_spine", "storage_switches", "racks"})
+STORAGE_COUNTS = frozenset(
+    {"storage_leaf", "storage_spine", "storage_switches", "management_racks", "racks"}
+)
 
 
 def su_tables(inputs: Inputs, planes: int | None) -> list[SuTable]:
@@ -428,6 +431,7 @@ def design_counts(
         "oob_switches": fabrics.oob.total_switches if fabrics.oob else 0,
         "fabric_managers": servers.fabric_managers,
         "management_servers": servers.management_servers,
+        "management_racks": racks.network_racks,
         "racks": racks.total_racks,
     }
     assert set(counts) == set(SU_TABLE_COUNTS)

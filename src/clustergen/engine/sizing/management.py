@@ -208,16 +208,39 @@ def _management_count(inputs: Inputs, nodes: int) -> tuple[int, str]:
     return plane, text
 
 
-def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
-    """The RA's fabric managers (per InfiniBand fabric of the RA's design) and management
-    servers, each count scaled with the cluster by its rule; two management servers (an HA pair)
-    where no RA says; none for a server standing alone (`standalone`)."""
+def fabric_manager_for(catalog: Catalog, named: str, switch: Switch | None) -> System:
+    """The fabric-manager appliance for an InfiniBand fabric of `switch`: the one that manages
+    its switch family (a Quantum-X800 XDR fabric gets the XDR appliance, not the NDR one the
+    architecture may name), the architecture's own (`named`) where it does or where no
+    appliance in the catalog says it manages that family."""
+    own = catalog.system(named)
+    if switch is None or own.manages_family == switch.family:
+        return own
+    return next(
+        (
+            s
+            for s in catalog.all(System)
+            if s.kind == "fabric-manager" and s.manages_family == switch.family
+        ),
+        own,
+    )
+
+
+def servers(
+    inputs: Inputs, nodes: int, ib_fabrics: int, ib_switch: Switch | None = None
+) -> Servers:
+    """The RA's fabric managers (per InfiniBand fabric of the RA's design, the appliance of the
+    compute fabric's switch generation: `fabric_manager_for`) and management servers, each count
+    scaled with the cluster by its rule; two management servers (an HA pair) where no RA says;
+    none for a server standing alone (`standalone`)."""
     if standalone(inputs, nodes):
         return _standalone_servers(inputs)
     catalog, arch = inputs.catalog, inputs.architecture
     fm_rule = arch.fabric_managers if arch else None
     fm = (
-        catalog.system(arch.fabric_manager) if arch and arch.fabric_manager and ib_fabrics else None
+        fabric_manager_for(catalog, arch.fabric_manager, ib_switch)
+        if arch and arch.fabric_manager and ib_fabrics
+        else None
     )
     fm_count = fm_rule.count(nodes) * ib_fabrics if fm and fm_rule else 0
     fm_text = None
@@ -226,6 +249,18 @@ def servers(inputs: Inputs, nodes: int, ib_fabrics: int) -> Servers:
             f"{plural(ib_fabrics, 'InfiniBand fabric')} x ({_rule_text(fm_rule, nodes, 'per fabric')}) "
             f"= {fm_count}"
         )
+        listed = arch.fabric_manager if arch else None
+        if listed and fm.id != listed and ib_switch is not None:
+            fm_text += (
+                f"; {fm.name}, the appliance of the compute fabric's {ib_switch.family} "
+                f"switches (the architecture lists {catalog.system(listed).name})"
+            )
+            if ib_fabrics > 1:
+                fm_text += (
+                    "; the storage fabric's pair is counted as the same model (an assumption: "
+                    "one appliance model a design, its newer generation managing the older "
+                    "fabric too; the RA's own models were not retrieved)"
+                )
     mgmt_count, mgmt_text = _management_count(inputs, nodes)
     mgmt = (
         catalog.system(arch.management_server)

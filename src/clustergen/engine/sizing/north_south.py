@@ -27,7 +27,7 @@ from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.management import Servers, standalone, storage_asked
 from clustergen.engine.sizing.storage import StoragePlan
 from clustergen.errors import CatalogGapError
-from clustergen.units import ceil_div
+from clustergen.units import ceil_div, ratio
 
 
 class NorthSouth(NamedTuple):
@@ -153,9 +153,12 @@ def north_south(
     if node_ports == 0 and other == 0:
         return NorthSouth(cf, None, converged, False, 0, speed)
     planes = cf.planes if cf else None
+    published, spines = _published_leaves(
+        inputs, spec, sw, (nodes, nodes * node_ports + other), planes
+    )
     fabric = _storage_fabric(
         inputs.catalog,
-        _published_leaves(inputs, spec, sw, (nodes, nodes * node_ports + other), planes),
+        published,
         sw,
         nodes=nodes,
         ports_per_node=node_ports,
@@ -163,7 +166,20 @@ def north_south(
         su_nodes=arch.su_nodes if spec.storage_leaves_per_su else None,
         storage_ports=other,
         fabric_manager_links=_storage_manager_links(inputs, spec, srv),
+        spines=spines,
     )
+    if spines is not None:
+        said = (
+            f"{fabric.leaf_switches} leaves and {fabric.spine_switches} spines as the RA's table "
+            "publishes at this size"
+        )
+        if published.oversubscription != spec.oversubscription:
+            said += (
+                f", their ports at {ratio(published.oversubscription)} (the table publishes the "
+                f"switches, not their ratio; {ratio(spec.oversubscription)} would need more "
+                "leaves for these ports)"
+            )
+        fabric = fabric.model_copy(update={"notes": [*fabric.notes, said]})
     return NorthSouth(cf, fabric, converged, False, node_ports, speed, host_gbps=wanted)
 
 
@@ -179,25 +195,35 @@ def _storage_manager_links(inputs: Inputs, spec: FabricSpec, srv: Servers) -> in
 
 def _published_leaves(
     inputs: Inputs, spec: FabricSpec, sw: Switch, ports: tuple[int, int], planes: int | None
-) -> FabricSpec:
-    """The storage fabric's spec with each leaf's uplinks set so its host ports fill the leaves
-    the RA's table publishes at this size (B200 RA Figure 3.2: 8 storage leaves under 4 spines at
-    4 SU), the uplinks a multiple of its published spines and no fewer than the spec's ratio
-    asks; the spec unchanged where no row publishes them, the RA splits its leaves by kind
-    (`storage_leaves_per_su`), or the ports do not fit the published leaves. `ports`: the
-    cluster's nodes and the fabric's host ports."""
+) -> tuple[FabricSpec, int | None]:
+    """The storage fabric's spec set so its host ports fill the leaves the RA's table publishes
+    at this size (B200 RA Figure 3.2: 8 storage leaves under 4 spines at 4 SU): each leaf's
+    uplinks a multiple of the published spines, no fewer than the spec's ratio asks where the
+    leaves hold that; where they do not, the published leaves still hold the ports, with as many
+    uplinks as each leaf's free ports allow (a steeper ratio, which the fabric's notes state: the
+    table publishes the switches, not their ratio, and its storage was the RA's). The spec is
+    unchanged where no row publishes the leaves, the RA splits its leaves by kind
+    (`storage_leaves_per_su`), or not even that fits; beside it, the spines the row publishes
+    (None where the spec is unchanged). `ports`: the cluster's nodes and the fabric's host
+    ports."""
     nodes, host_ports = ports
     row = published_row(inputs, nodes, planes)
     if row is None or row.storage_leaf is None or spec.storage_leaves_per_su is not None:
-        return spec
+        return spec, None
     leaves, spines = row.storage_leaf, row.storage_spine or 1
     radix = sw.radix_at(sw.port_speed_gbps) or sw.ports
     down = ceil_div(host_ports, leaves)
     up = ceil_div(ceil_div(down * 1_000_000, round(spec.oversubscription * 1_000_000)), spines)
     up *= spines
-    if down + up > radix or leaves * up > spines * radix:
-        return spec
-    return spec.model_copy(update={"uplinks_per_leaf": up})
+    if down + up <= radix and leaves * up <= spines * radix:
+        return spec.model_copy(update={"uplinks_per_leaf": up}), row.storage_spine
+    # the published leaves at the ratio their free ports give (the uplinks still a multiple of
+    # the spines, each spine's ports enough for them)
+    up = min((radix - down) // spines * spines, radix)
+    if up < spines or leaves * up > spines * radix:
+        return spec, None
+    steeper = {"uplinks_per_leaf": up, "oversubscription": (radix - up) / up}
+    return spec.model_copy(update=steeper), row.storage_spine
 
 
 def _storage_fabric(
@@ -211,6 +237,7 @@ def _storage_fabric(
     su_nodes: int | None,
     storage_ports: int,
     fabric_manager_links: int = 0,
+    spines: int | None = None,
 ) -> FabricDesign:
     """The storage (or converged) fabric, sized once per loaded catalog for its spec, switch and
     port counts: a trade study's rows that share them (a platform's fabric alternatives,
@@ -227,6 +254,7 @@ def _storage_fabric(
             su_nodes=su_nodes,
             storage_ports=storage_ports,
             fabric_manager_links=fabric_manager_links,
+            spines=spines,
         )
 
     if not own(catalog, "switches", sw):  # a caller's own variant of a switch: size it afresh
@@ -241,6 +269,7 @@ def _storage_fabric(
         su_nodes,
         storage_ports,
         fabric_manager_links,
+        spines,
     )
     return cached(catalog, key, size)
 

@@ -73,8 +73,9 @@ def _splitters_w(label: str, name: str, links: list[LinkGroup], unknown: list[st
 
 def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
     a = storage.appliances
-    if a is None and storage.site_storage:
-        return 0.0  # a single-node footprint uses the site's storage: none in this design
+    if a is None and (storage.site_storage or storage.existing):
+        # the site's storage, or the customer's own, draws on its own feed: none in this design
+        return 0.0
     if a is None:
         unknown.append("storage array power (the array is the storage vendor's to size)")
         return None

@@ -9,6 +9,7 @@ from clustergen.catalog.models import Cdu, RackType, System
 from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import FabricsSection, RacksSection
+from clustergen.engine.sizing.checks import published_count
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import InfeasibleDesignError
 from clustergen.units import ceil_div, plural, watts
@@ -239,6 +240,19 @@ def racks_section(
             "network racks: switches (at their catalog height), servers and storage over 36 "
             "usable U per rack"
         )
+    published = (
+        published_count(inputs, nodes, cf.planes if cf else None, "management_racks")
+        if follows_ra and nodes is not None and not in_compute
+        else None
+    )
+    if published is not None and published > network_racks:
+        # the RA lays its management gear out by function over more racks than the gear's
+        # height needs (B200 RA Figure 3.2: five): its count, the gear spread over them
+        basis += (
+            f"; {plural(published, 'management rack')} as the RA's table publishes at "
+            f"{plural(nodes or 0, 'node')} (the gear's height needs {network_racks})"
+        )
+        network_racks = published
     if unknown:
         basis += (
             f"; height of {', '.join(unknown)} not in the catalog, counted at 1U: "

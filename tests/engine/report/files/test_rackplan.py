@@ -18,12 +18,18 @@ from clustergen.engine.search.proposal import request_from_fields
 CATALOG = load_catalog()
 
 #: the platforms a data-centre team imports most: NVIDIA DGX with RA layout, an OEM HGX server,
-#: a rack-scale system; each with its storage appliances and management servers
+#: a rack-scale system; each with its storage appliances and management servers; and issue 37's
+#: four bundles (DGX H100 4 SU above, GB300 NVL72, HGX B300 on Spectrum-X, a single DGX)
 DESIGNS = {
     "dgx-h100-4su": {"platform": "dgx-h100", "nodes": 128},
     "dgx-b200-3": {"platform": "dgx-b200", "nodes": 3},
     "hgx-b200-64": {"platform": "hgx-b200", "nodes": 64},
     "gb200-4su": {"platform": "gb200-nvl72", "nodes": 32},
+    "gb300-nvl72": {"platform": "gb300-nvl72", "nodes": 16},
+    "hgx-b300": {"platform": "hgx-b300", "nodes": 16},
+    "one-dgx": {"platform": "dgx-b200", "nodes": 1},
+    # B200 RA Figure 3.2's 4 SU: its storage fabric at the published 8 leaves and 4 spines
+    "dgx-b200-4su": {"platform": "dgx-b200", "nodes": 127},
 }
 
 

@@ -51,8 +51,13 @@ def test_every_compute_node_is_placed_once_under_switches_of_the_rack_plan(
     devices = {x.name: x for r in rackplan.rack_plan(design) for x in r.devices}
     hosts = [g for g in design.links if g.fabric == "compute" and g.segment == "node-leaf"]
     if not hosts:
+        # each node under a switch name of its own: placed once, no job across two
         assert "no compute fabric" in text
-        assert "SwitchName" not in text
+        nodes = sorted(n for n, x in devices.items() if x.group == "node")
+        assert [f"SwitchName={n}-nvlink Nodes={n}" for n in nodes] == [
+            ln for ln in text.splitlines() if ln.startswith("SwitchName")
+        ]
+        assert nodes
         return
     node_groups = set(hosts[0].a.groups)
     compute_nodes = sorted(n for n, x in devices.items() if x.group in node_groups)

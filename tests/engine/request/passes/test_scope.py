@@ -255,6 +255,7 @@ def test_what_customers_say_around_the_figures_is_read(text: str) -> None:
         ("our colo gives us 1.5MW per hall across 2 halls; maximize training compute", 3.0),
         ("2 MW per data hall, three data halls, 4,000 GPUs", 6.0),
         ("5 MW per site, 1,024 GPUs", 5.0),
+        ("Design for 10,000 GPUs across 3 buildings, 20 MW each", 60.0),
     ],
 )
 def test_a_cap_per_room_counts_every_room_its_sentence_counts(text: str, cap_mw: float) -> None:
@@ -266,3 +267,39 @@ def test_a_cap_per_room_counts_every_room_its_sentence_counts(text: str, cap_mw:
 def test_nothing_rules_out_what_it_governs() -> None:
     r = parse_request(load_catalog(), "1,000 GPUs, nothing liquid-cooled")
     assert (r.cooling, r.cooling_excluded) == ("air", "liquid")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "256 GPUs, we don't need storage, we'll use our existing Lustre",
+        "512 GPUs training, 5 MW; storage is out of scope",
+        "128 H200 GPUs, BYO storage",
+        "512 GPUs; we will connect to our existing WEKA cluster",
+    ],
+)
+def test_storage_put_out_of_scope_is_read(text: str) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.storage_excluded is True
+    assert not {"don", "t", "scope", "byo", "existing"} & set(r.not_understood)
+
+
+@pytest.mark.parametrize(
+    "text", ["256 B200 GPUs without the storage fabric", "512 GPUs with 2 PB storage"]
+)
+def test_a_storage_fabric_or_a_capacity_does_not_put_storage_out_of_scope(text: str) -> None:
+    assert parse_request(load_catalog(), text).storage_excluded is None
+
+
+def test_storage_out_of_scope_is_neither_quoted_nor_powered() -> None:
+    from clustergen.engine.model.inventory import PartKind
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    own = plan_design(cat, parse_request(cat, "512 GPUs training, 5 MW; storage is out of scope"))
+    quoted = plan_design(cat, parse_request(cat, "512 GPUs training, 5 MW"))
+    assert own.storage.existing
+    assert not [ln for ln in own.bom if ln.category == PartKind.STORAGE]
+    assert [ln for ln in quoted.bom if ln.category == PartKind.STORAGE]
+    assert own.power.storage_w == 0.0
+    assert own.fabrics.storage is not None  # the storage fabric still reaches it

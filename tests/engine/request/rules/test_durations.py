@@ -149,3 +149,16 @@ def test_a_buffer_beside_a_duration_is_not_a_second_deadline() -> None:
     )
     assert (req.training_days, req.schedule_reserve_days) == (200.0, 14.0)
     assert req.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("fine-tune Llama 3.1 8B with LoRA on 50M tokens overnight", 0.5),
+        ("fine-tune a 70B model on 1B tokens over a weekend", 2.0),
+    ],
+)
+def test_a_span_named_without_a_number_is_read_as_its_hours(text: str, days: float) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.training_days == days
+    assert not r.not_understood

@@ -116,6 +116,8 @@ def test_a_percentile_outside_50_to_100_is_refused() -> None:
         ("serve llama 3.1 70b at 36,000 queries an hour, 300 output tokens", 3_000.0),
         # a thousands suffix with a space before the noun ("5k users")
         ("chatbot for 5k users at 20 tokens/s each, llama 3.3 70b", 100_000.0),
+        # a millions suffix: '2m requests per hour'
+        ("serve llama 3.1 70b at 2m requests per hour, 300 output tokens", 500_000.0 / 3),
     ],
 )
 def test_a_load_in_requests_or_users_becomes_a_token_rate(text: str, rate: float) -> None:
@@ -346,3 +348,8 @@ def test_a_share_active_at_once_scales_the_users_to_streams(text: str, streams: 
 def test_a_share_with_no_users_is_refused() -> None:
     with pytest.raises(RequestError, match="share of users"):
         parse_request(load_catalog(), "serve Llama 3.1 70B, 10% active at peak, 1 MW")
+
+
+def test_a_user_base_in_millions_is_refused_as_a_user_base() -> None:
+    with pytest.raises(RequestError, match="user base"):
+        parse_request(CAT, "Need to serve DeepSeek-V3 to 1M daily users")

@@ -68,3 +68,16 @@ def test_the_b200_inband_link_takes_modules_not_a_qsfp56_aoc_on_an_osfp_switch()
     g = next(g for g in d.links if g.fabric == "in-band management")
     assert g.cable != "aoc-200g-qsfp56"
     assert g.a.transceiver == "mma1z00-ns400"
+
+
+def test_a_gb200_trays_compute_ends_are_400g_single_port_osfp_modules() -> None:
+    # DGX GB Rack Scale Systems User Guide, Hardware: each compute tray's cluster network is
+    # "4x NVIDIA ConnectX-7 single port 400G OSFP NIC": the tray end of every compute link is a
+    # 400G single-port OSFP module (flat top, for the NIC's cage), MMA4Z00-NS400, named as such
+    d = _design(CATALOG, "gb200-nvl72", 8)
+    tray = [ln for ln in d.bom if ln.category == "transceiver" and "GB200" in ln.description]
+    compute = [ln for ln in tray if "compute fabric" in ln.description]
+    assert [ln.part for ln in compute] == ["mma4z00-ns400"]
+    assert compute[0].quantity == 8 * 72
+    assert "400Gb/s single-port OSFP" in compute[0].name
+    assert compute[0].opn == "980-9I51S-00NS00"

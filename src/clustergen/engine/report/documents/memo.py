@@ -296,6 +296,8 @@ def storage_lines(d: Design) -> list[str]:
     # a single-node footprint builds no storage: the figures are what the site's must deliver
     site = any(r.network == "storage" and r.carried_by == "node" for r in d.fabrics.networks)
     whose = "the site's, not in this design; it must deliver, " if site else ""
+    if d.storage.existing and not site:
+        whose = "the customer's own, out of scope and not quoted; it must deliver, "
     out = [
         f"- Storage ({whose}{st.tier} tier): {_storage_delivered(d)}; "
         f"{d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s "

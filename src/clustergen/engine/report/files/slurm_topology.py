@@ -9,14 +9,15 @@ Rules:
   its first rail's leaf: one hop apart, as the tree then says);
 - each upper switch lists the switches below it it has a link to, of those the file defines (a
   tree names no switch it does not define);
-- a design with no compute fabric (a server standing alone) lists its nodes under no switch and
-  says so: a topology plugin has nothing to place.
+- a design with no compute fabric (a server standing alone) puts each node under a switch name
+  of its own (its NVLink domain), so every node is placed once and no job spans two.
 """
 
 from __future__ import annotations
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.files.rackplan import design_cables
+from clustergen.engine.model.inventory import NODE
+from clustergen.engine.report.files.rackplan import design_cables, names_by_group, rack_plan
 from clustergen.engine.report.plain_text import cell_text
 
 #: the compute fabric's switch-to-switch segments, lower tier first
@@ -66,11 +67,19 @@ def topology_conf(d: Design) -> str:
                 placed.add(node)
                 under.setdefault(leaf, []).append(node)
     if not under:
+        # no compute fabric: each node is its own NVLink domain, under a switch of its own
+        # name, so the file still places every node once and no job spans two of them
+        nodes = names_by_group(rack_plan(d)).get(NODE, [])
         return (
             "\n".join(
                 [
                     *head,
-                    "# no compute fabric: the nodes stand alone, nothing for a topology to place",
+                    "# no compute fabric: each node stands alone (its GPUs share its NVLink), one",
+                    "# switch name per node so no job is placed across nodes no fabric joins",
+                    *(
+                        f"SwitchName={cell_text(node)}-nvlink Nodes={cell_text(node)}"
+                        for node in nodes
+                    ),
                 ]
             )
             + "\n"

@@ -43,6 +43,16 @@ _GOVERNED: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("cooling", "air", re.compile(r"\bair(?![- ]?gap)(?:[- ]cool(?:ed|ing))?\b")),
     ("fabric", "infiniband", re.compile(r"\binfini\s*band\b|\bib\b|\bquantum(?:-?x800|-?2)?\b")),
     ("fabric", "ethernet", re.compile(r"\bspectrum[- ]?x\b|\bethernet\b|\broce\b")),
+    # "we don't need storage", "storage is out of scope": the storage system, not its fabric
+    (
+        "storage",
+        "",
+        re.compile(
+            r"\b(?:(?:new|additional|any|extra)\s+)?storage(?:\s+(?:system|array|appliances?))?\b"
+            r"(?!\s*(?:fabric|network|tier|bandwidth|throughput|read|write|capacity|"
+            r"performance|target|port|leaf|switch))"
+        ),
+    ),
 )
 
 
@@ -63,8 +73,12 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 if span is None:
                     continue
                 phrase = low[span[0] : span[1]].strip()
-                note = f"{phrase!r} -> {field} {value} ruled out"
-                out.append(Found(span[0], span[1], f"{field}_excluded", value, note))
+                note = (
+                    f"{phrase!r} -> {field} {value} ruled out"
+                    if value
+                    else f"{phrase!r} -> {field} out of scope (the customer's own serves it)"
+                )
+                out.append(Found(span[0], span[1], f"{field}_excluded", value or True, note))
     return out
 
 
@@ -186,7 +200,9 @@ def read_cap_basis(r: Draft) -> None:
 
 #: a cap given per room ("1.5 MW per hall"), and how many rooms the sentence counts
 _ROOM = r"(?:data\s+)?(?:hall|room|suite|pod|building|site|cage|vault)"
-_PER_ROOM = re.compile(rf"\s*(?:of\s+\w+\s+)?(?:per|each|in\s+each|a|for\s+each)\s+({_ROOM})\b")
+_PER_ROOM = re.compile(
+    rf"\s*(?:of\s+\w+\s+)?(?:(?:per|each|in\s+each|a|for\s+each)\s+({_ROOM})\b|(each|apiece)\b)"
+)
 _ROOMS = re.compile(
     rf"(?:\b(?:across|in|over|x|times|for|with|on)\s+)?(?<![\w.])(\d+|two|three|four|five|six|"
     rf"seven|eight|nine|ten)\s+(?:identical\s+|separate\s+)?({_ROOM})s\b"
@@ -210,12 +226,13 @@ def read_cap_per_room(r: Draft) -> None:
         return
     start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
-    noun = per.group(1).split()[-1]
+    # "per hall": a count of halls; "20 MW each": a count of any room the sentence names
+    noun = per.group(1).split()[-1] if per.group(1) else None
     rooms = next(
         (
             m
             for m in _ROOMS.finditer(r.low, start, end)
-            if m.group(2).split()[-1] == noun and _free(r.used, *m.span())
+            if noun in (None, m.group(2).split()[-1]) and _free(r.used, *m.span())
         ),
         None,
     )

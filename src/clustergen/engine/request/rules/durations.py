@@ -275,6 +275,22 @@ DURATION_RULES: tuple[Rule, ...] = (
         _year_end,
         needs=("end", "eoy", "year"),
     ),
+    # spans people name without a number: read as the hours they usually mean, and said so
+    rule(
+        "named_span",
+        r"\b(?:(?:in|within|over)\s+(?:a\s+|one\s+)?)?(?:overnight|over\s*night)\b"
+        r"|\b(?:in|within|over)\s+(?:a|one|the)\s+weekend\b",
+        lambda m: [
+            Reading(
+                "training_days",
+                0.5 if "night" in m.group(0) else 2.0,
+                "12 hours (0.5 days), 'overnight' read as 12 hours"
+                if "night" in m.group(0)
+                else "2 days, a weekend read as 48 hours",
+            )
+        ],
+        needs=("night", "weekend"),
+    ),
     rule(
         "days",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?"

@@ -13,11 +13,12 @@ from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule, seconds_per
 from clustergen.errors import RequestError
 
-_AMOUNT = r"(?<![\w.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?"
+_AMOUNT = r"(?<![\w.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|m(?=\s)|thousand|million)?"
+_SCALE = {None: 1.0, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 
 
 def _amount(m: re.Match[str]) -> float:
-    return num(m.group(1)) * (1e3 if m.group(2) else 1.0)
+    return num(m.group(1)) * _SCALE[m.group(2)]
 
 
 def _user_base(m: re.Match[str]) -> list[Reading]:
@@ -106,9 +107,9 @@ def _period_s(m: re.Match[str]) -> float:
 
 
 def _load(m: re.Match[str]) -> float:
-    digits = re.search(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?", m.group(0))
+    digits = re.search(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|m(?=\s)|thousand|million)?", m.group(0))
     assert digits is not None  # the pattern holds one
-    return num(digits.group(1)) * (1e3 if digits.group(2) else 1.0) / _period_s(m)
+    return num(digits.group(1)) * _SCALE[digits.group(2)] / _period_s(m)
 
 
 def _load_words(m: re.Match[str]) -> str:

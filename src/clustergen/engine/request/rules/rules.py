@@ -156,7 +156,22 @@ _BW_WORDS = (
     r"(?:read|write|checkpoint(?:ing)?|storage)(?:\s+(?:bandwidth|throughput|speed|performance))?"
 )
 
+#: the customer's own storage serves the cluster: "we'll use our existing Lustre", "BYO storage"
+_OWN_STORAGE = (
+    r"\b(?:use|reuse|re-use|keep|leverage|connect\s+to|attach\s+to|plug\s+into|hook\s+into|"
+    r"mount)\s+(?:our|the)\s+(?:existing|current|own|in-house|on-prem)\b"
+    r"(?=\s+(?:[\w-]+\s+){0,2}?(?:storage|lustre|weka|vast|gpfs|spectrum\s+scale|ddn|netapp|"
+    r"ceph|file\s*system|filesystem|nas|array)\b)"
+    r"|\bbyo\s+storage\b|\bbring\s+(?:our|your)\s+own\s+storage\b"
+)
+
 NEED_RULES: tuple[Rule, ...] = (
+    rule(
+        "own_storage",
+        _OWN_STORAGE,
+        lambda m: [Reading("storage_excluded", True, "storage: the customer's own, not quoted")],
+        needs=("our", "storage", "the"),
+    ),
     rule(
         "storage_capacity",
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"

@@ -216,13 +216,17 @@ class Upper:
         self.spine_down_loads: dict[int, int] = spine_down_loads or {}
 
 
-def upper_tiers(leaves: Leaves, spine_radix: int, core_radix: int, per_su: int | None) -> Upper:
+def upper_tiers(
+    leaves: Leaves, spine_radix: int, core_radix: int, per_su: int | None, least: int = 2
+) -> Upper:
+    """The spines (and cores) above the leaves: the fewest, `least` at the least, that divide
+    each leaf's uplinks and hold them all."""
     count, up = leaves.count, leaves.up
     if count == 1:
         return pair_upper()
     total_up = count * up
     # Never a single spine: two at the least, so no one switch carries the fabric.
-    spines = smallest_divisor_at_least(up, max(2, ceil_div(total_up, spine_radix)))
+    spines = smallest_divisor_at_least(up, max(2, least, ceil_div(total_up, spine_radix)))
     if spines is not None:
         return Upper(
             tiers=2,

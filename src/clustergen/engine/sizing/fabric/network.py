@@ -140,7 +140,7 @@ def _upper(plan: FabricPlan, leaves: Leaves, spine_radix: int, core_radix: int) 
         if not leaves.up:  # one leaf per rail holds the cluster: no tier above it
             return pair_upper()
         return group_upper(leaves, plan.su_nodes, spine_radix, core_radix)
-    return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su)
+    return upper_tiers(leaves, spine_radix, core_radix, leaves.per_su, plan.spines or 2)
 
 
 class _Links(NamedTuple):
@@ -192,6 +192,10 @@ class _Tiers(NamedTuple):
     leaves: int
     spines: int
     cores: int
+
+    @property
+    def switches(self) -> int:
+        return self.leaves + self.spines + self.cores
 
 
 def _switch_transceivers(
@@ -526,22 +530,26 @@ def _cheapest(
     cabling: Cabling | None,
     switch_power_basis: Literal["typical", "max"],
 ) -> _Layout:
-    """The layout `size_clos` writes out: the plan's own, or a blocking ladder's cheapest."""
+    """The layout `size_clos` writes out: the plan's own, or a blocking ladder's cheapest. A
+    layout's cost starts with its switch count, so only the ladder's layouts with the fewest
+    switches have their transceivers and power counted: no other can be the cheapest."""
     asked = plan.oversubscription
     if asked <= 1.0:
         return _lay_out(plan, leaf, spine, core, cabling, switch_power_basis)
     ratios = sorted({r for r in RATIO_LADDER if r < asked - 1e-9} | {asked})
-    built: list[_Layout] = []
+    counted: list[_Counted] = []
     for r in ratios:
         at = plan._replace(oversubscription=r)
         for thin in (False, True) if r > 1.0 else (False,):
             try:
-                built.append(_lay_out(at, leaf, spine, core, cabling, switch_power_basis, thin))
+                counted.append(_count(at, leaf, spine, core, cabling, thin))
             except (InfeasibleDesignError, RequestError):
-                if r == asked and not thin and not built:
+                if r == asked and not thin and not counted:
                     raise
-    if not built:  # pragma: no cover - the asked ratio's own build raised above
+    if not counted:  # pragma: no cover - the asked ratio's own build raised above
         raise InfeasibleDesignError(f"no fat tree of these switches builds {ratio(asked)}")
+    fewest = min(c.tiers.switches for c in counted)
+    built = [_finish(c, switch_power_basis) for c in counted if c.tiers.switches == fewest]
     return min(built, key=lambda b: b.cost(asked))
 
 
@@ -569,24 +577,35 @@ class _Layout(NamedTuple):
         ratio is from the one asked (at equal cost, the ratio asked)."""
         tiers = self.tiers
         optics = sum(t.count for t in self.lines)
-        switches = tiers.leaves + tiers.spines + tiers.cores
+        switches = tiers.switches
         return (switches, optics, self.power.known_w, abs(self.oversubscription - asked))
 
 
-def _lay_out(
+class _Counted(NamedTuple):
+    """A fat tree's switch counts at one leaf split: the part of a layout that can rule it
+    out (a ladder's layout with more switches than another is never the cheapest)."""
+
+    plan: FabricPlan
+    cabling: Cabling
+    planes: _Planes
+    tiers: _Tiers
+    radix: tuple[int, int, int]  # leaf, spine, core
+    leaves: Leaves
+    upper: Upper
+
+
+def _count(
     plan: FabricPlan,
     leaf: Switch,
     spine: Switch | None,
     core: Switch | None,
     cabling: Cabling | None,
-    switch_power_basis: Literal["typical", "max"],
     thin: bool = False,
-) -> _Layout:
-    """One fat tree at the plan's ratio: the widest leaf split, or (`thin`) the non-blocking
-    downlinks with fewer uplinks."""
+) -> _Counted:
+    """The switches of one fat tree at the plan's ratio: the widest leaf split, or (`thin`) the
+    non-blocking downlinks with fewer uplinks."""
     spine = spine or leaf
     core = core or spine
-    cabling = cabling or Cabling()
     planes = _planes(plan)
     p, speed = planes.count, planes.speed_gbps
     leaf_radix = radix_of(leaf, speed, "leaf")
@@ -602,22 +621,49 @@ def _lay_out(
         spines=upper.spines * p,
         cores=upper.cores * p,
     )
-    links = _links(plan, planes, leaves, upper)
-    node_xcvr = plan.nodes * ceil_div(plan.ports_per_node, plan.node_ports_per_cage)
-    switch_xcvr = _switch_transceivers(tiers, leaves, upper, planes, cabling)
-    lines = _transceivers(cabling, node_xcvr, links.fabric_manager, switch_xcvr)
-    return _Layout(
+    return _Counted(
         plan=plan,
-        cabling=cabling,
+        cabling=cabling or Cabling(),
         planes=planes,
         tiers=tiers,
         radix=(leaf_radix, spine_radix, core_radix),
         leaves=leaves,
         upper=upper,
+    )
+
+
+def _finish(c: _Counted, switch_power_basis: Literal["typical", "max"]) -> _Layout:
+    """A counted fat tree with its links, transceivers and power."""
+    plan, planes, leaves, upper = c.plan, c.planes, c.leaves, c.upper
+    links = _links(plan, planes, leaves, upper)
+    node_xcvr = plan.nodes * ceil_div(plan.ports_per_node, plan.node_ports_per_cage)
+    switch_xcvr = _switch_transceivers(c.tiers, leaves, upper, planes, c.cabling)
+    lines = _transceivers(c.cabling, node_xcvr, links.fabric_manager, switch_xcvr)
+    return _Layout(
+        plan=plan,
+        cabling=c.cabling,
+        planes=planes,
+        tiers=c.tiers,
+        radix=c.radix,
+        leaves=leaves,
+        upper=upper,
         links=links,
         lines=lines,
-        power=_power(tiers, lines, switch_power_basis),
+        power=_power(c.tiers, lines, switch_power_basis),
     )
+
+
+def _lay_out(
+    plan: FabricPlan,
+    leaf: Switch,
+    spine: Switch | None,
+    core: Switch | None,
+    cabling: Cabling | None,
+    switch_power_basis: Literal["typical", "max"],
+    thin: bool = False,
+) -> _Layout:
+    """One fat tree at the plan's ratio, counted and finished (`_count`'s `thin`)."""
+    return _finish(_count(plan, leaf, spine, core, cabling, thin), switch_power_basis)
 
 
 def _design(b: _Layout) -> FabricDesign:

@@ -47,10 +47,12 @@ def size_storage_fabric(
     su_nodes: int | None,
     storage_ports: int,
     fabric_manager_links: int = 0,
+    spines: int | None = None,
 ) -> FabricDesign:
     """Size the storage fabric for `nodes` nodes, `storage_ports` storage-device ports and the
     links of the fabric managers that manage it (an InfiniBand storage fabric's own UFM pair:
-    H100 RA Table 8's storage transceivers count its 4 UFM links)."""
+    H100 RA Table 8's storage transceivers count its 4 UFM links); `spines` the spines a
+    published table gives (None: the fewest that hold the uplinks)."""
     if spec.storage_leaves_per_su is not None and su_nodes is not None:
         split = _split_fabric(
             spec,
@@ -74,6 +76,7 @@ def size_storage_fabric(
         peer_links=spec.peer_links,
         leaf_uplinks=spec.uplinks_per_leaf,
         fabric_manager_links=fabric_manager_links,
+        spines=spines,
     )
     flat = size_clos(plan, switch, switch, switch, cabling)
     return flat.model_copy(

@@ -271,9 +271,13 @@ def _pack_groups(items: list[_Item], count: int) -> list[_Rack]:
     families: dict[str, list[_Item]] = {}
     for x in items:
         families.setdefault(x.group.id, []).append(x)
+    # racks counted beyond what the devices' height needs (an RA's published management racks):
+    # each family goes to the emptiest rack with room, so every counted rack holds some
+    spread = sum(x.height for x in items) <= (count - 1) * USABLE_U
     for family in families.values():
         need = sum(x.height for x in family)
-        home = next((r for r in racks if r.used() + need <= USABLE_U), None)
+        room = [r for r in racks if r.used() + need <= USABLE_U]
+        home = min(room, key=_Rack.used, default=None) if spread else next(iter(room), None)
         for x in family:
             rack = home or next((r for r in racks if r.used() + x.height <= USABLE_U), None)
             if rack is None:

@@ -42,6 +42,7 @@ class StoragePlan(NamedTuple):
     port_speed_gbps: float
     notes: list[str]
     site_storage: bool = False  # a single-node footprint: the site's storage, none designed
+    existing: bool = False  # the customer's own storage, out of scope: none quoted
 
 
 def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
@@ -173,9 +174,10 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
     # A storage system the request names is the customer's choice: the RA's example appliance
     # (a DDN array on the SuperPODs) is not put in its place; the named class is sized instead
     chosen = request.storage_system is not None
+    existing = bool(request.storage_excluded)
     appliance = (
         catalog.system(arch.storage_appliance)
-        if arch and arch.storage_appliance and own_storage and not chosen
+        if arch and arch.storage_appliance and own_storage and not chosen and not existing
         else None
     )
     st_speed = system.storage.port_speed_gbps if system.storage else 400.0
@@ -214,6 +216,14 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
             "should deliver); name a storage tier to size a storage system and its fabric"
         )
     section_notes = [port_note, f"file system: {fs.basis}"]
+    if existing:
+        section_notes.insert(
+            0,
+            "storage out of scope, as the request says: the customer's own storage serves the "
+            "cluster, so no storage system is quoted or counted in the power; the targets say "
+            "what it should deliver"
+            + (", over the storage fabric designed to reach it" if own_storage else ""),
+        )
     if chosen and arch and arch.storage_appliance and own_storage:
         section_notes.append(
             f"the storage system is the request's ({request.storage_system}), sized as its class: "
@@ -238,6 +248,7 @@ def plan_storage(inputs: Inputs, nodes: int, notes: Notes) -> StoragePlan:
         port_speed_gbps=appliances.port_speed_gbps if appliances else st_speed,
         notes=section_notes,
         site_storage=not own_storage,
+        existing=existing,
     )
 
 
@@ -261,4 +272,5 @@ def storage_section(inputs: Inputs, plan: StoragePlan, network_gb: float | None)
         layout=io.recommended_layout,
         notes=plan.notes + io.notes,
         site_storage=plan.site_storage,
+        existing=plan.existing,
     )

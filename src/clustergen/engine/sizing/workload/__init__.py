@@ -22,7 +22,11 @@ from clustergen.engine.sizing.workload.inputs import (
     unmodelled_warnings,
     wants_estimate,
 )
-from clustergen.engine.sizing.workload.serving.estimate import anchor, choose_replica
+from clustergen.engine.sizing.workload.serving.estimate import (
+    anchor,
+    choose_replica,
+    is_slow_first_token,
+)
 from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
 from clustergen.engine.sizing.workload.training.estimate import (
     peak_flops,
@@ -41,6 +45,7 @@ __all__ = [
     "design_estimate",
     "estimate_request",
     "estimate_workload",
+    "is_slow_first_token",
     "not_met_elsewhere",
     "peak_flops",
     "resolve_workload",

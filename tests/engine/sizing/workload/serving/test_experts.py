@@ -13,6 +13,7 @@ from clustergen.engine.sizing.workload.serving.estimate import choose_replica
 from clustergen.engine.sizing.workload.serving.experts import (
     Layout,
     all_to_all_bytes_per_token,
+    all_to_all_latency_s,
     all_to_all_s_per_token,
     kv_copies,
     weights_per_gpu,
@@ -130,7 +131,33 @@ def test_bigger_experts_run_closer_to_the_dense_efficiency() -> None:
 
 
 def test_a_moe_layer_pays_more_fixed_time_than_a_dense_one() -> None:
-    """Router, dispatch and combine: R1's 58 MoE layers cost the step far more than 61 dense
+    """Router and grouped GEMMs: R1's 58 MoE layers cost the step far more than 61 dense
     layers would."""
     dense_only = EFF.step_overhead_s_per_layer * 61
-    assert moe_overhead_s(R1, EFF) > 3 * dense_only
+    assert moe_overhead_s(R1, EFF) > 2.5 * dense_only
+
+
+@pytest.mark.parametrize(("ep", "measured_us"), [(8, 49.9), (16, 49.6), (32, 51.2), (64, 60.4)])
+def test_the_dispatch_and_combine_floor_is_tensorrt_llm_s_measured_one(
+    ep: int, measured_us: float
+) -> None:
+    """TensorRT-LLM tech blog 18 (GB200 NVL72, DeepSeek-V3 shape, one token per rank):
+    dispatch + combine latency per MoE layer at EP 8-64, within 3 us."""
+    per_layer = all_to_all_latency_s(
+        R1, Layout("dep", ep), EFF.a2a_latency_s_per_layer, EFF.a2a_latency_s_per_rank
+    )
+    assert per_layer / 58 * 1e6 == pytest.approx(measured_us, abs=3.0)
+
+
+def test_a_dep_replica_pays_the_all_to_all_floor_every_step_and_tp_does_not() -> None:
+    """DEP's dispatch and combine are a fixed cost of every step (58 MoE layers: ~3 ms for R1),
+    on top of the per-layer costs fitted on a TP replica; a wider EP group pays more."""
+    tp = build_replica(R1, CAT.gpu("b200"), "fp4", 8, 1, 1000, 1000, EFF, "tp", 8)
+    dep8 = build_replica(R1, CAT.gpu("b200"), "fp4", 8, 1, 1000, 1000, EFF, "dep", 8)
+    dep32 = build_replica(R1, CAT.gpu("gb200"), "fp4", 32, 1, 1000, 1000, EFF, "dep", 72)
+    assert tp is not None
+    assert dep8 is not None
+    assert dep32 is not None
+    assert dep8.overhead_s - tp.overhead_s == pytest.approx(58 * 48.3e-6, rel=0.02)
+    assert dep32.overhead_s > dep8.overhead_s
+    assert all_to_all_latency_s(R1, Layout("tp", 8), 1.0, 1.0) == 0.0

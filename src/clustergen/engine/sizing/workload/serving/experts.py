@@ -16,7 +16,10 @@ What the layout decides:
   and, once the replica spans NVLink domains, every copy over the scale-out NIC: decode's
   low-latency kernels are pure RDMA (DeepEP's README, commit 0297fc8, measures 726-740 GB/s
   logical on B200 EP8 NVLink, of 900 one way, and 39-53 GB/s logical for the low-latency
-  kernels at EP16-256 on 50 GB/s CX7 ports);
+  kernels at EP16-256 on 50 GB/s CX7 ports); and every MoE layer's dispatch and combine pay a
+  latency floor no batch amortises (TensorRT-LLM tech blog 18: ~50 us at one token per rank on
+  NVL72, growing with the EP width), which bounds how many users a wide-EP replica serves at a
+  few ms per token;
 - prefill: under DEP one GPU reads a prompt, so one prompt's service is N times the replica's
   share, with N prompts served at once.
 """
@@ -72,6 +75,19 @@ def all_to_all_bytes_per_token(arch: Arch, precision: str) -> float:
     dispatch = 1.0 if precision in ("fp8", "fp4") else 2.0
     moe_layers = m.layers - (m.dense_layers or 0)
     return moe_layers * m.experts_per_token * m.hidden_size * (dispatch + _COMBINE_BYTES)
+
+
+def all_to_all_latency_s(
+    arch: Arch, layout: Layout, per_layer_s: float, per_rank_s: float = 0.0
+) -> float:
+    """Seconds of every step spent in the all-to-alls' fixed latency: a dispatch and a combine
+    per MoE layer under DEP, `per_layer_s` plus `per_rank_s` for each rank of the EP group (the
+    launch and the flag barriers every rank writes to every other, which no batch amortises);
+    0 for TP, whose all-reduces are in the fitted per-layer step cost."""
+    m = arch.model
+    if not (layout.dep and layout.gpus > 1 and arch.moe and m and m.layers):
+        return 0.0
+    return (m.layers - (m.dense_layers or 0)) * (per_layer_s + per_rank_s * layout.gpus)
 
 
 def all_to_all_s_per_token(

@@ -14,10 +14,13 @@ Time to first token is a queue at the target load: prompts arrive at random (Poi
 server scenario sends them) to a prefill that is busy a share rho of the time (the prefill share
 of each step). One prompt's service is its prefill plus the decode steps its chunks ride with
 (chunked prefill: a prompt is cut into chunks of at most `chunk_tokens`, each sharing a step with
-the decode batch); the wait ahead of it is Kingman's heavy-traffic approximation for Poisson
-arrivals and variable service (`_VARIABILITY`), mean rho S / (1 - rho), with an exponential
-tail, so the p-th percentile wait is S / (1 - rho) x ln(rho / (1 - p)) (zero while rho < 1 - p);
-never more than the prefills of the other sequences in flight (a finite population).
+the decode batch); the mean wait ahead of it is Kingman's heavy-traffic approximation for
+Poisson arrivals and variable service (`_VARIABILITY`), rho S / (1 - rho). A percentile is read
+from the M/D/1 waiting-time tail: prompts of the stated length are the same work each, so the
+queue is Poisson arrivals to a deterministic server, whose wait exceeds t with probability
+about rho e^(-theta t), theta solving lambda (e^(theta S) - 1) = theta (Cramer-Lundberg; the
+exponential service's tail, theta = (1 - rho) / S, put MLPerf's p99 TTFT at twice the measured
+one); never more than the prefills of the other sequences in flight (a finite population).
 
 B is capped by the KV cache the memory left after the weights holds, and by the TTFT and TPOT
 limits at the percentile asked: so long prompts, which make prefill dominate, cut the batch and
@@ -32,6 +35,7 @@ weights and only the experts its tokens route to: E x (1 - (1 - k/E)^tokens) of 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
@@ -41,6 +45,7 @@ from clustergen.engine.sizing.workload.inputs import constant, dense_field
 from clustergen.engine.sizing.workload.llm import BYTES_PER_PARAM, Arch
 from clustergen.engine.sizing.workload.serving.experts import (
     Layout,
+    all_to_all_latency_s,
     all_to_all_s_per_token,
     kv_copies,
     weights_per_gpu,
@@ -71,6 +76,8 @@ class Efficiency(NamedTuple):
     moe_size_exponent: float = 0.0
     moe_step_overhead_s_per_layer: float = 0.0
     expert_read: float = 1.0
+    a2a_latency_s_per_layer: float = 0.0
+    a2a_latency_s_per_rank: float = 0.0
 
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
@@ -96,6 +103,12 @@ class Efficiency(NamedTuple):
                 )
                 / 1e6,
                 expert_read=constant(catalog, "inference-expert-read-efficiency"),
+                a2a_latency_s_per_layer=constant(catalog, "inference-ep-all-to-all-latency-us")
+                / 1e6,
+                a2a_latency_s_per_rank=constant(
+                    catalog, "inference-ep-all-to-all-latency-us-per-rank"
+                )
+                / 1e6,
             ),
         )
 
@@ -156,12 +169,15 @@ class Replica(NamedTuple):
         at full batch does not speed up one user's TPOT."""
         return self._replace(prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
 
-    def speculating(self, drafts: int, acceptance: float, draft_cost: float) -> Replica:
+    def speculating(
+        self, drafts: int, acceptance: float, draft_cost: float, deeper: float | None = None
+    ) -> Replica:
         """The replica with speculative decoding: each step verifies `drafts` drafted tokens
-        per sequence (each accepted with probability `acceptance` while the ones before it
-        were), so it emits 1 + a + a^2 + ... + a^drafts tokens; the verified tokens cost the
-        sequence's decode work each, the drafting `draft_cost` of it per draft."""
-        emitted = sum(acceptance**i for i in range(drafts + 1))
+        per sequence, the first accepted with probability `acceptance`, each later one with
+        probability `deeper` (default the same) while the ones before it were, so it emits
+        1 + a + a r + a r^2 + ... tokens; the verified tokens cost the sequence's decode work
+        each, the drafting `draft_cost` of it per draft."""
+        emitted = speculative_tokens(drafts, acceptance, deeper)
         computed = (1 + drafts) * (1 + draft_cost)
         # the draft layers run one after another, each paying one layer's fixed cost per step
         return self._replace(
@@ -189,8 +205,18 @@ class Replica(NamedTuple):
         return self.tokens_per_s(batch) / (self.gpus + self.prefill_gpus(batch))
 
     def tpot_s(self, batch: float) -> float:
-        """Time per output token one user sees: a step, over the tokens it emits."""
-        return self.step_s(batch) / self.accepted
+        """Time per output token one user sees: a step, over the tokens it emits; at the
+        replica's percentile, the steps of a request that more prompts than the mean rode
+        along with. While a request decodes, as many prompts arrive as there are sequences in
+        flight (Little's law), a Poisson count whose p-th percentile is about
+        batch + z_p sqrt(batch): the prompt share of its steps is that much above the mean
+        (MLPerf's p99 / mean TPOT: 1.30, 1.21 and 1.02 measured, 1.25, 1.22, 1.03 modelled)."""
+        step = self.step_s(batch)
+        if self.percentile is not None and not self.disaggregated:
+            prompts = step - self.decode_s(batch)
+            z = NormalDist().inv_cdf(self.percentile)
+            step += prompts * z / math.sqrt(max(batch, 1.0))
+        return step / self.accepted
 
     def floor_s(self, batch: float) -> float:
         """Seconds of a step that do not grow with the batch's own work: weights read (the
@@ -253,12 +279,12 @@ class Replica(NamedTuple):
         # disaggregated, a prompt is read whole on the prefill pool, then joins a decode step
         steps = 1 if self.disaggregated else self.chunks
         service = own + steps * self.decode_s(batch)
-        scale = _VARIABILITY * (service - own + self.pp * self.prefill_s) / (1 - rho)
+        # the queue's server is the replica's prompt work: one prompt's worth at a time
+        work = service - own + self.pp * self.prefill_s
         if self.percentile is None:
-            wait = rho * scale
+            wait = _VARIABILITY * rho * work / (1 - rho)
         else:
-            tail = 1 - self.percentile
-            wait = scale * math.log(rho / tail) if rho > tail else 0.0
+            wait = md1_wait(rho, work, self.percentile)
         # a finite population: no more prompts can be ahead than the other sequences in flight
         return service + min(wait, max(0.0, batch - 1) * self.pp * self.prefill_s)
 
@@ -283,6 +309,34 @@ class Replica(NamedTuple):
         if self.tokens_per_s(self.max_batch) <= tokens_per_s:
             return self.max_batch
         return _bisect(lambda b: self.tokens_per_s(b) <= tokens_per_s, 1e-6, self.max_batch)
+
+
+def speculative_tokens(drafts: int, acceptance: float, deeper: float | None = None) -> float:
+    """Tokens one sequence emits per step with `drafts` drafted tokens: 1, plus the first draft
+    at `acceptance`, plus each later one at `deeper` (default `acceptance`) given the ones
+    before it were accepted."""
+    later = acceptance if deeper is None else deeper
+    return 1.0 + sum(acceptance * later ** (i - 1) for i in range(1, drafts + 1))
+
+
+def md1_wait(rho: float, service_s: float, percentile: float) -> float:
+    """The `percentile` (0-1) of the wait in an M/D/1 queue busy `rho` of the time with services
+    of `service_s`: P(wait > t) ~ rho e^(-theta t), where x = theta x service solves
+    rho (e^x - 1) = x (zero while rho is under 1 - percentile: most prompts find it idle)."""
+    tail = 1 - percentile
+    if rho <= tail or service_s <= 0:
+        return 0.0
+    rho = min(rho, 1 - 1e-9)
+    # rho (e^x - 1) - x is negative just above 0 and positive from hi on
+    lo, hi = 0.0, 2 * math.log(1 / rho) + 2
+    for _ in range(_BISECT_STEPS):
+        mid = (lo + hi) / 2
+        if rho * math.expm1(mid) < mid:
+            lo = mid
+        else:
+            hi = mid
+    x = (lo + hi) / 2
+    return service_s / x * math.log(rho / tail)
 
 
 def _bisect(ok: object, lo: float, hi: float) -> float:
@@ -400,7 +454,8 @@ def build_replica(
         + copies * kv_mid * context / bandwidth
         + a2a,
         max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
-        overhead_s=moe_overhead_s(arch, eff),
+        overhead_s=moe_overhead_s(arch, eff)
+        + all_to_all_latency_s(arch, lay, eff.a2a_latency_s_per_layer, eff.a2a_latency_s_per_rank),
         chunks=max(1, math.ceil(isl / eff.chunk_tokens)),
         prefill_ranks=tp if lay.dep else 1,
         layout=layout,

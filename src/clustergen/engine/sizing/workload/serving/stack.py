@@ -6,11 +6,14 @@ prefill and decode share GPUs.
   (assumptions.yaml `serving-engine-efficiency-*`). Dynamo orchestrates an engine (TensorRT-LLM
   in NVIDIA's published Dynamo curves) and is taken at TensorRT-LLM's figure.
 - Speculative decoding (MTP heads, EAGLE): each step verifies `d` drafted tokens per sequence,
-  each accepted with probability a while the ones before it were, so a sequence emits
-  1 + a + ... + a^d tokens per step for (1 + d) tokens of work plus the drafting (DeepSeek-V3,
-  arXiv 2412.19437, sections 2.2 and 5.4.3). Where a step is bound by reading weights (few
+  the first accepted with probability a (DeepSeek-V3, arXiv 2412.19437, sections 2.2 and
+  5.4.3), each later one with probability r < a while the ones before it were (the module,
+  trained one token ahead, is reused for the later drafts: r fitted on TensorRT-LLM's
+  measured MTP speed-up), so a sequence emits 1 + a + a r + ... + a r^(d-1) tokens per step
+  for (1 + d) tokens of work plus the drafting. Where a step is bound by reading weights (few
   users) the drafts are nearly free and TPOT falls by the tokens emitted; where it is bound by
-  compute (many users) the rejected drafts are lost work.
+  compute (many users) the rejected drafts are lost work, so deep drafts pay only at high
+  interactivity.
 - Disaggregated prefill/decode (Dynamo, llm-d): the decode pool's steps carry no prompts, so
   under a TPOT limit more sequences fit in a step; a prefill pool of the same GPUs reads the
   prompts, busy the share of its time its TTFT limit allows (the queue of `replica.ttft_s`),
@@ -23,7 +26,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant
-from clustergen.engine.sizing.workload.serving.replica import Replica
+from clustergen.engine.sizing.workload.serving.replica import Replica, speculative_tokens
 
 #: the engine whose tables the model is fitted to, and the one a request names
 BASIS_ENGINE = "tensorrt-llm"
@@ -41,6 +44,7 @@ class Stack(NamedTuple):
     drafts_max: int
     acceptance: float
     draft_cost: float
+    acceptance_deeper: float
     disaggregated: bool | None
     prefill_load_max: float
 
@@ -59,6 +63,7 @@ class Stack(NamedTuple):
             drafts_max=int(constant(catalog, "speculative-draft-tokens-max")),
             acceptance=constant(catalog, "speculative-acceptance-rate"),
             draft_cost=constant(catalog, "speculative-draft-cost"),
+            acceptance_deeper=constant(catalog, "speculative-acceptance-rate-deeper"),
             disaggregated=w.disaggregated,
             prefill_load_max=constant(catalog, "disaggregated-prefill-load-max"),
         )
@@ -78,7 +83,7 @@ class Stack(NamedTuple):
             rep = rep.scaled(self.efficiency)
         depth = self.drafts if drafts is None else drafts
         if self.speculative and depth > 0:
-            rep = rep.speculating(depth, self.acceptance, self.draft_cost)
+            rep = rep.speculating(depth, self.acceptance, self.draft_cost, self.acceptance_deeper)
         return rep
 
     def disaggregate(self, rep: Replica, ttft_s: float | None) -> Replica | None:
@@ -107,10 +112,11 @@ class Stack(NamedTuple):
         ]
         if self.speculative:
             d = self.drafts if drafts is None else drafts
-            emitted = sum(self.acceptance**i for i in range(d + 1))
+            emitted = speculative_tokens(d, self.acceptance, self.acceptance_deeper)
             parts.append(
-                f"speculative decoding: {d} drafted token(s) per step accepted at "
-                f"{self.acceptance:.0%}, {emitted:.2f} tokens per step for "
+                f"speculative decoding: {d} drafted token(s) per step, the first accepted at "
+                f"{self.acceptance:.0%}, each later one at {self.acceptance_deeper:.0%}, "
+                f"{emitted:.2f} tokens per step for "
                 f"{(1 + d) * (1 + self.draft_cost):.2f} tokens of work (depths "
                 f"{self.drafts}-{self.drafts_max} weighed, TensorRT-LLM's MTP recipes)"
             )
