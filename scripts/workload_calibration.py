@@ -3,9 +3,13 @@
     uv run python scripts/workload_calibration.py          # the error table and its summary
     uv run python scripts/workload_calibration.py --fit    # refit the inference efficiencies
     uv run python scripts/workload_calibration.py --regimes  # each regime's error (README table)
+    uv run python scripts/workload_calibration.py --fit-training  # refit the MoE training curve
 
-Training rows: tokens/s per GPU from the MFU prior alone (the row's own table left out), and the
+Training rows: tokens/s per GPU from the MFU trend alone (the row's own table left out), and the
 model-FLOPs MFU each row implies (what the priors in assumptions.yaml are the middle of).
+Published pre-training runs (tests/engine/sizing/workload/training/published_runs.yaml): the
+estimate's GPU-hours against the run's. `--fit-training` grid-searches the MoE curve
+(assumptions.yaml mfu-moe-max, mfu-moe-half-size-m) on the MoE rows and runs (RMS of log error).
 Inference rows: max-throughput output tokens/s per GPU from the forward model alone, and anchored
 to the group's other published shapes. `--fit` grid-searches the five inference efficiencies on
 the dense rows (RMS of log error) and prints the best; copy them into catalog/assumptions.yaml.
@@ -37,18 +41,22 @@ from clustergen.engine.sizing.workload.serving.estimate import (
     anchor,
 )
 from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
+from clustergen.engine.sizing.workload.training import efficiency
 from clustergen.engine.sizing.workload.training.estimate import (
     BAND_DENSE_PCT,
     BAND_MOE_PCT,
     BAND_SMALL_PCT,
     SMALL_MODEL_PARAMS,
+    goodput,
     peak_flops,
 )
+from clustergen.engine.sizing.workload.training.method import training_flops_per_token
 from clustergen.evals.calibration import (
     FigureError,
     curve_errors,
     inference_errors,
     inference_inputs,
+    run_errors,
     server_run_errors,
     training_errors,
 )
@@ -68,7 +76,7 @@ def _summary(name: str, errors: list[float]) -> str:
 def show_training() -> None:
     catalog = load_catalog()
     rows = training_errors(catalog)
-    print("TRAINING (tokens/s per GPU: published vs the MFU prior alone)")
+    print("TRAINING (tokens/s per GPU: published vs the MFU trend alone)")
     for r, row in zip(rows, catalog.all(TrainingRow), strict=True):
         w = resolve_workload(
             catalog,
@@ -91,6 +99,12 @@ def show_training() -> None:
         )
     print("  " + _summary("dense", [r.error for r in rows if not r.moe]))
     print("  " + _summary("moe", [r.error for r in rows if r.moe]))
+    print("PUBLISHED RUNS (GPU-hours: published vs the estimate)")
+    runs = run_errors(catalog, published_runs())
+    for r in runs:
+        print(f"  {r.label:58} {r.published:>11,.0f} {r.estimated:>11,.0f} {r.error:+7.1%}")
+    print("  " + _summary("dense", [r.error for r in runs if not r.moe]))
+    print("  " + _summary("moe", [r.error for r in runs if r.moe]))
 
 
 def show_inference(rows: list[FigureError]) -> None:
@@ -146,6 +160,72 @@ def fit() -> None:
 
 
 SERVING_TESTS = Path(__file__).resolve().parent.parent / "tests/engine/sizing/workload/serving"
+RUNS = Path(__file__).resolve().parent.parent / (
+    "tests/engine/sizing/workload/training/published_runs.yaml"
+)
+
+
+def published_runs() -> list[dict[str, object]]:
+    """The published pre-training runs the training estimate is checked against."""
+    runs: list[dict[str, object]] = yaml.safe_load(RUNS.read_text(encoding="utf-8"))
+    return runs
+
+
+def fit_training() -> None:
+    """Grid-search the MoE curve's best share and half size on the MoE rows and runs: the MFU
+    each measured, against the dense trend x the curve (x the NVLink-domain gain)."""
+    catalog = load_catalog()
+    points = []
+    for row in catalog.all(TrainingRow):
+        w = resolve_workload(
+            catalog,
+            DesignRequest(
+                model=row.model,
+                gpu=row.gpu,
+                gpus=row.gpus,
+                precision=row.precision,
+                sequence_tokens=row.sequence_tokens,
+                workload="training",
+            ),
+        )
+        flops = training_flops_per_token(w.arch, w.sequence)
+        if w.arch.moe:
+            points.append((w, row.tokens_per_s_per_gpu * flops / peak_flops(w.gpu, w.precision)))
+    for r in published_runs():
+        fields = {k: r.get(k) for k in ("model", "gpu", "gpus", "sequence_tokens", "precision")}
+        request = DesignRequest(
+            **{k: v for k, v in fields.items() if v is not None},
+            model_params_b=r.get("params_b"),
+            active_params_b=r.get("active_params_b"),
+            workload="training",
+        )
+        w = resolve_workload(catalog, request)
+        if not w.arch.moe:
+            continue
+        gpus = int(str(r.get("gpus") or 4096))
+        per_gpu = float(str(r["tokens_t"])) * 1e12 / (float(str(r["gpu_hours"])) * 3600)
+        flops = training_flops_per_token(w.arch, w.sequence)
+        measured = per_gpu / goodput(catalog, gpus) * flops / peak_flops(w.gpu, w.precision)
+        points.append((w, measured))
+    gain = float(catalog.assumption("mfu-moe-nvl-gain").value)
+    best: tuple[float, float, float] | None = None
+    for top in [x / 100 for x in range(30, 71)]:
+        for half in [x / 10 for x in range(2, 100, 1)]:
+            errs = []
+            for w, measured in points:
+                size = efficiency.expert_matmul_m(w.arch) or 1.0
+                dense = float(catalog.assumption(f"mfu-dense-{w.precision}").value)
+                dense *= efficiency.size_factor(catalog, w.arch.active)
+                factor = top * size / (size + half) * (gain if w.nvlink_gpus >= 32 else 1)
+                errs.append(math.log(dense * factor / measured))
+            rms = math.sqrt(statistics.mean(e * e for e in errs))
+            if best is None or rms < best[0]:
+                best = (rms, top, half)
+    assert best is not None
+    print(
+        f"best RMS log error {best[0]:.3f} over {len(points)} points: mfu-moe-max {best[1]:g}, "
+        f"mfu-moe-half-size-m {best[2]:g}"
+    )
 
 
 def _latency_bound() -> tuple[list[float], list[float]]:
@@ -180,6 +260,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
     catalog = load_catalog()
     inference = inference_errors(catalog)
     training = training_errors(catalog)
+    trained = run_errors(catalog, published_runs())
     stack = curve_errors(catalog, yaml.safe_load((SERVING_TESTS / "stack_curves.yaml").read_text()))
     tokens, ttfts = _latency_bound()
     runs = server_run_errors(
@@ -249,15 +330,33 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
             BAND_DENSE_PCT,
         ),
         (
+            "training, dense >= 15B",
+            "published pre-training runs: GPU-hours",
+            [r.error for r in trained if not r.moe and not small(r)],
+            BAND_DENSE_PCT,
+        ),
+        (
             "training, MoE >= 15B active",
             "the same, MoE rows",
             [r.error for r in training if r.moe and not small(r)],
             BAND_MOE_PCT,
         ),
         (
+            "training, MoE",
+            "published pre-training runs: GPU-hours",
+            [r.error for r in trained if r.moe],
+            BAND_MOE_PCT,
+        ),
+        (
             "training, under 15B",
             "the same, small models (one-sided band)",
             [r.error for r in training if small(r)],
+            BAND_SMALL_PCT,
+        ),
+        (
+            "training, under 15B",
+            "published pre-training runs: GPU-hours (one-sided band)",
+            [r.error for r in trained if small(r) and not r.moe],
             BAND_SMALL_PCT,
         ),
     ]
@@ -282,7 +381,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the inference efficiencies")
     parser.add_argument("--regimes", action="store_true", help="each regime's error, Markdown")
+    parser.add_argument("--fit-training", action="store_true", help="refit the MoE curve")
     args = parser.parse_args()
+    if args.fit_training:
+        fit_training()
+        return
     if args.regimes:
         print(regimes_markdown())
         return

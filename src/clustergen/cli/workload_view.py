@@ -10,6 +10,7 @@ from clustergen.engine.report.documents.workload import (
     advice_lines,
     cost_lines,
     interactivity_rows,
+    precision_line,
     workload_lines,
 )
 from clustergen.errors import RequestError
@@ -53,6 +54,8 @@ def print_workload(w: WorkloadEstimate) -> None:
     (`first_lines`), not again here."""
     head, method = workload_lines(w)
     stdout.print(f"workload: {head}", markup=False, highlight=False, soft_wrap=False)
+    if both := precision_line(w):
+        stdout.print(both, markup=False, highlight=False, soft_wrap=False)
     stdout.print(method, markup=False, highlight=False, style="dim", soft_wrap=False)
     for line in [*cost_lines(w), *advice_lines(w.model_copy(update={"warnings": []}))]:
         stdout.print(line, markup=False, highlight=False, soft_wrap=False)

@@ -17,12 +17,14 @@ from typing import Any
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import InferenceTable, ShapePoint, TrainingRow
 from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.search.proposal import request_from_fields
 from clustergen.engine.sizing.workload import (
     Efficiency,
     WorkloadInputs,
     anchor,
     build_replica,
     choose_replica,
+    estimate_request,
     resolve_workload,
     tokens_per_s_per_gpu,
     training_rate,
@@ -40,6 +42,8 @@ class FigureError:
     published: float
     estimated: float
     interpolated: float | None = None
+    #: the band the estimate stated (training runs)
+    band_pct: float | None = None
 
     @property
     def error(self) -> float:
@@ -75,6 +79,38 @@ def training_errors(catalog: Catalog) -> list[FigureError]:
                 w.arch.active / 1e9,
                 row.tokens_per_s_per_gpu,
                 estimated,
+            )
+        )
+    return out
+
+
+def run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError]:
+    """Each published pre-training run (tests/engine/sizing/workload/training/
+    published_runs.yaml) against the estimate for it: GPU-hours for its tokens, asked the way a
+    request would ask (the precision only where the run's case states it)."""
+    out = []
+    for r in runs:
+        fields = {
+            "model": r.get("model"),
+            "model_params_b": r.get("params_b"),
+            "active_params_b": r.get("active_params_b"),
+            "gpu": r["gpu"],
+            "gpus": r.get("gpus"),
+            "training_tokens_t": r["tokens_t"],
+            "sequence_tokens": r.get("sequence_tokens"),
+            "precision": r["precision"] if r.get("stated", True) else None,
+            "workload": "training",
+        }
+        estimate = estimate_request(catalog, request_from_fields(catalog, fields))[0]
+        out.append(
+            FigureError(
+                r["id"],
+                estimate.model or f"{estimate.model_params_b:g}B",
+                estimate.active_params_b < 0.9 * estimate.model_params_b,
+                estimate.active_params_b,
+                float(r["gpu_hours"]),
+                float(estimate.gpu_hours or 0.0),
+                band_pct=estimate.band_pct,
             )
         )
     return out

@@ -17,6 +17,7 @@ from clustergen.engine.report.documents.workload import (
     advice_lines,
     cost_lines,
     interactivity_rows,
+    precision_line,
     workload_lines,
 )
 from clustergen.engine.report.figures import design_rows
@@ -134,8 +135,12 @@ def workload_text(d: Design) -> list[str]:
     w = d.workload
     if w is None:
         return []
+    head, method = workload_lines(w)
+    both = precision_line(w)
     return [
-        *workload_lines(w),
+        head,
+        *([both] if both else []),
+        method,
         *cost_lines(w),
         *advice_lines(w.model_copy(update={"warnings": []})),
     ]

@@ -29,6 +29,21 @@ class InteractivityPoint(BaseModel):
     ttft_ms: float | None = Field(description="TTFT at that load (mean or the percentile asked)")
 
 
+class PrecisionFigures(BaseModel):
+    """One training run at one number format: what the estimate's figures become at it (shown
+    for BF16 and FP8 side by side when the request did not say which)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    precision: str = Field(description="bf16 or fp8")
+    mfu: float = Field(description="model FLOPs utilisation of that format's dense peak")
+    tokens_per_s_per_gpu: float = Field(description="training tokens/s per GPU while running")
+    gpus: int | None = Field(description="GPUs of the run at that format; None when not fixed")
+    days: float | None = Field(description="wall-clock days at that format")
+    gpu_hours: float | None = Field(description="GPU-hours at that format")
+    assumed: bool = Field(description="whether this is the format the estimate's figures are at")
+
+
 class WorkloadEstimate(BaseModel):
     """GPUs, time and cost for a workload on one GPU type, labelled as an estimate: its method,
     its error band and its sources. Fields that do not apply to the kind are None."""
@@ -105,6 +120,11 @@ class WorkloadEstimate(BaseModel):
         default=None,
         description="training: days of the stated duration held back for evaluation, "
         "rollbacks and restarts; the run is sized to finish before them",
+    )
+    by_precision: list[PrecisionFigures] = Field(
+        default_factory=empty_list,
+        description="training with no precision given: the run at BF16 and at FP8, the assumed "
+        "one marked (the estimate's figures are at it)",
     )
     method: str = Field(description="how the figures were made, in one paragraph")
     sources: list[str] = Field(description="catalog entries and documents the figures rest on")

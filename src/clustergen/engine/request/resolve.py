@@ -3,6 +3,7 @@ against the catalog, validated once."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +36,9 @@ def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any])
     return resolve_fields(catalog, base)
 
 
+_BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[bt]$")
+
+
 def resolve_fields(catalog: Catalog, fields: Mapping[str, Any]) -> DesignRequest:
     """A DesignRequest from structured fields, GPU, platform and model names looked up forgivingly
     ("H100" finds h100-sxm, "Llama 3.1 405B" llama-3.1-405b) so a caller need not know ids."""
@@ -43,6 +47,12 @@ def resolve_fields(catalog: Catalog, fields: Mapping[str, Any]) -> DesignRequest
         data["gpu"] = catalog.gpu(str(data["gpu"])).id
     if data.get("platform"):
         data["platform"] = catalog.system(str(data["platform"])).id
+    if data.get("model") and _BARE_SIZE.match(str(data["model"]).strip().lower()):
+        # a bare size ("70B") is a size, as the text reader takes it: a new run of that size,
+        # not the catalog model that carries the size as an alias
+        size = str(data.pop("model")).strip().lower()
+        scale = 1e3 if size.endswith("t") else 1.0
+        data.setdefault("model_params_b", float(size[:-1]) * scale)
     if data.get("model"):
         data["model"] = catalog.model(str(data["model"])).id
     return validated(DesignRequest, data)

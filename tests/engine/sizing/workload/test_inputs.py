@@ -35,8 +35,9 @@ def test_a_gpu_without_the_model_s_format_falls_back_to_the_default() -> None:
 
 
 def test_a_model_with_no_published_format_takes_the_planning_default() -> None:
-    w = resolve_workload(CAT, _training("llama-3.1-70b", "h100-sxm"))
-    assert w.precision == CAT.assumption("training-precision").value
+    w = resolve_workload(CAT, _training("qwen3-32b", "h100-sxm"))
+    assert w.precision == CAT.assumption("training-precision").value == "fp8"  # Hopper: FP8
+    assert resolve_workload(CAT, _training("qwen3-32b", "a100-80gb")).precision == "bf16"
 
 
 def test_fine_tuning_and_serving_keep_their_own_defaults() -> None:

@@ -204,12 +204,10 @@ def workload_lines(d: Design) -> list[str]:
     if d.workload is None:
         return []
     head, method = workload.workload_lines(d.workload)
-    out = [
-        "\n### Workload estimate\n",
-        head + ".",
-        "",
-        method[0].upper() + method[1:].rstrip(".") + ".",
-    ]
+    out = ["\n### Workload estimate\n", head + "."]
+    if both := workload.precision_line(d.workload):
+        out += ["", both[0].upper() + both[1:] + "."]
+    out += ["", method[0].upper() + method[1:].rstrip(".") + "."]
     if d.workload.cost_basis:
         out += ["", f"Cost at a GPU-hour price: {d.workload.cost_basis}."]
     table = workload.interactivity_memo(d.workload)

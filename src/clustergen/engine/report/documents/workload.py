@@ -67,8 +67,26 @@ def headline(w: WorkloadEstimate) -> str:
     return text if w.feasible else "NOT MET: " + text
 
 
+def precision_line(w: WorkloadEstimate) -> str | None:
+    """A training run with no precision given, at BF16 and at FP8 side by side."""
+    if not w.by_precision:
+        return None
+    parts = []
+    for f in w.by_precision:
+        run = f"{f.tokens_per_s_per_gpu:,.0f} tokens/s per GPU"
+        if f.days is not None:
+            run = f"{duration(f.days)}, " + run
+        if f.gpu_hours is not None:
+            run = f"{f.gpu_hours:,.0f} GPU-hours, " + run
+        if f.gpus:
+            run = plural(f.gpus, "GPU") + ", " + run
+        parts.append(f"{f.precision.upper()}{' (assumed)' if f.assumed else ''} {run}")
+    return "precision not given: " + " | ".join(parts)
+
+
 def workload_lines(w: WorkloadEstimate) -> list[str]:
-    """The headline and the method, for a terminal or a memo."""
+    """The headline and the method, for a terminal or a memo (the method ends with the run at
+    BF16 and at FP8 when the precision was assumed; `precision_line` says it on its own)."""
     return [headline(w), f"method: {w.method}"]
 
 

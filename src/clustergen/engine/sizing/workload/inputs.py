@@ -232,8 +232,8 @@ def resolve_precision(
     model: LanguageModel | None = None,
 ) -> tuple[str, list[Assumed]]:
     """The request's number format; else, for training, the one the model's authors trained it
-    in (where published and the GPU has it); else BF16 for training and FP8 (where the GPU has
-    it) for serving, as the published tables measure them."""
+    in (where published and the GPU has it); else FP8 where the GPU has it (2025-era training
+    and the published serving tables), BF16 on GPUs without it."""
     if request.precision:
         peak = {"bf16": gpu.bf16_dense_tflops, "fp16": gpu.bf16_dense_tflops}.get(
             request.precision, getattr(gpu, f"{request.precision}_dense_tflops", None)
@@ -246,19 +246,25 @@ def resolve_precision(
                 hint="use bf16, a GPU that has that precision, or add it in a layered catalog",
             )
         return request.precision, []
-    trained = model.training_precision if model is not None and kind == "training" else None
+    # the authors' format reproduces a named model's run; a bare size ("a 70B model") is a new
+    # run, so it takes the GPU generation's format
+    named = model is not None and bool(request.model) and kind == "training"
+    trained = model.training_precision if named and model is not None else None
     if model is not None and trained and getattr(gpu, f"{trained}_dense_tflops", None):
         reason = f"precision not given: {model.name} was pre-trained in {trained.upper()}"
         source = model.source_of("training_precision")
         return trained, [Assumed(field="precision", value=trained, reason=reason, source=source)]
-    name = "training-precision" if kind != "inference" else "inference-precision"
+    name = {"training": "training-precision", "fine-tuning": "fine-tuning-precision"}.get(
+        kind, "inference-precision"
+    )
     a = catalog.assumption(name)
-    precision = str(a.value)
+    precision, reason = str(a.value), "precision not given"
     if getattr(gpu, f"{precision}_dense_tflops", None) is None:
         precision = "bf16"
-    note = Assumed(
-        field="precision", value=precision, reason="precision not given", source=a.source
-    )
+        reason += f": {gpu.name} has no {str(a.value).upper()} tensor-core rate, so BF16"
+    elif kind == "training":
+        reason += f": {precision.upper()}, as runs on {gpu.architecture or gpu.name} GPUs train"
+    note = Assumed(field="precision", value=precision, reason=reason, source=a.source)
     return precision, [note]
 
 

@@ -133,8 +133,10 @@ def test_a_precision_not_given_shows_both_bf16_and_fp8() -> None:
         DesignRequest(model="llama-3-70b", gpu="h100-sxm", training_tokens_t=15, training_days=60),
     )
     est, _ = estimate_training(CAT, w)
-    assert est.precision == "bf16"
-    assert "precision not given: at FP8 the same run is" in est.method
+    assert est.precision == "bf16"  # Llama 3 pre-trained in BF16 (its catalog entry)
+    assert "precision not given: at BF16 (assumed)" in est.method
+    assert "; at FP8 " in est.method
+    assert [f.precision for f in est.by_precision] == ["bf16", "fp8"]
     stated = resolve_workload(
         CAT,
         DesignRequest(

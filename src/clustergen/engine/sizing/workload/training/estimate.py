@@ -19,10 +19,11 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
-from clustergen.engine.model.workload import WorkloadEstimate
+from clustergen.engine.model.workload import PrecisionFigures, WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, dense_field
 from clustergen.engine.sizing.workload.published import training_row
+from clustergen.engine.sizing.workload.training.efficiency import is_moe, trend_mfu
 from clustergen.engine.sizing.workload.training.layout import Layout, smallest_layout
 from clustergen.engine.sizing.workload.training.method import check_method, training_flops_per_token
 from clustergen.errors import CatalogGapError
@@ -36,9 +37,6 @@ BAND_ROW_PCT, BAND_DENSE_PCT, BAND_MOE_PCT, BAND_SMALL_PCT = 20.0, 25.0, 45.0, 2
 #: active parameters under which the small-model caveat applies (shared/golden/workloads.md:
 #: "small models (under ~15B) have been seen to take 1.5-2.5x more GPU-hours in real runs")
 SMALL_MODEL_PARAMS = 15e9
-
-#: an NVLink domain this large keeps expert parallelism's all-to-all on NVLink (NVL72-class)
-_NVL_DOMAIN = 32
 
 _MAX_GPUS = 10_000_000
 
@@ -82,18 +80,15 @@ def training_rate(catalog: Catalog, w: WorkloadInputs, *, published: bool = True
             sources=[f"training_throughput.yaml {row.id}: {row.source}"],
             band_pct=_band(w, BAND_ROW_PCT),
         )
-    name = f"mfu-dense-{'bf16' if w.precision == 'fp16' else w.precision}"
-    a = catalog.assumption(name)
-    mfu, basis, sources = float(a.value), f"prior {name} {a.value}", [f"{name}: {a.source}"]
-    band = BAND_DENSE_PCT
-    if w.arch.moe:
-        factor = "mfu-moe-factor-nvl" if w.nvlink_gpus >= _NVL_DOMAIN else "mfu-moe-factor"
-        f = catalog.assumption(factor)
-        mfu *= float(f.value)
-        basis += f" x {factor} {f.value} (mixture of experts, on active parameters)"
-        sources.append(f"{factor}: {f.source}")
-        band = BAND_MOE_PCT
-    return Rate(mfu=mfu, ref_gpus=None, basis=basis, sources=sources, band_pct=_band(w, band))
+    trend = trend_mfu(catalog, w)
+    band = BAND_MOE_PCT if is_moe(w.arch) else BAND_DENSE_PCT
+    return Rate(
+        mfu=trend.mfu,
+        ref_gpus=None,
+        basis=" ".join(trend.terms),
+        sources=trend.sources,
+        band_pct=_band(w, band),
+    )
 
 
 def _band(w: WorkloadInputs, band: float) -> float:
@@ -257,8 +252,9 @@ def estimate_training(
         plan.notes.append(f"costs ${cost:,.0f}, over the ${w.budget_usd:,.0f} budget")
         feasible = False
     method = _method(catalog, w, rate, plan, per_gpu, good, gpu_hours)
-    if other := _other_precision(catalog, w):
-        method = method.rstrip(".") + "; " + other + "."
+    by_precision = _by_precision(catalog, w)
+    if both := precision_text(by_precision):
+        method = method.rstrip(".") + "; " + both + "."
     sources = [*rate.sources, *_common_sources(catalog, w)]
     return WorkloadEstimate(
         kind=w.kind,
@@ -284,35 +280,56 @@ def estimate_training(
         feasible=feasible,
         band_pct=rate.band_pct,
         reserve_days=round(w.reserve_days, 4) if w.reserve_days else None,
+        by_precision=by_precision,
         method=method,
         sources=sources,
         warnings=_small_model_warning(w, gpu_hours),
     ), [] if feasible else plan.notes
 
 
-def _other_precision(catalog: Catalog, w: WorkloadInputs) -> str | None:
-    """When the precision was assumed, the same run at the other of BF16 and FP8 (2025-era runs
-    train in FP8, older ones in BF16: the request did not say which), so both figures show."""
+def _by_precision(catalog: Catalog, w: WorkloadInputs) -> list[PrecisionFigures]:
+    """When the precision was assumed, the run at BF16 and at FP8 (2025-era Hopper and Blackwell
+    runs train in FP8, older ones in BF16: the request did not say which), the assumed one
+    first; empty when it was stated or the GPU has only one of them."""
     if not any(a.field == "precision" for a in w.assumed) or w.precision not in ("bf16", "fp8"):
-        return None
+        return []
     other = "fp8" if w.precision == "bf16" else "bf16"
     if not getattr(w.gpu, dense_field(other), None):
-        return None
-    alt = w._replace(precision=other)
-    rate = training_rate(catalog, alt)
-    plan = _plan(catalog, alt, rate)
-    per_gpu = tokens_per_s_per_gpu(catalog, alt, rate, plan.gpus or 1)
-    if plan.gpus and plan.days:
-        run = (
-            f"{plan.gpus:,} GPUs x {duration(plan.days)} = "
-            f"{plan.gpus * plan.days * 24:,.0f} GPU-hours, "
+        return []
+    out = []
+    for precision in (w.precision, other):
+        at = w._replace(precision=precision)
+        rate = training_rate(catalog, at)
+        plan = _plan(catalog, at, rate)
+        hours = plan.gpus * plan.days * 24 if plan.gpus and plan.days else None
+        out.append(
+            PrecisionFigures(
+                precision=precision,
+                mfu=round(rate.mfu * scale_out(catalog, rate, plan.gpus or 1), 4),
+                tokens_per_s_per_gpu=round(
+                    tokens_per_s_per_gpu(catalog, at, rate, plan.gpus or 1), 1
+                ),
+                gpus=plan.gpus,
+                days=round(plan.days, 4) if plan.days is not None else None,
+                gpu_hours=round(hours) if hours is not None else None,
+                assumed=precision == w.precision,
+            )
         )
-    else:
-        run = ""
-    return (
-        f"precision not given: at {other.upper()} the same run is {run}"
-        f"{per_gpu:,.0f} tokens/s per GPU (this estimate is at {w.precision.upper()})"
-    )
+    return out
+
+
+def precision_text(figures: list[PrecisionFigures]) -> str | None:
+    """The run at each precision in words, the assumed one said; None when not shown."""
+    if not figures:
+        return None
+    parts = []
+    for f in figures:
+        run = f"{f.tokens_per_s_per_gpu:,.0f} tokens/s per GPU"
+        if f.gpus and f.days is not None and f.gpu_hours is not None:
+            run = f"{f.gpus:,} GPUs x {duration(f.days)} = {f.gpu_hours:,.0f} GPU-hours, " + run
+        mark = " (assumed)" if f.assumed else ""
+        parts.append(f"at {f.precision.upper()}{mark} {run}")
+    return "precision not given: " + "; ".join(parts)
 
 
 #: what real runs of models under 15B took over this throughput model. Low end: shared/golden/
