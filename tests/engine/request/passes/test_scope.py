@@ -179,7 +179,11 @@ def test_a_clause_number_and_rfp_wording_are_not_left_over() -> None:
         ("2,000 GPUs under 4 MW, no NVL72 racks", ["gb200-nvl72", "gb300-nvl72"], None),
         (
             "Need 128 GPUs; not NVIDIA DGX",
-            ["dgx-a100", "dgx-a100-320gb", "dgx-b200", "dgx-b300", "dgx-h100", "dgx-h200"],
+            # the DGX systems, and the NVL72 rack sold as DGX GB200
+            [
+                *("dgx-a100", "dgx-a100-320gb", "dgx-b200", "dgx-b300", "dgx-h100", "dgx-h200"),
+                "gb200-nvl72",
+            ],
             None,
         ),
     ],
@@ -303,3 +307,22 @@ def test_storage_out_of_scope_is_neither_quoted_nor_powered() -> None:
     assert [ln for ln in quoted.bom if ln.category == PartKind.STORAGE]
     assert own.power.storage_w == 0.0
     assert own.fabrics.storage is not None  # the storage fabric still reaches it
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("We only want DGX systems, 256 GPUs", {"dgx-b200", "dgx-h200", "gb200-nvl72"}),
+        ("DGX only, 128 GPUs", {"dgx-b300"}),
+        ("512 GPUs on OEM servers", {"hgx-b200", "pcie-8gpu-l40s"}),
+    ],
+)
+def test_a_kind_of_system_asked_for_rules_out_the_others(text: str, kept: set[str]) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.platforms_excluded
+    assert not kept & set(r.platforms_excluded)
+    assert not r.not_understood
+
+
+def test_a_passing_mention_of_a_kind_word_narrows_nothing() -> None:
+    assert parse_request(load_catalog(), "256 GPUs with PCIe Gen5 NICs").platforms_excluded is None

@@ -112,10 +112,8 @@ def rule_out_names(r: Draft) -> None:
             keep.append(i)
             continue
         word = re.sub(r"\s+(?:racks?|systems?)$", "", r.low[start:end].strip())
-        kind_word = _SYSTEM_KINDS.get(word)
-        if kind_word is not None:  # "no NVL72 racks": every system of the kind, not one alias's
-            ids = [s.id for s in r.catalog.all("systems", System) if s.kind == kind_word]
-            _exclude(r, ids, span, f"{word.upper()} systems")
+        if word in _SYSTEM_KINDS:  # "no NVL72 racks": every system of the kind, not one alias's
+            _exclude(r, _kind_ids(r, word, True), span, f"{word.upper()} systems")
             continue
         _exclude(r, [eid], span, eid)
     r.named, r.spans = [r.named[i] for i in keep], [r.spans[i] for i in keep]
@@ -166,31 +164,54 @@ def read_gpu_architecture(r: Draft) -> None:
 
 #: words for a kind of system (catalog `kind`), read when a negation rules the kind out ("not
 #: NVIDIA DGX", "no NVL72 racks", "nothing rack-scale")
-_SYSTEM_KINDS = {
-    "dgx": "dgx",
-    "hgx": "hgx",
-    "oem": "hgx",
-    "nvl72": "nvl-rack",
-    "nvl-72": "nvl-rack",
-    "rack-scale": "nvl-rack",
-    "rack scale": "nvl-rack",
-    "pcie": "pcie-server",
+_SYSTEM_KINDS: dict[str, frozenset[str]] = {
+    "dgx": frozenset({"dgx"}),
+    "hgx": frozenset({"hgx"}),
+    "oem": frozenset({"hgx", "pcie-server"}),
+    "nvl72": frozenset({"nvl-rack"}),
+    "nvl-72": frozenset({"nvl-rack"}),
+    "rack-scale": frozenset({"nvl-rack"}),
+    "rack scale": frozenset({"nvl-rack"}),
+    "pcie": frozenset({"pcie-server"}),
 }
+#: what makes a kind's word a request for it ("DGX systems", "OEM servers", "DGX only", "only
+#: NVL72"), not a passing mention ("PCIe Gen5 NICs")
+_KIND_AFTER = re.compile(r"\s*(?:systems?|servers?|nodes?|boxes|racks?|only|based|platforms?)\b")
+_KIND_BEFORE = re.compile(r"\bonly\s+(?:(?:want|use|buy|consider)\s+)?(?:the\s+)?$")
+
+
+def _kind_ids(r: Draft, word: str, among: bool) -> list[str]:
+    """The systems a kind's word names (of its kinds, or with the word in their name: "DGX
+    GB200" is a DGX), or (`among` False) every other system with GPUs."""
+    kinds = _SYSTEM_KINDS[word]
+    return [
+        s.id
+        for s in r.catalog.all("systems", System)
+        if s.gpus_per_node
+        and (s.kind in kinds or word in re.findall(r"[a-z0-9-]+", s.name.lower())) == among
+    ]
 
 
 def _ruled_out_kinds(r: Draft) -> None:
-    """A kind of system a negation rules out: its systems join `platforms_excluded`."""
-    for word, kind in _SYSTEM_KINDS.items():
+    """A kind of system a negation rules out: its systems join `platforms_excluded`; a kind
+    asked for ("DGX systems only", "on OEM servers") rules out every other kind."""
+    for word in _SYSTEM_KINDS:
         for m in re.finditer(rf"\b{re.escape(word)}\b", r.low):
             inside = any(s < m.end() and m.start() < e for s, e in r.spans)
             if inside or not r.free(m):
                 continue
             cs, ce = clause_of(r.low, m.start())
             span = negated(r.low, cs, ce, m.start(), m.end())
-            if span is None:
+            if span is not None:
+                _exclude(r, _kind_ids(r, word, True), span, f"{word.upper()} systems")
                 continue
-            ids = [s.id for s in r.catalog.all("systems", System) if s.kind == kind]
-            _exclude(r, ids, span, f"{word.upper()} systems")
+            after = _KIND_AFTER.match(r.low, m.end())
+            before = _KIND_BEFORE.search(r.low, max(0, m.start() - 30), m.start())
+            if after or before:
+                start = before.start() if before else m.start()
+                end = after.end() if after else m.end()
+                others = _kind_ids(r, word, False)
+                _exclude(r, others, (start, end), f"systems other than {word.upper()}")
 
 
 def _count_around(r: Draft, m: re.Match[str]) -> None:
