@@ -30,6 +30,9 @@ from support.rules import read
         ("tokens", "15t tokens", "training_tokens_t", 15.0),
         ("tokens", "300b tokens", "training_tokens_t", 0.3),
         ("model", "70b model", "model_params_b", 70.0),
+        # a range of sizes is sized for its largest
+        ("model_range", "7b-13b models", "model_params_b", 13.0),
+        ("model_range", "7 to 70b models", "model_params_b", 70.0),
         ("gpus", "1.5k gpus", "gpus", 1500),
         ("nodes", "64 nodes", "nodes", 64),
         ("tier", "best storage", "storage_tier", "best"),

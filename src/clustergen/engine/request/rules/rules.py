@@ -297,6 +297,20 @@ RULES: tuple[Rule, ...] = (
         needs=("token",),
     ),
     *TOKEN_UNIT_RULES,
+    # "7B-13B models", "7 to 13B": a range of sizes is sized for its largest, said so
+    rule(
+        "model_range",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*b?\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*b\b(?!\s*tokens?)"
+        r"(?:[- ]?param(?:eter)?s?)?(?:\s*(?:llms?|models?))?",
+        lambda m: [
+            Reading(
+                "model_params_b",
+                max(float(m.group(1)), float(m.group(2))),
+                f"model size: the largest of {m.group(0).strip()!r}, {max(float(m.group(1)), float(m.group(2))):g}B",
+            )
+        ],
+        needs=("b",),
+    ),
     rule(
         "model",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*([bt])(?:illion|rillion)?\b(?:[- ]?param(?:eter)?s?)?"
