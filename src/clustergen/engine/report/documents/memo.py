@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from clustergen.engine.model.design import Design, ManagementNetwork
+from clustergen.engine.model.design import Design, ManagementNetwork, PowerSection
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
@@ -93,15 +93,22 @@ def pools_headline(d: Design) -> str:
         f"at a facility PUE of {pw.pue:g}) in {d.racks.total_racks:,} racks"
     )
     if pw.cap_w is not None and pw.headroom_w is not None:
-        basis = "IT" if pw.cap_basis == "it" else "facility"
-        # the headroom is IT power; under a facility cap it is said at the meter too
-        left = (
-            f"{watts(pw.headroom_w)}"
-            if pw.cap_basis == "it"
-            else f"{watts(pw.headroom_w * pw.pue)} at the meter ({watts(pw.headroom_w)} of IT)"
-        )
-        text += f", leaving {left} under the {watts(pw.cap_w)} {basis} power cap"
+        text += _left_under_cap(pw)
     return text + "."
+
+
+def _left_under_cap(pw: PowerSection) -> str:
+    """', leaving 14.2 kW at the meter (9.1 kW of IT) under the 3.000 MW facility power cap': the
+    headroom is IT power; under a facility cap it is said at the meter too."""
+    assert pw.cap_w is not None
+    assert pw.headroom_w is not None
+    basis = "IT" if pw.cap_basis == "it" else "facility"
+    left = (
+        f"{watts(pw.headroom_w)}"
+        if pw.cap_basis == "it"
+        else f"{watts(pw.headroom_w * pw.pue)} at the meter ({watts(pw.headroom_w)} of IT)"
+    )
+    return f", leaving {left} under the {watts(pw.cap_w)} {basis} power cap"
 
 
 def headline(d: Design) -> str:
@@ -127,13 +134,7 @@ def headline(d: Design) -> str:
     )
     if pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
-        # the headroom is IT power; under a facility cap it is said at the meter too
-        left = (
-            f"{watts(pw.headroom_w)}"
-            if pw.cap_basis == "it"
-            else f"{watts(pw.headroom_w * pw.pue)} at the meter ({watts(pw.headroom_w)} of IT)"
-        )
-        text += f", leaving {left} under the {watts(pw.cap_w)} {basis} power cap"
+        text += _left_under_cap(pw)
         if any(a.field == "power_cap_basis" for a in d.assumptions):
             # an assumed basis is said where the cap is, not only in the appendix
             text += (

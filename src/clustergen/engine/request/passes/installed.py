@@ -150,14 +150,9 @@ def _name_at(r: Draft, start: int, end: int) -> int | None:
 def _as_fields(r: Draft, found: Found, name: Named | None, prefix: str) -> Found:
     """Write a count as `<prefix>gpus`, `<prefix>nodes` or `<prefix>sus`; returns it with its
     unit as read (a system's name counts nodes, a GPU's GPUs)."""
+    if name is not None and name in r.named:  # "128 H100 nodes": the unit word after the name
+        found = _unit_after_gpu(r, found, r.named.index(name))
     unit = found.unit or ("nodes" if name and name[0] == "system" else "gpus")
-    if name and name[0] == "gpu" and found.unit is None:
-        # "128 H100 nodes": the unit word after the GPU's name
-        end = r.spans[r.named.index(name)][1]
-        after = re.match(r"\s*(nodes?|servers?|systems?|boxes)\b", r.low[end:])
-        if after:
-            unit = "nodes"
-            r.take(end + after.start(1), end + after.end(1), f"{after.group(1)!r} -> nodes")
     r.fields[f"{prefix}{unit}"] = found.value
     return found._replace(unit=unit)
 
@@ -242,7 +237,8 @@ def _take_cue(r: Draft) -> None:
 
 
 def _unit_after_gpu(r: Draft, added: Found, at: int) -> Found:
-    """'add 64 more B200 nodes': a unit word after the GPU's name counts the increment."""
+    """'add 64 more B200 nodes', '128 H100 nodes': a unit word after the GPU's name counts the
+    count in nodes."""
     if added.unit is not None or r.named[at][0] != "gpu":
         return added
     end = r.spans[at][1]

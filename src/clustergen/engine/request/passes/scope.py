@@ -203,12 +203,11 @@ _ROOM = r"(?:data\s+)?(?:hall|room|suite|pod|building|site|cage|vault)"
 _PER_ROOM = re.compile(
     rf"\s*(?:of\s+\w+\s+)?(?:(?:per|each|in\s+each|a|for\s+each)\s+({_ROOM})\b|(each|apiece)\b)"
 )
+#: the rooms counted ("across 2 halls"); spelled numbers are digits by now (`spelled.py`)
 _ROOMS = re.compile(
-    rf"(?:\b(?:across|in|over|x|times|for|with|on)\s+)?(?<![\w.])(\d+|two|three|four|five|six|"
-    rf"seven|eight|nine|ten)\s+(?:identical\s+|separate\s+)?({_ROOM})s\b"
+    rf"(?:\b(?:across|in|over|x|times|for|with|on)\s+)?(?<![\w.])(\d+)\s+"
+    rf"(?:identical\s+|separate\s+)?({_ROOM})s\b"
 )
-_ROOM_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-               "nine": 9, "ten": 10}  # fmt: skip
 
 
 def read_cap_per_room(r: Draft) -> None:
@@ -238,7 +237,7 @@ def read_cap_per_room(r: Draft) -> None:
     )
     if rooms is None:
         return
-    n = _ROOM_WORDS.get(rooms.group(1)) or int(rooms.group(1))
+    n = int(rooms.group(1))
     if n < 1:
         return
     r.fields["power_cap_w"] = cap * n
