@@ -331,6 +331,8 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     s, st = d.fabrics.storage, d.storage
     # the appliance's product name (not its catalog id)
     system = st.appliances.name if st.appliances else str(st.file_system.system)
+    if st.existing:  # the customer's storage: what it must deliver, none of it quoted
+        system = "the customer's own (not quoted)"
     count = f"{st.appliances.count} x " if st.appliances else ""
     sys_label = (
         f"Storage: {count}{system}\nread {st.targets.read_gb_per_s:,.0f} GB/s, "

@@ -101,7 +101,7 @@ def _compute(d: Design) -> list[str]:
 def _storage(d: Design) -> list[str]:
     s, st = d.fabrics.storage, d.storage
     system = (
-        f"Storage: {label(value_words(st.file_system.system))}<br/>"
+        f"Storage: {label('the customer’s own (not quoted)' if st.existing else value_words(st.file_system.system))}<br/>"
         f"read {st.targets.read_gb_per_s:,.1f} GB/s, write {st.targets.write_gb_per_s:,.1f} GB/s"
     )
     out = [f'  storsys[("{system}")]']
