@@ -327,3 +327,22 @@ def test_the_headroom_under_a_facility_cap_is_said_at_the_meter() -> None:
     text = memo.headline(d)
     assert "of IT) under the 3.000 MW facility power cap" in text
     assert "at the meter (" in text
+
+
+def test_an_expansion_headline_says_what_it_joins_and_no_headroom_it_cannot_know() -> None:
+    """The increment's headline says it joins the standing installation; under a cap that also
+    holds an existing draw the request left unstated, it claims no headroom (the check cannot
+    tell either)."""
+    d = plan_design(
+        CATALOG,
+        DesignRequest(
+            platform="dgx-h100", gpus=256, existing_gpus=512, power_cap_w=1.5e6,
+            power_cap_basis="facility",
+        ),
+    )  # fmt: skip
+    text = memo.headline(d)
+    assert "join the existing 512-GPU dgx-h100 installation (768 GPUs in all)" in text
+    assert "leaving" not in text
+    assert "depends on the existing installation's draw" in text
+    stated = plan_design(CATALOG, d.request.model_copy(update={"existing_power_w": 500_000.0}))
+    assert "leaving" in memo.headline(stated)

@@ -132,7 +132,16 @@ def headline(d: Design) -> str:
         f"({'' if pw.complete else 'at least '}{watts(pw.facility_total_w)} at a facility PUE "
         f"of {pw.pue:g})"
     )
-    if pw.cap_w is not None and pw.headroom_w is not None:
+    x = d.expansion
+    # an increment's headroom under a cap that also holds what stands is known only with the
+    # standing draw: without it the checks cannot tell, and neither can the headline
+    unknown_standing = x is not None and d.request.existing_power_w is None
+    if pw.cap_w is not None and pw.headroom_w is not None and unknown_standing:
+        text += (
+            f"; what is left under the {watts(pw.cap_w)} cap depends on the existing "
+            "installation's draw, which the request does not state"
+        )
+    elif pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
         text += _left_under_cap(pw)
         if any(a.field == "power_cap_basis" for a in d.assumptions):
@@ -142,6 +151,14 @@ def headline(d: Design) -> str:
                 "the checks test it both ways)"
             )
     text += "."
+    if x is not None:
+        joined = f" ({x.total_gpus:,} GPUs in all)" if x.total_gpus is not None else ""
+        had = f"{x.existing_gpus:,}-GPU " if x.existing_gpus is not None else ""
+        text += (
+            f" It is an expansion: these systems join the existing {had}{x.existing_platform} "
+            f"installation{joined}, whose fabric managers, management servers and storage are "
+            "reused and not quoted again."
+        )
     if c.max_gpus_under_cap is not None and c.max_gpus_under_cap != c.gpus:
         text += f" At most {c.max_gpus_under_cap:,} GPUs of this platform fit under the cap."
     return text
@@ -299,6 +316,8 @@ def storage_lines(d: Design) -> list[str]:
     whose = "the site's, not in this design; it must deliver, " if site else ""
     if d.storage.existing and not site:
         whose = "the customer's own, out of scope and not quoted; it must deliver, "
+    elif d.expansion is not None and not site:
+        whose = "the existing installation's, reused and not quoted; as sized for this increment, "
     out = [
         f"- Storage ({whose}{st.tier} tier): {_storage_delivered(d)}; "
         f"{d.storage.storage_ports} storage ports at {d.storage.port_speed_gbps:g} Gb/s "
