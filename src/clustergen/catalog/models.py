@@ -608,6 +608,12 @@ class StorageModel(Entry, kind="storage_models", file="storage_models.yaml"):
     drives: int | None = Field(
         default=None, gt=0, le=100_000, description="drives inside a storage target"
     )
+    usable_capacity_tb: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e7,
+        description="usable capacity of one storage target, TB (after its data protection)",
+    )
     ops_per_s: Rate | None = Field(
         default=None, description="metadata operations per second one server sustains"
     )

@@ -8,6 +8,7 @@ a row leaves out is derived the same way."""
 from __future__ import annotations
 
 from clustergen.catalog.architectures import SU_TABLE_COUNTS, SuTable, SuTableRow
+from clustergen.catalog.models import StorageModel
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.compute import RackPlan
 from clustergen.engine.model.design import (
@@ -191,10 +192,17 @@ def stated_storage_checks(inputs: Inputs, storage: StorageSection) -> list[Check
     request = inputs.request
     app = storage.appliances
     usable = None
+    fs = storage.file_system
     if app is not None:
         each = inputs.catalog.system(app.appliance).usable_capacity_tb
         usable = None if each is None else each * app.count
-    fs = storage.file_system
+    estimated = ""
+    if app is None and fs.target is not None and fs.storage_targets:
+        target = inputs.catalog.get(StorageModel, fs.target)
+        each = target.usable_capacity_tb
+        usable = None if each is None else each * fs.storage_targets
+        if each is not None and target.estimated("usable_capacity_tb"):
+            estimated = f"; {each:g} TB usable per {target.id} is an estimate (its basis: catalog)"
     delivered = {
         "read": (request.storage_read_gb_per_s, app.read_gb_per_s if app else fs.read_gb_per_s),
         "write": (
@@ -214,7 +222,8 @@ def stated_storage_checks(inputs: Inputs, storage: StorageSection) -> list[Check
                 has is not None and has >= asked * (1 - 1e-9),
                 f"{'unknown' if has is None else f'{has:,.0f}'} of {asked:,g} {unit}",
                 "what the storage designed delivers against the figure the request states"
-                + ("" if has is not None else "; the catalog gives no figure to check it by"),
+                + ("" if has is not None else "; the catalog gives no figure to check it by")
+                + (estimated if what == "capacity" else ""),
                 unknown=has is None,
             )
         )

@@ -61,6 +61,10 @@ def test_a_named_storage_system_replaces_the_ras_example_appliance() -> None:
         ("64 H200 GPUs, air-cooled, 500 TB scratch", 500.0),
         ("256 GPUs with 3 PB of shared all-flash storage", 3000.0),
         ("128 GPUs and a 800 TB filesystem", 800.0),
+        # a storage system's name after the figure, read by its own pass
+        ("We need about 2 PB of parallel file system storage for 256 H200 GPUs", 2000.0),
+        ("256 H200 and 4 PB of Lustre", 4000.0),
+        ("256 H200, storage: 3PB", 3000.0),
     ],
 )
 def test_a_capacity_is_read_with_the_words_customers_put_between(text: str, tb: float) -> None:

@@ -5,6 +5,7 @@ interval, never a deadline."""
 from __future__ import annotations
 
 from clustergen.catalog import load_catalog
+from clustergen.catalog.models import StorageModel
 from clustergen.engine.request import merge_request
 from clustergen.engine.search.planner import plan_design
 
@@ -34,8 +35,26 @@ def test_appliances_are_counted_to_the_stated_capacity_and_write_bandwidth() -> 
 
 
 def test_a_stated_figure_no_storage_figure_can_prove_is_not_a_pass() -> None:
-    checks = _checks("64 GPUs for training on Lustre, 3 PB usable capacity")
-    assert checks["storage capacity meets the request"] is False
+    d = plan_design(CAT, merge_request(CAT, "64 GPUs for training on local NVMe, 3 PB usable capacity", {}))
+    capacity = next(c for c in d.checks if c.name == "storage capacity meets the request")
+    assert capacity.unknown
+    assert not capacity.passed
+
+
+def test_parallel_file_system_targets_are_counted_to_the_stated_capacity() -> None:
+    text = "We need about 2 PB of parallel file system storage for 256 H200 GPUs training"
+    request = merge_request(CAT, text, {})
+    assert request.storage_capacity_tb == 2000
+    d = plan_design(CAT, request)
+    fs = d.storage.file_system
+    each = CAT.get(StorageModel, fs.target or "").usable_capacity_tb
+    assert each is not None
+    assert fs.storage_targets is not None
+    assert fs.storage_targets * each >= 2000 > (fs.storage_targets - 1) * each
+    assert d.storage.storage_ports >= fs.storage_targets  # a port per target
+    capacity = next(c for c in d.checks if c.name == "storage capacity meets the request")
+    assert capacity.passed
+    assert "is an estimate" in capacity.detail  # the per-target figure says what it is
 
 
 def test_the_read_target_is_raised_to_the_stated_read_bandwidth() -> None:

@@ -123,8 +123,8 @@ _TB = {
 
 
 def _capacity(m: re.Match[str]) -> list[Reading]:
-    size = num(m.group(1) or m.group(3))
-    tb = size * _TB[m.group(2) or m.group(4)]
+    size, unit = next((v, u) for v, u in zip(m.groups()[0::2], m.groups()[1::2], strict=True) if v)
+    tb = num(size) * _TB[unit]
     return [Reading("storage_capacity_tb", tb, f"usable storage {tb:,g} TB")]
 
 
@@ -174,6 +174,11 @@ NEED_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "storage_capacity",
+        # "2 PB (of) Lustre", "4 PB parallel file system": a storage system's name, read by its
+        # own pass, follows the figure and is not taken again (tried first: the name is taken)
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b(?:\s+of)?"
+        r"(?=\s+(?:[\w-]+\s+){0,2}?(?:parallel\s+file\s*systems?|lustre|weka|vast|gpfs|"
+        r"spectrum\s+scale|ddn|ceph|object\s+stor(?:e|age)|nas)\b)|"
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
         # what customers put between: "1.2 PB of fast storage", "500 TB scratch"
         r"(?:(?:fast|high[- ]performance|high[- ]speed|shared|parallel|all[- ]flash|nvme|flash|"
@@ -181,9 +186,20 @@ NEED_RULES: tuple[Rule, ...] = (
         r"(?:usable\s+(?:storage|capacity)|usable|storage(?:\s+capacity)?|capacity|scratch"
         r"(?:\s+space)?|file\s*system|filesystem)\b"
         r"|\b(?:usable\s+)?(?:storage\s+)?capacity\s*(?:of|:|=|is)?\s*"
-        r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
+        r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b"
+        # "storage: 3 PB"
+        r"|\bstorage\s*(?::|=|-)\s*(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
         _capacity,
-        needs=("capacity", "file", "scratch", "storage", "system", "usable"),
+        needs=(
+            "capacity",
+            "file",
+            "scratch",
+            "storage",
+            "system",
+            "usable",
+            *("ceph", "ddn", "gpfs", "lustre", "nas", "object", "parallel", "spectrum"),
+            *("vast", "weka"),
+        ),
     ),
     rule(
         "storage_bandwidth",

@@ -229,7 +229,7 @@ def design_io(
         need = (read_gb_per_s, write_gb_per_s, capacity_tb)
         fs = _appliance_file_system(catalog, appliance, pattern, *need)
     else:
-        fs = _size_file_system(catalog, system, pattern, read_gb_per_s)
+        fs = _size_file_system(catalog, system, pattern, read_gb_per_s, capacity_tb)
     if system == "parallel-fs":
         fs = _with_metadata_servers(catalog, fs, gpus, ingest, assumed)
     ckpt = None
@@ -417,9 +417,14 @@ def _allowed(value: str, allowed: tuple[str, ...], entry: str) -> str:
 
 
 def _size_file_system(
-    catalog: Catalog, system: System, pattern: ReadPattern, read_gb_per_s: float
+    catalog: Catalog,
+    system: System,
+    pattern: ReadPattern,
+    read_gb_per_s: float,
+    capacity_tb: float | None = None,
 ) -> FileSystem:
-    """Enough of the system to deliver `read_gb_per_s` at the pattern's efficiency."""
+    """Enough of the system to deliver `read_gb_per_s` at the pattern's efficiency and, for a
+    parallel file system whose target's capacity is known, to hold `capacity_tb` usable."""
     p = catalog.get(StorageModel, f"pattern-{pattern}")
     efficiency = p.efficiency or 1.0
     if system == "parallel-fs":
@@ -432,6 +437,19 @@ def _size_file_system(
                 hint="add its read_gb_per_s in a layered catalog",
             )
         targets = math.ceil(read_gb_per_s / (t.read_gb_per_s * efficiency) - 1e-9)
+        basis = (
+            f"{targets} x {t.name} ({t.read_gb_per_s:g} GB/s read each) deliver "
+            f"{read_gb_per_s:g} GB/s at {efficiency:g} efficiency for {pattern} reads"
+        )
+        if capacity_tb and t.usable_capacity_tb:
+            by_capacity = math.ceil(capacity_tb / t.usable_capacity_tb - 1e-9)
+            if by_capacity > targets:
+                targets = by_capacity
+                basis = (
+                    f"{targets} x {t.name} hold {capacity_tb:,g} TB usable at "
+                    f"{t.usable_capacity_tb:g} TB each (estimated), more than the "
+                    f"{read_gb_per_s:g} GB/s read target needs"
+                )
         return FileSystem(
             system=system,
             storage_targets=targets,
@@ -439,8 +457,7 @@ def _size_file_system(
             read_gb_per_s=targets * t.read_gb_per_s,
             write_gb_per_s=None if t.write_gb_per_s is None else targets * t.write_gb_per_s,
             metadata_servers=1,
-            basis=f"{targets} x {t.name} ({t.read_gb_per_s:g} GB/s read each) deliver "
-            f"{read_gb_per_s:g} GB/s at {efficiency:g} efficiency for {pattern} reads",
+            basis=basis,
         )
     raw = read_gb_per_s / efficiency
     return FileSystem(
