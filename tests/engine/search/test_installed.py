@@ -78,3 +78,22 @@ def test_a_rebuild_from_request_and_choices_is_the_same_increment() -> None:
     assert again.bom == d.bom
     assert again.checks == d.checks
     assert again.notice == d.notice
+
+
+def test_a_cap_left_for_the_increment_is_checked_on_the_increment_alone() -> None:
+    d = _design("We have 600 kW left for the new pods; add 256 B200 GPUs to our existing 512 H100")
+    cap = next(c for c in d.checks if c.name == "power under cap")
+    assert not cap.unknown  # the standing draw does not enter it
+    assert cap.passed == (d.power.it_total_w <= 600e3)
+    assert "left for it" in cap.figure
+    # the increment is sized under what is left: too little is refused saying what fits
+    with pytest.raises(InfeasibleDesignError, match=r"over the 0\.30 MW IT cap"):
+        _design("We have 300 kW left; add 256 B200 GPUs to our existing 512 H100 cluster")
+
+
+def test_an_increment_joins_the_installations_fabric_when_none_is_stated() -> None:
+    d = _design("add 256 B200 GPUs to our existing 512 H100 cluster")
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.technology == "infiniband"  # the DGX H100 SuperPOD's
+    said = next(a for a in d.assumptions if a.field == "existing_fabric")
+    assert "not stated" in said.reason

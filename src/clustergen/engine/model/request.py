@@ -371,6 +371,12 @@ class DesignRequest(BaseModel):
         description="free ports on the existing fabric's spine (core) tier, as stated; None: "
         "derived from the installation as its reference architecture builds it",
     )
+    power_cap_scope: Literal["increment"] | None = Field(
+        default=None,
+        description="increment: on an existing installation, the power cap is what is left for "
+        "the increment alone ('1.5 MW left for the new pods'); None: the cap holds the whole "
+        "installation, what stands included",
+    )
     existing_power_w: float | None = Field(
         default=None,
         ge=1,
@@ -411,6 +417,8 @@ class DesignRequest(BaseModel):
     def _pue_needs_facility(self) -> "DesignRequest":
         if self.power_cap_w is None and self.power_cap_basis is not None:
             raise ValueError("power_cap_basis given without power_cap_w")
+        if self.power_cap_w is None and self.power_cap_scope is not None:
+            raise ValueError("power_cap_scope given without power_cap_w")
         return self
 
     @model_validator(mode="after")

@@ -29,6 +29,8 @@ class Draft:
         self.understood: list[str] = []
         self.phrases: dict[str, str] = {}
         self.members: dict[str, set[str]] = {}
+        #: each word-set value with where its words stand, for a choice between two
+        self.member_spans: dict[str, list[tuple[str, int, int]]] = {}
         #: the catalog names found, with their spans, in the order of the text
         self.named: list[Named] = []
         self.spans: list[Span] = []
@@ -66,6 +68,7 @@ class Draft:
             return
         if r.mode == "member":
             self.members.setdefault(r.field, set()).add(str(r.value))
+            self.member_spans.setdefault(r.field, []).append((str(r.value), m.start(), m.end()))
             self.take(m.start(), m.end(), f"{phrase!r} -> {r.note}")
             return
         start, low = m.start(), self.low

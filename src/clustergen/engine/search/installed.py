@@ -27,12 +27,28 @@ def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Desi
     ask = request.model_copy(update=cleared)
     if request.existing_platform and not (request.platform or request.gpu):
         ask = ask.model_copy(update={"platform": request.existing_platform})
+    notes: list[Assumed] = []
     if request.existing_fabric and not request.fabric:
         ask = ask.model_copy(update={"fabric": request.existing_fabric})
+    elif request.existing_platform and not request.fabric:
+        # the increment joins what stands: a fabric not stated is the one the installation's
+        # reference architecture builds, not whichever the increment's own study would pick
+        old = system_of(catalog, request.existing_platform, None)
+        arch = catalog.architecture_for(old.id)
+        if arch is not None:
+            tech = arch.compute_fabric.technology
+            ask = ask.model_copy(update={"fabric": tech})
+            notes.append(
+                Assumed(
+                    field="existing_fabric",
+                    value=tech,
+                    reason=f"the existing installation's fabric was not stated: {tech}, as "
+                    f"its reference architecture ({arch.id}) builds it; the increment joins it",
+                )
+            )
     increment = plan(catalog, ask).model_copy(update={"request": request})
-    return expand_design(
-        catalog, request, increment, lambda rq, ch: assemble_design(catalog, rq, ch)
-    )
+    d = expand_design(catalog, request, increment, lambda rq, ch: assemble_design(catalog, rq, ch))
+    return d.model_copy(update={"assumptions": [*notes, *d.assumptions]}) if notes else d
 
 
 def _dense_tflops(catalog: Catalog, system: System, precision: str) -> float | None:

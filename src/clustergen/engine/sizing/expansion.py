@@ -22,6 +22,7 @@ from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import DesignRequest, Fabric
 from clustergen.engine.sizing.bom import totals
 from clustergen.engine.sizing.checks import check
+from clustergen.engine.sizing.platform import it_cap_w
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import plural
 
@@ -320,7 +321,8 @@ def _expanded(
     checks = [c for c in d.checks if not c.name.startswith("power under cap")]
     checks.insert(0, _room_check(room))
     if request.power_cap_w:
-        checks.insert(1, _cap_check(request, it_w))
+        cap = it_cap_w(request.power_cap_w, d.power.cap_basis or "it", d.power.pue)
+        checks.insert(1, _cap_check(request, it_w, cap))
     updates["checks"] = checks
     updates["notice"] = _notice(request, d, old, nodes, room, reused)
     had = nodes * old.gpus_per_node if nodes else None
@@ -402,8 +404,16 @@ def _room_check(room: Room | None) -> Check:
     )
 
 
-def _cap_check(request: DesignRequest, increment_w: float) -> Check:
-    cap = request.power_cap_w or 0.0
+def _cap_check(request: DesignRequest, increment_w: float, cap: float) -> Check:
+    """The IT cap `cap` over the increment alone when the request gives it that way ("1.5 MW
+    left for the new pods"), else over what stands plus the increment."""
+    if request.power_cap_scope == "increment":
+        return check(
+            "power under cap",
+            increment_w <= cap,
+            f"increment {increment_w / 1e6:.3f} MW IT of the {cap / 1e6:.3f} MW left for it",
+            "the cap is the increment's own, as the request states it",
+        )
     if request.existing_power_w is None:
         return check(
             "power under cap",

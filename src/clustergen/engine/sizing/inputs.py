@@ -71,7 +71,7 @@ def resolve_request_inputs(catalog: Catalog, request: DesignRequest) -> RequestI
                 f"{request.power_cap_w * pue / 1e6:.2f} MW at PUE {pue:g}",
             )
         it_cap = it_cap_w(request.power_cap_w, cap_basis, pue)
-        if request.existing_power_w and it_cap is not None:
+        if request.existing_power_w and it_cap is not None and not request.power_cap_scope:
             it_cap = _cap_left(request.existing_power_w, it_cap, assumed)
     return RequestInputs(
         request=request,

@@ -34,6 +34,10 @@ def _read(text: str) -> dict[str, object]:
             {"nodes": 32, "existing_nodes": 96, "platform": "dgx-b200"},
         ),
         (
+            "Expand our 4 SU DGX H100 SuperPOD by 2 SUs",  # four words between "our" and its noun
+            {"nodes": 64, "existing_sus": 4, "platform": "dgx-h100"},
+        ),
+        (
             "Add 16 DGX B200 to our existing 32-node DGX H100 cluster",
             {"nodes": 16, "existing_nodes": 32, "existing_platform": "dgx-h100"},
         ),
@@ -134,3 +138,36 @@ def test_a_fleet_retired_with_no_successor_named_is_replaced_by_a_current_one(
 )
 def test_a_move_or_an_upgrade_to_a_part_replaces_nothing(text: str) -> None:
     assert parse_request(load_catalog(), text).replaced_platform is None
+
+
+def test_a_decimal_figure_is_never_read_as_the_installations_size() -> None:
+    # "1.5 MW" once gave "1" to the "we have" cue: a number is read whole
+    got = _read("We have 1.5 MW left for the new pods; add 256 B200 GPUs to our existing 512 H100")
+    assert got["existing_gpus"] == 512
+    assert got["power_cap_w"] == 1.5e6
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 1.5 MW left for the new pods; add 256 B200 GPUs to our existing 512 H100 cluster",
+        "we have 2 MW of headroom. Expand our 4 SU DGX H100 SuperPOD by 2 SUs",
+        "add 256 B200 GPUs to our existing 512 H100 cluster, 1.5 MW available for the expansion",
+        "Grow our existing 64-node DGX B200 pod by 32 nodes with the 900 kW remaining",
+    ],
+)
+def test_a_cap_left_for_the_increment_is_the_increments_own(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.power_cap_scope == "increment"
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "add 256 B200 GPUs to our existing 512 H100 cluster; the site is capped at 3 MW",
+        "1.5 MW left, 256 H100 GPUs",  # no installation: an ordinary cap
+    ],
+)
+def test_a_cap_with_no_word_of_what_is_left_holds_everything(text: str) -> None:
+    assert parse_request(load_catalog(), text).power_cap_scope is None

@@ -135,7 +135,9 @@ def headline(d: Design) -> str:
     x = d.expansion
     # an increment's headroom under a cap that also holds what stands is known only with the
     # standing draw: without it the checks cannot tell, and neither can the headline
-    unknown_standing = x is not None and d.request.existing_power_w is None
+    unknown_standing = (
+        x is not None and d.request.existing_power_w is None and not d.request.power_cap_scope
+    )
     if pw.cap_w is not None and pw.headroom_w is not None and unknown_standing:
         text += (
             f"; what is left under the {watts(pw.cap_w)} cap depends on the existing "

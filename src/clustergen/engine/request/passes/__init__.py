@@ -15,6 +15,7 @@ from collections.abc import Callable
 from clustergen.engine.request.draft import Draft
 from clustergen.engine.request.passes.counts import read_bare_count, read_su_count
 from clustergen.engine.request.passes.installed import (
+    read_cap_scope,
     read_existing_installation,
     read_replaced_details,
 )
@@ -73,6 +74,7 @@ PASSES: tuple[Pass, ...] = (
     read_rules,
     read_cap_basis,
     read_cap_per_room,
+    read_cap_scope,
     read_gpus_per_node,
     # readings of the whole request
     tokens_from_load,

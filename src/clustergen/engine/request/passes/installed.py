@@ -24,11 +24,12 @@ _EXISTING = re.compile(
     r"\b(?:(?:currently|already)\s+(?:running|operating|run|have|own)|existing|already|"
     r"currently|today|installed|in\s+production|in\s+place|"
     r"we\s+(?:already\s+|currently\s+)?(?:have|run|operate|own)|"
-    r"our\s+(?:current\s+|present\s+)?(?:[\w,.-]+\s+){0,3}?(?:cluster|superpod|basepod|pod|"
+    r"our\s+(?:current\s+|present\s+)?(?:[\w,.-]+\s+){0,4}?(?:cluster|superpod|basepod|pod|"
     r"fabric|installation|deployment|fleet|estate|environment|farm))\b"
 )
 _WORDS = "|".join(sorted((re.escape(w) for w in WORD_COUNTS if w not in {"a", "an"}), key=len))
-_NUM = rf"(\d[\d,]*(?:\.\d+)?k?|{_WORDS})"
+#: a number read whole ("1.5" is never "1" followed by ".5"): the lookahead stops a backtrack
+_NUM = rf"(\d[\d,]*(?:\.\d+)?k?(?![\d.,]*\d)|{_WORDS})"
 _UNIT = r"(gpus?|accelerators?|nodes?|systems?|servers?|boxes|sus?|scalable[- ]units?|racks?)"
 #: the increment: "add 256 GPUs", "grow by 2 SUs", "by another 512", "with 32 more nodes"
 _INCREMENT = (
@@ -99,13 +100,15 @@ def _unit(word: str | None) -> str | None:
     return "nodes"
 
 
+#: a sentence's end; a decimal point ("1.5") is none
+_STOP = re.compile(r"[;!?\n]|\.(?!\d)")
+
+
 def _sentence(low: str, at: int) -> tuple[int, int]:
     """The span of the sentence (or clause run) holding position `at`."""
-    start = max(low.rfind(c, 0, at) for c in ".;!?\n") + 1
-    ends = [i for c in ".;!?\n" if (i := low.find(c, at)) != -1]
-    # a decimal point is not a sentence's end
-    ends = [i for i in ends if not (low[i] == "." and i + 1 < len(low) and low[i + 1].isdigit())]
-    return start, min(ends, default=len(low))
+    start = max((m.end() for m in _STOP.finditer(low, 0, at)), default=0)
+    end = next((m.start() for m in _STOP.finditer(low, at)), len(low))
+    return start, end
 
 
 def _increment(r: Draft) -> Found | None:
@@ -170,7 +173,11 @@ def read_existing_installation(r: Draft) -> None:
     added = _increment(r)
     if added is None:
         return
-    old = _existing(r, cue, added)
+    # the first cue whose sentence holds a count ("We have 1.5 MW left; add 256 GPUs to our
+    # existing 512 H100 cluster": the second sentence's)
+    old = next(
+        (f for c in _EXISTING.finditer(r.low) if (f := _existing(r, c, added)) is not None), None
+    )
     new_name = _name_at(r, added.start, added.end)
     if new_name is not None:
         added = _unit_after_gpu(r, added, new_name)
@@ -274,6 +281,37 @@ def _read_added(r: Draft, added: Found, name: Named | None, old: Found | None) -
         unit = "nodes" if name and name[0] == "system" else "gpus"
     r.fields[unit] = added.value
     r.take(added.start, added.end, f"{phrase!r} -> {added.value:,} {unit} added")
+
+
+#: words in a cap's sentence that make it what is left for the increment ("1.5 MW left for the
+#: new pods", "2 MW of headroom", "1 MW available for the expansion")
+_CAP_LEFT = re.compile(
+    r"\b(?:left(?:\s+over)?|remaining|spare|headroom|unused|to\s+spare|"
+    r"(?:available\s+)?for\s+(?:the|this|that|our)\s+(?:new\s+\w+|expansion|increment|"
+    r"addition|extension|growth|additional\s+\w+))\b"
+)
+
+
+def read_cap_scope(r: Draft) -> None:
+    """A cap its sentence gives as what is left for an increment on an installation ("1.5 MW
+    left for the new pods"): the increment's own, not the whole installation's. A pass: it reads
+    the cap the power rule found, in a request the installation pass read as an expansion."""
+    if not any(k.startswith("existing_") for k in r.fields):
+        return
+    phrase = r.phrases.get("power_cap_w")
+    at = r.low.find(phrase) if phrase else -1
+    if at < 0:
+        return
+    lo, hi = _sentence(r.low, at)
+    words = [m for m in _CAP_LEFT.finditer(r.low, lo, hi) if r.free(m)]
+    if not words:
+        return
+    r.fields["power_cap_scope"] = "increment"
+    for m in words:
+        r.take(m.start(), m.end(), "")
+    r.understood = [u for u in r.understood if u]
+    said = " ... ".join(m.group(0) for m in words)
+    r.understood.append(f"{said!r} -> the power cap is the increment's own")
 
 
 def _read_details(r: Draft) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from clustergen.engine.request.draft import Draft
+from clustergen.engine.request.preference import Member, settle
 from clustergen.engine.request.words import CONFLICTS
 from clustergen.errors import RequestError
 
@@ -17,7 +18,7 @@ def resolve_members(r: Draft) -> None:
     a mixed workload. A pass: a contradiction is two words anywhere in the request."""
     for field, (message, hint) in CONFLICTS.items():
         values = r.members.get(field, set())
-        if len(values) > 1:
+        if len(values) > 1 and not _soft_choice(r, field):
             raise RequestError(message.format(values=", ".join(sorted(values))), hint=hint)
     workloads = r.members.get("workload", set())
     if len(workloads) > 1:
@@ -25,6 +26,28 @@ def resolve_members(r: Draft) -> None:
     for field in (*CONFLICTS, "workload"):
         if r.members.get(field):
             r.fields[field] = r.members[field].pop()
+
+
+#: word-set fields whose two values soft words may relate ("prefer X, open to Y", "X or Y")
+_SOFT = frozenset({"fabric", "cooling"})
+
+
+def _soft_choice(r: Draft, field: str) -> bool:
+    """Two values a preference or an "or" relates: the preferred one, or neither (the study
+    weighs both), said in a note. False when nothing relates them."""
+    if field not in _SOFT:
+        return False
+    members = sorted((Member(*m) for m in r.member_spans.get(field, [])), key=lambda m: m.start)
+    words = "'" + " ... ".join(r.low[m.start : m.end] for m in members) + "'"
+    settled = settle(r.low, members, words)
+    if settled is None:
+        return False
+    for start, end in settled.spans:
+        r.take(start, end, "")
+    r.understood = [u for u in r.understood if u]
+    r.understood.append(settled.note)
+    r.members[field] = {settled.value} if settled.value else set()
+    return True
 
 
 def _serving(r: Draft) -> bool:
