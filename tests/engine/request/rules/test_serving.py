@@ -62,6 +62,10 @@ def test_request_lengths_read_as_written(phrase: str, isl: int | None, osl: int 
         ("under 200 ms to first token", {"ttft_ms": 200.0}),
         ("ITL p95 < 30 ms", {"tpot_ms": 30.0, "latency_percentile": 95.0}),
         ("at least 30 tokens/s per user", {"tpot_ms": 1000 / 30}),
+        # a latency not said to be per token: the wait for the first token, said so
+        ("p95 latency under 300 ms", {"ttft_ms": 300.0, "latency_percentile": 95.0}),
+        ("response time below 2 s", {"ttft_ms": 2000.0}),
+        ("latency of at most 800ms", {"ttft_ms": 800.0}),
         ("interactive chat", {"interactive": True}),
         ("offline batch inference", {"interactive": False}),
     ],
@@ -356,3 +360,11 @@ def test_a_share_with_no_users_is_refused() -> None:
 def test_a_user_base_in_millions_is_refused_as_a_user_base() -> None:
     with pytest.raises(RequestError, match="user base"):
         parse_request(CAT, "Need to serve DeepSeek-V3 to 1M daily users")
+
+
+def test_a_latency_per_token_or_end_to_end_is_not_a_first_token_limit() -> None:
+    f = _fields("serve llama 3.1 70b at 5000 tokens per second, latency 40 ms per token")
+    assert f.get("ttft_ms") is None
+    assert f["tpot_ms"] == pytest.approx(40.0)
+    with pytest.raises(RequestError, match="end-to-end latency limit is not modelled"):
+        _fields("serve llama 3.1 70b at 5000 tokens per second, end-to-end latency under 10 s")

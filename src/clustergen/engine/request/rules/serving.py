@@ -92,15 +92,24 @@ def _percentile(m: re.Match[str]) -> Reading | None:
     return Reading("latency_percentile", pct, f"latency at p{pct:g}")
 
 
-def _latency(field: str, name: str):  # type: ignore[no-untyped-def]
+def _latency(field: str, name: str, said: str = ""):  # type: ignore[no-untyped-def]
     def read(m: re.Match[str]) -> list[Reading]:
         limit = _LIMIT.search(m.group(0))
         assert limit is not None  # the patterns hold one
         ms = float(limit.group(1)) * (1.0 if limit.group(2).startswith("m") else 1e3)
         pct = _percentile(m)
-        return [Reading(field, ms, f"{name} {ms:g} ms")] + ([pct] if pct else [])
+        return [Reading(field, ms, f"{name} {ms:g} ms{said}")] + ([pct] if pct else [])
 
     return read
+
+
+def _end_to_end(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r}: an end-to-end latency limit is not modelled (it binds the "
+        "first token and every token after it together)",
+        hint="state it as a first-token limit and a per-token time, e.g. 'TTFT under 1 s, 30 ms "
+        "per token' (a 500-token answer then takes about 16 s)",
+    )
 
 
 def _per_user(m: re.Match[str]) -> list[Reading]:
@@ -215,6 +224,33 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"(?:tokens?|tok)\b(?!\s*(?:/|per)))",
         _latency("tpot_ms", "TPOT"),
         needs=("itl", "latency", "output", "tok", "tpot"),
+    ),
+    # an end-to-end limit binds first token and every token after it together: not one of the
+    # two limits the serving model takes, so it is refused saying how to state it
+    rule(
+        "latency_e2e",
+        r"\b(?:end[- ]to[- ]end|e2e|total|full[- ]response)\s+(?:latency|response\s+times?)\b"
+        + _LINK
+        + r"(\d+(?:\.\d+)?)\s*"
+        + _SECONDS,
+        _end_to_end,
+        needs=("latency", "response"),
+    ),
+    # "p95 latency under 300 ms", "response time below 2 s": a latency not said to be per
+    # token or end to end is, for a language model, the wait for the first token (said so)
+    rule(
+        "latency_as_ttft",
+        r"(?:"
+        + _PCT
+        + r"\s*)?\b"
+        + _RESPONSE
+        + r"\b"
+        + _LINK
+        + r"(\d+(?:\.\d+)?)\s*"
+        + _SECONDS
+        + r"(?!\s*(?:/|per|a|each|every)\s*(?:output\s+)?(?:tokens?|tok)\b)",
+        _latency("ttft_ms", "TTFT", " (latency read as time to first token)"),
+        needs=("latency", "response"),
     ),
     rule(
         "shape",
