@@ -8,7 +8,8 @@
 Training rows: tokens/s per GPU from the MFU trend alone (the row's own table left out), and the
 model-FLOPs MFU each row implies (what the priors in assumptions.yaml are the middle of).
 Published pre-training runs (tests/engine/sizing/workload/training/published_runs.yaml): the
-estimate's GPU-hours against the run's. `--fit-training` grid-searches the MoE curve
+estimate's GPU-hours against the run's; held_out_runs.yaml beside it, runs no prior or curve was
+fitted to, the same way. `--fit-training` grid-searches the MoE curve
 (assumptions.yaml mfu-moe-max, mfu-moe-half-size-m) on the MoE rows and runs (RMS of log error).
 Inference rows: max-throughput output tokens/s per GPU from the forward model alone, and anchored
 to the group's other published shapes. `--fit` grid-searches the five inference efficiencies on
@@ -105,6 +106,11 @@ def show_training() -> None:
         print(f"  {r.label:58} {r.published:>11,.0f} {r.estimated:>11,.0f} {r.error:+7.1%}")
     print("  " + _summary("dense", [r.error for r in runs if not r.moe]))
     print("  " + _summary("moe", [r.error for r in runs if r.moe]))
+    print("HELD-OUT RUNS (in no fit; GPU-hours: published vs the estimate)")
+    held = run_errors(catalog, published_runs(HELD_OUT))
+    for r in held:
+        print(f"  {r.label:58} {r.published:>11,.0f} {r.estimated:>11,.0f} {r.error:+7.1%}")
+    print("  " + _summary("dense", [r.error for r in held if not r.moe]))
 
 
 def show_inference(rows: list[FigureError]) -> None:
@@ -165,9 +171,13 @@ RUNS = Path(__file__).resolve().parent.parent / (
 )
 
 
-def published_runs() -> list[dict[str, object]]:
-    """The published pre-training runs the training estimate is checked against."""
-    runs: list[dict[str, object]] = yaml.safe_load(RUNS.read_text(encoding="utf-8"))
+HELD_OUT = RUNS.with_name("held_out_runs.yaml")
+
+
+def published_runs(path: Path = RUNS) -> list[dict[str, object]]:
+    """The published pre-training runs the training estimate is checked against (`path`: the
+    held-out ones, in no fit)."""
+    runs: list[dict[str, object]] = yaml.safe_load(path.read_text(encoding="utf-8"))
     return runs
 
 
@@ -261,6 +271,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
     inference = inference_errors(catalog)
     training = training_errors(catalog)
     trained = run_errors(catalog, published_runs())
+    held = run_errors(catalog, published_runs(HELD_OUT))
     stack = curve_errors(catalog, yaml.safe_load((SERVING_TESTS / "stack_curves.yaml").read_text()))
     tokens, ttfts = _latency_bound()
     runs = server_run_errors(
@@ -336,6 +347,12 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
             BAND_DENSE_PCT,
         ),
         (
+            "training, dense >= 15B",
+            "held-out runs (in no fit): GPU-hours",
+            [r.error for r in held if not r.moe and not small(r)],
+            BAND_DENSE_PCT,
+        ),
+        (
             "training, MoE >= 15B active",
             "the same, MoE rows",
             [r.error for r in training if r.moe and not small(r)],
@@ -357,6 +374,12 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
             "training, under 15B",
             "published pre-training runs: GPU-hours (one-sided band)",
             [r.error for r in trained if small(r) and not r.moe],
+            BAND_SMALL_PCT,
+        ),
+        (
+            "training, under 15B",
+            "held-out runs (in no fit): GPU-hours (one-sided band)",
+            [r.error for r in held if small(r) and not r.moe],
             BAND_SMALL_PCT,
         ),
     ]

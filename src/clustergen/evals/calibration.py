@@ -87,7 +87,9 @@ def training_errors(catalog: Catalog) -> list[FigureError]:
 def run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError]:
     """Each published pre-training run (tests/engine/sizing/workload/training/
     published_runs.yaml) against the estimate for it: GPU-hours for its tokens, asked the way a
-    request would ask (the precision only where the run's case states it)."""
+    request would ask (the precision only where the run's case states it). A run whose figure is
+    its step time alone (`step_time_only`: a measured throughput or MFU, no interruptions in it) is
+    compared with the estimate before goodput."""
     out = []
     for r in runs:
         fields = {
@@ -102,6 +104,9 @@ def run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError
             "workload": "training",
         }
         estimate = estimate_request(catalog, request_from_fields(catalog, fields))[0]
+        hours = float(estimate.gpu_hours or 0.0)
+        if r.get("step_time_only"):
+            hours *= estimate.goodput or 1.0
         out.append(
             FigureError(
                 r["id"],
@@ -109,7 +114,7 @@ def run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError
                 estimate.active_params_b < 0.9 * estimate.model_params_b,
                 estimate.active_params_b,
                 float(r["gpu_hours"]),
-                float(estimate.gpu_hours or 0.0),
+                hours,
                 band_pct=estimate.band_pct,
             )
         )

@@ -14,6 +14,7 @@ from clustergen.engine.sizing.workload.training.method import (
     adapter_params,
     state_bytes,
     training_flops_per_token,
+    typical_width,
 )
 from clustergen.errors import RequestError
 from clustergen.units import duration
@@ -37,6 +38,26 @@ def test_lora_skips_the_weight_gradients() -> None:
     assert lora - attention == pytest.approx((full - attention) * 4 / 6)
     assert training_flops_per_token(arch, 8192, "qlora") == lora
     assert training_flops_per_token(arch, 8192, "continued-pretraining") == full
+
+
+def test_a_dense_model_known_only_by_size_pays_for_attention_at_a_typical_shape() -> None:
+    """A bare size gets the attention of a typical dense shape: near a catalog model of that
+    size, and a growing share with the sequence (s / 12h of the multiplies)."""
+    known = _arch("llama-2-70b")
+    bare = arch_of(None, known.params / 1e9)
+    assert bare is not None
+    assert not bare.known_shape
+    assert 7000 < typical_width(70e9) < 9500  # Llama 2 70B is 8,192 wide
+    for sequence in (2048, 8192):
+        attention = training_flops_per_token(bare, sequence) - 6 * bare.matmul_params()
+        catalog = training_flops_per_token(known, sequence) - 6 * known.matmul_params()
+        assert attention == pytest.approx(catalog, rel=0.3)
+    short = training_flops_per_token(bare, 2048) / (6 * bare.params) - 1
+    long = training_flops_per_token(bare, 8192) / (6 * bare.params) - 1
+    assert long == pytest.approx(4 * short)
+    assert 0.005 < short < 0.05
+    moe = arch_of(None, 236)._replace(active=21e9)  # type: ignore[union-attr]
+    assert training_flops_per_token(moe, 4096) == 6 * moe.matmul_params()
 
 
 def test_adapters_are_a_small_share_and_qlora_stores_four_bit_weights() -> None:

@@ -4,8 +4,9 @@
 
 - prior: the dense MFU at the precision (assumptions.yaml `mfu-dense-*`, the middle of the
   published Megatron runs and rows); the attention FLOPs of the sequence are counted in the
-  FLOPs per token (`method.training_flops_per_token`), so a longer sequence costs what its
-  attention costs, not a lower MFU.
+  FLOPs per token (`method.training_flops_per_token`; a dense model known only by its size at a
+  typical shape for that size), so a longer sequence costs what its attention costs, not a lower
+  MFU.
 - size: Megatron-LM's weak scaling (41 % MFU at 2B to 48 % at 462B on H100) as a relative slope
   per tenfold of active parameters, about the size the prior is the middle of.
 - MoE: the share of the dense MFU a mixture of experts keeps grows with the size of one

@@ -2,8 +2,8 @@
 
     time = tokens x FLOPs per token / (GPUs x dense peak(precision) x MFU x scale-out x goodput)
 
-FLOPs per token are the model's (`llm.Arch.training_flops_per_token`: 6 per active parameter plus
-causal attention). MFU comes from a published Megatron-Bridge row for the same network, GPU and
+FLOPs per token are the model's (`method.training_flops_per_token`: 6 per active parameter plus
+causal attention, at a typical shape for a dense model known only by its size). MFU comes from a published Megatron-Bridge row for the same network, GPU and
 precision where one exists (catalog/training_throughput.yaml), else from the prior for the precision and
 architecture (assumptions.yaml `mfu-*`, each the middle of the published rows and runs it cites).
 A row measured on fewer GPUs than the plan loses efficiency at Megatron-LM's measured strong-
@@ -25,7 +25,13 @@ from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, d
 from clustergen.engine.sizing.workload.published import training_row
 from clustergen.engine.sizing.workload.training.efficiency import is_moe, trend_mfu
 from clustergen.engine.sizing.workload.training.layout import Layout, smallest_layout
-from clustergen.engine.sizing.workload.training.method import check_method, training_flops_per_token
+from clustergen.engine.sizing.workload.training.method import (
+    TYPICAL_ASPECT,
+    attention_forward_flops,
+    check_method,
+    training_flops_per_token,
+    typical_width,
+)
 from clustergen.errors import CatalogGapError
 from clustergen.units import duration
 
@@ -378,11 +384,15 @@ def _method(
 ) -> str:
     """One paragraph: the formula, the figures it used, the layout, the band and caveats."""
     flops_tok = training_flops_per_token(w.arch, w.sequence, w.method)
-    attention = (
-        "plus causal attention"
-        if w.arch.known_shape
-        else "(attention not counted: no catalog architecture)"
-    )
+    if w.arch.known_shape:
+        attention = "plus causal attention"
+    elif attention_forward_flops(w.arch, w.sequence):
+        attention = (
+            f"plus causal attention at a typical dense shape for its size (width "
+            f"{typical_width(w.arch.params):,.0f}, {TYPICAL_ASPECT} per layer of depth)"
+        )
+    else:
+        attention = "(attention not counted: a mixture of experts of unknown shape)"
     per_param = (
         "4 FLOPs (LoRA: no weight gradients)" if w.method in ("lora", "qlora") else "6 FLOPs"
     )

@@ -14,6 +14,13 @@ in FLOPs and per parameter in memory.
   are LoRA's.
 Adapters are rank `LORA_RANK` on every linear projection of every layer (QLoRA section 4 finds
 adapters on all layers are needed to match full fine-tuning).
+
+Attention is counted for every model: from the catalog shape when known, else (a dense model known
+only by its size) from the shape a dense transformer of that size typically has, so a bare "20B at
+2,048 tokens" is not credited with attention for free. A dense layer holds about 12 h^2 matrix
+parameters (attention 4 h^2, a 4h-wide or 8/3 h SwiGLU FFN 8 h^2) and its width runs about
+`TYPICAL_ASPECT` times its depth, so h = (aspect x N / 12)^(1/3) and L = h / aspect; causal
+attention costs 6 h L s per trained token, a share s / (12 h) of the 6 N of the multiplies.
 """
 
 from __future__ import annotations
@@ -25,6 +32,11 @@ from clustergen.errors import RequestError
 
 Method = Literal["full", "continued-pretraining", "lora", "qlora"]
 METHODS: tuple[str, ...] = ("full", "continued-pretraining", "lora", "qlora")
+
+#: hidden width per layer of depth of a typical dense transformer: GPT-3 (Brown et al., arXiv
+#: 2005.14165, Table 2.1) 6.7B 4,096 / 32, 13B 5,140 / 40 and 175B 12,288 / 96 are all 128;
+#: LLaMA 7B 4,096 / 32 = 128 (arXiv 2302.13971, Table 2)
+TYPICAL_ASPECT = 128
 
 #: adapter rank: QLoRA's experiments (arXiv 2305.14314, section 4: r = 64) ; PEFT's default is 8
 LORA_RANK = 64
@@ -48,9 +60,24 @@ def training_flops_per_token(arch: Arch, sequence: int, method: str = "full") ->
     """Model FLOPs to train on one token at `sequence` by `method` (attention's backward is
     activation gradients only, so 3 x its forward under every method)."""
     per_param = _MATMUL_FLOPS[check_method(method)]
-    return per_param * arch.matmul_params() + 3 * arch.attention_flops_per_token(
-        sequence, causal=True
-    )
+    return per_param * arch.matmul_params() + 3 * attention_forward_flops(arch, sequence)
+
+
+def typical_width(params: float) -> float:
+    """Hidden width of a dense transformer of `params` at the typical aspect ratio."""
+    return float((TYPICAL_ASPECT * params / 12) ** (1 / 3))
+
+
+def attention_forward_flops(arch: Arch, sequence: int) -> float:
+    """Forward causal-attention FLOPs per token at `sequence`: the catalog shape's, else a typical
+    dense shape's for its size (2 h L s: QK^T and AV over s / 2 positions on average); 0 for a
+    mixture of experts of unknown shape (its width does not follow from its size)."""
+    if arch.known_shape:
+        return arch.attention_flops_per_token(sequence, causal=True)
+    if arch.active < 0.9 * arch.params:
+        return 0.0
+    width = typical_width(arch.params)
+    return 2 * width * (width / TYPICAL_ASPECT) * sequence
 
 
 def adapter_params(arch: Arch) -> float:
