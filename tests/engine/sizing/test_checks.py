@@ -5,6 +5,8 @@ from __future__ import annotations
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import Switch
 from clustergen.engine.model.fabric import FabricPlan
+from clustergen.engine.request import parse_request
+from clustergen.engine.search.planner import plan_design
 from clustergen.engine.sizing.checks import fabric_checks
 from clustergen.engine.sizing.fabric.network import size_clos
 
@@ -143,3 +145,15 @@ def test_a_design_filling_its_cap_warns_and_one_with_room_passes() -> None:
     assert margins("5 MW training") == {"power margin under cap": "WARN"}
     assert margins("512 GPUs training, 5 MW") == {"power margin under cap": "PASS"}
     assert margins("64 GPUs training, 17 kW racks") == {"rack power margin": "PASS"}
+
+
+def test_tiers_other_than_asked_warn_saying_what_the_size_needs() -> None:
+    catalog = load_catalog()
+    d = plan_design(catalog, parse_request(catalog, "512 H200 in a 3 tier fat tree"))
+    tiers = next(c for c in d.checks if c.name == "compute fabric tiers as asked")
+    assert d.fabrics.compute is not None
+    assert not tiers.passed
+    assert tiers.severity == "warning"
+    assert tiers.figure == f"{d.fabrics.compute.tiers} tiers built, 3 asked"
+    same = plan_design(catalog, parse_request(catalog, "512 H200 on a two-tier leaf-spine"))
+    assert next(c for c in same.checks if c.name == "compute fabric tiers as asked").passed

@@ -119,6 +119,13 @@ class DesignRequest(BaseModel):
     oversubscription: Oversubscription | None = Field(
         default=None, description="compute fabric oversubscription: 1 non-blocking, 2 for 2:1"
     )
+    fabric_tiers: int | None = Field(
+        default=None,
+        ge=2,
+        le=3,
+        description="compute fabric switch tiers the request asks for ('a 3-tier fat tree'); "
+        "the design builds the tiers its size needs and a check says when they differ",
+    )
     compute_pflops: float | None = Field(
         default=None,
         gt=0,
@@ -474,6 +481,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "platform": FieldWords("platform", flag="platform"),
     "fabric": FieldWords("fabric", flag="fabric"),
     "oversubscription": FieldWords("oversubscription", flag="oversubscription"),
+    "fabric_tiers": FieldWords("fabric tiers"),
     "compute_pflops": FieldWords("dense compute", unit="PFLOPS"),
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
@@ -533,6 +541,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "existing_sus": FieldWords("existing installation's scalable units", unit="SU"),
     "existing_fabric": FieldWords("existing installation's fabric"),
     "existing_spine_free_ports": FieldWords("free spine ports of the existing fabric"),
+    "power_cap_scope": FieldWords("power cap scope (the whole site, or only what is added)"),
     "existing_power_w": FieldWords("existing installation's IT power", unit="W"),
     "replaced_platform": FieldWords("platform replaced"),
     "replaced_gpus": FieldWords("GPUs replaced"),

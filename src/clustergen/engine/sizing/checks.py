@@ -271,6 +271,41 @@ def storage_io_checks(a: StorageAnalysis) -> list[Check]:
     return out
 
 
+def tiers_check(built: int, asked: int, reach: int) -> Check:
+    """The tiers the request asked for against the tiers the size needs: a fabric with more
+    tiers than its size needs costs switches, optics and hops for nothing; one with fewer than
+    asked is still a whole Clos for its hosts. Either way a warning, not a failure."""
+    return check(
+        "compute fabric tiers as asked",
+        built == asked,
+        f"{built} tiers built, {asked} asked",
+        f"the design builds the fewest tiers its hosts need ({built} tiers reach "
+        f"{reach:,} host ports); "
+        + (
+            "a tier more adds switches, optics and a hop for no host"
+            if asked > built
+            else "its hosts need the tier more"
+        ),
+        severity="warning",
+    )
+
+
+def storage_ports_check(fabrics: FabricsSection, storage: StorageSection) -> Check:
+    """Whether the storage ports carry the read target: a storage port delivers the slower of
+    its own rate and the switch port it lands on."""
+    st_rate = storage.port_speed_gbps
+    if fabrics.storage is not None:
+        st_rate = min(st_rate, fabrics.storage.port_speed_gbps)
+    st_cap = storage.storage_ports * st_rate / 8
+    targets = storage.targets
+    return check(
+        "storage ports carry the read target",
+        st_cap >= targets.read_gb_per_s,
+        f"{st_cap:,g} GB/s of {targets.read_gb_per_s:,g} GB/s",
+        f"{targets.tier} tier, {targets.basis}",
+    )
+
+
 def design_checks(
     inputs: Inputs,
     compute: ComputeSection,
@@ -284,6 +319,8 @@ def design_checks(
     request, system = inputs.request, inputs.system
     cf, sf = fabrics.compute, fabrics.storage
     checks = fabric_checks("compute fabric", cf) if cf else []
+    if cf and request.fabric_tiers:
+        checks.append(tiers_check(cf.tiers, request.fabric_tiers, cf.max_host_ports_at_tiers))
     if sf:
         checks += fabric_checks("storage fabric", sf)
     if request.power_cap_w:
@@ -349,21 +386,7 @@ def design_checks(
                 "whole nodes cover the requested GPUs",
             )
         )
-    # a storage port delivers the slower of its own rate and the switch port it lands on
-    fabric = fabrics.storage
-    st_rate = storage.port_speed_gbps
-    if fabric is not None:
-        st_rate = min(st_rate, fabric.port_speed_gbps)
-    st_cap = storage.storage_ports * st_rate / 8
-    targets = storage.targets
-    checks.append(
-        check(
-            "storage ports carry the read target",
-            st_cap >= targets.read_gb_per_s,
-            f"{st_cap:,g} GB/s of {targets.read_gb_per_s:,g} GB/s",
-            f"{targets.tier} tier, {targets.basis}",
-        )
-    )
+    checks.append(storage_ports_check(fabrics, storage))
     on_time = deadline_check(request.training_days, inputs.estimate)
     if on_time is not None:
         checks.append(on_time)

@@ -6,7 +6,7 @@ import pytest
 
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.request import DesignRequest
-from clustergen.engine.request import merge_request
+from clustergen.engine.request import merge_request, parse_request
 from clustergen.engine.request.rules import Reading
 from clustergen.engine.request.translate import validated
 from clustergen.errors import RequestError
@@ -178,3 +178,32 @@ def test_a_compute_target_written_as_a_sentence_is_read_whole() -> None:
     r = merge_request(load_catalog(), text, {})
     assert r.compute_pflops == 1000
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tiers"),
+    [
+        ("build a 3-tier fabric for 8192 B200 GPUs", 3),
+        ("a two-tier leaf-spine for 512 H100", 2),
+        ("512 H200 in a 3 tier fat tree", 3),
+        ("4096 GPUs on a leaf-spine-core network", 3),
+    ],
+)
+def test_the_fabric_tiers_asked_for_are_read(text: str, tiers: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.fabric_tiers == tiers
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ratio"),
+    [
+        ("1024 H100 GPUs on an InfiniBand fat tree", 1.0),
+        ("1024 H100 GPUs, a 2:1 tapered fat tree", 2.0),
+        ("1024 H100 GPUs, 2:1 fat tree", 2.0),
+    ],
+)
+def test_a_fat_tree_is_full_bisection_unless_a_taper_is_stated(text: str, ratio: float) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.oversubscription == ratio
+    assert got.not_understood == []

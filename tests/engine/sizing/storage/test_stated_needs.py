@@ -35,7 +35,9 @@ def test_appliances_are_counted_to_the_stated_capacity_and_write_bandwidth() -> 
 
 
 def test_a_stated_figure_no_storage_figure_can_prove_is_not_a_pass() -> None:
-    d = plan_design(CAT, merge_request(CAT, "64 GPUs for training on local NVMe, 3 PB usable capacity", {}))
+    d = plan_design(
+        CAT, merge_request(CAT, "64 GPUs for training on local NVMe, 3 PB usable capacity", {})
+    )
     capacity = next(c for c in d.checks if c.name == "storage capacity meets the request")
     assert capacity.unknown
     assert not capacity.passed

@@ -70,6 +70,12 @@ def _ratio(m: re.Match[str]) -> list[Reading]:
     return [Reading("oversubscription", a / b, f"oversubscription {a / b:g}:1")]
 
 
+def _tiers(m: re.Match[str]) -> list[Reading]:
+    word = m.group(1) or "3"  # "leaf-spine-core": three tiers
+    n = {"two": 2, "three": 3}.get(word) or int(word)
+    return [Reading("fabric_tiers", n, f"compute fabric of {n} tiers asked")]
+
+
 def _nonblocking(m: re.Match[str]) -> list[Reading]:
     return [Reading("oversubscription", 1.0, "oversubscription 1:1")]
 
@@ -254,16 +260,27 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         "ratio",
-        r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b(?:\s*oversubscri\w*)?",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b"
+        r"(?:\s*oversubscri\w*|\s+(?:tapered\s+)?fat[- ]?tree\b)?",
         _ratio,
         needs=(":",),
     ),
+    # "a 3-tier fat tree", "two-tier leaf-spine", "leaf-spine-core": the tiers asked for
+    rule(
+        "fabric_tiers",
+        r"(?:\b([23]|two|three)[- ]?(?:tier|layer|level)(?:ed)?|\bleaf[- ]spine[- ]"
+        r"(?:super[- ]?spine|core))\b(?:\s+(?:fat[- ]?tree|clos|leaf[- ]spine(?:[- ]core)?|"
+        r"non[- ]?blocking|fabric|network|topology))?",
+        _tiers,
+        needs=("tier", "layer", "level", "core", "spine"),
+    ),
     rule(
         "nonblocking",
-        r"\bnon[- ]?blocking\b|\bfull[- ]?fat[- ]?tree\b"
+        # a fat tree is full-bisection unless a taper is stated ("a 2:1 tapered fat tree")
+        r"\bnon[- ]?blocking\b|(?<!tapered )(?<!:1 )\b(?:full[- ]?)?fat[- ]?tree\b"
         r"|\b(?:no|zero|without(?:\s+any)?)\s+oversubscription\b|\bnot\s+oversubscribed\b",
         _nonblocking,
-        needs=("blocking", "full", "oversubscri"),
+        needs=("blocking", "tree", "oversubscri"),
     ),
     rule(
         "checkpoint",
