@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from clustergen.catalog import load_catalog
+from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.request import merge_request, parse_request
 from clustergen.engine.search.trade_study import candidate_platforms, trade_study
 
@@ -176,3 +177,13 @@ def test_among_lower_bounds_a_row_does_not_pass_its_ra_design_by_what_it_leaves_
     ethernet = [r for r in rows if r.switch == "sn5600"]
     assert ethernet
     assert all((r.it_power_w or 0) < (chosen.it_power_w or 0) for r in ethernet)
+
+
+def test_an_avoided_system_is_weighed_only_when_nothing_else_is_left() -> None:
+    cat = load_catalog()
+    avoided = DesignRequest(gpus=512, workload="training", platforms_avoided=["gb200"])
+    weighed = {s.id for s in candidate_platforms(cat, avoided)}
+    assert "gb200" not in weighed
+    assert weighed
+    named = DesignRequest(gpus=576, gpu="gb200", platforms_avoided=["gb200"])
+    assert {s.gpu for s in candidate_platforms(cat, named)} == {"gb200"}

@@ -288,6 +288,11 @@ class DesignRequest(BaseModel):
         description="systems or GPUs ruled out ('not interested in GB200', 'no H100s'): a "
         "system is weighed only when neither its id nor its GPU's is listed",
     )
+    platforms_avoided: list[str] | None = Field(
+        default=None,
+        description="systems or GPUs the request would rather not have ('we'd rather avoid "
+        "GB200', 'no H100s if possible'): weighed only when no other system is left",
+    )
     gpu_architecture: str | None = Field(
         default=None,
         description="GPU architecture asked for, as the catalog names it ('512 Blackwell GPUs' "
@@ -527,6 +532,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "fabric_excluded": FieldWords("fabric ruled out"),
     "storage_excluded": FieldWords("storage out of scope (the customer's own)"),
     "platforms_excluded": FieldWords("systems or GPUs ruled out"),
+    "platforms_avoided": FieldWords("systems or GPUs avoided where possible"),
     "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),

@@ -78,6 +78,42 @@ def negated(low: str, cs: int, ce: int, start: int, end: int) -> tuple[int, int]
     return last.start(), end
 
 
+#: words before a negation that make it a preference ("we'd rather avoid", "ideally not",
+#: "would prefer not to use")
+_SOFT_BEFORE = re.compile(
+    r"\b(?:(?:we'?d|we\s+would|i'?d|would)\s+)?(?:rather|prefer(?:\s+to)?|like\s+to|ideally|"
+    r"preferably|try\s+to|hope\s+to|want\s+to)\s+$"
+)
+#: words after what it governs that make it one ("avoid GB200 if possible", "where we can")
+_SOFT_AFTER = re.compile(
+    r"^[\s,]*(?:if\s+(?:at\s+all\s+)?(?:possible|feasible|practical)|where\s+(?:possible|we\s+can)|"
+    r"if\s+we\s+can|ideally|by\s+preference|as\s+a\s+preference|preferably)\b"
+)
+#: the next clause granting it after all ("... but could live with it", "but it's acceptable")
+_SOFT_NEXT = re.compile(
+    r"^[\s,;]*but\s+(?:we\s+|i\s+)?(?:could|can|would|will)\s+(?:live\s+with|accept|tolerate|"
+    r"take)\s+(?:it|them|that|one)(?:\s+if\s+(?:we\s+must|needed|necessary|need\s+be))?\b"
+    r"|^[\s,;]*but\s+(?:it'?s|it\s+is|that'?s|that\s+is|is|would\s+be|it\s+would\s+be)\s+"
+    r"(?:fine|acceptable|ok(?:ay)?|not\s+a\s+deal[- ]?breaker)\b"
+)
+
+
+def softened(low: str, ce: int, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """The words that make the negation over `span` (in a clause ending at `ce`) a preference
+    rather than a rule, as spans; empty when nothing softens it."""
+    out = []
+    before = _SOFT_BEFORE.search(low, max(0, span[0] - 30), span[0])
+    if before:
+        out.append(before.span())
+    after = _SOFT_AFTER.match(low[span[1] : ce])
+    if after:
+        out.append((span[1], span[1] + after.end()))
+    following = _SOFT_NEXT.match(low[ce:])
+    if following:
+        out.append((ce, ce + following.end()))
+    return out
+
+
 def clause_of(low: str, at: int) -> tuple[int, int]:
     """The clause holding position `at`, as (start, end)."""
     return next(((s, e) for s, e in clauses(low) if s <= at < e), (0, len(low)))

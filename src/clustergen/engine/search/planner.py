@@ -80,6 +80,16 @@ def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
     return d.model_copy(update={"notice": line, "assumptions": [note, *d.assumptions]})
 
 
+def _avoided(avoided: list[str] | None, chosen: str, catalog: Catalog) -> str:
+    """What the request would rather not have, and whether it could be kept out."""
+    if not avoided:
+        return ""
+    system = catalog.system(chosen)
+    if avoided_ := {chosen, system.gpu or ""} & set(avoided):
+        return f"{', '.join(sorted(avoided_))} though avoided where possible (nothing else fits)"
+    return f"none of {', '.join(avoided)} (avoided where possible)"
+
+
 def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: Alternative) -> str:
     """Why the chosen row: the objective, the RA it follows; or, when no row met every
     constraint, that it is the closest and why it falls short."""
@@ -100,6 +110,7 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
             f"none of {', '.join(request.platforms_excluded)}"
             if request.platforms_excluded
             else "",
+            _avoided(request.platforms_avoided, best.platform, catalog),
         ]
     )
     filters = " and ".join(a for a in asked if a)

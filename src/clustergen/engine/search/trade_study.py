@@ -94,8 +94,12 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     """Platforms the request allows: the one it names, systems with its GPU, or every current
     platform (not superseded or end-of-sale) with a published reference architecture that fits
     the cooling asked for (air: no liquid-only system; liquid: no air-only one) and rack limits;
-    of those, the ones whose compute ports run at the link speed asked for."""
-    return _at_link_speed(catalog, request, _platforms(catalog, request))
+    of those, the ones whose compute ports run at the link speed asked for, and not avoided
+    while any other is left."""
+    systems = _at_link_speed(catalog, request, _platforms(catalog, request))
+    avoided = set(request.platforms_avoided or ())
+    # a preference, not a rule: it yields when nothing else is left
+    return [s for s in systems if not avoided & {s.id, s.gpu}] or systems
 
 
 def _at_link_speed(catalog: Catalog, request: DesignRequest, systems: list[System]) -> list[System]:

@@ -326,3 +326,52 @@ def test_a_kind_of_system_asked_for_rules_out_the_others(text: str, kept: set[st
 
 def test_a_passing_mention_of_a_kind_word_narrows_nothing() -> None:
     assert parse_request(load_catalog(), "256 GPUs with PCIe Gen5 NICs").platforms_excluded is None
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "asked"),
+    [
+        (
+            "512 H100 GPUs; we'd rather avoid InfiniBand but could live with it",
+            "fabric",
+            "ethernet",
+        ),
+        ("512 GPUs for training, ideally not liquid cooled", "cooling", "air"),
+        ("512 GPUs, avoid liquid cooling if possible", "cooling", "air"),
+        (
+            "256 GPUs, we would prefer not to use Ethernet, but it's acceptable",
+            "fabric",
+            "infiniband",
+        ),
+    ],
+)
+def test_a_softened_negation_asks_for_the_other_without_ruling_out(
+    text: str, field: str, asked: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) == asked
+    assert getattr(r, f"{field}_excluded") is None
+    assert r.not_understood == []
+    assert any("avoided where possible (a preference)" in u for u in r.understood)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 GPUs for training, 5 MW, we'd rather avoid GB200",
+        "512 GPUs for training, no GB200 if possible",
+        "512 GPUs for training; not GB200 ideally, but we could live with it",
+    ],
+)
+def test_a_softened_negation_of_a_system_avoids_it(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.platforms_avoided == ["gb200"]
+    assert r.platforms_excluded is None
+    assert r.not_understood == []
+
+
+def test_a_plain_negation_still_rules_out() -> None:
+    r = parse_request(CAT, "512 GPUs for training, no GB200, no liquid cooling")
+    assert r.platforms_excluded == ["gb200"]
+    assert r.platforms_avoided is None
+    assert r.cooling_excluded == "liquid"

@@ -16,7 +16,7 @@ from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
 from clustergen.engine.cache import cached
 from clustergen.engine.request.draft import Draft, Named, Span
-from clustergen.engine.request.negation import clause_of, negated
+from clustergen.engine.request.negation import clause_of, negated, softened
 from clustergen.engine.request.rules.pods import pod_platform
 from clustergen.engine.request.rules.storage import named_storage
 from clustergen.engine.request.versions import family_size_names
@@ -120,10 +120,17 @@ def rule_out_names(r: Draft) -> None:
 
 
 def _exclude(r: Draft, ids: list[str], span: Span, what: str) -> None:
-    out = r.fields.setdefault("platforms_excluded", [])
+    # "we'd rather avoid GB200", "no H100 if possible": avoided, weighed only if nothing else is
+    soft = softened(r.low, clause_of(r.low, span[0])[1], span)
+    out = r.fields.setdefault("platforms_avoided" if soft else "platforms_excluded", [])
     assert isinstance(out, list)
     out += [i for i in ids if i not in out]
     phrase = r.low[span[0] : span[1]].strip()
+    if soft:
+        r.take(span[0], span[1], f"{phrase!r} -> {what} avoided where possible (a preference)")
+        for a, b in soft:
+            r.take(a, b, f"{r.low[a:b].strip()!r} -> a preference")
+        return
     r.take(span[0], span[1], f"{phrase!r} -> {what} ruled out")
 
 

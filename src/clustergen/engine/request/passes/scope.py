@@ -14,7 +14,7 @@ import re
 from typing import NamedTuple
 
 from clustergen.engine.request.draft import Draft
-from clustergen.engine.request.negation import clauses, negated
+from clustergen.engine.request.negation import clauses, negated, softened
 from clustergen.engine.request.words import NAMES
 from clustergen.errors import RequestError
 
@@ -73,6 +73,16 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 if span is None:
                     continue
                 phrase = low[span[0] : span[1]].strip()
+                soft = softened(low, ce, span) if value else []
+                if soft:
+                    # a preference, not a rule: the other value is asked for, as "prefer X"
+                    # asks for X, and the design says it was a preference
+                    other = _OTHER[value]
+                    note = f"{phrase!r} -> {value} avoided where possible (a preference): {other}"
+                    out.append(Found(span[0], span[1], field, other, note))
+                    out += [Found(a, b, "_soft", None, f"{low[a:b].strip()!r} -> a preference")
+                            for a, b in soft]  # fmt: skip
+                    continue
                 note = (
                     f"{phrase!r} -> {field} {value} ruled out"
                     if value
@@ -80,6 +90,10 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 )
                 out.append(Found(span[0], span[1], f"{field}_excluded", value or True, note))
     return out
+
+
+#: the other value of a field with two
+_OTHER = {"liquid": "air", "air": "liquid", "infiniband": "ethernet", "ethernet": "infiniband"}
 
 
 #: a kW figure ("17 kW", "17kw") that is not a per-node or per-GPU power
@@ -255,6 +269,9 @@ def _apply(r: Draft, found: list[Found]) -> None:
     """Each reading into the draft; two different values for one field contradict, as two rule
     readings do."""
     for f in found:
+        if f.field.startswith("_"):  # words that qualify a reading, read with it
+            r.take(f.start, f.end, f.note)
+            continue
         if f.field in r.fields and r.fields[f.field] != f.value:
             raise RequestError(
                 f"the request gives two {NAMES.get(f.field, f.field)} values "
