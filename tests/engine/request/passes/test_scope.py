@@ -90,12 +90,15 @@ def test_a_total_over_a_count_of_racks_is_not_a_rack_limit() -> None:
         ("RFP 4.2: total site power shall not exceed 2.5 MW. approx 256 GPUs.", "facility"),
         ("5 MW incl. cooling, as many B200s as fit", "facility"),
         ("4 MW inclusive of cooling, 1,000 GPUs", "facility"),
+        ("We have a 2 MW hall (PUE 1.3 included), as many B200s as fit", "facility"),
+        ("3 MW including PUE, 512 GPUs", "facility"),
+        ("4 MW with cooling included, 512 H100", "facility"),
     ],
 )
 def test_a_cap_takes_the_basis_its_sentence_states(text: str, basis: str | None) -> None:
     r = parse_request(CAT, text)
     assert r.power_cap_basis == basis
-    assert not {"not", "exceed", "meter"} & set(r.not_understood)
+    assert not {"not", "exceed", "meter", "included"} & set(r.not_understood)
 
 
 def test_two_exclusions_of_one_field_contradict() -> None:

@@ -243,6 +243,8 @@ def test_an_explicit_input_length_beats_a_context() -> None:
         ("inference for llama 3.1 70b, 1M tokens per minute", 1e6 / 60),
         ("serve llama 3.1 70b at 600k tokens/min", 10_000.0),
         ("serve llama 3.1 70b at 36 million tokens an hour", 10_000.0),
+        ("serve llama 3.1 70b, 864M tokens/day", 10_000.0),
+        ("offline batch inference of llama 3.1 405b, 2 billion output tokens per day", 2e9 / 86400),
     ],
 )
 def test_a_token_rate_per_minute_or_hour_is_read_over_its_period(text: str, rate: float) -> None:

@@ -139,8 +139,13 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
 #: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
 _FACILITY = re.compile(
     r"\b(?:facility|site|meter|utility|grid|building|substation|feed|all[- ]in|"
-    r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical)|total (?:power|load|draw))\b"
+    r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical|pue)"
+    r"(?:\s+included)?|"
+    r"(?:cooling|overhead|pue)\s+(?:is\s+|are\s+)?included|total (?:power|load|draw))\b"
 )
+#: "(PUE 1.3 included)": the PUE figure is read by its own rule, the word after it says the
+#: cap holds the overhead
+_PUE_INCLUDED = re.compile(r"\bpue\s*(?:of\s*|=\s*|:\s*)?\d+(?:\.\d+)?\s+(included|inclusive)\b")
 _IT = re.compile(r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)")
 
 
@@ -176,15 +181,18 @@ def _cap_basis(low: str, used: list[bool], phrase: str) -> list[Found]:
         return []
     start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(low[at:])), len(low) - at) + at
-    facility = [m for m in _FACILITY.finditer(low, start, end) if _free(used, *m.span())]
-    it = [m for m in _IT.finditer(low, start, end) if _free(used, *m.span())]
+    facility = [m.span() for m in _FACILITY.finditer(low, start, end) if _free(used, *m.span())]
+    facility += [
+        p.span(1) for p in _PUE_INCLUDED.finditer(low, start, end) if _free(used, *p.span(1))
+    ]
+    it = [m.span() for m in _IT.finditer(low, start, end) if _free(used, *m.span())]
     if bool(facility) == bool(it):
         return []
     basis = "facility" if facility else "it"
     # every word of the sentence that says so is read ("the utility meter"), not only the first
     return [
-        Found(m.start(), m.end(), "power_cap_basis", basis, f"{m.group(0)!r} -> {basis} power cap")
-        for m in facility or it
+        Found(a, b, "power_cap_basis", basis, f"{low[a:b]!r} -> {basis} power cap")
+        for a, b in facility or it
     ]
 
 

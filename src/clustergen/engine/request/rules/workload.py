@@ -82,10 +82,15 @@ def _term(m: re.Match[str]) -> list[Reading]:
 
 def _target(m: re.Match[str]) -> list[Reading]:
     per = seconds_per(m.group(3))  # "1M tokens per minute" is 16,667 a second
-    scale = {None: 1.0, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}[m.group(2)]
-    rate = num(m.group(1)) * scale / per
+    scale = {None: 1.0, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+    scale |= {"b": 1e9, "bn": 1e9, "billion": 1e9}
+    rate = num(m.group(1)) * scale[m.group(2)] / per
     note = f"serving {rate:,.0f} output tokens/s"
-    return [Reading("output_tokens_per_s", rate, note if per == 1 else f"{note} ({m.group(0)})")]
+    if per == 86400:
+        note += " (a day's volume at an even rate; peaks need more)"
+    elif per != 1:
+        note += f" ({m.group(0)})"
+    return [Reading("output_tokens_per_s", rate, note)]
 
 
 def _precision(m: re.Match[str]) -> list[Reading]:
@@ -225,9 +230,9 @@ MONEY_RULES: tuple[Rule, ...] = (
 WORKLOAD_RULES: tuple[Rule, ...] = (
     rule(
         "serving_target",
-        r"(?<![\w.])" + _AMOUNT + r"\s*([km]|million|thousand)?\s*(?:output\s+|generated\s+)?"
-        r"(?:tokens?|tok)"
-        r"\s*(?:/|per|an?|each)\s*(s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)\b",
+        r"(?<![\w.])" + _AMOUNT + r"\s*([kmb]|bn|million|thousand|billion)?\s*"
+        r"(?:output\s+|generated\s+)?(?:tokens?|tok)"
+        r"\s*(?:/\s*|(?:per|an?|each)\s+)(s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?)\b",
         _target,
         needs=("tok",),
     ),
