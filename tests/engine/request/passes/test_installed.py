@@ -82,6 +82,20 @@ def _read(text: str) -> dict[str, object]:
             "add 32 more H100 servers to the 64 we already run",
             {"nodes": 32, "existing_nodes": 64, "existing_gpus": None},
         ),
+        # "with" far from its growth verb; the new part named inside the increment
+        (
+            "Expand our 256 H100 cluster with 256 B200 GPUs, same InfiniBand fabric",
+            {"gpus": 256, "gpu": "b200", "existing_gpus": 256, "existing_platform": "h100-sxm"},
+        ),
+        (
+            "extend our DGX H100 SuperPOD (4 SUs) with 64 more DGX B200 systems",
+            {
+                "nodes": 64,
+                "platform": "dgx-b200",
+                "existing_sus": 4,
+                "existing_platform": "dgx-h100",
+            },
+        ),
     ],
 )
 def test_what_exists_and_what_is_added(text: str, expected: dict[str, object]) -> None:

@@ -111,12 +111,25 @@ def _sentence(low: str, at: int) -> tuple[int, int]:
     return start, end
 
 
+#: "expand our 256 H100 cluster with 256 B200 GPUs": the increment after "with", far from
+#: the growth verb that stands before it in its sentence
+_WITH = re.compile(
+    rf"\bwith\s+(?:another\s+|an?\s+(?:additional|extra|further)\s+)?{_NUM}\s+"
+    rf"(?:[\w-]+\s+){{0,3}}?{_UNIT}\b"
+)
+_GROW_VERB = re.compile(r"\b(?:expand|extend|grow|augment|scal(?:e|es|ing)\s+(?:out|up))\w*\b")
+
+
 def _increment(r: Draft) -> Found | None:
     for pattern in _INCREMENT:
         for m in pattern.finditer(r.low):
             if r.free(m):
                 unit = m.group(2) if m.lastindex and m.lastindex >= 2 else None
                 return Found(_value(m.group(1)), _unit(unit), m.start(), m.end())
+    for m in _WITH.finditer(r.low):
+        lo, _ = _sentence(r.low, m.start())
+        if r.free(m) and _GROW_VERB.search(r.low, lo, m.start()):
+            return Found(_value(m.group(1)), _unit(m.group(2)), m.start(), m.end())
     return None
 
 
@@ -140,6 +153,9 @@ def _existing(r: Draft, cue: re.Match[str], skip: Found) -> Found | None:
 
 def _name_at(r: Draft, start: int, end: int) -> int | None:
     """The index of the platform name right after a count (within a few words), if any."""
+    for i, ((s, e), (kind, _)) in enumerate(zip(r.spans, r.named, strict=True)):
+        if kind != "model" and start <= s and e <= end:  # "256 more B200 GPUs": inside it
+            return i
     for i, ((s, _), (kind, _)) in enumerate(zip(r.spans, r.named, strict=True)):
         if kind != "model" and end <= s <= end + 24 and re.fullmatch(r"[\s\w-]*", r.low[end:s]):
             return i
