@@ -167,7 +167,7 @@ _OWN_STORAGE = (
     r"\b(?:use|reuse|re-use|keep|leverage|connect\s+to|attach\s+to|plug\s+into|hook\s+into|"
     r"mount)\s+(?:our|the)\s+(?:existing|current|own|in-house|on-prem)\b"
     r"(?=\s+(?:[\w-]+\s+){0,2}?(?:storage|lustre|weka|vast|gpfs|spectrum\s+scale|ddn|netapp|"
-    r"ceph|file\s*system|filesystem|nas|array)\b)"
+    r"ceph|file\s*system|filesystem|nas|array|flashblade|powerscale|beegfs|exascaler)\b)"
     r"|\bbyo\s+storage\b|\bbring\s+(?:our|your)\s+own\s+storage\b"
 )
 
@@ -182,9 +182,10 @@ NEED_RULES: tuple[Rule, ...] = (
         "storage_capacity",
         # "2 PB (of) Lustre", "4 PB parallel file system": a storage system's name, read by its
         # own pass, follows the figure and is not taken again (tried first: the name is taken)
-        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b(?:\s+of)?"
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b(?:\s+(?:of|on|in))?"
         r"(?=\s+(?:[\w-]+\s+){0,2}?(?:parallel\s+file\s*systems?|lustre|weka|vast|gpfs|"
-        r"spectrum\s+scale|ddn|ceph|object\s+stor(?:e|age)|nas)\b)|"
+        r"spectrum\s+scale|ddn|ceph|object\s+stor(?:e|age)|nas|flashblade|netapp|powerscale|"
+        r"beegfs|exascaler)\b)|"
         r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
         # what customers put between: "1.2 PB of fast storage", "500 TB scratch"
         r"(?:(?:fast|high[- ]performance|high[- ]speed|shared|parallel|all[- ]flash|nvme|flash|"
@@ -204,7 +205,7 @@ NEED_RULES: tuple[Rule, ...] = (
             "system",
             "usable",
             *("ceph", "ddn", "gpfs", "lustre", "nas", "object", "parallel", "spectrum"),
-            *("vast", "weka"),
+            *("vast", "weka", "flashblade", "netapp", "powerscale", "beegfs", "exascaler"),
         ),
     ),
     rule(
