@@ -378,3 +378,20 @@ def test_a_plain_negation_still_rules_out() -> None:
     assert r.platforms_excluded == ["gb200"]
     assert r.platforms_avoided is None
     assert r.cooling_excluded == "liquid"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("up to 256 GPUs, without exceeding 2 MW", "power_cap_w", 2e6),
+        ("don't exceed 40 kW per rack, 128 H100", "rack_power_kw", 40.0),
+        ("we don't need more than 64 GPUs for fine-tuning", "gpus", 64),
+        ("512 GPUs, we cannot go above 3 MW", "power_cap_w", 3e6),
+    ],
+)
+def test_the_words_that_make_a_figure_a_ceiling_are_read_with_it(
+    text: str, field: str, value: float
+) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) == value
+    assert r.not_understood == []

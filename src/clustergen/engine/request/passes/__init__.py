@@ -49,7 +49,12 @@ from clustergen.engine.request.passes.refusals import (
     refuse_unnamed_model,
     refuse_unsized_job,
 )
-from clustergen.engine.request.passes.scope import read_cap_basis, read_cap_per_room, read_scope
+from clustergen.engine.request.passes.scope import (
+    read_cap_basis,
+    read_cap_per_room,
+    read_limit_words,
+    read_scope,
+)
 from clustergen.engine.request.passes.tables import read_price_rules, read_rules, tokens_from_load
 
 Pass = Callable[[Draft], None]
@@ -75,6 +80,7 @@ PASSES: tuple[Pass, ...] = (
     read_cap_basis,
     read_cap_per_room,
     read_cap_scope,
+    read_limit_words,
     read_gpus_per_node,
     # readings of the whole request
     tokens_from_load,

@@ -196,6 +196,30 @@ def _cap_basis(low: str, used: list[bool], phrase: str) -> list[Found]:
     ]
 
 
+#: words before a figure that make it a ceiling, read with it ("without exceeding 2 MW",
+#: "don't exceed 40 kW per rack", "we don't need more than 64 GPUs"): the figure's own
+#: reading already is the limit, so these words only say so
+_LIMIT_BEFORE = re.compile(
+    r"(?:\b(?:without|never|not)\s+(?:exceeding|going\s+(?:over|above|beyond))|"
+    r"\b(?:do\s+not|don[’']?t|does\s+not|doesn[’']?t|must\s+not|mustn[’']?t|shall\s+not|"
+    r"should\s+not|shouldn[’']?t|can\s*not|can[’']?t|won[’']?t|will\s+not|may\s+not|never)\s+"
+    r"(?:need\s+(?:more|over)\s+than|exceed|go\s+(?:over|above|beyond)|surpass)|"
+    r"\b(?:no|not)\s+(?:more|over)\s+than|\bat\s+most|\bup\s+to|\bcapped\s+at|"
+    r"\blimited\s+to|\bmax(?:imum)?(?:\s+of)?)\s*$"
+)
+
+
+def read_limit_words(r: Draft) -> None:
+    """The words that make a figure read by a rule a ceiling ("without exceeding 2 MW"), read
+    with it, so they are not left as words not understood."""
+    for phrase in list(r.phrases.values()):
+        at = r.low.find(phrase)
+        m = _LIMIT_BEFORE.search(r.low, max(0, at - 40), at) if at > 0 else None
+        if m is not None and _free(r.used, m.start(), m.end()):
+            words = m.group(0).strip()
+            r.take(m.start(), m.end(), f"{words!r} -> a ceiling ({phrase!r})")
+
+
 def read_scope(r: Draft) -> None:
     """The coolings and fabrics a negation rules out, and kW figures about racks (rack limits)."""
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
