@@ -97,3 +97,21 @@ def test_an_increment_joins_the_installations_fabric_when_none_is_stated() -> No
     assert d.fabrics.compute.technology == "infiniband"  # the DGX H100 SuperPOD's
     said = next(a for a in d.assumptions if a.field == "existing_fabric")
     assert "not stated" in said.reason
+
+
+def test_a_fleet_counted_in_nodes_of_a_gpu_replaces_its_gpus() -> None:
+    r = parse_request(load_catalog(), "replace our 128 A100 nodes with something current")
+    assert r.replaced_gpus == 1024
+    assert r.not_understood == []
+
+
+def test_a_successor_in_the_fleets_envelope_is_weighed_by_compute_and_keeps_air_cooling() -> None:
+    """Fewer, faster GPUs are the better successor when the old GPU count does not fit; an
+    air-cooled fleet's hall takes air-cooled systems unless liquid is asked for."""
+    d = _design("replace our 128 A100 nodes with something current, same power envelope")
+    assert d.alternatives is not None
+    assert "PFLOPS under the cap" in d.alternatives.objective
+    assert any(a.field == "cooling" and a.value == "air" for a in d.assumptions)
+    assert load_catalog().system(d.platform.system).cooling != "liquid"
+    liquid = _design("replace our 128 DGX A100 with liquid-cooled current-generation systems")
+    assert not any(a.field == "cooling" for a in liquid.assumptions)

@@ -21,9 +21,13 @@ SHOWN = 3
 
 def fit_request(request: DesignRequest) -> DesignRequest:
     """The request with its size left to the cap: no GPU or node count, no workload target, the
-    most GPUs under the cap. The model and workload kind stay, for the trade study's filters."""
+    most GPUs under the cap (a replacement: the most dense compute). The model and workload kind
+    stay, for the trade study's filters."""
     cleared = dict.fromkeys(("gpus", "nodes", *WORKLOAD_TARGETS))
-    return request.model_copy(update={**cleared, "objective": "most-gpus", "fit": None})
+    # a fleet's successor is weighed by its compute, not its GPU count: fewer, faster GPUs in
+    # the same envelope are the better replacement
+    objective = None if request.replaced_platform else "most-gpus"
+    return request.model_copy(update={**cleared, "objective": objective, "fit": None})
 
 
 def most_under_cap_by_platform(catalog: Catalog, request: DesignRequest) -> list[tuple[str, int]]:

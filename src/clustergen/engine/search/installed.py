@@ -86,6 +86,18 @@ def plan_replacement(catalog: Catalog, request: DesignRequest, plan: Plan) -> De
                 reason=f"no envelope stated: the replaced fleet's own power, {basis}",
             )
         )
+    if request.cooling is None and request.platform is None and old.cooling == "air":
+        # the successor stands where the fleet stood: an air-cooled hall takes air-cooled
+        # systems unless the request asks for liquid
+        ask = ask.model_copy(update={"cooling": "air"})
+        notes.append(
+            Assumed(
+                field="cooling",
+                value="air",
+                reason=f"the replaced {old.id} fleet is air-cooled, so its successor is too "
+                "(say 'liquid cooling' to weigh liquid-cooled systems)",
+            )
+        )
     d = plan(catalog, ask)
     line = _ratio_line(catalog, request, d, old, gpus, ask.power_cap_w)
     notice = "; ".join(x for x in (line, d.notice) if x)

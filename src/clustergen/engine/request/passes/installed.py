@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from clustergen.catalog.models import System
 from clustergen.engine.request.draft import Draft, Named
 from clustergen.engine.request.rules.counts import WORD_COUNTS, count_before
 from clustergen.errors import RequestError
@@ -346,6 +347,12 @@ def _read_details(r: Draft) -> None:
         r.take(m.start(), m.end(), f"{m.group(0)!r} -> the existing installation's IT power")
 
 
+def _gpus_per_node(r: Draft, gpu: str) -> int:
+    """GPUs in one server of a GPU's own systems (8 for an SXM part), the most any has."""
+    systems = [x for x in r.catalog.all("systems", System) if x.gpu == gpu and x.gpus_per_node]
+    return max((x.gpus_per_node or 1 for x in systems), default=1)
+
+
 def read_replaced_details(r: Draft) -> None:
     """The fleet a request replaces, as fields: its platform, its GPUs (the count beside its
     name) and its draw when stated ("our 64 DGX A100 draw 420 kW"). A pass: it reads the name
@@ -358,6 +365,9 @@ def read_replaced_details(r: Draft) -> None:
     if count is not None and count.value > 0:
         per = r.catalog.system(eid).gpus_per_node if kind == "system" else 1
         unit = re.match(r"\s*(gpus?|accelerators?)\b", r.low[e:])
+        nodes = re.match(r"\s*(nodes?|servers?|systems?|boxes|machines)\b", r.low[e:])
+        if kind == "gpu" and nodes:  # "our 128 A100 nodes": nodes of the GPU's own servers
+            per = _gpus_per_node(r, eid)
         r.fields["replaced_gpus"] = count.value * (1 if unit else per or 1)
     if (m := _DRAW.search(r.low)) and r.free(m):
         watts = float(m.group(1).replace(",", "")) * (1e6 if m.group(2) == "mw" else 1e3)

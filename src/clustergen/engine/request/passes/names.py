@@ -314,9 +314,11 @@ def read_replaced_fleet(r: Draft) -> None:
 
 #: a successor named by its generation, not by a part: "with current-generation systems"
 _CURRENT_SUCCESSOR = re.compile(
-    r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\s+(?:the\s+)?(?:current[- ]gen(?:eration)?|"
+    r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\s+(?:the\s+)?(?:(?:current[- ]gen(?:eration)?|"
     r"latest|newest|newer|new|modern|next[- ]gen(?:eration)?|current)\s+(?:[a-z]+\s+)?"
-    r"(?:systems?|gpus?|servers?|nodes?|hardware|parts?|platforms?|generation)\b"
+    r"(?:systems?|gpus?|servers?|nodes?|hardware|parts?|platforms?|generation)|"
+    # "with something current", "with something newer"
+    r"something\s+(?:more\s+)?(?:current|newer|new|modern|recent|faster))\b"
 )
 
 
