@@ -65,6 +65,9 @@ def test_a_named_storage_system_replaces_the_ras_example_appliance() -> None:
         ("We need about 2 PB of parallel file system storage for 256 H200 GPUs", 2000.0),
         ("256 H200 and 4 PB of Lustre", 4000.0),
         ("256 H200, storage: 3PB", 3000.0),
+        ("Our storage team needs 200 GB/s read and 5 PB for 256 H200 GPUs", 5000.0),
+        ("64 H100 with 2 PB on Pure FlashBlade", 2000.0),
+        ("16 DGX B200 with 1 PB of VAST storage", 1000.0),
     ],
 )
 def test_a_capacity_is_read_with_the_words_customers_put_between(text: str, tb: float) -> None:

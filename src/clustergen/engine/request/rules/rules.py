@@ -195,7 +195,9 @@ NEED_RULES: tuple[Rule, ...] = (
         r"|\b(?:usable\s+)?(?:storage\s+)?capacity\s*(?:of|:|=|is)?\s*"
         r"(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b"
         # "storage: 3 PB"
-        r"|\bstorage\s*(?::|=|-)\s*(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b",
+        r"|\bstorage\s*(?::|=|-)\s*(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b"
+        # a bare "5 PB" (tried last): in a cluster request only storage holds petabytes
+        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|petabytes?)\b(?!\s*(?:/|per\b|ps\b))",
         _capacity,
         needs=(
             "capacity",
@@ -206,6 +208,7 @@ NEED_RULES: tuple[Rule, ...] = (
             "usable",
             *("ceph", "ddn", "gpfs", "lustre", "nas", "object", "parallel", "spectrum"),
             *("vast", "weka", "flashblade", "netapp", "powerscale", "beegfs", "exascaler"),
+            *("pb", "petabyte"),
         ),
     ),
     rule(
