@@ -52,6 +52,10 @@ def _ra(system: str) -> Architecture:
         ("DGX H100 4 SU", "dgx-h100", 4),
         ("2 scalable units of DGX B200", "dgx-b200", 2),
         ("one SU of DGX H100", "dgx-h100", 1),
+        # a GPU's name counts the SUs of the system its SuperPOD RA builds
+        ("4 SUs of GB200", "gb200-nvl72", 4),
+        ("2 SU of B200", "dgx-b200", 2),
+        ("four SuperPOD SUs of GB200", "gb200-nvl72", 4),
     ],
 )
 def test_a_count_of_scalable_units_is_built_as_the_ra_builds_it(

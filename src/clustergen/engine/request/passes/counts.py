@@ -25,6 +25,21 @@ def _counted(r: Draft) -> bool:
     return "gpus" in r.fields or "nodes" in r.fields
 
 
+def _su_system(r: Draft) -> str | None:
+    """The system whose scalable unit a GPU's name counts ("4 SUs of GB200"): of the GPU's
+    systems with a reference architecture, one a DGX SuperPOD RA builds, else the first."""
+    gpu = next((eid for kind, eid in r.named if kind == "gpu"), r.fields.get("gpu"))
+    with_ra = [
+        (arch.id, s.id)
+        for s in r.catalog.all("systems", System)
+        if s.gpu == gpu and s.gpus_per_node
+        and (arch := r.catalog.architecture_for(s.id)) is not None
+    ]  # fmt: skip
+    superpod = [sid for aid, sid in with_ra if "superpod" in aid]
+    found = superpod or [sid for _, sid in with_ra]
+    return found[0] if found else None
+
+
 def read_su_count(r: Draft) -> None:
     """A count of scalable units of the named system ("DGX H100 4 SU"): its nodes as the RA
     builds that many SUs. A pass: the nodes are the named system's RA's, on the fabric the
@@ -32,9 +47,12 @@ def read_su_count(r: Draft) -> None:
     if _counted(r):
         return
     count = su_count(r.low)
-    if count is None or any(r.used[count.start : count.end]):
+    # the number and the unit word free: a pod's name between was read by its own pass
+    if count is None or r.used[count.start] or r.used[count.end - 1]:
         return
     system = next((eid for kind, eid in r.named if kind == "system"), r.fields.get("platform"))
+    if not isinstance(system, str) and isinstance(system := _su_system(r), str):
+        r.fields["platform"] = system  # the SU counted is this system's
     if not isinstance(system, str):
         raise RequestError(
             f"{count.words!r} needs a system whose scalable unit it counts",

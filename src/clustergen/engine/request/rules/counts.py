@@ -43,7 +43,9 @@ _WORDS = "|".join(sorted((re.escape(w) for w in WORD_COUNTS), key=len, reverse=T
 BEFORE_NAME = re.compile(rf"(?<![\w.])(-?)(?:(\d[\d,]*(?:\.\d+)?)(k)?|({_WORDS}))\s*(?:x\s*)?$")
 #: a count of scalable units anywhere in the request ("4 SU", "2 scalable units", "one SU")
 SU_COUNT = re.compile(
-    rf"(?<![\w.])(?:(\d[\d,]*)|({_WORDS}))\s*(?:x\s*)?(?:sus?|scalable[- ]units?)\b"
+    rf"(?<![\w.])(?:(\d[\d,]*)|({_WORDS}))\s*(?:x\s*)?"
+    # "four SuperPOD SUs", "2 DGX SuperPOD scalable units": the pod's name qualifies the unit
+    r"(?:(?:nvidia\s+)?(?:dgx\s+)?superpod\s+)?(?:sus?|scalable[- ]units?)\b"
 )
 #: a count and its unit before "of" and the name: "two racks of GB300 NVL72", "4 nodes of DGX B200"
 UNITS_OF_NAME = re.compile(
