@@ -395,3 +395,23 @@ def test_the_words_that_make_a_figure_a_ceiling_are_read_with_it(
     r = parse_request(CAT, text)
     assert getattr(r, field) == value
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("2,000 Blackwell GPUs, air-cooled if at all possible, 12 MW site", "cooling", "air"),
+        ("512 GPUs, InfiniBand where possible", "fabric", "infiniband"),
+    ],
+)
+def test_a_wish_is_built_as_asked_and_its_words_read(text: str, field: str, value: str) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) == value
+    assert r.not_understood == []
+    assert any("is a wish, built as asked" in u for u in r.understood)
+
+
+def test_rl_post_training_is_training() -> None:
+    r = parse_request(CAT, "1.5k H200s for RL post-training")
+    assert (r.workload, r.gpus) == ("training", 1500)
+    assert r.not_understood == []

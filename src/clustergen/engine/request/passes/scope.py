@@ -209,15 +209,35 @@ _LIMIT_BEFORE = re.compile(
 )
 
 
+#: words after a reading that make it a wish the design honours ("air-cooled if at all
+#: possible", "InfiniBand where possible")
+_WISH_AFTER = re.compile(
+    r"^[\s,]*(?:if\s+(?:at\s+all\s+)?(?:possible|feasible|practical)|where(?:ver)?\s+possible|"
+    r"if\s+we\s+can|ideally|preferably|by\s+preference)\b"
+)
+
+
 def read_limit_words(r: Draft) -> None:
-    """The words that make a figure read by a rule a ceiling ("without exceeding 2 MW"), read
-    with it, so they are not left as words not understood."""
+    """The words that make a figure read by a rule a ceiling ("without exceeding 2 MW") or a
+    reading a wish ("air-cooled if at all possible"), read with it, so they are not left as
+    words not understood. A wish asked for is built as asked, and the reading says so."""
     for phrase in list(r.phrases.values()):
         at = r.low.find(phrase)
         m = _LIMIT_BEFORE.search(r.low, max(0, at - 40), at) if at > 0 else None
         if m is not None and _free(r.used, m.start(), m.end()):
             words = m.group(0).strip()
             r.take(m.start(), m.end(), f"{words!r} -> a ceiling ({phrase!r})")
+    # after any words read (a word set's are read only as a whole, so no phrase names them)
+    ends = [
+        k + 1 for k in range(len(r.low)) if r.used[k] and (k + 1 == len(r.low) or not r.used[k + 1])
+    ]
+    for end in ends:
+        wish = _WISH_AFTER.match(r.low[end:])
+        if wish is not None and _free(r.used, end, end + wish.end()):
+            start = max((k + 1 for k in range(end) if not r.used[k]), default=0)
+            read = r.low[start:end].strip()
+            words = wish.group(0).strip(" ,")
+            r.take(end, end + wish.end(), f"{words!r} -> {read!r} is a wish, built as asked")
 
 
 def read_scope(r: Draft) -> None:

@@ -522,7 +522,8 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         "w_train",
-        r"\b(?:pre-?)?train(?:ing|s)?\b",
+        # "RL post-training", "reinforcement learning training": a training job at scale
+        r"\b(?:(?:rl|reinforcement[- ]learning)\s+)?(?:(?:pre|post)[- ]?)?train(?:ing|s)?\b",
         _member("workload", "training", "workload"),
         needs=("train",),
     ),
