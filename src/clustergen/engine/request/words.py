@@ -15,6 +15,8 @@ FILLER = frozenset(
         "the",
         "and",
         "or",
+        # a clause's joint: what it joins is read or not on its own ("... but not InfiniBand")
+        "but",
         "of",
         "for",
         "with",
