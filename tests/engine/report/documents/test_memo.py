@@ -51,7 +51,7 @@ def test_the_memo_leads_with_the_summary_and_follows_proposal_order(readme_desig
         "## 5. Risks and open questions",
         "## 6. Next steps",
         "## Appendix A. Method",
-        "## Appendix B. Assumptions and their sources",
+        "## Appendix B. The request as read, assumptions and their sources",
         "## Appendix C. Trade study",
         "## Appendix D. All checks",
         "## Appendix E. Links, end to end",
@@ -346,3 +346,15 @@ def test_an_expansion_headline_says_what_it_joins_and_no_headroom_it_cannot_know
     assert "depends on the existing installation's draw" in text
     stated = plan_design(CATALOG, d.request.model_copy(update={"existing_power_w": 500_000.0}))
     assert "leaving" in memo.headline(stated)
+
+
+def test_the_memo_shows_how_each_phrase_was_read() -> None:
+    from clustergen.engine.request import merge_request
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    text = "512 H100 GPUs for training; we'd rather avoid InfiniBand but could live with it"
+    body = memo.render_memo(plan_design(cat, merge_request(cat, text, {})))
+    appendix_b = body.split("## Appendix B.")[1].split("## Appendix C.")[0]
+    assert "How the request was read" in appendix_b
+    assert "avoided where possible (a preference)" in appendix_b

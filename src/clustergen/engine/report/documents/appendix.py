@@ -48,6 +48,18 @@ def derivations(d: Design) -> list[str]:
     return out
 
 
+def readings(d: Design) -> list[str]:
+    """How each phrase of the request was read (preferences, ceilings, what was ruled out), so
+    a reader can check the reading before the defaults below."""
+    if not d.request.understood:
+        return []
+    out = ["How the request was read, phrase by phrase:", ""]
+    out += [f"- {u}" for u in d.request.understood]
+    if d.request.not_understood:
+        out.append(f"- not understood (ignored): {', '.join(d.request.not_understood)}")
+    return [*out, ""]
+
+
 def assumptions(d: Design) -> list[str]:
     """The defaults the design assumed, each with why and the document it comes from."""
     if not d.assumptions:

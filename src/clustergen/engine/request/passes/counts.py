@@ -25,6 +25,12 @@ def _counted(r: Draft) -> bool:
     return "gpus" in r.fields or "nodes" in r.fields
 
 
+def _units(r: Draft, system: str, nodes: int) -> str:
+    """Nodes of a system as a reader counts them: a rack-scale system's node is its rack."""
+    kind = r.catalog.system(system).kind
+    return plural(nodes, f"{system} {'rack' if kind == 'nvl-rack' else 'node'}")
+
+
 def _su_system(r: Draft) -> str | None:
     """The system whose scalable unit a GPU's name counts ("4 SUs of GB200"): of the GPU's
     systems with a reference architecture, one a DGX SuperPOD RA builds, else the first."""
@@ -65,7 +71,7 @@ def read_su_count(r: Draft) -> None:
     if fabric is None:  # the count named the RA, so its fabric: see `su_node_count`
         r.members["fabric"] = {arch.compute_fabric.technology}
         basis += f", on its {arch.compute_fabric.technology} compute fabric"
-    r.take(count.start, count.end, f"{count.words!r} -> {plural(nodes, system + ' node')}: {basis}")
+    r.take(count.start, count.end, f"{count.words!r} -> {_units(r, system, nodes)}: {basis}")
 
 
 def read_bare_count(r: Draft) -> None:
@@ -126,10 +132,13 @@ def _bare_count(r: Draft, named: list[Named], spans: list[Span]) -> Named | None
         if kind == "system":
             words = (unit.group(0) if unit else r.low[s:e]).strip()
             if words.endswith(("rack", "racks")) or re.search(r"\bracks?\b", count.words):
+                racks = n
                 n, basis = racks_to_nodes(r.catalog, eid, n)
-                note = f"{count.words!r} -> {plural(n, eid + ' node')}: {basis}"
+                note = f"{count.words!r} -> {_units(r, eid, n)}" + (
+                    f": {basis}" if n != racks else ""
+                )
             else:
-                note = f"{count.words!r} -> {plural(n, eid + ' node')}"
+                note = f"{count.words!r} -> {_units(r, eid, n)}"
             r.fields["nodes"] = n
         else:
             note = _gpu_count(r, eid, n, f"{count.words} {unit.group(0).strip() if unit else ''}")
@@ -161,7 +170,11 @@ def _gpu_count(r: Draft, gpu: str, n: int, words: str) -> str:
         )
     r.fields["platform"] = racks[0]
     r.fields["nodes"], basis = racks_to_nodes(r.catalog, racks[0], n)
-    return f"{words.strip()!r} -> {plural(n, racks[0] + ' node')}: {basis}"
+    nodes = r.fields["nodes"]
+    assert isinstance(nodes, int)
+    return f"{words.strip()!r} -> {_units(r, racks[0], nodes)}" + (
+        f": {basis}" if nodes != n else ""
+    )
 
 
 #: the unit a count beside a GPU's name gives: none is GPUs
