@@ -187,3 +187,21 @@ def test_an_avoided_system_is_weighed_only_when_nothing_else_is_left() -> None:
     assert weighed
     named = DesignRequest(gpus=576, gpu="gb200", platforms_avoided=["gb200"])
     assert {s.gpu for s in candidate_platforms(cat, named)} == {"gb200"}
+
+
+def test_a_named_storage_systems_unknown_power_does_not_rank_the_rows() -> None:
+    """The array of a storage system the request names is the vendor's to size, the same for
+    every row: the rows are weighed on what is known (the choice is the one without storage
+    named), while the design's cap check still says it cannot tell."""
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    plain = plan_design(cat, merge_request(cat, "512 GPUs training, 5 MW", {}))
+    named = plan_design(cat, merge_request(cat, "512 GPUs training, 5 MW, 2 PB of Lustre", {}))
+    assert named.power.storage_w is None
+    assert named.platform.system == plain.platform.system
+    assert named.alternatives is not None
+    assert named.alternatives.rows[0].eligible
+    cap = next(c for c in named.checks if c.name == "power under cap")
+    assert cap.unknown
+    assert not cap.passed

@@ -262,7 +262,11 @@ def _why_not(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> tuple[s
     over_budget, unknown_capital = _capital_why_not(d, c)
     if over_budget:
         return over_budget, True
-    if p.cap_w is not None and not p.complete:
+    # the storage system the request names is sized by the same targets for every row, so its
+    # unknown array power cannot rank one row above another: the rows are weighed on what is
+    # known, and the design's cap check still says it cannot tell
+    shared = p.storage_w is None and len(p.unknown) == 1 and request.storage_system is not None
+    if p.cap_w is not None and not p.complete and not shared:
         return (
             f"IT power incomplete ({', '.join(p.unknown)}): at least {watts(p.it_total_w)}, so "
             "whether it fits under the cap is unknown"
