@@ -370,3 +370,12 @@ def test_a_latency_per_token_or_end_to_end_is_not_a_first_token_limit() -> None:
     assert f["tpot_ms"] == pytest.approx(40.0)
     with pytest.raises(RequestError, match="end-to-end latency limit is not modelled"):
         _fields("serve llama 3.1 70b at 5000 tokens per second, end-to-end latency under 10 s")
+
+
+@pytest.mark.parametrize(
+    "text", ["Llama 2 70B offline on 8 H200, FP8", "Mixtral 8x7B batch inference on H100"]
+)
+def test_an_offline_regime_for_a_model_is_serving_it(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.workload == "inference"
+    assert r.interactive is False

@@ -26,6 +26,12 @@ def resolve_members(r: Draft) -> None:
     for field in (*CONFLICTS, "workload"):
         if r.members.get(field):
             r.fields[field] = r.members[field].pop()
+    # "Llama 2 70B offline on 8 H200": an offline (batch) regime for a model is serving it
+    # (it was sized as training, the default workload)
+    named = r.fields.get("model") or r.fields.get("model_params_b")
+    if r.fields.get("interactive") is False and named and "workload" not in r.fields:
+        r.fields["workload"] = "inference"
+        r.understood.append("offline (batch) regime for a model -> workload inference")
 
 
 #: word-set fields whose two values soft words may relate ("prefer X, open to Y", "X or Y")
