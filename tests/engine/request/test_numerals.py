@@ -76,3 +76,19 @@ def test_a_load_in_words_is_the_load_in_figures() -> None:
 )
 def test_a_run_after_a_comma_or_an_article_is_read(words: str, written: str) -> None:
     assert figures(words) == written
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("512 GPUs, 1,5 MW", "power_cap_w", 1.5e6),
+        ("1,024 GPUs, 2,5 PB storage", "storage_capacity_tb", 2500.0),
+        ("1,024 GPUs, 5 MW", "gpus", 1024),
+    ],
+)
+def test_a_decimal_comma_before_a_unit_is_a_decimal_point(
+    text: str, field: str, value: float
+) -> None:
+    r = parse_request(load_catalog(), text)
+    assert getattr(r, field) == value
+    assert r.not_understood == []

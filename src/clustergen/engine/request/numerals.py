@@ -46,6 +46,14 @@ def _run(m: re.Match[str]) -> str:
     return words if value is None else str(value)
 
 
+#: a decimal comma before a unit ("1,5 MW", "2,5 PB"): never a thousands separator, which
+#: groups three digits
+_DECIMAL_COMMA = re.compile(
+    r"(?<![\d,.])(\d+),(\d{1,2})(?=\s*(?:gw|mw|kw|megawatts?|kilowatts?|pb|tb|petabytes?|"
+    r"terabytes?|gb/s|tb/s|ms|pue)\b)"
+)
+
+
 def figures(low: str) -> str:
     """`low` (a lower-cased request) with its spelled-out numbers written as figures; the same
     text when it holds none."""
@@ -53,6 +61,7 @@ def figures(low: str) -> str:
     text = _FIGURE_SCALE.sub(lambda m: _figure(float(m.group(1)) * _SCALES[m.group(2)]), low)
     text = _SPELLED.sub(_run, text)
     text = _POINT.sub(r"\1.\2", text)
+    text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     text = _DOZEN.sub(
         lambda m: str(12 * (1 if m.group(1) in (None, "a") else int(m.group(1)))), text
     )

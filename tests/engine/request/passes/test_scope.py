@@ -93,6 +93,7 @@ def test_a_total_over_a_count_of_racks_is_not_a_rack_limit() -> None:
         ("We have a 2 MW hall (PUE 1.3 included), as many B200s as fit", "facility"),
         ("3 MW including PUE, 512 GPUs", "facility"),
         ("4 MW with cooling included, 512 H100", "facility"),
+        ("512 GPUs; power: 2.5MW (IT)", "it"),
     ],
 )
 def test_a_cap_takes_the_basis_its_sentence_states(text: str, basis: str | None) -> None:

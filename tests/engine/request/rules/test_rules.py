@@ -207,3 +207,9 @@ def test_a_fat_tree_is_full_bisection_unless_a_taper_is_stated(text: str, ratio:
     got = parse_request(load_catalog(), text)
     assert got.oversubscription == ratio
     assert got.not_understood == []
+
+
+def test_fill_it_asks_for_the_most_gpus_under_the_cap() -> None:
+    r = parse_request(load_catalog(), "a 10 MW data center, fill it with B200")
+    assert (r.objective, r.power_cap_w) == ("most-gpus", 10e6)
+    assert r.not_understood == []

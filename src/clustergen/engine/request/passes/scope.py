@@ -146,7 +146,9 @@ _FACILITY = re.compile(
 #: "(PUE 1.3 included)": the PUE figure is read by its own rule, the word after it says the
 #: cap holds the overhead
 _PUE_INCLUDED = re.compile(r"\bpue\s*(?:of\s*|=\s*|:\s*)?\d+(?:\.\d+)?\s+(included|inclusive)\b")
-_IT = re.compile(r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)")
+_IT = re.compile(
+    r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)|\(\s*it\s*\)"
+)
 
 
 #: what ends a sentence (not the point of "3.2 MW")

@@ -382,9 +382,11 @@ RULES: tuple[Rule, ...] = (
     rule(
         "biggest",
         # "the biggest H200 cluster we can build", "the largest possible cluster"
-        r"\b(?:biggest|largest)(?:\s+possible)?\b",
+        # "fill it with B200", "fill the hall": as many as the cap holds
+        r"\b(?:biggest|largest)(?:\s+possible)?\b|\bfill\s+(?:it|(?:the|our)\s+(?:hall|room|site|"
+        r"space|data\s*cent(?:er|re)|building|capacity|power))(?:\s+up)?\b",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs")],
-        needs=("biggest", "largest"),
+        needs=("biggest", "largest", "fill"),
     ),
     rule(
         "most_gpus_tail",
