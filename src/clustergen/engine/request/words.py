@@ -17,6 +17,7 @@ FILLER = frozenset(
         "or",
         # a clause's joint: what it joins is read or not on its own ("... but not InfiniBand")
         "but",
+        "internal",
         "of",
         "for",
         "with",

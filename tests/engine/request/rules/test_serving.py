@@ -379,3 +379,18 @@ def test_an_offline_regime_for_a_model_is_serving_it(text: str) -> None:
     r = parse_request(CAT, text)
     assert r.workload == "inference"
     assert r.interactive is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RAG assistant, Qwen 2.5 72B, 50 requests per second",
+        "coding agents with DeepSeek V3, 200 concurrent sessions, 30 tok/s each",
+        "an internal copilot on Llama 3.1 8B for 300 devs",
+    ],
+)
+def test_an_application_a_person_waits_on_is_interactive_serving(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.interactive is True
+    assert r.output_tokens_per_s
+    assert r.not_understood == []

@@ -46,7 +46,7 @@ _WHOSE = (
 
 #: who a serving load counts
 _PEOPLE = (
-    r"(?:users?|seats?|employees|staff|people|customers|agents|developers|engineers|analysts|"
+    r"(?:users?|seats?|employees|staff|people|customers|agents|developers|devs|engineers|analysts|"
     r"researchers|scientists|students|clinicians|lawyers)\b"
 )
 
@@ -111,7 +111,7 @@ LOAD_RULES: tuple[Rule, ...] = (
             )
         ],
         needs=(
-            *("agent", "analyst", "clinician", "customer", "developer", "employee", "engineer"),
+            *("agent", "analyst", "clinician", "customer", "dev", "employee", "engineer"),
             *("lawyer", "people", "researcher", "scientist", "seat", "staff", "student", "user"),
             "them",
         ),

@@ -324,9 +324,12 @@ LATENCY_RULES: tuple[Rule, ...] = (
     rule("percentile", _PCT, _lone_percentile, needs=("p",)),
     rule(
         "interactive",
-        r"\binteractive(?:ly)?\b|\bchat(?:bots?)?\b|\breal[- ]?time\b|\blive\s+users?\b",
+        r"\binteractive(?:ly)?\b|\bchat(?:bots?)?\b|\breal[- ]?time\b|\blive\s+users?\b"
+        # an application a person waits on: "RAG assistant", "coding agents", "a copilot"
+        r"|\b(?:(?:rag|ai|coding|code|support|customer[- ]service|research|virtual)\s+)?"
+        r"(?:assistants?|copilots?|agents?|agentic(?:\s+workflows?)?)\b",
         lambda m: [Reading("interactive", True, "interactive serving")],
-        needs=("chat", "interactive", "live", "real"),
+        needs=("agent", "assistant", "chat", "copilot", "interactive", "live", "real"),
     ),
     rule(
         "offline",
