@@ -213,3 +213,20 @@ def test_fill_it_asks_for_the_most_gpus_under_the_cap() -> None:
     r = parse_request(load_catalog(), "a 10 MW data center, fill it with B200")
     assert (r.objective, r.power_cap_w) == ("most-gpus", 10e6)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "seq"),
+    [
+        ("train a 1.5B model from scratch on 300B tokens, 4k seq, bf16", 4000),
+        ("train 7B on 1T tokens, 8k sequence length", 8000),
+        ("7B, 2048 seq len, 1T tokens", 2048),
+    ],
+)
+def test_a_sequence_length_after_its_figure_is_read_not_taken_for_video(
+    text: str, seq: int
+) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.sequence_tokens == seq
+    assert r.storage_tier is None
+    assert r.not_understood == []

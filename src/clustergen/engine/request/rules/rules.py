@@ -444,7 +444,9 @@ RULES: tuple[Rule, ...] = (
     # (parse.py `_data_meaning`), so these are read aside
     rule(
         "data_best",
-        r"\b(?:videos?|4k|1080p|uncompressed\s+images?|etl)\b",
+        # "4k" is video unless a length follows it ("4k seq", "4k context", "4k tokens")
+        r"\b(?:videos?|4k(?!\s*(?:seq|sequences?|context|ctx|tokens?|input|output|prompts?))|"
+        r"1080p|uncompressed\s+images?|etl)\b",
         lambda m: [Reading("_data_tier", "best", f"{m.group(0)}: best storage tier (Table 5)")],
         needs=("1080p", "4k", "etl", "uncompressed", "video"),
     ),

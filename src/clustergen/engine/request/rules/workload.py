@@ -118,7 +118,7 @@ def _data_size(m: re.Match[str]) -> list[Reading]:
 
 
 def _sequence(m: re.Match[str]) -> list[Reading]:
-    value, k = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    value, k = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i))
     n = round(num(value) * (1e3 if k else 1.0))
     return [Reading("sequence_tokens", n, f"sequence {n} tokens")]
 
@@ -246,7 +246,9 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
         "sequence",
         # not "input sequence length" (a serving request's prompt length)
         r"(?<!input )(?<!output )\b(?:sequence|seq)(?:\s*length)?\s*(?:of|=|:)?\s*" + _LEN + r"\b"
-        r"|(?<![\w.])" + _LEN + r"[- ]token\s+sequences?\b",
+        r"|(?<![\w.])" + _LEN + r"[- ]token\s+sequences?\b"
+        # "4k seq", "8k sequence length", "2048 seq len"
+        r"|(?<![\w.])" + _LEN + r"\s*(?:seq(?:uence)?s?)(?:\s*len(?:gth)?)?\b",
         _sequence,
         needs=("context", "seq"),
     ),
