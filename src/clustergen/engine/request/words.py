@@ -18,6 +18,7 @@ FILLER = frozenset(
         # a clause's joint: what it joins is read or not on its own ("... but not InfiniBand")
         "but",
         "internal",
+        "both",
         "of",
         "for",
         "with",

@@ -394,3 +394,16 @@ def test_an_application_a_person_waits_on_is_interactive_serving(text: str) -> N
     assert r.interactive is True
     assert r.output_tokens_per_s
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "share"),
+    [
+        ("GPUs for both training and inference: 256 for training, 64 for serving", 320, 0.2),
+        ("512 GPUs for training and 128 for inference", 640, 0.2),
+    ],
+)
+def test_two_pools_counted_by_role_are_a_mixed_cluster(text: str, gpus: int, share: float) -> None:
+    r = parse_request(CAT, text)
+    assert (r.gpus, r.workload, r.serving_share) == (gpus, "mixed", share)
+    assert r.not_understood == []

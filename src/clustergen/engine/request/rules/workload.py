@@ -322,8 +322,35 @@ def _share(m: re.Match[str]) -> list[Reading]:
     ]
 
 
+_ROLE_WORD = r"(inference|inferencing|serving|training|fine-tuning)"
+_POOL = r"(?<![\w.])(\d[\d,]*)\s*(?:gpus?\s+)?(?:for|to|on|doing)\s+" + _ROLE_WORD + r"\b"
+
+
+def _pool_counts(m: re.Match[str]) -> list[Reading]:
+    """'256 for training, 64 for serving': the GPUs are the sum, the serving share theirs."""
+    a, role_a, b, role_b = m.group(1), m.group(2), m.group(3), m.group(4)
+    serves = [r.startswith(("inferenc", "serv")) for r in (role_a, role_b)]
+    if serves[0] == serves[1]:
+        return []  # two counts of one role: not a split
+    n_a, n_b = int(num(a)), int(num(b))
+    total = n_a + n_b
+    serving = (n_a if serves[0] else n_b) / total
+    return [
+        Reading("gpus", total, f"{total:,} GPUs in two pools ({n_a:,} {role_a}, {n_b:,} {role_b})"),
+        Reading("serving_share", round(serving, 6), f"{serving:.0%} of the GPUs serve"),
+        Reading("workload", "mixed", "workload", "member"),
+    ]
+
+
 #: read before the workload words, which would otherwise take "training" and "inference"
 POOL_RULES: tuple[Rule, ...] = (
+    # "256 for training, 64 for serving", "512 GPUs for training and 128 for inference"
+    rule(
+        "pool_counts",
+        _POOL + r"[\s,;]*(?:and|plus|\+|with)?\s*" + _POOL,
+        _pool_counts,
+        needs=("infer", "serving", "training", "fine-tuning"),
+    ),
     rule(
         "pool_share",
         _SHARE + r"\s+(?:of\s+(?:them|it|those|the\s+(?:gpus|cluster|capacity))\s+)?"
