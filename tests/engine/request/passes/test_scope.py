@@ -416,3 +416,21 @@ def test_rl_post_training_is_training() -> None:
     r = parse_request(CAT, "1.5k H200s for RL post-training")
     assert (r.workload, r.gpus) == ("training", 1500)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w", "basis", "pue"),
+    [
+        ("our colo gives us 2 x 1.2 MW halls, 512 GPUs", 2.4e6, None, None),
+        ("The site is limited to 15 MW total, of which 12 MW IT; 4096 GPUs", 12e6, "it", 1.25),
+        ("10 MW at the meter incl. 8 MW critical load, 2000 GPUs", 8e6, "it", 1.25),
+        ("power available: 800kVA, 64 H100", 760e3, None, None),
+    ],
+)
+def test_a_cap_as_sites_state_it(
+    text: str, cap_w: float, basis: str | None, pue: float | None
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == pytest.approx(cap_w)
+    assert (r.power_cap_basis, r.pue) == (basis, pue)
+    assert r.not_understood == []

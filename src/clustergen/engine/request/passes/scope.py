@@ -278,6 +278,10 @@ _ROOMS = re.compile(
 )
 
 
+#: a count of rooms written before the cap ("2 x 1.2 MW halls")
+_TIMES_ROOMS = re.compile(r"(?<![\w.])(\d+)\s*x\s*$")
+
+
 def read_cap_per_room(r: Draft) -> None:
     """A cap given per room and a count of rooms in its sentence ("1.5 MW per hall across 2
     halls"): the cap is the rooms' sum, said as such. A pass: the count stands anywhere in the
@@ -287,6 +291,20 @@ def read_cap_per_room(r: Draft) -> None:
         return
     at = r.low.find(phrase)
     if at < 0:
+        return
+    times = _TIMES_ROOMS.search(r.low, 0, at)
+    after = re.match(rf"\s*({_ROOM})s\b", r.low[at + len(phrase) :])
+    if times is not None and after is not None and _free(r.used, *times.span()):
+        # "2 x 1.2 MW halls": as many rooms, each with the cap
+        n, end = int(times.group(1)), at + len(phrase) + after.end()
+        r.fields["power_cap_w"] = cap * n
+        words = r.low[times.start() : end].strip()
+        r.take(
+            times.start(),
+            end,
+            f"{words!r} -> power cap {cap * n / 1e6:g} MW ({n} x {cap / 1e6:g} MW)",
+        )
+        r.understood = [u for u in r.understood if not u.startswith(f"{phrase!r} ->")]
         return
     per = _PER_ROOM.match(r.low, at + len(phrase))
     if per is None or not _free(r.used, *per.span()):

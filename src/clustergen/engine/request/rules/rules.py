@@ -63,6 +63,41 @@ def _power(m: re.Match[str]) -> list[Reading]:
     return out + [Reading("power_cap_basis", b, "", "set") for b in bases]
 
 
+def _cap_pair(m: re.Match[str]) -> list[Reading]:
+    """'15 MW total, of which 12 MW IT': the IT figure is the cap, the pair gives the PUE."""
+    unit = {"g": 1e9, "m": 1e6, "k": 1e3}
+    total = float(m.group(1)) * unit[m.group(2)[0]]
+    it = float(m.group(3)) * unit[m.group(4)[0]]
+    if not 0 < it <= total:
+        raise RequestError(
+            f"{m.group(0).strip()!r} gives more IT power than the total",
+            hint="give the IT load as a part of the total",
+        )
+    pue = round(total / it, 4)
+    return [
+        Reading("power_cap_w", it, f"power cap {it / 1e6:g} MW IT (of {total / 1e6:g} MW total)"),
+        Reading("power_cap_basis", "it", "", "set"),
+        Reading("pue", pue, f"PUE {pue:g}, the total over the IT part"),
+    ]
+
+
+#: real power per volt-ampere of a feed given in kVA/MVA: an estimate, the low end of what
+#: active-PFC server power supplies hold (0.95-0.99 at load; 80 PLUS asks at least 0.9 at half
+#: load), so the cap is not overstated
+POWER_FACTOR = 0.95
+
+
+def _apparent(m: re.Match[str]) -> list[Reading]:
+    """'800 kVA', '2.5 MVA': a feed's apparent power, as real power at an assumed power factor."""
+    va = float(m.group(1)) * {"k": 1e3, "m": 1e6}[m.group(2)[0]]
+    watts = va * POWER_FACTOR
+    note = (
+        f"power cap {watts / 1e6:g} MW ({m.group(1)} {m.group(2)[0]}VA at an assumed power factor of "
+        f"{POWER_FACTOR:g}, an estimate: 0.95-0.99 for server supplies)"
+    )
+    return [Reading("power_cap_w", watts, note)]
+
+
 def _ratio(m: re.Match[str]) -> list[Reading]:
     a, b = float(m.group(1)), float(m.group(2))
     if b == 0 or a / b < 1:
@@ -251,6 +286,22 @@ RULES: tuple[Rule, ...] = (
         r"(?:of|at|is|limited to|<=?|up to|:|=)?\s*(\d+(?:\.\d+)?)\s*kw\b(?:\s*max(?:imum)?)?",
         _rack,
         needs=("rack",),
+    ),
+    rule(
+        "apparent_power",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(kva|mva)\b",
+        _apparent,
+        needs=("kva", "mva"),
+    ),
+    rule(
+        "cap_pair",
+        # "15 MW total, of which 12 MW IT", "10 MW at the meter incl. 8 MW critical load"
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(gw|mw|megawatts?|kw)\b(?:\s+(?:total|facility|site|"
+        r"at\s+the\s+meter))?[\s,;(]*(?:of\s+which|whereof|with|incl(?:uding|\.)?)\s+"
+        r"(\d+(?:\.\d+)?)\s*(gw|mw|megawatts?|kw)\s+(?:is\s+|are\s+)?(?:for\s+)?(?:it|critical)"
+        r"(?:\s+(?:load|power))?\b",
+        _cap_pair,
+        needs=("which", "whereof", "with", "incl"),
     ),
     rule(
         "power",
