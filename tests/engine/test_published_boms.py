@@ -31,6 +31,15 @@ B300_F2 = (
     "with three (3) 2U rack PDUs'"
 )
 B300E_T3 = "DGX SuperPOD B300 Spectrum-4 RA (RA-11337-001 V01) Table 3, Cable Count columns"
+T4 = (
+    "{ra} Table 4, Compute fabric component count, {su} SU row: {nodes} nodes, {leaf} leaf and "
+    "{spine} spine, {cu} 'Compute and UFM' and {sl} 'Spine-Leaf' cables"
+)
+B200_F32 = (
+    "DGX SuperPOD B200 RA (RA-11334-001 V08) Figure 3.2, the 4 SU in-band network as a secondary "
+    "reading gives it (catalog su_tables.yaml dgx-superpod-b200-tables notes): 2 SN5600 in-band "
+    "spines, 2 SN5600 in-band leaves on 200G split ports and 2 SN2201 in-band access leaves"
+)
 GB_SHELVES = (
     "BCM Power Shelf Integration: 'The reference design for an NVIDIA GB200 rack has 8 power "
     "shelves'; Enterprise RA NVL72 AI Factory, Components (GB300 NVL72): '8 power shelves of "
@@ -231,6 +240,60 @@ CASES: list[Any] = [
             ),
         )
     ],
+    # Compute fabric by SU (Table 4 of the H100 and B200 RAs, identical): 31 nodes a SU, one
+    # slot to UFM; the UFM column counts the fabric managers' links (2 cables on 1:2 splitters)
+    *[
+        (
+            f"{nodes} DGX {system}, InfiniBand",
+            T4.format(ra=ra, su=su, nodes=nodes, leaf=leaf, spine=spine, cu=cu, sl=sl),
+            lambda d: (
+                d.fabrics.compute.leaf_switches if d.fabrics.compute else 0,
+                d.fabrics.compute.spine_switches if d.fabrics.compute else 0,
+                _cables(d, "compute", "node-leaf") + _links(d, "compute", "fabric-manager-leaf"),
+                _cables(d, "compute", "leaf-spine"),
+            ),
+            (leaf, spine, cu, sl),
+        )
+        for system, ra in (
+            ("H100", "DGX SuperPOD H100 RA (RA-11333-001 V11)"),
+            ("B200", "DGX SuperPOD B200 RA (RA-11334-001 V08)"),
+        )
+        for su, nodes, leaf, spine, cu, sl in (
+            (1, 31, 8, 4, 252, 256),
+            (2, 63, 16, 8, 508, 512),
+            (3, 95, 24, 16, 764, 768),
+            (4, 127, 32, 16, 1020, 1024),
+        )
+    ],
+    # DGX SuperPOD B200, 4 SU: the in-band network (Figure 3.2, secondary)
+    (
+        "127 DGX B200, InfiniBand",
+        B200_F32 + ": the SN5600 part, 2 leaves and 2 spines",
+        lambda d: (
+            (
+                d.fabrics.inband.switch,
+                d.fabrics.inband.leaf_switches,
+                d.fabrics.inband.spine_switches,
+            )
+            if d.fabrics.inband
+            else None
+        ),
+        ("sn5600", 2, 2),
+    ),
+    pytest.param(
+        "127 DGX B200, InfiniBand",
+        B200_F32 + ": 6 in-band switches in all",
+        lambda d: d.fabrics.inband.total_switches if d.fabrics.inband else 0,
+        6,
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason=(
+                "the in-band network is one switch model: the SN5600 leaves and spines are "
+                "built (4), the RA's SN2201 access pair is not (no rule yet builds a second "
+                "access model; the management servers' ports sit on the SN5600 leaves)"
+            ),
+        ),
+    ),
     # Compute-fabric cable counts of the larger-SuperPOD tables (full SUs)
     *[
         (

@@ -66,10 +66,13 @@ def _size_management(
     catalog: Catalog, name: str, spec: FabricSpec, hosts: AccessHosts
 ) -> ManagementNetwork:
     sw = catalog.switch(spec.switch)
+    # access ports at the rate the RA runs them (B200 RA: SN5600 in-band leaves on 200G split
+    # ports), else the switch's own
+    speed = spec.port_speed_gbps or sw.port_speed_gbps
     plan = FabricPlan(
         nodes=hosts.ports,
         ports_per_node=1,
-        port_speed_gbps=sw.port_speed_gbps,
+        port_speed_gbps=speed,
         oversubscription=spec.oversubscription,
         redundant=spec.redundant,
         peer_links=spec.peer_links,
@@ -86,6 +89,8 @@ def _size_management(
             # leaves under spines stay paired (MLAG): each pair joined by the RA's peer links
             isl += (f.leaf_switches // 2) * spec.peer_links
     basis = f"{ratio(spec.oversubscription)} access leaves of {sw.id}, {f.tiers}-tier"
+    if speed != sw.port_speed_gbps:
+        basis += f", {speed:g}G split ports ({sw.radix_at(speed)} a switch)"
     if spec.uplinks_per_leaf and f.spine_switches:
         basis += f", {spec.uplinks_per_leaf} uplinks a leaf (the RA's leaf-core cabling)"
     if isl:
@@ -93,7 +98,7 @@ def _size_management(
     return ManagementNetwork(
         name=name,
         switch=sw.id,
-        port_speed_gbps=sw.port_speed_gbps,
+        port_speed_gbps=speed,
         host_ports=hosts.ports,
         leaf_switches=f.leaf_switches,
         spine_switches=f.spine_switches,
