@@ -182,3 +182,21 @@ def test_an_oversubscription_the_request_asks_for_leaves_the_compute_counts_to_t
     assert "2:1 as the request asks" in check.detail or "2:1 as asked" in check.figure
     blocking = _table_check(_design("1024 B200, IB NDR, non-blocking"))
     assert "compute" in blocking.detail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "16 HGX B300 servers for training, single-plane",
+        "16 HGX B300 nodes, 400G Spectrum-X",
+        "16 HGX B300 nodes, single plane 400G Spectrum-X",
+    ],
+)
+def test_a_single_plane_hgx_b300_is_asked_for_in_words(text: str) -> None:
+    """ERA-00011-001's single-plane option, asked for by name or by its 400G lane speed."""
+    d = _design(text)
+    cf = d.fabrics.compute
+    assert cf is not None
+    assert (cf.planes, cf.port_speed_gbps, cf.node_links) == (1, 400.0, 128)
+    assert (cf.leaf_switches, cf.spine_switches) == (2, 0)
+    assert _table_check(d).passed

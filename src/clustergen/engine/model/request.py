@@ -119,6 +119,14 @@ class DesignRequest(BaseModel):
     oversubscription: Oversubscription | None = Field(
         default=None, description="compute fabric oversubscription: 1 non-blocking, 2 for 2:1"
     )
+    compute_planes: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description="compute-fabric planes asked for ('single-plane' is 1, 'dual-plane' 2): on a "
+        "platform whose RA splits each port over planes, one plane runs one link a port at the "
+        "lane speed; None follows the platform's RA",
+    )
     fabric_tiers: int | None = Field(
         default=None,
         ge=2,
@@ -486,6 +494,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "platform": FieldWords("platform", flag="platform"),
     "fabric": FieldWords("fabric", flag="fabric"),
     "oversubscription": FieldWords("oversubscription", flag="oversubscription"),
+    "compute_planes": FieldWords("compute-fabric planes"),
     "fabric_tiers": FieldWords("fabric tiers"),
     "compute_pflops": FieldWords("dense compute", unit="PFLOPS"),
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),

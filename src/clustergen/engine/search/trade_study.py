@@ -108,7 +108,7 @@ def _at_link_speed(catalog: Catalog, request: DesignRequest, systems: list[Syste
     asked = request.compute_link_gbps
     if asked is None:
         return systems
-    kept = [s for s in systems if _port_gbps(s) == asked]
+    kept = [s for s in systems if asked in (_port_gbps(s), _lane_gbps(catalog, s))]
     if kept:
         return kept
     anywhere = _platforms(catalog, request.model_copy(update={"platform": None, "gpu": None}))
@@ -123,6 +123,28 @@ def _at_link_speed(catalog: Catalog, request: DesignRequest, systems: list[Syste
         field="compute_link_gbps",
         value=asked,
     )
+
+
+def _lane_gbps(catalog: Catalog, system: System) -> int | None:
+    """A port's lane speed where the system's RA splits each port over planes (HGX B300's 800G
+    port as 2 x 400G): one plane runs one link a port at it."""
+    arch = catalog.architecture_for(system.id)
+    spec = arch.compute_fabric if arch else None
+    port = _port_gbps(system)
+    if spec is None or not spec.plane_split or not spec.planes or port is None:
+        return None
+    return round(port / spec.planes)
+
+
+def single_plane_asked(catalog: Catalog, request: DesignRequest, system: System) -> int | None:
+    """The planes the request asks of the system: as stated, or one when the link speed asked
+    for is a lane of a port its RA splits ('400G' on an HGX B300); None follows the RA."""
+    if request.compute_planes is not None:
+        return request.compute_planes
+    asked = request.compute_link_gbps
+    if asked is not None and asked != _port_gbps(system) and asked == _lane_gbps(catalog, system):
+        return 1
+    return None
 
 
 def _port_gbps(system: System) -> int | None:
@@ -206,6 +228,7 @@ def choices_for(catalog: Catalog, request: DesignRequest, c: Candidate) -> Desig
         platform=c.system.id,
         fabric=None if follow_ra else c.technology,
         oversubscription=c.oversubscription,
+        planes=single_plane_asked(catalog, request, c.system),
         storage_tier=request.storage_tier,
         rack_power_kw=request.rack_power_kw,
         cooling=request.cooling,

@@ -98,6 +98,11 @@ def _apparent(m: re.Match[str]) -> list[Reading]:
     return [Reading("power_cap_w", watts, note)]
 
 
+def _planes(m: re.Match[str]) -> list[Reading]:
+    n = 1 if m.group(1) in ("single", "one", "1") else 2
+    return [Reading("compute_planes", n, f"compute fabric of {n} plane{'s' if n > 1 else ''}")]
+
+
 def _ratio(m: re.Match[str]) -> list[Reading]:
     a, b = float(m.group(1)), float(m.group(2))
     if b == 0 or a / b < 1:
@@ -319,6 +324,13 @@ RULES: tuple[Rule, ...] = (
         r"(?:\s*oversubscri\w*|\s+(?:tapered\s+)?fat[- ]?tree\b)?",
         _ratio,
         needs=(":",),
+    ),
+    # "single-plane 400G", "a dual-plane fabric", "two planes"
+    rule(
+        "planes",
+        r"\b(single|one|1|dual|two|2)[- ]planes?\b(?:\s+(?:fabric|network|design|topology))?",
+        _planes,
+        needs=("plane",),
     ),
     # "a 3-tier fat tree", "two-tier leaf-spine", "leaf-spine-core": the tiers asked for
     rule(
