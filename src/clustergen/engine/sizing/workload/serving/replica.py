@@ -429,15 +429,21 @@ def build_replica(
     copies = kv_copies(arch, lay)
     shared, routed = arch.expert_split()
     bpp = BYTES_PER_PARAM[precision]
+    # FP4 checkpoints quantize only the routed experts: attention and the shared/dense weights
+    # stay FP8 (nvidia/DeepSeek-R1-FP4; its v2 card: "additionally quantizes the wo module in
+    # attention layers")
+    shared_bpp = BYTES_PER_PARAM["fp8"] if precision == "fp4" and arch.moe else bpp
     m = arch.model
     share = m.experts_per_token / m.experts if m and m.experts and m.experts_per_token else 1.0
     # FLOPs of one token's routed experts, on top of its whole forward at the dense efficiency
     expert_extra = 2 * routed * share * slow if arch.moe else 0.0
     # a stage of `tp` GPUs: TP or PP splits the weights once over all the replica's GPUs
-    held = weights_per_gpu(arch, lay, bpp) * tp if lay.dep else arch.weight_bytes(precision)
+    held = (shared * shared_bpp + routed * bpp) if arch.moe else arch.weight_bytes(precision)
+    if lay.dep:
+        held = weights_per_gpu(arch, lay, bpp) * tp + shared * (shared_bpp - bpp) * tp
     free = eff.kv_fraction * (n * gpu.memory_gb * 1e9 - held)
     # under DEP every GPU reads the shared weights whole each step
-    shared_read = (shared - arch.embedding_params()) * bpp * (tp if lay.dep else 1)
+    shared_read = (shared - arch.embedding_params()) * shared_bpp * (tp if lay.dep else 1)
     return Replica(
         tp=tp,
         pp=pp,
