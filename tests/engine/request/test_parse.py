@@ -357,3 +357,13 @@ def test_merge_structured_fields_win_and_names_resolve() -> None:
         merge_request(cat, None, {"gpus": -1})
     with pytest.raises(NotFoundError):
         merge_request(cat, None, {"gpus": 8, "gpu": "H900"})
+
+
+def test_w_slash_and_w_slash_o_read_as_with_and_without() -> None:
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.request import parse_request
+
+    cat = load_catalog()
+    r = parse_request(cat, "32 H100 nodes w/ 8 GPUs each, NDR IB")
+    assert (r.nodes, r.not_understood) == (32, [])
+    assert parse_request(cat, "4 DGX B300 w/o storage").storage_excluded is True

@@ -23,7 +23,9 @@ class Draft:
     def __init__(self, catalog: Catalog, text: str) -> None:
         self.catalog = catalog
         # spelled-out numbers read as figures ("two thousand GPUs"); the text field keeps the words
-        self.low = figures(text.lower().replace("×", "x"))
+        # "w/" and "w/o" as a note writes them ("32 nodes w/ 8 GPUs each", "w/o storage")
+        low = re.sub(r"\bw/o(?=\s)", "without", text.lower().replace("×", "x"))
+        self.low = figures(re.sub(r"\bw/(?=\s)", "with", low))
         self.used = [False] * len(self.low)
         self.fields: dict[str, object] = {"text": text.strip()}
         self.understood: list[str] = []
