@@ -434,3 +434,17 @@ def test_a_cap_as_sites_state_it(
     assert r.power_cap_w == pytest.approx(cap_w)
     assert (r.power_cap_basis, r.pue) == (basis, pue)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("1024 GPUs; liquid is fine", "cooling"),
+        ("512 GPUs, InfiniBand would be OK", "fabric"),
+        ("1024 GPUs, no preference on fabric", "fabric"),
+    ],
+)
+def test_an_option_allowed_is_not_asked_for(text: str, field: str) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) is None
+    assert r.not_understood == []

@@ -53,6 +53,7 @@ from clustergen.engine.request.passes.scope import (
     read_cap_basis,
     read_cap_per_room,
     read_limit_words,
+    read_permissions,
     read_scope,
 )
 from clustergen.engine.request.passes.tables import read_price_rules, read_rules, tokens_from_load
@@ -85,6 +86,7 @@ PASSES: tuple[Pass, ...] = (
     tokens_from_load,
     read_su_count,
     read_bare_count,
+    read_permissions,
     resolve_members,
     read_limit_words,
     budget_meaning,

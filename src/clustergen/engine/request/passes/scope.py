@@ -242,6 +242,41 @@ def read_limit_words(r: Draft) -> None:
             r.take(end, end + wish.end(), f"{words!r} -> {read!r} is a wish, built as asked")
 
 
+#: words after a cooling or fabric that allow it without asking for it ("liquid is fine",
+#: "InfiniBand would be OK")
+_PERMITTED = re.compile(
+    r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)\s+(?:fine|ok(?:ay)?|acceptable|"
+    r"allowed|possible|an\s+option|on\s+the\s+table|not\s+a\s+problem)\b"
+)
+#: "no preference on fabric", "no preference for cooling": both weighed
+_NO_PREFERENCE = re.compile(
+    r"\bno\s+(?:strong\s+)?preference\s+(?:on|for|about|regarding|between)\s+(?:the\s+)?"
+    r"(?:compute\s+)?(fabric|network(?:ing)?|interconnect|cooling)\b"
+)
+
+
+def read_permissions(r: Draft) -> None:
+    """A cooling or fabric allowed, not asked for ("liquid is fine"), and "no preference on the
+    fabric": the trade study weighs both, and the reading says so. A pass: it reads what a
+    word set read, before the sets become fields."""
+    for field in ("cooling", "fabric"):
+        for value, start, end in list(r.member_spans.get(field, [])):
+            ok = _PERMITTED.match(r.low[end:])
+            if ok is None or not _free(r.used, end, end + ok.end()):
+                continue
+            if len(r.member_spans[field]) > 1:
+                continue  # named again, or beside another value: `preference.settle` relates them
+            r.member_spans[field].remove((value, start, end))
+            r.members.get(field, set()).discard(value)
+            read = f"{r.low[start:end].strip()!r} -> "
+            r.understood = [u for u in r.understood if not u.startswith(read)]
+            words = r.low[start : end + ok.end()].strip()
+            r.take(start, end + ok.end(), f"{words!r} -> {value} allowed, not required")
+    for m in _NO_PREFERENCE.finditer(r.low):
+        if _free(r.used, *m.span()):
+            r.take(m.start(), m.end(), f"{m.group(0)!r} -> the trade study weighs every option")
+
+
 def read_scope(r: Draft) -> None:
     """The coolings and fabrics a negation rules out, and kW figures about racks (rack limits)."""
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
