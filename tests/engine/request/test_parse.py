@@ -367,3 +367,17 @@ def test_w_slash_and_w_slash_o_read_as_with_and_without() -> None:
     r = parse_request(cat, "32 H100 nodes w/ 8 GPUs each, NDR IB")
     assert (r.nodes, r.not_understood) == (32, [])
     assert parse_request(cat, "4 DGX B300 w/o storage").storage_excluded is True
+
+
+def test_a_model_like_a_family_is_sized_by_its_figure() -> None:
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.request import parse_request
+
+    cat = load_catalog()
+    for text in (
+        "train Llama-3-style 8B models on 1T tokens in 30 days",
+        "train a GPT-like 8B on 1T tokens in 30 days",
+    ):
+        r = parse_request(cat, text)
+        assert (r.workload, r.model_params_b, r.model) == ("training", 8.0, None)
+        assert r.not_understood == []

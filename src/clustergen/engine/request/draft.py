@@ -17,6 +17,11 @@ Named = tuple[str, str]
 Span = tuple[int, int]
 
 
+_STYLE = re.compile(
+    r"\b[a-z][\w.]*(?:[- ]\d[\w.]*)?[- ](?:style|like|class)(?=\s+\d+(?:\.\d+)?\s*b\b)"
+)
+
+
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
 
@@ -25,7 +30,11 @@ class Draft:
         # spelled-out numbers read as figures ("two thousand GPUs"); the text field keeps the words
         # "w/" and "w/o" as a note writes them ("32 nodes w/ 8 GPUs each", "w/o storage")
         low = re.sub(r"\bw/o(?=\s)", "without", text.lower().replace("×", "x"))
-        self.low = figures(re.sub(r"\bw/(?=\s)", "with", low))
+        low = re.sub(r"\bw/(?=\s)", "with", low)
+        # "Llama-3-style 8B models": a model like the family's, sized by its figure (read as a
+        # bare size; the family words name no model the catalog holds at that size)
+        low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)
+        self.low = figures(low)
         self.used = [False] * len(self.low)
         self.fields: dict[str, object] = {"text": text.strip()}
         self.understood: list[str] = []
