@@ -205,3 +205,18 @@ def test_a_named_storage_systems_unknown_power_does_not_rank_the_rows() -> None:
     cap = next(c for c in named.checks if c.name == "power under cap")
     assert cap.unknown
     assert not cap.passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1024 B200 or GB200 GPUs for training", "compare B200 and GB200 for 1,024 GPUs, training"],
+)
+def test_two_gpus_set_side_by_side_are_weighed_alone(text: str) -> None:
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    r = parse_request(cat, text)
+    assert (r.gpus_weighed, r.gpus, r.not_understood) == (["b200", "gb200"], 1024, [])
+    d = plan_design(cat, r)
+    assert d.alternatives is not None
+    assert {cat.system(row.platform).gpu for row in d.alternatives.rows} == {"b200", "gb200"}

@@ -296,6 +296,11 @@ class DesignRequest(BaseModel):
         description="systems or GPUs ruled out ('not interested in GB200', 'no H100s'): a "
         "system is weighed only when neither its id nor its GPU's is listed",
     )
+    gpus_weighed: list[str] | None = Field(
+        default=None,
+        description="GPUs the trade study weighs, and only they ('B200 or GB200', 'compare H200 "
+        "and B200'): the systems with one of them, the answer the best by the objective",
+    )
     platforms_avoided: list[str] | None = Field(
         default=None,
         description="systems or GPUs the request would rather not have ('we'd rather avoid "
@@ -541,6 +546,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "fabric_excluded": FieldWords("fabric ruled out"),
     "storage_excluded": FieldWords("storage out of scope (the customer's own)"),
     "platforms_excluded": FieldWords("systems or GPUs ruled out"),
+    "gpus_weighed": FieldWords("GPUs weighed against each other"),
     "platforms_avoided": FieldWords("systems or GPUs avoided where possible"),
     "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),

@@ -107,6 +107,7 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
             f"{request.compute_link_gbps}G compute ports" if request.compute_link_gbps else "",
             "" if request.gpu or not request.cooling else f"{request.cooling} cooling",
             f"{request.gpu_architecture} GPUs" if request.gpu_architecture else "",
+            f"{' or '.join(request.gpus_weighed)} GPUs" if request.gpus_weighed else "",
             f"none of {', '.join(request.platforms_excluded)}"
             if request.platforms_excluded
             else "",

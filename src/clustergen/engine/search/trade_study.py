@@ -97,6 +97,13 @@ def candidate_platforms(catalog: Catalog, request: DesignRequest) -> list[System
     of those, the ones whose compute ports run at the link speed asked for, and not avoided
     while any other is left."""
     systems = _at_link_speed(catalog, request, _platforms(catalog, request))
+    if request.gpus_weighed:
+        systems = [s for s in systems if s.gpu in request.gpus_weighed]
+        if not systems:
+            raise RequestError(
+                f"no current system with {' or '.join(request.gpus_weighed)} fits the request",
+                hint="name one of them, or drop a constraint",
+            )
     avoided = set(request.platforms_avoided or ())
     # a preference, not a rule: it yields when nothing else is left
     return [s for s in systems if not avoided & {s.id, s.gpu}] or systems

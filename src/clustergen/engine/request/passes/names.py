@@ -356,9 +356,46 @@ def _replaced_by_current(r: Draft) -> None:
         return
 
 
+#: words that set two GPUs side by side to be weighed ("B200 or GB200", "H200 vs B200",
+#: "compare B200 and GB200")
+_EITHER = re.compile(r"^[\s,]*(?:or|vs\.?|versus|against|and|compared\s+(?:to|with))[\s,]*$")
+_COMPARE = re.compile(r"\b(?:compare|comparing|comparison\s+of|either|weigh|choose\s+between)\b")
+
+
+def _weighed_gpus(r: Draft) -> None:
+    """Two GPUs named side by side to be compared: the study weighs their systems alone."""
+    gpus = [(i, eid) for i, (kind, eid) in enumerate(r.named) if kind == "gpu"]
+    if len(gpus) != 2 or gpus[0][1] == gpus[1][1] or "gpu" in r.fields:
+        return
+    (i, a), (j, b) = gpus
+    (s1, e1), (s2, e2) = r.spans[i], r.spans[j]
+    between = r.low[e1:s2]
+    joint = _EITHER.match(between)
+    if joint is None or ("and" in between and not _COMPARE.search(r.low, max(0, s1 - 30), s1)):
+        return
+    r.fields["gpus_weighed"] = [a, b]
+    cue = _COMPARE.search(r.low, max(0, s1 - 30), s1)
+    start = cue.start() if cue else s1
+    r.take(start, e2, f"{r.low[start:e2]!r} -> {a} and {b} weighed: the study picks one")
+    # "1024 B200 or GB200 GPUs": the count before the pair counts GPUs
+    count = re.search(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s*$", r.low[:start])
+    unit = re.match(r"\s*(?:gpus?|accelerators?)\b", r.low[e2:])
+    named_unit = re.search(r"\bgpus?$", r.low[s2:e2])  # the name's span holds it: "gb200 gpus"
+    if count and (unit or named_unit) and "gpus" not in r.fields and r.free(count):
+        r.fields["gpus"] = int(count.group(1).replace(",", ""))
+        r.take(count.start(), count.end(), f"{count.group(0).strip()!r} -> {r.fields['gpus']} GPUs")
+        if unit:
+            r.take(e2, e2 + unit.end(), "")
+            r.understood = [u for u in r.understood if u]
+    r.named = [n for k, n in enumerate(r.named) if k not in (i, j)]
+    r.spans = [sp for k, sp in enumerate(r.spans) if k not in (i, j)]
+
+
 def read_platforms(r: Draft) -> None:
-    """The catalog GPUs and systems the text names (one of each at most). A pass: two names of
-    one kind contradict only once every name is found."""
+    """The catalog GPUs and systems the text names (one of each at most), or two GPUs set side
+    by side to be weighed. A pass: two names of one kind contradict only once every name is
+    found."""
+    _weighed_gpus(r)
     for kind, eid in r.named:
         key = {"system": "platform", "gpu": "gpu", "model": "model"}[kind]
         if key in r.fields and r.fields[key] != eid:
