@@ -407,3 +407,10 @@ def test_two_pools_counted_by_role_are_a_mixed_cluster(text: str, gpus: int, sha
     r = parse_request(CAT, text)
     assert (r.gpus, r.workload, r.serving_share) == (gpus, "mixed", share)
     assert r.not_understood == []
+
+
+def test_a_concurrency_with_its_noun_left_out_is_read() -> None:
+    text = "serve Llama 3.1 405B at FP4 on B300s, 1000 concurrent, TTFT 2s p95, 20 tok/s/user"
+    r = parse_request(CAT, text)
+    assert r.output_tokens_per_s == 20_000
+    assert r.not_understood == []

@@ -88,6 +88,13 @@ LOAD_RULES: tuple[Rule, ...] = (
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
         needs=("active", "concurrent", "parallel", "simultaneous"),
     ),
+    # "serve ... 1000 concurrent, TTFT 2 s": the noun left out
+    rule(
+        "concurrent_bare",
+        _AMOUNT + r"\s*(?:concurrent|simultaneous)\b(?=\s*(?:[,;.)]|$|and\b|with\b|at\b))",
+        lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
+        needs=("concurrent", "simultaneous"),
+    ),
     # "to 500 users": how customers write a serving load. Read as all of them at once (the most
     # it can be); the note says so, since a user base is often larger than its peak concurrency
     rule(
