@@ -602,20 +602,25 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
 
 def topology_png(d: Design) -> bytes:
     """The topology picture as PNG bytes."""
-    from clustergen.engine.report.pictures.charts import png
-
-    return png(figure(layout(d)))
+    return topology_svg_png(d)[1]
 
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
+    return topology_svg_png(d)[0]
+
+
+def topology_svg_png(d: Design) -> tuple[bytes, bytes]:
+    """The topology picture as SVG and as PNG, from one figure (laid out and built once)."""
     import matplotlib
+
+    from clustergen.engine.report.pictures.charts import png
 
     fig = figure(layout(d))
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "clustergen", "svg.fonttype": "none"}):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    return buf.getvalue()
+    return buf.getvalue(), png(fig)
 
 
 def drawio_xml(d: Design) -> str:
