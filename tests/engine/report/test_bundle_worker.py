@@ -88,3 +88,13 @@ def test_a_worker_not_needed_is_ended(design: Design) -> None:
     assert report_bundle._ahead is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pids[0], os.WNOHANG)  # reaped: no such child any more
+
+
+def test_the_topology_alone_is_the_same_as_drawn_together(design: Design) -> None:
+    from clustergen.engine.report.pictures.diagram import (
+        topology_png,
+        topology_svg,
+        topology_svg_png,
+    )
+
+    assert topology_svg_png(design) == (topology_svg(design), topology_png(design))

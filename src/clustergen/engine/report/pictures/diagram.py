@@ -602,25 +602,31 @@ def figure(lay: Layout, chars_per_unit: int = 14) -> Any:
 
 def topology_png(d: Design) -> bytes:
     """The topology picture as PNG bytes."""
-    return topology_svg_png(d)[1]
+    from clustergen.engine.report.pictures.charts import png
+
+    return png(figure(layout(d)))
 
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
-    return topology_svg_png(d)[0]
+    return _svg(figure(layout(d)))
 
 
 def topology_svg_png(d: Design) -> tuple[bytes, bytes]:
     """The topology picture as SVG and as PNG, from one figure (laid out and built once)."""
-    import matplotlib
-
     from clustergen.engine.report.pictures.charts import png
 
     fig = figure(layout(d))
+    return _svg(fig), png(fig)
+
+
+def _svg(fig: Any) -> bytes:
+    import matplotlib
+
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "clustergen", "svg.fonttype": "none"}):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    return buf.getvalue(), png(fig)
+    return buf.getvalue()
 
 
 def drawio_xml(d: Design) -> str:
