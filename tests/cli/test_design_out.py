@@ -193,3 +193,19 @@ def test_out_naming_a_file_is_one_line_through_the_cli(cli, tmp_path: Path) -> N
     assert "Traceback" not in err
     assert not (tmp_path / "proposal.xlsx").exists()
     assert out == ""
+
+
+def test_an_error_drawing_a_picture_is_one_line_and_leaves_nothing(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pictures are drawn by a worker process (Linux): its error is the same one line."""
+    from clustergen.errors import OutputError
+
+    def broken(_: object) -> bytes:
+        raise OutputError("cannot draw the racks")
+
+    monkeypatch.setitem(report_bundle.RENDERERS, "racks.png", broken)
+    code, _, err = cli(*REQUEST, "--out", str(tmp_path / "out"))
+    assert code == 2
+    assert err.strip().splitlines()[0] == "Error: cannot draw the racks"
+    assert list(tmp_path.iterdir()) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -143,21 +144,22 @@ def design(
         raise RequestError('give a request, e.g. clustergen design "512 GPUs training, 5 MW"')
     fields = request_fields(given)
     _check_outputs(trace, out, plots, force)
-    cat = load_catalog(catalog)
-    req = load_request(cat, text, request, fields)
-    from clustergen.cli.workload_view import refuse_unread
+    with _drawing_ahead(out is not None or plots is not None):
+        cat = load_catalog(catalog)
+        req = load_request(cat, text, request, fields)
+        from clustergen.cli.workload_view import refuse_unread
 
-    refuse_unread(req, strict)
-    d = _make(
-        cat,
-        req,
-        offline=offline,
-        llm=llm,
-        model=model,
-        trace=trace,
-        allow_insecure_http=allow_insecure_http,
-    )
-    written = _write(d, out, plots, force)
+        refuse_unread(req, strict)
+        d = _make(
+            cat,
+            req,
+            offline=offline,
+            llm=llm,
+            model=model,
+            trace=trace,
+            allow_insecure_http=allow_insecure_http,
+        )
+        written = _write(d, out, plots, force)
     if json:
         print_json(d)
     else:
@@ -165,6 +167,15 @@ def design(
         for where, paths in written.items():
             names = ", ".join(p.name for p in paths)
             stdout.print(f"wrote {names} in {where}", markup=False)
+
+
+def _drawing_ahead(pictures: bool) -> contextlib.AbstractContextManager[None]:
+    """With pictures to draw, a worker starts importing matplotlib while the design is made."""
+    if not pictures:
+        return contextlib.nullcontext()
+    from clustergen.engine.report.bundle import drawing_ahead
+
+    return drawing_ahead()
 
 
 def _check_outputs(trace: Path | None, out: Path | None, plots: Path | None, force: bool) -> None:

@@ -3,7 +3,13 @@ re-writes from an edited design.json."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.report.documents.memo import render_memo
@@ -16,7 +22,12 @@ from clustergen.engine.report.files.rackplan import (
 )
 from clustergen.engine.report.files.slurm_topology import topology_conf
 from clustergen.engine.report.pictures.charts import power_chart
-from clustergen.engine.report.pictures.diagram import drawio_xml, topology_png, topology_svg
+from clustergen.engine.report.pictures.diagram import (
+    drawio_xml,
+    topology_png,
+    topology_svg,
+    topology_svg_png,
+)
 from clustergen.engine.report.pictures.elevation import rack_elevations
 from clustergen.engine.report.pictures.page_topology import topology_page_png
 from clustergen.engine.report.pictures.topology import mermaid_source
@@ -84,12 +95,181 @@ PICTURE_FILES = (
 )
 
 
+#: the pictures matplotlib draws: the bundle's slow part, drawn by a worker process beside the rest
+DRAWN_FILES = ("topology.svg", "topology.png", "topology-page.png", "power.png", "racks.png")
+
+
 def pictures(design: Design) -> dict[str, str | bytes]:
     """The design's pictures by file name: the topology as SVG, PNG, draw.io and Mermaid text,
     the rest as PNG."""
-    return {name: RENDERERS[name](design) for name in PICTURE_FILES}
+    return _files(design, PICTURE_FILES)
 
 
 def bundle_files(design: Design) -> dict[str, str | bytes]:
-    """File name -> content (text or bytes) of every file the bundle holds."""
-    return {name: render(design) for name, render in RENDERERS.items()}
+    """File name -> content (text or bytes) of every file the bundle holds.
+
+    Nothing is written here: the bundle is all in memory until `write_bundle` puts it in place
+    (all or none). On Linux the pictures are drawn by a forked worker process while this one
+    renders the rest (see `drawing_ahead`); elsewhere everything is rendered here."""
+    return _files(design, tuple(RENDERERS))
+
+
+#: the worker `drawing_ahead` started, waiting for a design to draw
+_ahead: _Worker | None = None
+
+
+@contextlib.contextmanager
+def drawing_ahead(enabled: bool = True) -> Iterator[None]:
+    """Start the picture worker now, so that it imports matplotlib (~0.4 s, a third of the
+    bundle's time) while this process makes the design; `bundle_files` and `pictures` called
+    inside hand it the design. The worker is ended on the way out, used or not."""
+    global _ahead
+    worker = _Worker.start() if enabled and _ahead is None else None
+    if worker is not None:
+        _ahead = worker
+    try:
+        yield
+    finally:
+        if worker is not None:
+            _ahead = None
+            worker.stop()
+
+
+def _files(design: Design, names: tuple[str, ...]) -> dict[str, str | bytes]:
+    global _ahead
+    drawn = tuple(n for n in names if n in DRAWN_FILES)
+    worker, _ahead = _ahead, None  # a worker draws once
+    if worker is None and len(drawn) > 1:
+        worker = _Worker.start()
+    try:
+        if worker is not None and not (drawn and worker.send(design, drawn)):
+            worker.stop()
+            worker = None
+        made = _render(design, tuple(n for n in names if worker is None or n not in drawn))
+        if worker is not None:
+            made.update(worker.result())
+    finally:
+        if worker is not None:
+            worker.stop()
+    return {name: made[name] for name in names}
+
+
+def _render(design: Design, names: tuple[str, ...]) -> dict[str, str | bytes]:
+    """The files named, in this process; the topology's SVG and PNG from one figure."""
+    made: dict[str, str | bytes] = {}
+    shared = RENDERERS["topology.svg"] is topology_svg and RENDERERS["topology.png"] is topology_png
+    for name in names:
+        if name in made:
+            continue
+        if shared and name in ("topology.svg", "topology.png"):
+            made["topology.svg"], made["topology.png"] = topology_svg_png(design)
+        else:
+            made[name] = RENDERERS[name](design)
+    return {name: made[name] for name in names}
+
+
+class _Worker:
+    """A forked child that imports matplotlib, then draws the files of the design it is sent.
+
+    Linux only (the fork start method; elsewhere, or with threads running, which a fork does not
+    copy, everything is drawn in this process). The design and the files go through pipes,
+    pickled; the child leaves with `os._exit` (no exit handlers, no flushing of the parent's
+    buffered output, nothing written anywhere). Whatever goes wrong in the child (an error
+    drawing, the child killed), the files are drawn again in this process: an error is then
+    raised here, as without the worker, with the same one-line message."""
+
+    def __init__(self, pid: int, to_child: int, from_child: int) -> None:
+        self.pid, self.to_child, self.from_child = pid, to_child, from_child
+        self.design: Design | None = None
+        self.names: tuple[str, ...] = ()
+
+    @classmethod
+    def start(cls) -> _Worker | None:
+        """A new worker, or None where forking is not safe or fails."""
+        if sys.platform != "linux" or threading.active_count() > 1:
+            return None
+        import fcntl
+
+        fds: list[int] = []
+        try:
+            fds += os.pipe()
+            fds += os.pipe()
+            with contextlib.suppress(OSError, AttributeError):
+                fcntl.fcntl(fds[1], fcntl.F_SETPIPE_SZ, 1 << 20)  # the design in one write
+            pid = os.fork()
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            return None
+        design_r, design_w, files_r, files_w = fds
+        if pid == 0:  # pragma: no cover - the child: its coverage is not collected
+            code = 1
+            try:
+                os.close(design_w)
+                os.close(files_r)
+                _child(design_r, files_w)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(design_r)
+        os.close(files_w)
+        return cls(pid, design_w, files_r)
+
+    def send(self, design: Design, names: tuple[str, ...]) -> bool:
+        """Hand the child the design and the files to draw; False if it cannot take them."""
+        self.design, self.names = design, names
+        try:
+            _write_all(self.to_child, pickle.dumps((design, names), pickle.HIGHEST_PROTOCOL))
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
+            return False
+        finally:
+            os.close(self.to_child)
+            self.to_child = -1
+        return True
+
+    def result(self) -> dict[str, str | bytes]:
+        """The files the child drew, or drawn here if it did not."""
+        assert self.design is not None, "send first"
+        with os.fdopen(self.from_child, "rb") as pipe:
+            self.from_child = -1
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if status == 0 and data:
+            files = pickle.loads(data)  # our own child's bytes, never a file's
+            if isinstance(files, dict) and set(files) == set(self.names):
+                return files
+        return _render(self.design, self.names)
+
+    def stop(self) -> None:
+        """End the child if its files were not taken (unused, or an error or interrupt here)."""
+        for fd in (self.to_child, self.from_child):
+            if fd >= 0:
+                os.close(fd)
+        self.to_child = self.from_child = -1
+        if self.pid:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(self.pid, 0)
+            self.pid = 0
+
+
+def _child(design_r: int, files_w: int) -> None:  # pragma: no cover - runs in the child
+    """The worker's life: matplotlib imported, then the design read, drawn and sent back."""
+    from clustergen.engine.report.pictures.charts import import_matplotlib
+
+    import_matplotlib()
+    with os.fdopen(design_r, "rb") as pipe:
+        data = pipe.read()
+    if not data:
+        return  # the parent needed no pictures
+    design, names = pickle.loads(data)  # our own parent's bytes
+    _write_all(files_w, pickle.dumps(_render(design, names), pickle.HIGHEST_PROTOCOL))
+    os.close(files_w)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]

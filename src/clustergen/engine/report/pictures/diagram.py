@@ -609,9 +609,20 @@ def topology_png(d: Design) -> bytes:
 
 def topology_svg(d: Design) -> bytes:
     """The topology picture as SVG (no date or random ids in the file: same design, same bytes)."""
-    import matplotlib
+    return _svg(figure(layout(d)))
+
+
+def topology_svg_png(d: Design) -> tuple[bytes, bytes]:
+    """The topology picture as SVG and as PNG, from one figure (laid out and built once)."""
+    from clustergen.engine.report.pictures.charts import png
 
     fig = figure(layout(d))
+    return _svg(fig), png(fig)
+
+
+def _svg(fig: Any) -> bytes:
+    import matplotlib
+
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "clustergen", "svg.fonttype": "none"}):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
