@@ -214,7 +214,7 @@ _LIMIT_BEFORE = re.compile(
 #: words after a reading that make it a wish the design honours ("air-cooled if at all
 #: possible", "InfiniBand where possible")
 _WISH_AFTER = re.compile(
-    r"^[\s,]*(?:if\s+(?:at\s+all\s+)?(?:possible|feasible|practical)|where(?:ver)?\s+possible|"
+    r"[\s,]*(?:if\s+(?:at\s+all\s+)?(?:possible|feasible|practical)|where(?:ver)?\s+possible|"
     r"if\s+we\s+can|ideally|preferably|by\s+preference)\b"
 )
 
@@ -229,17 +229,21 @@ def read_limit_words(r: Draft) -> None:
         if m is not None and _free(r.used, m.start(), m.end()):
             words = m.group(0).strip()
             r.take(m.start(), m.end(), f"{words!r} -> a ceiling ({phrase!r})")
-    # after any words read (a word set's are read only as a whole, so no phrase names them)
-    ends = [
-        k + 1 for k in range(len(r.low)) if r.used[k] and (k + 1 == len(r.low) or not r.used[k + 1])
-    ]
-    for end in ends:
-        wish = _WISH_AFTER.match(r.low[end:])
-        if wish is not None and _free(r.used, end, end + wish.end()):
-            start = max((k + 1 for k in range(end) if not r.used[k]), default=0)
+    # after any run of words read (a word set's are read only as a whole, so no phrase names
+    # them); the runs found in one pass, as (start, end)
+    runs, start = [], None
+    for k, used in enumerate([*r.used, False]):
+        if used and start is None:
+            start = k
+        elif not used and start is not None:
+            runs.append((start, k))
+            start = None
+    for start, end in runs:
+        wish = _WISH_AFTER.match(r.low, end)
+        if wish is not None and _free(r.used, end, wish.end()):
             read = r.low[start:end].strip()
             words = wish.group(0).strip(" ,")
-            r.take(end, end + wish.end(), f"{words!r} -> {read!r} is a wish, built as asked")
+            r.take(end, wish.end(), f"{words!r} -> {read!r} is a wish, built as asked")
 
 
 #: words after a cooling or fabric that allow it without asking for it ("liquid is fine",
