@@ -24,7 +24,7 @@ CAT = load_catalog()
         ("two racks of GB300 NVL72", "gb300-nvl72", 2),
         ("a rack of NVIDIA GB200 NVL72", "gb200-nvl72", 1),
         ("16 servers of HGX H200 for training", "hgx-h200", 16),
-        ("2 NVL72 racks", "gb200-nvl72", 2),
+        ("2 GB200 NVL72 racks", "gb200-nvl72", 2),
         ("one DGX GB200 rack", "gb200-nvl72", 1),
         ("a single DGX H100", "dgx-h100", 1),
         ("4 DGX B200 systems", "dgx-b200", 4),
@@ -300,3 +300,19 @@ def test_two_platforms_without_a_replacement_still_contradict() -> None:
 )
 def test_a_count_set_off_after_the_name_counts_it(text: str, field: str, value: int) -> None:
     assert getattr(parse_request(CAT, text), field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "nodes"),
+    [("8 NVL72 racks for training", 8), ("We want NVL72 for training, 1152 GPUs", None)],
+)
+def test_a_bare_nvl72_weighs_both_generations(text: str, nodes: int | None) -> None:
+    r = parse_request(CAT, text)
+    assert r.gpus_weighed == ["gb200", "gb300"]
+    assert r.nodes == nodes
+    assert r.not_understood == []
+
+
+def test_nvl72_beside_a_named_gpu_is_that_gpus_rack() -> None:
+    r = parse_request(CAT, "576 GB200 GPUs in NVL72 racks")
+    assert (r.gpu, r.gpus_weighed) == ("gb200", None)

@@ -214,11 +214,40 @@ def _ruled_out_kinds(r: Draft) -> None:
                 continue
             after = _KIND_AFTER.match(r.low, m.end())
             before = _KIND_BEFORE.search(r.low, max(0, m.start() - 30), m.start())
+            if _SYSTEM_KINDS[word] == {"nvl-rack"} and word.startswith("nvl"):
+                _rack_scale_asked(r, m, after)
+                continue
             if after or before:
                 start = before.start() if before else m.start()
                 end = after.end() if after else m.end()
                 others = _kind_ids(r, word, False)
                 _exclude(r, others, (start, end), f"systems other than {word.upper()}")
+
+
+def _rack_scale_asked(r: Draft, m: re.Match[str], after: re.Match[str] | None) -> None:
+    """'NVL72', '8 NVL72 racks': a rack-scale system of no generation named; the study weighs
+    the current ones (GB200 and GB300 NVL72), and a count before it counts racks."""
+    gpus = sorted(
+        {
+            s.gpu
+            for s in r.catalog.all("systems", System)
+            if s.kind == "nvl-rack" and s.gpu and s.lifecycle not in ("superseded", "end-of-sale")
+        }
+    )
+    end = after.end() if after else m.end()
+    named = any(kind != "model" for kind, _ in r.named)  # "GB200 GPUs in NVL72 racks"
+    if not named and "gpus_weighed" not in r.fields:
+        r.fields["gpus_weighed"] = gpus
+    count = re.search(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s*(?:x\s*)?$", r.low[: m.start()])
+    racks = after is not None and re.search(r"\bracks?\b", after.group(0))
+    if count and racks and "nodes" not in r.fields and r.free(count):
+        r.fields["nodes"] = int(count.group(1).replace(",", ""))
+        r.take(
+            count.start(), end, f"{r.low[count.start() : end]!r} -> {r.fields['nodes']} NVL72 racks"
+        )
+    what = "the named GPU's NVL72 rack" if named else f"{' or '.join(gpus)} NVL72 weighed"
+    r.take(m.start(), end, f"{r.low[m.start() : end]!r} -> {what}")
+    r.understood = [u for u in r.understood if u]
 
 
 def _count_around(r: Draft, m: re.Match[str]) -> None:
