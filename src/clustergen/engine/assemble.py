@@ -49,7 +49,7 @@ from clustergen.engine.model.links import LinkGroup
 from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.sizing.bom import build_bom, totals
-from clustergen.engine.sizing.checks import design_checks, su_table_check
+from clustergen.engine.sizing.checks import design_checks, racks_check, su_table_check
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.expansion import expand_design
 from clustergen.engine.sizing.fabric import compute_fabric, scale_section
@@ -157,7 +157,8 @@ def _overhead(d: Sized) -> Reserve:
     p = d.power
     w = p.it_total_w - p.compute_w - p.compute_fabric_switches_w - p.compute_fabric_optics_w
     priced = capital_of(d.bom).priced_usd or 0.0
-    return Reserve(w, priced - node_capital_usd(d.bom, d.inputs.system.id))
+    racks = d.racks.network_racks if d.inputs.request.max_racks is not None else 0
+    return Reserve(w, priced - node_capital_usd(d.bom, d.inputs.system.id), racks)
 
 
 def _capital_over(inputs: Inputs, bom: list[BomLine], gpus: int) -> OverCap | None:
@@ -338,6 +339,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         pdus = racks.pdus
     if check_cap:
         _refuse_over_cap(inputs, nodes, power)
+        _refuse_over_racks(inputs, nodes, racks)
     su_nodes = cf.su_nodes if cf else setup.plan.su_nodes
     compute = compute_section(inputs, nodes, cf.scalable_units if cf else 1, su_nodes, cap_solve)
     if ns.compute is not None:
@@ -395,6 +397,8 @@ def finish_design(
             sized.follows_ra,
         )
     )
+    if inputs.request.max_racks is not None:
+        checks.append(racks_check(sized.racks, inputs.request.max_racks))
     budget = inputs.request.capital_budget_usd
     if budget is not None:
         checks = [*checks, capital_check(capital_of(sized.bom), budget)]
@@ -462,6 +466,19 @@ def _refuse_over_cap(inputs: Inputs, nodes: int, power: PowerSection) -> None:
         f"{'at least ' if not power.complete else ''}{power.it_total_w / 1e6:.2f} MW IT, "
         f"over the {it_cap / 1e6:.2f} MW IT cap",
         power.it_total_w,
+    )
+
+
+def _refuse_over_racks(inputs: Inputs, nodes: int, racks: RacksSection) -> None:
+    """OverCap, carrying the network racks beside the compute racks, when the design needs more
+    racks than the site has positions for."""
+    room = inputs.request.max_racks
+    if room is None or racks.total_racks <= room:
+        return
+    raise OverCap(
+        Reserve(racks=racks.network_racks),
+        f"{nodes * inputs.system.gpus_per_node} {inputs.platform.gpu.id} GPUs need "
+        f"{racks.total_racks} racks, over the {room} the site has",
     )
 
 

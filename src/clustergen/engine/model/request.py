@@ -64,8 +64,9 @@ WORKLOAD_TARGETS = (
 )
 
 
-#: fields that size a design on their own: a count, or a cap (power, capital) to fill
-SIZE_FIELDS = ("gpus", "nodes", "compute_pflops", "power_cap_w", "capital_budget_usd")
+#: fields that size a design on their own: a count, or a cap (power, capital, the site's rack
+#: positions) to fill
+SIZE_FIELDS = ("gpus", "nodes", "compute_pflops", "power_cap_w", "capital_budget_usd", "max_racks")
 
 
 #: fields that describe an existing installation the design extends
@@ -150,6 +151,13 @@ class DesignRequest(BaseModel):
         "platforms whose compute ports run at it are weighed",
     )
     rack_power_kw: RackKw | None = Field(default=None, description="power limit of one rack in kW")
+    max_racks: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_NODES,
+        description="racks the site has room for ('space for 10 racks'): the design's racks, "
+        "compute and network, are checked against it and a cap sizes no more compute racks",
+    )
     cooling: Cooling | None = Field(default=None, description="how racks are cooled")
     rack_power: Literal["ac", "busbar"] | None = Field(
         default=None,
@@ -504,6 +512,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "compute_pflops": FieldWords("dense compute", unit="PFLOPS"),
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
+    "max_racks": FieldWords("rack positions", flag="max-racks"),
     "cooling": FieldWords("cooling"),
     "rack_power": FieldWords("rack power distribution"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),

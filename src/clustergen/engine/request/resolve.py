@@ -29,7 +29,7 @@ def merge_request(catalog: Catalog, text: str | None, fields: Mapping[str, Any])
         recount_sus(catalog, base)
     if not any(base.get(k) for k in SIZE_FIELDS) and not sizes_workload(base):
         raise RequestError(
-            "nothing to size: no GPU count, node count, power cap, capital budget or workload",
+            "nothing to size: no GPU count, node count, power cap, capital budget, rack count or workload",
             hint='say e.g. "512 GPUs training, 5 MW", or give `gpus` / `power_cap_w`, or a model '
             "with `training_tokens_t` and `training_days` (or `output_tokens_per_s`)",
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
 from clustergen.engine.cost import HOW_TO_PRICE
-from clustergen.engine.model.design import TradeStudy
+from clustergen.engine.model.design import Alternative, TradeStudy
 from clustergen.engine.model.request import WORKLOAD_TARGETS, DesignRequest
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.errors import ClustergenError, InfeasibleDesignError
@@ -81,6 +81,9 @@ def infeasible(
     by_budget = [r for r in study.rows if "capital budget" in (r.why_not or "") and r not in over]
     if request.capital_budget_usd is not None and (by_budget or not over):
         return over_budget_error(catalog, request, study, message)
+    by_racks = [r for r in study.rows if r.infeasible and "racks, over the" in (r.why_not or "")]
+    if request.max_racks is not None and by_racks and not over:
+        return over_racks_error(catalog, request, by_racks)
     if request.power_cap_w is None or not over:
         return InfeasibleDesignError(message, hint="relax a constraint, or name a platform")
     least = min(over, key=lambda r: r.it_power_w)
@@ -103,6 +106,27 @@ def infeasible(
         fits_gpus=fits[0][1] if fits else 0,
         fits_by_platform=dict(fits),
         needs_it_w=least.it_power_w,
+        field="fit",
+    )
+
+
+def over_racks_error(
+    catalog: Catalog, request: DesignRequest, over: list[Alternative]
+) -> InfeasibleDesignError:
+    """The refusal of a request no candidate builds in the site's rack positions: the fewest
+    racks it needs, and the most GPUs each platform fits in the positions."""
+    room = request.max_racks or 0
+    least = min(over, key=lambda r: (r.racks, r.it_power_w))
+    asked = f"{least.needed_gpus:,} GPUs" if least.needed_gpus else "the workload"
+    fits = most_under_cap_by_platform(catalog, request)
+    first = f"{_what_fits(fits, f'in {room} racks')}; or " if fits else ""
+    return InfeasibleDesignError(
+        f"no design fits in the site's {room} racks: {asked} need at least {least.racks} "
+        f"(on {least.platform})",
+        hint=f"{first}allow {least.racks} racks, or a higher rack power limit"
+        + ("; or build the largest that fits" if fits else ""),
+        fits_gpus=fits[0][1] if fits else 0,
+        fits_by_platform=dict(fits),
         field="fit",
     )
 

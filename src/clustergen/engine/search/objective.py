@@ -116,11 +116,19 @@ class Objective(NamedTuple):
 DELIVERED = "from the GPUs asked for"
 
 
+def bound_words(request: DesignRequest) -> str:
+    """What bounds a design sized to fill: 'under the cap', 'in the site's 10 racks' or both."""
+    cap = "under the cap" if request.power_cap_w or request.capital_budget_usd else ""
+    racks = f"in the site's {request.max_racks} racks" if request.max_racks else ""
+    return " ".join(w for w in (cap, racks) if w) or "under the cap"
+
+
 def objective_for(request: DesignRequest, precision: str) -> Objective:
     """The objective the request asks for (see the module docstring)."""
+    bound = bound_words(request)
     if request.objective == "most-gpus":
         return Objective(
-            "most-gpus", f"most GPUs under the cap, then most dense {precision} PFLOPS", "higher"
+            "most-gpus", f"most GPUs {bound}, then most dense {precision} PFLOPS", "higher"
         )
     if request.objective == "perf-per-watt":
         return Objective(
@@ -148,7 +156,7 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
         return Objective(
             "workload", "least IT power (whole design) that meets the workload", "lower"
         )
-    return Objective("compute", f"most dense {precision} PFLOPS under the cap", "higher")
+    return Objective("compute", f"most dense {precision} PFLOPS {bound}", "higher")
 
 
 def delivered_pflops(row: Alternative) -> float | None:

@@ -11,7 +11,7 @@ from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.installed import plan_expansion, plan_replacement
-from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, traded
+from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, bound_words, traded
 from clustergen.engine.search.pools import plan_pools, pooled
 from clustergen.engine.search.trade_study import current_only, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
@@ -73,7 +73,7 @@ def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
         else "the workload's GPUs"
     )
     line = (
-        f"built to fit: {asked} asked for do not fit under the cap, so this is the largest "
+        f"built to fit: {asked} asked for do not fit {bound_words(request)}, so this is the largest "
         f"design that does ({d.compute.gpus:,} GPUs)"
     )
     note = Assumed(field="fit", value=str(d.compute.gpus), reason=why)

@@ -289,6 +289,9 @@ def _why_not(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> tuple[s
             f"needs {bound}{p.it_total_w / 1e6:.2f} MW IT, over the {cap / 1e6:.2f} MW IT cap",
             True,
         )
+    room = request.max_racks
+    if room is not None and d.racks.total_racks > room:
+        return f"needs {d.racks.total_racks} racks, over the {room} the site has", True
     over_budget, unknown_capital = _capital_why_not(d, c)
     if over_budget:
         return over_budget, True

@@ -306,6 +306,19 @@ def storage_ports_check(fabrics: FabricsSection, storage: StorageSection) -> Che
     )
 
 
+def racks_check(racks: RacksSection, max_racks: int) -> Check:
+    """The design's racks against the positions the site has: compute racks and the network
+    racks its switches, servers and storage need, all of them on the floor."""
+    plan = racks.compute
+    return check(
+        "racks within the site's positions",
+        racks.total_racks <= max_racks,
+        f"{racks.total_racks} of {max_racks}",
+        f"{plural(plan.compute_racks, 'compute rack')} ({plural(plan.nodes_per_rack, 'node')} "
+        f"per rack, limited by {plan.limited_by}) + {plural(racks.network_racks, 'network rack')}",
+    )
+
+
 def design_checks(
     inputs: Inputs,
     compute: ComputeSection,

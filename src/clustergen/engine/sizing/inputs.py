@@ -149,9 +149,14 @@ class Inputs(NamedTuple):
 
     @property
     def cap_sized(self) -> bool:
-        """Whether a cap sizes the design: a power cap or a capital budget, and no node count,
-        GPU count or workload that fixes the size."""
-        capped = self.common.it_cap_w is not None or self.request.capital_budget_usd is not None
+        """Whether a cap sizes the design: a power cap, a capital budget or the site's rack
+        positions, and no node count, GPU count or workload that fixes the size."""
+        request = self.request
+        capped = (
+            self.common.it_cap_w is not None
+            or request.capital_budget_usd is not None
+            or request.max_racks is not None
+        )
         return capped and not (self.request.nodes or self.sized_gpus)
 
     @property

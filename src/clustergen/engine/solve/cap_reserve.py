@@ -21,14 +21,26 @@ _MAX_ROUNDS = 8
 
 class Reserve(NamedTuple):
     """What the rest of the design needs beside the nodes the solve sizes: IT power beyond
-    compute and the compute fabric, and capital beyond the nodes."""
+    compute and the compute fabric, capital beyond the nodes, and racks beyond the compute
+    racks (the network racks, against the site's rack positions)."""
 
     w: float = 0.0
     usd: float = 0.0
+    racks: int = 0
 
     def covers(self, other: Reserve) -> bool:
-        """Whether this reserve sets aside at least `other` on both caps."""
-        return self.w >= other.w - 1e-6 and self.usd >= other.usd - 1e-6
+        """Whether this reserve sets aside at least `other` on every cap."""
+        return (
+            self.w >= other.w - 1e-6 and self.usd >= other.usd - 1e-6 and self.racks >= other.racks
+        )
+
+    def widened(self, other: Reserve) -> Reserve:
+        """The larger of the two on every cap."""
+        return Reserve(max(self.w, other.w), max(self.usd, other.usd), max(self.racks, other.racks))
+
+    def narrowed(self, other: Reserve) -> Reserve:
+        """The smaller of the two on every cap."""
+        return Reserve(min(self.w, other.w), min(self.usd, other.usd), min(self.racks, other.racks))
 
 
 class OverCap(Exception):
@@ -64,9 +76,7 @@ def settle_under_cap(
             if best is not None:
                 return best
             if cap_sized and not reserve.covers(over.overhead):
-                reserve = Reserve(
-                    max(reserve.w, over.overhead.w), max(reserve.usd, over.overhead.usd)
-                )
+                reserve = reserve.widened(over.overhead)
                 continue
             raise
         if not cap_sized or reserve == Reserve():
@@ -75,7 +85,7 @@ def settle_under_cap(
         own = overhead(d)
         if own.covers(reserve):
             return d
-        best, reserve = d, Reserve(min(own.w, reserve.w), min(own.usd, reserve.usd))
+        best, reserve = d, reserve.narrowed(own)
     if best is None:  # pragma: no cover - the overhead settles in two or three rounds
         raise InfeasibleDesignError("no design settles under the cap")
     return best

@@ -222,7 +222,10 @@ def solve_cap(
     it_cap, system, choices = inputs.common.it_cap_w, inputs.system, inputs.choices
     if not inputs.cap_sized:
         return None, None
-    max_nodes = capital_nodes(inputs, reserve.usd)
+    bounds = [
+        n for n in (capital_nodes(inputs, reserve.usd), rack_nodes(inputs, reserve.racks)) if n
+    ]
+    max_nodes = min(bounds) if bounds else None
     if it_cap is None and max_nodes is None:
         return None, None
     try:
@@ -247,6 +250,28 @@ def solve_cap(
         raise InfeasibleDesignError(
             f"no {system.id} node fits under {it_cap / 1e6:g} MW IT", hint=exc.hint
         ) from None
+
+
+def rack_nodes(inputs: Inputs, network_racks: int) -> int | None:
+    """The most nodes the site's rack positions hold, less the `network_racks` the rest of the
+    design needs, at the nodes per rack the rack power limit and layout allow; None when the
+    request gives no rack positions."""
+    room = inputs.request.max_racks
+    if room is None:
+        return None
+    # here, not at the top: the racks bring the design model, which `clustergen power` skips
+    from clustergen.engine.sizing.inputs import Notes
+    from clustergen.engine.sizing.racks import compute_racks
+
+    # the nodes a rack holds do not depend on how many nodes there are
+    per_rack = compute_racks(inputs, 1, Notes()).nodes_per_rack
+    if room - network_racks < 1:
+        raise InfeasibleDesignError(
+            f"the site's {plural(room, 'rack')} leave no room for a compute rack beside the "
+            f"{plural(network_racks, 'network rack')} the design needs",
+            hint=f"allow at least {network_racks + 1} racks",
+        )
+    return (room - network_racks) * per_rack
 
 
 def capital_nodes(inputs: Inputs, reserve_usd: float) -> int | None:

@@ -230,3 +230,40 @@ def test_a_sequence_length_after_its_figure_is_read_not_taken_for_video(
     assert r.sequence_tokens == seq
     assert r.storage_tier is None
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "racks", "rack_kw"),
+    [
+        ("64 H100 GPUs in no more than 2 racks", 2, None),
+        ("a 4-rack limit, 64 H200", 4, None),
+        ("256 H100 GPUs across 8 racks", 8, None),
+        ("12 rack positions, 40 kW per rack, B200 training", 12, 40.0),
+        ("we have space for 10 racks at 30 kW, training", 10, 30.0),
+        # the rack's power after the count is the same phrase's (not a site cap of 40 kW)
+        ("max 6 racks, 40 kW each, H200", 6, 40.0),
+        ("10 racks x 40 kW, inference for Llama 3.1 70B", 10, 40.0),
+        ("B200 training, room for 3 racks of 60 kW", 3, 60.0),
+    ],
+)
+def test_the_sites_rack_positions_are_read_with_their_power(
+    text: str, racks: int, rack_kw: float | None
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.max_racks, got.rack_power_kw) == (racks, rack_kw)
+    assert got.not_understood == []
+
+
+def test_racks_and_their_power_bound_the_it_power_when_no_cap_is_stated() -> None:
+    cat = load_catalog()
+    got = parse_request(cat, "we have space for 10 racks at 30 kW, training")
+    assert (got.power_cap_w, got.power_cap_basis) == (300e3, "it")
+    assert any("10 x 30 kW" in u for u in got.understood)
+    # a stated cap stands: the racks only count
+    stated = parse_request(cat, "500 kW IT for 10 racks, H100 training")
+    assert (stated.power_cap_w, stated.max_racks, stated.rack_power_kw) == (500e3, 10, None)
+
+
+def test_a_count_of_named_racks_is_still_what_to_build() -> None:
+    got = parse_request(load_catalog(), "8 racks of GB200 NVL72")
+    assert (got.nodes, got.max_racks) == (8, None)

@@ -24,6 +24,7 @@ from clustergen.engine.request.passes.meanings import (
     context_meaning,
     data_meaning,
     note_readings,
+    racks_meaning,
     resolve_members,
 )
 from clustergen.engine.request.passes.names import (
@@ -92,6 +93,7 @@ PASSES: tuple[Pass, ...] = (
     budget_meaning,
     context_meaning,
     data_meaning,
+    racks_meaning,
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another
     refuse_unknown_model,

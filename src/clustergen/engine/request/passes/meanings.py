@@ -142,6 +142,21 @@ def data_meaning(r: Draft) -> None:
     _reread(r, "_data_tier", "storage_tier", f"{tier} storage tier (the data's, H100 RA Table 5)")
 
 
+def racks_meaning(r: Draft) -> None:
+    """A site's racks and their power ("space for 10 racks at 30 kW") bound its IT power: with no
+    cap stated, their product is the IT cap (the racks hold the IT load; cooling is outside
+    them), said as read from the racks. A pass: the cap may be stated anywhere in the request."""
+    racks, kw = r.fields.get("max_racks"), r.fields.get("rack_power_kw")
+    if not isinstance(racks, int) or not isinstance(kw, float) or "power_cap_w" in r.fields:
+        return
+    r.fields["power_cap_w"] = racks * kw * 1e3
+    r.fields.setdefault("power_cap_basis", "it")
+    r.understood.append(
+        f"IT power cap {racks * kw / 1e3:g} MW from the racks ({racks} x {kw:g} kW; "
+        "state a cap to replace it)"
+    )
+
+
 def note_readings(r: Draft) -> None:
     """What was read, and the words no rule or pass read ("not understood"). A pass: it is the
     reading's record, made once every reading is done (the refusals after it add no field)."""

@@ -265,7 +265,7 @@ def refuse_nothing_to_size(r: Draft) -> None:
         return
     raise RequestError(
         f"nothing to size in {_quoted(str(r.fields['text']))}: no GPU count, node count, power "
-        "cap, capital budget or workload",
+        "cap, capital budget, rack count or workload",
         hint='say e.g. "512 GPUs training, 5 MW" or "train a 70B model on 15T tokens in 60 days"',
     )
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from clustergen.engine.request.draft import Draft
 from clustergen.engine.request.negation import clauses, negated, softened
+from clustergen.engine.request.rules.rules import RACK_CEILING
 from clustergen.engine.request.words import NAMES
 from clustergen.errors import RequestError
 
@@ -282,7 +283,10 @@ def read_permissions(r: Draft) -> None:
 
 
 def read_scope(r: Draft) -> None:
-    """The coolings and fabrics a negation rules out, and kW figures about racks (rack limits)."""
+    """The coolings and fabrics a negation rules out, and kW figures about racks (rack limits).
+    The site's rack ceiling is read first: its rack power ("10 racks at 30 kW") is the same
+    phrase's, which the rack-limit reading would otherwise take alone."""
+    r.read(RACK_CEILING)
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
 
 

@@ -24,7 +24,7 @@ from clustergen.engine.request.rules.workload import (
 )
 from clustergen.errors import RequestError
 
-__all__ = ["RULES"]
+__all__ = ["RACK_CEILING", "RULES"]
 
 _NUM = r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([km])?"
 _MULT = {None: 1.0, "": 1.0, "k": 1e3, "m": 1e6}
@@ -45,6 +45,32 @@ def _pue(m: re.Match[str]) -> list[Reading]:
 def _rack(m: re.Match[str]) -> list[Reading]:
     kw = float(m.group(1) or m.group(2))
     return [Reading("rack_power_kw", kw, f"rack limit {kw:g} kW")]
+
+
+def _racks(m: re.Match[str]) -> list[Reading]:
+    n = int(m.group("n") or m.group("n2"))
+    out = [Reading("max_racks", n, f"room for {n} rack{'s' if n != 1 else ''}")]
+    kw = m.group("kw") or m.group("kw2") or m.group("kw3")
+    if kw:
+        out.append(Reading("rack_power_kw", float(kw), f"rack limit {float(kw):g} kW"))
+    return out
+
+
+#: words that make a rack count the site's ceiling, not the count to build: "no more than 2
+#: racks", "space for 10 racks", "fit in 4 racks"
+_RACK_CEILING = (
+    r"(?:no|not)\s+more\s+than|at\s+most|max(?:imum)?(?:\s+of)?|up\s+to|within|limited\s+to|only|"
+    r"just|fit(?:s|ting)?\s+(?:in(?:to)?|within)|(?:space|room)\s+for|in|into|across|for|"
+    r"(?:we\s+)?have"
+)
+
+
+#: a rack's power after its count: "10 racks at 30 kW", "6 racks, 40 kW each", "racks of 40kW"
+def _rack_kw(group: str) -> str:
+    return (
+        rf"(?:\s*(?:,|at|of|@|with|x)\s*(?P<{group}>\d+(?:\.\d+)?)\s*kw\b"
+        r"(?:\s*(?:each|apiece|per\s+rack|/\s*rack|a\s+rack))?)"
+    )
 
 
 def _power(m: re.Match[str]) -> list[Reading]:
@@ -211,6 +237,19 @@ _OWN_STORAGE = (
     r"|\bbyo\s+storage\b|\bbring\s+(?:our|your)\s+own\s+storage\b"
 )
 
+# a ceiling on racks, with the rack's power when it follows: "no more than 2 racks", "space
+# for 10 racks at 30 kW", "max 6 racks, 40 kW each", "12 rack positions", "a 4-rack limit";
+# a bare count with a rack power ("10 racks at 30 kW") is what the site has too
+RACK_CEILING = rule(
+    "max_racks",
+    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+)\s+racks?\b{_rack_kw('kw')}?"
+    rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"
+    rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')})",
+    _racks,
+    needs=("rack",),
+)
+
+
 NEED_RULES: tuple[Rule, ...] = (
     rule(
         "own_storage",
@@ -282,6 +321,7 @@ RULES: tuple[Rule, ...] = (
         _pue,
         needs=("pue",),
     ),
+    RACK_CEILING,
     rule(
         "rack",
         # "40 kW racks", "40kW/rack", "40 kW rack density", "racks of 40 kW", "rack density 40kW
