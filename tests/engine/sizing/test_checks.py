@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clustergen.catalog import load_catalog
 from clustergen.catalog.models import Switch
+from clustergen.engine.model.design import Check
 from clustergen.engine.model.fabric import FabricPlan
 from clustergen.engine.request import parse_request
 from clustergen.engine.search.planner import plan_design
@@ -157,3 +158,18 @@ def test_tiers_other_than_asked_warn_saying_what_the_size_needs() -> None:
     assert tiers.figure == f"{d.fabrics.compute.tiers} tiers built, 3 asked"
     same = plan_design(catalog, parse_request(catalog, "512 H200 on a two-tier leaf-spine"))
     assert next(c for c in same.checks if c.name == "compute fabric tiers as asked").passed
+
+
+def test_growth_within_the_tiers_built_passes_and_past_them_warns() -> None:
+    cat = load_catalog()
+
+    def growth(text: str) -> Check:
+        d = plan_design(cat, parse_request(cat, text))
+        return next(c for c in d.checks if c.name.startswith("fabric reaches the"))
+
+    within = growth("256 B200 GPUs for training now, room to grow to 1024 later")
+    assert within.passed and within.severity == "warning"
+    past = growth("128 H100 GPUs, scaling to 4096 later")
+    assert not past.passed and "adds a tier" in past.detail
+    lone = growth("8 H200 GPUs, expandable to 64 GPUs")
+    assert not lone.passed and "adds a compute fabric" in lone.detail

@@ -151,6 +151,14 @@ class DesignRequest(BaseModel):
         "platforms whose compute ports run at it are weighed",
     )
     rack_power_kw: RackKw | None = Field(default=None, description="power limit of one rack in kW")
+    growth_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_GPUS,
+        description="GPUs the cluster must be able to grow to later ('room to grow to 1024'): "
+        "the design is built for today's size and a check says whether its fabric's tiers "
+        "reach the later one",
+    )
     max_racks: int | None = Field(
         default=None,
         ge=1,
@@ -513,6 +521,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
     "max_racks": FieldWords("rack positions", flag="max-racks"),
+    "growth_gpus": FieldWords("GPUs to grow to", flag="grow-to-gpus"),
     "cooling": FieldWords("cooling"),
     "rack_power": FieldWords("rack power distribution"),
     "storage_tier": FieldWords("storage tier", flag="storage-tier"),

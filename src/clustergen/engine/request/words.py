@@ -18,6 +18,13 @@ FILLER = frozenset(
         # a clause's joint: what it joins is read or not on its own ("... but not InfiniBand")
         "but",
         "internal",
+        # when: today's size is what is built; a later one is read by its own rule
+        "now",
+        "today",
+        "initially",
+        "start",
+        "starting",
+        "later",
         "both",
         "of",
         "for",

@@ -7,6 +7,8 @@ a row leaves out is derived the same way."""
 
 from __future__ import annotations
 
+import math
+
 from clustergen.catalog.architectures import SU_TABLE_COUNTS, SuTable, SuTableRow
 from clustergen.catalog.models import StorageModel
 from clustergen.engine.model.common import Check
@@ -290,6 +292,37 @@ def tiers_check(built: int, asked: int, reach: int) -> Check:
     )
 
 
+def growth_check(cf: FabricDesign | None, gpus: int, gpus_per_node: int, later: int) -> Check:
+    """Whether the compute fabric's tiers reach the size the cluster must grow to: growth within
+    them adds leaves and spines (and their cables); past them it adds a tier, which a buyer
+    plans now (rack space, spine or core ports, optics). A warning either way."""
+    if cf is None:
+        return check(
+            f"fabric reaches the {later:,} GPUs to grow to",
+            False,
+            f"{gpus:,} GPUs on one node, no scale-out fabric",
+            f"growing to {later:,} GPUs adds a compute fabric",
+            severity="warning",
+        )
+    nodes_later = -(-later // gpus_per_node)
+    per_node = cf.node_links / max(cf.nodes, 1) / cf.planes
+    ports = math.ceil(nodes_later * per_node + cf.fabric_manager_links / cf.planes)
+    reach = cf.max_host_ports_at_tiers
+    fits = ports <= reach
+    return check(
+        f"fabric reaches the {later:,} GPUs to grow to",
+        fits,
+        f"{ports:,} host ports a plane at {later:,} GPUs; {plural(cf.tiers, 'tier')} reach "
+        f"{reach:,}",
+        "growth adds leaves and spines to the tiers built, no new tier (the spines' ports for "
+        "it are not bought now)"
+        if fits
+        else f"growing to {later:,} GPUs adds a tier: plan its switches, ports and rack space now, "
+        "or build the larger fabric from the start",
+        severity="warning",
+    )
+
+
 def storage_ports_check(fabrics: FabricsSection, storage: StorageSection) -> Check:
     """Whether the storage ports carry the read target: a storage port delivers the slower of
     its own rate and the switch port it lands on."""
@@ -334,6 +367,9 @@ def design_checks(
     checks = fabric_checks("compute fabric", cf) if cf else []
     if cf and request.fabric_tiers:
         checks.append(tiers_check(cf.tiers, request.fabric_tiers, cf.max_host_ports_at_tiers))
+    if request.growth_gpus and request.growth_gpus > compute.gpus:
+        per_node = system.gpus_per_node
+        checks.append(growth_check(cf, compute.gpus, per_node, request.growth_gpus))
     if sf:
         checks += fabric_checks("storage fabric", sf)
     if request.power_cap_w:

@@ -267,3 +267,20 @@ def test_racks_and_their_power_bound_the_it_power_when_no_cap_is_stated() -> Non
 def test_a_count_of_named_racks_is_still_what_to_build() -> None:
     got = parse_request(load_catalog(), "8 racks of GB200 NVL72")
     assert (got.nodes, got.max_racks) == (8, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "later"),
+    [
+        ("256 B200 GPUs for training now, room to grow to 1024 later", 1024),
+        ("512 H100, expandable to 2k GPUs", 2000),
+        ("start with 128 GPUs, scaling to 4096 later", 4096),
+        ("128 GB200 GPUs with a path to 1,024 GPUs", 1024),
+        ("256 GPUs training, 5 MW, future expansion to 1024", 1024),
+    ],
+)
+def test_the_size_to_grow_to_is_read_apart_from_the_size_built(text: str, later: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.growth_gpus == later
+    assert got.gpus is not None and got.gpus < later
+    assert got.not_understood == []

@@ -73,6 +73,11 @@ def _rack_kw(group: str) -> str:
     )
 
 
+def _growth(m: re.Match[str]) -> list[Reading]:
+    n = round(num(m.group(1)) * _MULT[m.group(2)])
+    return [Reading("growth_gpus", n, f"room to grow to {n:,} GPUs")]
+
+
 def _power(m: re.Match[str]) -> list[Reading]:
     watts = float(m.group(3)) * {"g": 1e9, "m": 1e6, "k": 1e3}[m.group(4)[0]]
     bases = {
@@ -322,6 +327,18 @@ RULES: tuple[Rule, ...] = (
         needs=("pue",),
     ),
     RACK_CEILING,
+    # the size the cluster must grow to later: "room to grow to 1024 GPUs", "expandable to 2k
+    # GPUs", "scaling to 4096 later", "a path to 1,024 GPUs" (a count of GPUs, not of nodes)
+    rule(
+        "growth",
+        r"\b(?:(?:room|headroom|space|ability|able|designed|built)\s+to\s+grow|grow(?:s|ing)?|"
+        r"(?:expand|extend|scal)(?:able|ing|e)|upgradeable|(?:future\s+)?(?:expansion|growth)|"
+        r"(?:a\s+)?path)\s+(?:later\s+|eventually\s+|up\s+)?to\s+(?:about\s+|~)?"
+        rf"{_NUM}(?:\s*(?:gpus?|accelerators))?\b(?!\s*(?:nodes?|servers?|systems?|racks?|mw|kw|"
+        r"tb|pb|gb|%|percent|users?|tokens?))(?:\s*(?:later|eventually|in\s+(?:phase|year)\s+\d))?",
+        _growth,
+        needs=("grow", "expan", "scal", "upgrad", "path", "exten"),
+    ),
     rule(
         "rack",
         # "40 kW racks", "40kW/rack", "40 kW rack density", "racks of 40 kW", "rack density 40kW
