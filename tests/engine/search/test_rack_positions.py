@@ -27,7 +27,8 @@ def test_a_design_sized_by_its_racks_fills_them_and_no_more(text: str) -> None:
     room = request.max_racks or 0
     assert d.racks.total_racks <= room
     check = next(c for c in d.checks if c.name == "racks within the site's positions")
-    assert check.passed and check.figure == f"{d.racks.total_racks} of {room}"
+    assert check.passed
+    assert check.figure == f"{d.racks.total_racks} of {room}"
     # one node more would need another rack or pass the cap: the positions are filled
     per_rack = d.racks.compute.nodes_per_rack
     spare = room - d.racks.total_racks
@@ -40,7 +41,8 @@ def test_no_row_over_the_positions_is_eligible() -> None:
     assert study is not None
     for row in study.rows:
         if row.racks > 10:
-            assert not row.eligible and "over the 10 the site has" in (row.why_not or "")
+            assert not row.eligible
+            assert "over the 10 the site has" in (row.why_not or "")
 
 
 def test_a_count_the_positions_cannot_hold_is_refused_with_what_they_hold() -> None:

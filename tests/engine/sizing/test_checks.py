@@ -168,8 +168,11 @@ def test_growth_within_the_tiers_built_passes_and_past_them_warns() -> None:
         return next(c for c in d.checks if c.name.startswith("fabric reaches the"))
 
     within = growth("256 B200 GPUs for training now, room to grow to 1024 later")
-    assert within.passed and within.severity == "warning"
+    assert within.passed
+    assert within.severity == "warning"
     past = growth("128 H100 GPUs, scaling to 4096 later")
-    assert not past.passed and "adds a tier" in past.detail
+    assert not past.passed
+    assert "adds a tier" in past.detail
     lone = growth("8 H200 GPUs, expandable to 64 GPUs")
-    assert not lone.passed and "adds a compute fabric" in lone.detail
+    assert not lone.passed
+    assert "adds a compute fabric" in lone.detail

@@ -282,5 +282,6 @@ def test_a_count_of_named_racks_is_still_what_to_build() -> None:
 def test_the_size_to_grow_to_is_read_apart_from_the_size_built(text: str, later: int) -> None:
     got = parse_request(load_catalog(), text)
     assert got.growth_gpus == later
-    assert got.gpus is not None and got.gpus < later
+    assert got.gpus is not None
+    assert got.gpus < later
     assert got.not_understood == []
