@@ -25,6 +25,11 @@ FILLER = frozenset(
         "start",
         "starting",
         "later",
+        # a size judged: "a single node is plenty", "one server is enough"
+        "enough",
+        "plenty",
+        "sufficient",
+        "needed",
         "both",
         "of",
         "for",

@@ -285,3 +285,18 @@ def test_the_size_to_grow_to_is_read_apart_from_the_size_built(text: str, later:
     assert got.gpus is not None
     assert got.gpus < later
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fine-tune Mistral 7B, one node",
+        "fine-tune Mistral 7B; a single server is enough",
+        "a single-node fine-tune of Llama 3 8B",
+        "fine-tune Mistral 7B on a single node, that is plenty",
+    ],
+)
+def test_one_node_in_words_is_a_node_count(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.nodes == 1
+    assert got.not_understood == []

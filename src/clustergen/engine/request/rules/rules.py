@@ -550,6 +550,14 @@ RULES: tuple[Rule, ...] = (
         _count("nodes", "nodes"),
         needs=("node", "server", "system"),
     ),
+    # "one node is plenty", "on a single server", "a single-node fine-tune" ("one" is left in
+    # words: "no one", "a one-off")
+    rule(
+        "one_node",
+        r"\b(?:one|a\s+single|single)(?:\s*-\s*|\s+)(?:node|server|system|box)\b",
+        lambda m: [Reading("nodes", 1, "1 node")],
+        needs=("one", "single"),
+    ),
     rule(
         "tier",
         # only beside "storage" or "tier": "the best GB300 config" asks for no storage tier
