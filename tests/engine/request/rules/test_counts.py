@@ -316,3 +316,31 @@ def test_a_bare_nvl72_weighs_both_generations(text: str, nodes: int | None) -> N
 def test_nvl72_beside_a_named_gpu_is_that_gpus_rack() -> None:
     r = parse_request(CAT, "576 GB200 GPUs in NVL72 racks")
     assert (r.gpu, r.gpus_weighed) == ("gb200", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        (
+            "1k GPUs for pretraining, B200 preferred but GB200 acceptable, 2.5MW IT",
+            ("b200", "gb200"),
+        ),
+        ("prefer H200, B200 is fine too, 256 GPUs inference", ("h200", "b200")),
+        ("512 GPUs, B300 ideally, GB300 as a fallback, 5 MW", ("b300", "gb300")),
+    ],
+)
+def test_a_preferred_gpu_with_a_fallback_weighs_the_fallback_last(
+    text: str, pair: tuple[str, str]
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.gpus_weighed == list(pair)
+    assert r.platforms_avoided == [pair[1]]
+    assert r.not_understood == []
+
+
+def test_the_preferred_gpu_is_built_when_it_meets_the_request() -> None:
+    from clustergen.engine.search.planner import plan_design
+
+    text = "1k GPUs for pretraining, B200 preferred but GB200 acceptable, 2.5MW IT"
+    d = plan_design(CAT, parse_request(CAT, text))
+    assert d.platform.gpu == "b200"

@@ -300,3 +300,17 @@ def test_one_node_in_words_is_a_node_count(text: str) -> None:
     got = parse_request(load_catalog(), text)
     assert got.nodes == 1
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"),
+    [
+        ("Our DC has 4 MW but only 2 MW is available for the AI cluster", 2e6),
+        ("6 MW site, 3 MW of it free for us, H200 training", 3e6),
+        ("we have 10 MW, 4 MW available for GPUs, B200", 4e6),
+    ],
+)
+def test_the_clusters_share_of_a_sites_power_is_the_cap(text: str, cap_w: float) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.power_cap_w == cap_w
+    assert got.not_understood == []

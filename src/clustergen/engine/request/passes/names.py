@@ -391,8 +391,35 @@ _EITHER = re.compile(r"^[\s,]*(?:or|vs\.?|versus|against|and|compared\s+(?:to|wi
 _COMPARE = re.compile(r"\b(?:compare|comparing|comparison\s+of|either|weigh|choose\s+between)\b")
 
 
+#: "B200 preferred but GB200 acceptable", "prefer B200, GB200 is fine too": the first is
+#: wanted, the second weighed only when no design of the first meets the request
+_PREFERRED = re.compile(
+    r"^[\s,(]*(?:is\s+|are\s+)?(?:preferred|ideally|(?:our\s+)?first\s+choice)[\s,;]*"
+    r"(?:but|though|although|yet|or)?[\s,]*(?:if\s+(?:needed|necessary)[\s,]*)?$"
+)
+_FALLBACK = re.compile(
+    r"\s*(?:gpus?\s+)?(?:is\s+|are\s+|would\s+be\s+|also\s+)?(?:acceptable|ok(?:ay)?|fine|"
+    r"an?\s+(?:option|alternative|fallback)|as\s+(?:a\s+)?(?:fallback|backup))\b(?:\s+too)?"
+)
+_PREFER = re.compile(r"\b(?:we\s+)?prefer(?:ably)?\s*$")
+
+
+def _preferred_pair(r: Draft, s1: int, e1: int, s2: int, e2: int) -> tuple[int, int] | None:
+    """The span of "B200 preferred but GB200 acceptable" (or "prefer B200, GB200 is fine"), when
+    the two names are so related."""
+    fallback = _FALLBACK.match(r.low, e2)
+    if fallback is None:
+        return None
+    before = _PREFER.search(r.low, max(0, s1 - 20), s1)
+    between = r.low[e1:s2]
+    if _PREFERRED.match(between) or (before and re.fullmatch(r"[\s,;]*(?:but)?[\s,]*", between)):
+        return (before.start() if before else s1), fallback.end()
+    return None
+
+
 def _weighed_gpus(r: Draft) -> None:
-    """Two GPUs named side by side to be compared: the study weighs their systems alone."""
+    """Two GPUs named side by side to be compared: the study weighs their systems alone (the
+    second only as a fallback when the first is preferred)."""
     gpus = [(i, eid) for i, (kind, eid) in enumerate(r.named) if kind == "gpu"]
     if len(gpus) != 2 or gpus[0][1] == gpus[1][1] or "gpu" in r.fields:
         return
@@ -400,6 +427,20 @@ def _weighed_gpus(r: Draft) -> None:
     (s1, e1), (s2, e2) = r.spans[i], r.spans[j]
     between = r.low[e1:s2]
     joint = _EITHER.match(between)
+    preferred = _preferred_pair(r, s1, e1, s2, e2)
+    if preferred is not None:
+        r.fields["gpus_weighed"] = [a, b]
+        avoided = r.fields.setdefault("platforms_avoided", [])
+        if isinstance(avoided, list) and b not in avoided:
+            avoided.append(b)
+        r.take(
+            *preferred,
+            f"{r.low[preferred[0] : preferred[1]]!r} -> {a} preferred: {b} weighed only when no "
+            f"{a} design meets the request",
+        )
+        r.named = [n for k, n in enumerate(r.named) if k not in (i, j)]
+        r.spans = [sp for k, sp in enumerate(r.spans) if k not in (i, j)]
+        return
     if joint is None or ("and" in between and not _COMPARE.search(r.low, max(0, s1 - 30), s1)):
         return
     r.fields["gpus_weighed"] = [a, b]

@@ -112,6 +112,41 @@ def _cap_pair(m: re.Match[str]) -> list[Reading]:
     ]
 
 
+def _cap_share(m: re.Match[str]) -> list[Reading]:
+    """'4 MW but only 2 MW is available for the cluster': the share the cluster may use is the
+    cap; the site's whole figure is context."""
+    g = m.groupdict()
+    unit = {"g": 1e9, "m": 1e6, "k": 1e3}
+    whole = float(g["whole"]) * unit[g["wu"][0]]
+    share = float(g["s1"] or g["s2"]) * unit[(g["su1"] or g["su2"])[0]]
+    if share > whole:
+        raise RequestError(
+            f"{m.group(0).strip()!r} makes the cluster's share larger than the whole",
+            hint="give the share the cluster may use as a part of the site's power",
+        )
+    return [
+        Reading(
+            "power_cap_w",
+            share,
+            f"power cap {share / 1e6:g} MW, the cluster's share (of the site's {whole / 1e6:g} MW)",
+        )
+    ]
+
+
+_MW = r"\s*(?:gw|mw|megawatts?|kw)\b"
+_FREE = r"(?:available|usable|free|spare|allocated|dedicated|set\s+aside|ours)"
+#: "4 MW but only 2 MW is available for the AI cluster", "6 MW site, 3 MW of it free for us"
+_CAP_SHARE = (
+    rf"(?<![\w.])(?P<whole>\d+(?:\.\d+)?)\s*(?P<wu>gw|mw|megawatts?|kw)\b[^.;\d]{{0,40}}?"
+    rf"(?:\bonly\s+(?P<s1>\d+(?:\.\d+)?)\s*(?P<su1>gw|mw|megawatts?|kw)\b"
+    rf"(?:\s+(?:of\s+it\s+)?(?:is\s+|are\s+|will\s+be\s+|can\s+be\s+)?{_FREE})?"
+    rf"|(?<![\w.])(?P<s2>\d+(?:\.\d+)?)\s*(?P<su2>gw|mw|megawatts?|kw)\b\s+(?:of\s+(?:it|that)\s+)?"
+    rf"(?:is\s+|are\s+|will\s+be\s+|can\s+be\s+)?{_FREE})"
+    r"(?:\s+(?:for|to)\s+(?:the|our|this|a|us)?\s*(?:new\s+)?(?:ai|gpus?|ml)?\s*"
+    r"(?:cluster|project|deployment|build|us|this|it)?)?"
+)
+
+
 #: real power per volt-ampere of a feed given in kVA/MVA: an estimate, the low end of what
 #: active-PFC server power supplies hold (0.95-0.99 at load; 80 PLUS asks at least 0.9 at half
 #: load), so the cap is not overstated
@@ -354,6 +389,22 @@ RULES: tuple[Rule, ...] = (
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(kva|mva)\b",
         _apparent,
         needs=("kva", "mva"),
+    ),
+    rule(
+        "cap_share",
+        _CAP_SHARE,
+        _cap_share,
+        needs=(
+            "only",
+            "available",
+            "usable",
+            "free",
+            "spare",
+            "allocated",
+            "dedicated",
+            "aside",
+            "ours",
+        ),
     ),
     rule(
         "cap_pair",
