@@ -27,6 +27,7 @@ FILLER = frozenset(
         "later",
         # a size judged: "a single node is plenty", "one server is enough"
         "enough",
+        "avg",
         "plenty",
         "sufficient",
         "needed",

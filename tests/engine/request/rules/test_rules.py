@@ -314,3 +314,21 @@ def test_the_clusters_share_of_a_sites_power_is_the_cap(text: str, cap_w: float)
     got = parse_request(load_catalog(), text)
     assert got.power_cap_w == cap_w
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens_per_s"),
+    [
+        # a month's volume at an even rate: 50M x 200 tokens over 30.44 days
+        (
+            "batch summaries of 50M documents per month with Llama 3.1 70B, 2k tokens in, 200 out",
+            50e6 * 200 / (365.25 * 86400 / 12),
+        ),
+        ("Llama 3.1 70B, 2 million support tickets a day, 300 tokens out", 2e6 * 300 / 86400),
+        ("500 API calls a minute, Llama 3.1 8B, 100 tokens out", 500 * 100 / 60),
+        ("Llama 3.1 8B, 70,000 emails a week, 250 output tokens", 70_000 * 250 / (7 * 86400)),
+    ],
+)
+def test_a_volume_of_work_over_a_period_is_its_even_rate(text: str, tokens_per_s: float) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.output_tokens_per_s == pytest.approx(tokens_per_s, rel=1e-6)

@@ -63,11 +63,19 @@ LOAD_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "requests_rate",
-        _AMOUNT + r"\s*(?:requests?|reqs?|queries|query|calls?|prompts?)\s*(?:/|per|a|an|each)\s*"
-        r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)\b"
+        # one word may say what kind: "2 million support tickets a day", "500 API calls a minute"
+        _AMOUNT
+        + r"\s*(?:[a-z][\w-]*\s+)?(?:requests?|reqs?|queries|query|calls?|prompts?|documents?|docs?|files?|"
+        r"pages?|tickets?|emails?|transcripts?|records?|conversations?|chats?|summaries|"
+        r"articles?|reports?|contracts?)\s*(?:/|per|a|an|each|every)\s*"
+        r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|mo)\b"
         r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm)\b",
         lambda m: [Reading("_requests_per_s", _load(m), _load_words(m))],
-        needs=("call", "prompt", "qps", "queries", "query", "req", "rps", "rpm"),
+        needs=(
+            *("call", "prompt", "qps", "queries", "query", "req", "rps", "rpm", "doc", "file"),
+            *("page", "ticket", "email", "transcript", "record", "conversation", "chat"),
+            *("summaries", "article", "report", "contract"),
+        ),
     ),
     # "5,000 users (about 10% active at peak)": the share of a user base using it at once
     rule(
@@ -141,6 +149,8 @@ def _load_words(m: re.Match[str]) -> str:
     rate = _load(m)
     number = f"{rate:,.0f}" if rate >= 100 or rate.is_integer() else f"{rate:.3g}"
     shown = f"{number} {'request' if rate == 1 else 'requests'}/s"
+    if _period_s(m) >= 86400:  # a volume over a day or more: its average, the plant's floor
+        return f"{shown} ({m.group(0).strip()} at an even rate; peaks need more)"
     return shown if _period_s(m) == 1.0 else f"{shown} ({m.group(0).strip()})"
 
 

@@ -67,12 +67,16 @@ class Rule:
 
 def seconds_per(unit: str | None) -> float:
     """Seconds in the period a rate is written over: a minute ("min", "minutes", "RPM"), an
-    hour ("h", "hours"), a day ("d", "day"), else a second ("1000 req/min" is 16.7 a second)."""
+    hour ("h", "hours"), a day ("d", "day"), a week, a month ("mo", "month"), else a second ("1000 req/min" is 16.7 a second)."""
     word = (unit or "").lower()
+    if word.startswith("mo"):  # a month: a twelfth of a Julian year, 30.44 days
+        return 365.25 * 86400 / 12
     if word == "rpm" or word.startswith("m"):
         return 60.0
     if word.startswith("d"):  # a daily volume: its average rate, the plant's floor
         return 86400.0
+    if word.startswith("w"):
+        return 7 * 86400.0
     return 3600.0 if word.startswith("h") else 1.0
 
 

@@ -307,7 +307,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _NOT_RATE
         + r"|(?<![\w.])"
         + _LEN
-        + r"[- ]tokens?\s+(?:outputs?|answers?|responses?|completions?)\b",
+        + r"[- ]tokens?\s+(?:outputs?|answers?|responses?|completions?|out\b(?!\s+of))\b",
         _one_length("osl_tokens", "output tokens"),
         needs=(
             "answer",
@@ -315,7 +315,9 @@ LATENCY_RULES: tuple[Rule, ...] = (
             "generated",
             "generation",
             "osl",
+            "out",
             "output",
+            "token",
             "replies",
             "response",
             "sequence",
