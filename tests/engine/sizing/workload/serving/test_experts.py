@@ -1,4 +1,5 @@
-"""Expert parallelism with attention data parallelism (DEP) against tensor parallelism (TP):
+"""Expert parallelism with attention data parallelism (DEP) or tensor-parallel attention (TEP)
+against tensor parallelism (TP):
 weights per GPU, the MLA cache TP copies, the all-to-all, and the layout the estimator picks."""
 
 from __future__ import annotations
@@ -161,3 +162,82 @@ def test_a_dep_replica_pays_the_all_to_all_floor_every_step_and_tp_does_not() ->
     assert dep8.overhead_s - tp.overhead_s == pytest.approx(58 * 48.3e-6, rel=0.02)
     assert dep32.overhead_s > dep8.overhead_s
     assert all_to_all_latency_s(R1, Layout("tp", 8), 1.0, 1.0) == 0.0
+
+
+def test_tep_reads_whole_experts_at_the_full_bandwidth_and_splits_like_tp() -> None:
+    """TEP (attention TP, experts spread): the same weights and KV copies per GPU as TP, no
+    all-to-all floor, but each expert is read whole on its GPU, not in TP slices that pay the
+    TP^-exponent: its routed reads are faster by 8^0.2."""
+    b200 = CAT.gpu("b200")
+    tp = build_replica(R1, b200, "fp4", 8, 1, 1000, 1000, EFF, "tp", 8)
+    tep = build_replica(R1, b200, "fp4", 8, 1, 1000, 1000, EFF, "tep", 8)
+    assert tp is not None
+    assert tep is not None
+    assert tep.shape == "TEP8"
+    assert tep.max_batch == pytest.approx(tp.max_batch)
+    assert tep.overhead_s == pytest.approx(tp.overhead_s)
+    assert tep.routed_s == pytest.approx(tp.routed_s * 8 ** (-EFF.tp_exponent))
+    assert kv_copies(R1, Layout("tep", 8)) == 8
+
+
+def test_a_drafted_step_reads_each_sequence_s_cache_once() -> None:
+    """Speculative decoding verifies 1 + d tokens of a sequence in one pass: its decode math is
+    paid 1 + d times, its KV cache read once."""
+    rep = build_replica(R1, CAT.gpu("b200"), "fp4", 8, 1, 1000, 1000, EFF, "tep", 8)
+    assert rep is not None
+    assert 0 < rep.kv_seq_s < rep.per_seq_s
+    drafted = rep.speculating(3, 0.85, 0.0)
+    math_part = (rep.per_seq_s - rep.kv_seq_s) * 4
+    assert drafted.per_seq_s == pytest.approx(math_part + rep.kv_seq_s)
+
+
+@pytest.mark.parametrize(
+    ("ep", "dispatch_us", "combine_us"), [(16, 173, 329), (32, 182, 350), (64, 186, 353)]
+)
+def test_beyond_the_nvlink_domain_the_floor_plus_the_bytes_give_deep_ep_s_latency(
+    ep: int, dispatch_us: float, combine_us: float
+) -> None:
+    """DeepEP README, low-latency kernels with pure RDMA (H800, CX7 ~50 GB/s, 128 tokens per
+    rank, V3's shape): the bytes the model costs at the port rate plus the RDMA floor give the
+    measured dispatch + combine latency per MoE layer within 15 us (3 %; the model counts
+    no FP8 scales)."""
+    h100 = CAT.gpu("h100-sxm")
+    per_token = all_to_all_s_per_token(R1, "fp8", Layout("dep", ep), h100, 8, 50.0)
+    assert per_token is not None
+    # seconds of the replica per token x its GPUs = one GPU's seconds; per MoE layer
+    bytes_us = per_token * ep * 128 / 58 * 1e6
+    floor = all_to_all_latency_s(
+        R1,
+        Layout("dep", ep),
+        EFF.a2a_latency_s_per_layer,
+        EFF.a2a_latency_s_per_rank,
+        8,
+        EFF.a2a_latency_s_per_layer_rdma,
+    )
+    assert bytes_us + floor / 58 * 1e6 == pytest.approx(dispatch_us + combine_us, abs=15.0)
+    inside = all_to_all_latency_s(
+        R1, Layout("dep", 8), EFF.a2a_latency_s_per_layer, EFF.a2a_latency_s_per_rank, 8, 1.0
+    )
+    assert inside / 58 == pytest.approx(
+        EFF.a2a_latency_s_per_layer + 8 * EFF.a2a_latency_s_per_rank
+    )
+
+
+def test_b200_keeps_deepseek_r1_decode_inside_the_node_at_125_tokens_per_user() -> None:
+    """NVIDIA's B200 recipes (InferenceX, dsr1-fp4-b200-dynamo-trt) never run decode EP wider
+    than 8: with the RDMA floor a wide DEP group over the NICs loses to TEP8 at 8 ms per token."""
+    request = DesignRequest(
+        model="deepseek-r1",
+        gpu="b200",
+        precision="fp4",
+        isl_tokens=1000,
+        osl_tokens=1000,
+        tpot_ms=8,
+        serving_engine="dynamo",
+        disaggregated=True,
+        speculative_decoding=True,
+        workload="inference",
+    )
+    choice, _ = choose_replica(CAT, resolve_workload(CAT, request))
+    assert choice is not None
+    assert choice.replica.gpus <= 8

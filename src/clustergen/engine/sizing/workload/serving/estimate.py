@@ -37,15 +37,20 @@ BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50
 #: extra band on an estimate that uses the serving stack beyond TensorRT-LLM's tables
 #: (speculative decoding, disaggregated prefill/decode), on top of the MoE anchored band (40) and
 #: the limited extra (10): the published DeepSeek-R1 curves with that stack (tests/engine/sizing/
-#: workload/serving/stack_curves.yaml, 8 points) are missed with an RMS of 44 %, within those 50
-#: (the points at 25 and 75 tokens/s per user within 15 %; at 125 the model is 58-90 % over the
-#: curve, which interpolates between recipes far apart; at 200 it is 30-54 % under); none added
+#: workload/serving/stack_curves.yaml, 8 points) are missed with an RMS of 31 %, within those 50
+#: (the points at 25 and 75 tokens/s per user within 10 %; at 125 the model is 45-57 % over the
+#: curve, which interpolates between recipes far apart; at 200 it is 28-41 % under); none added
 BAND_STACK_EXTRA_PCT = 0.0
 #: TTFT at load against published latency-throughput points (tests/engine/sizing/
 #: test_latency_calibration.py): a queue is the least certain figure
 BAND_TTFT_AT_LOAD_PCT = 25.0
 
 _POWERS = (1, 2, 4, 8, 16, 32, 64)
+#: widest tensor-parallel group (TP, or TEP's attention) weighed for a mixture-of-experts model:
+#: TensorRT-LLM's DeepSeek-R1 recipes run TEP4-TEP8 and go wider only as DEP16-DEP32
+#: (InferenceX .github/configs/nvidia-master.yaml, dsr1-fp4-{b200,b300,gb200}-dynamo-trt), and
+#: the TP^-exponent was fitted on TP1-TP8 tables (assumptions.yaml inference-tp-exponent)
+_MOE_TP_MAX = 8
 #: disaggregated serving is pointed out when it would give this much more per GPU
 _SPLIT_WINS = 1.25
 _PREFER_SMALLER = 0.95
@@ -118,19 +123,24 @@ def stack_as_tables(w: WorkloadInputs) -> bool:
 
 def _shapes(w: WorkloadInputs) -> list[tuple[int, int, str]]:
     """(GPUs per stage, PP, layout) to weigh: TP inside the NVLink domain, PP over nodes only if
-    TP alone is short; for a mixture-of-experts model also DEP (attention data parallel, experts
-    spread) inside the domain and, where the domain is too small, over nodes (its all-to-all
-    then crosses the scale-out fabric)."""
+    TP alone is short; for a mixture-of-experts model also TEP (attention TP, experts spread) at
+    the same widths and DEP (attention data parallel, experts spread) inside the domain and,
+    where the domain is too small, over nodes (its all-to-all then crosses the scale-out
+    fabric). A mixture-of-experts replica is TP or TEP at most `_MOE_TP_MAX` wide unless its
+    weights need more (wider, it is DEP)."""
     tps = [t for t in _POWERS if t <= w.nvlink_gpus]
     widest = tps[-1]
     mem = (w.gpu.memory_gb or 0) * 1e9
-    if w.arch.weight_bytes(w.precision) < 0.9 * widest * mem:
-        out = [(t, 1, "tp") for t in tps]
+    fits = [t for t in tps if w.arch.weight_bytes(w.precision) < 0.9 * t * mem]
+    if fits:
+        most = max(_MOE_TP_MAX, fits[0]) if w.arch.moe else widest
+        out = [(t, 1, "tp") for t in tps if t <= most]
     else:
         out = [(widest, p, "tp") for p in (2, 4, 8, 16)]
     if w.arch.moe:
         deps = [t for t in _POWERS if t >= 2 and (t <= w.nvlink_gpus or t <= 4 * widest)]
         out += [(t, 1, "dep") for t in deps]
+        out += [(t, 1, "tep") for t, p, lay in list(out) if lay == "tp" and p == 1 and t >= 2]
     return out
 
 

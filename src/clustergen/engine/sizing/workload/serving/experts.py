@@ -3,14 +3,21 @@ tensor parallelism (TP: every layer split over the GPUs) or, for a mixture-of-ex
 expert parallelism with attention data parallelism (DEP, as TensorRT-LLM's DeepSeek-R1 and Qwen3
 tables run it: each GPU holds the attention and shared weights whole and serves its own
 sequences; the routed experts are spread over the GPUs, and each MoE layer sends every token to
-the GPUs of its k experts and back: an all-to-all dispatch and combine).
+the GPUs of its k experts and back: an all-to-all dispatch and combine), or expert parallelism
+with tensor-parallel attention (TEP: attention and the shared weights split as TP, every routed
+expert whole on one GPU; TensorRT-LLM's "attention TP, MoE EP", which NVIDIA's disaggregated
+DeepSeek-R1 recipes run at few users per decode instance: InferenceX nvidia-master.yaml,
+recipes ctx1_gen5_tep8_batch32_mtp3 on B200 and ctx1_gen4_tep8_batch8_mtp3 on GB200).
 
 What the layout decides:
-- weights per GPU: TP splits everything; DEP keeps the shared weights whole on every GPU;
+- weights per GPU: TP and TEP split everything; DEP keeps the shared weights whole on every GPU;
 - KV cache: TP splits it by KV head, so heads fewer than the TP degree are copied, and an MLA
   latent has no heads: every TP rank holds and reads every sequence's latent; DEP keeps each
   sequence's cache on its own GPU, never copied;
-- communication: TP's all-reduces are in the fitted TP^-exponent; DEP's all-to-all moves
+- communication: TP's all-reduces are in the fitted TP^-exponent (TEP's too: after the
+  attention's all-reduce every rank holds every token, runs its own experts on them and the
+  outputs are summed as TP's are; but a whole expert's weights stream at the full bandwidth, as
+  under DEP, not split into TP slices); DEP's all-to-all moves
   k x hidden bytes per token per MoE layer each way (dispatch in FP8 with FP8 or FP4 weights,
   combine in BF16, as DeepEP does), over NVLink inside the domain at half its both-ways figure
   and, once the replica spans NVLink domains, every copy over the scale-out NIC: decode's
@@ -18,8 +25,9 @@ What the layout decides:
   logical on B200 EP8 NVLink, of 900 one way, and 39-53 GB/s logical for the low-latency
   kernels at EP16-256 on 50 GB/s CX7 ports); and every MoE layer's dispatch and combine pay a
   latency floor no batch amortises (TensorRT-LLM tech blog 18: ~50 us at one token per rank on
-  NVL72, growing with the EP width), which bounds how many users a wide-EP replica serves at a
-  few ms per token;
+  NVL72, growing with the EP width; beyond the NVLink domain about twice that, the part of
+  DeepEP's pure-RDMA latencies its bytes at the port rate leave unexplained), which bounds how
+  many users a wide-EP replica serves at a few ms per token;
 - prefill: under DEP one GPU reads a prompt, so one prompt's service is N times the replica's
   share, with N prompts served at once.
 """
@@ -36,7 +44,8 @@ _COMBINE_BYTES = 2.0
 
 
 class Layout(NamedTuple):
-    """How a replica's N GPUs share the model: "tp" or "dep" (attention DP + expert parallel)."""
+    """How a replica's N GPUs share the model: "tp", "dep" (attention DP + expert parallel) or
+    "tep" (attention TP + expert parallel)."""
 
     kind: str
     gpus: int
@@ -45,6 +54,11 @@ class Layout(NamedTuple):
     def dep(self) -> bool:
         """Attention data parallelism with expert parallelism."""
         return self.kind == "dep"
+
+    @property
+    def experts_whole(self) -> bool:
+        """Each routed expert whole on one GPU (DEP, TEP): its reads are not TP slices."""
+        return self.kind in ("dep", "tep")
 
 
 def kv_copies(arch: Arch, layout: Layout) -> int:
@@ -78,16 +92,26 @@ def all_to_all_bytes_per_token(arch: Arch, precision: str) -> float:
 
 
 def all_to_all_latency_s(
-    arch: Arch, layout: Layout, per_layer_s: float, per_rank_s: float = 0.0
+    arch: Arch,
+    layout: Layout,
+    per_layer_s: float,
+    per_rank_s: float = 0.0,
+    domain: int | None = None,
+    per_layer_rdma_s: float | None = None,
 ) -> float:
     """Seconds of every step spent in the all-to-alls' fixed latency: a dispatch and a combine
     per MoE layer under DEP, `per_layer_s` plus `per_rank_s` for each rank of the EP group (the
     launch and the flag barriers every rank writes to every other, which no batch amortises);
-    0 for TP, whose all-reduces are in the fitted per-layer step cost."""
+    `per_layer_rdma_s` in place of `per_layer_s` once the group spans NVLink domains of
+    `domain` GPUs (decode's low-latency kernels are then pure RDMA); 0 for TP and TEP, whose
+    all-reduces are in the fitted per-layer step cost."""
     m = arch.model
     if not (layout.dep and layout.gpus > 1 and arch.moe and m and m.layers):
         return 0.0
-    return (m.layers - (m.dense_layers or 0)) * (per_layer_s + per_rank_s * layout.gpus)
+    fixed = per_layer_s
+    if domain is not None and per_layer_rdma_s is not None and layout.gpus > domain:
+        fixed = per_layer_rdma_s
+    return (m.layers - (m.dense_layers or 0)) * (fixed + per_rank_s * layout.gpus)
 
 
 def all_to_all_s_per_token(

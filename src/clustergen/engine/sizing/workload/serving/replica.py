@@ -78,6 +78,7 @@ class Efficiency(NamedTuple):
     expert_read: float = 1.0
     a2a_latency_s_per_layer: float = 0.0
     a2a_latency_s_per_rank: float = 0.0
+    a2a_latency_s_per_layer_rdma: float = 0.0
 
     @classmethod
     def of(cls, catalog: Catalog) -> Efficiency:
@@ -109,6 +110,10 @@ class Efficiency(NamedTuple):
                     catalog, "inference-ep-all-to-all-latency-us-per-rank"
                 )
                 / 1e6,
+                a2a_latency_s_per_layer_rdma=constant(
+                    catalog, "inference-ep-all-to-all-latency-us-rdma"
+                )
+                / 1e6,
             ),
         )
 
@@ -129,7 +134,9 @@ class Replica(NamedTuple):
     overhead_s: float = 0.0  # fixed cost of every step (launches, all-reduces, sampling)
     chunks: int = 1  # steps one prompt's prefill is cut into (chunked prefill)
     prefill_ranks: int = 1  # prompts prefilled at once, each on its own GPUs (DEP: one per GPU)
-    layout: str = "tp"  # "tp", or "dep": attention data parallel with expert parallelism
+    # "tp"; "dep": attention data parallel with expert parallelism; "tep": attention tensor
+    # parallel with expert parallelism
+    layout: str = "tp"
     percentile: float | None = None  # the TTFT the limits and figures mean: None for the mean
     # speculative decoding: tokens each sequence computes per step (the one it emits plus the
     # drafts it verifies) and tokens it emits per step on average (1 + accepted drafts)
@@ -139,6 +146,9 @@ class Replica(NamedTuple):
     # same GPUs reads them at `prefill_load` of its time (its queue is the TTFT's)
     disaggregated: bool = False
     prefill_load: float = 1.0
+    # the part of `per_seq_s` that reads the sequence's KV cache: once per step however many
+    # tokens the step verifies (the drafted tokens attend to the same cache in one kernel)
+    kv_seq_s: float = 0.0
 
     @property
     def gpus(self) -> int:
@@ -147,8 +157,9 @@ class Replica(NamedTuple):
 
     @property
     def shape(self) -> str:
-        """'TP8', 'TP8 x PP2' or 'DEP8' (attention data parallel, experts spread)."""
-        head = f"{'DEP' if self.layout == 'dep' else 'TP'}{self.tp}"
+        """'TP8', 'TP8 x PP2', 'DEP8' (attention data parallel, experts spread) or 'TEP8'
+        (attention tensor parallel, experts spread)."""
+        head = f"{self.layout.upper()}{self.tp}"
         return head + (f" x PP{self.pp}" if self.pp > 1 else "")
 
     def scaled(self, factor: float) -> Replica:
@@ -160,6 +171,7 @@ class Replica(NamedTuple):
             routed_s=self.routed_s / factor,
             per_seq_s=self.per_seq_s / factor,
             overhead_s=self.overhead_s / factor,
+            kv_seq_s=self.kv_seq_s / factor,
         )
 
     def anchored(self, factor: float) -> Replica:
@@ -167,7 +179,11 @@ class Replica(NamedTuple):
         published max-throughput row measures) `factor` times faster; the floor every step pays
         whatever the batch (weights read, fixed cost) is kept as modelled, so a table measured
         at full batch does not speed up one user's TPOT."""
-        return self._replace(prefill_s=self.prefill_s / factor, per_seq_s=self.per_seq_s / factor)
+        return self._replace(
+            prefill_s=self.prefill_s / factor,
+            per_seq_s=self.per_seq_s / factor,
+            kv_seq_s=self.kv_seq_s / factor,
+        )
 
     def speculating(
         self, drafts: int, acceptance: float, draft_cost: float, deeper: float | None = None
@@ -175,13 +191,15 @@ class Replica(NamedTuple):
         """The replica with speculative decoding: each step verifies `drafts` drafted tokens
         per sequence, the first accepted with probability `acceptance`, each later one with
         probability `deeper` (default the same) while the ones before it were, so it emits
-        1 + a + a r + a r^2 + ... tokens; the verified tokens cost the sequence's decode work
-        each, the drafting `draft_cost` of it per draft."""
+        1 + a + a r + a r^2 + ... tokens; the verified tokens cost the sequence's decode math
+        each, the drafting `draft_cost` of it per draft; its KV cache is read once a step (the
+        verify pass attends all its tokens to the cache in one kernel, as MLA's generation
+        kernel does for MTP: TensorRT-LLM tech blog 2)."""
         emitted = speculative_tokens(drafts, acceptance, deeper)
         computed = (1 + drafts) * (1 + draft_cost)
         # the draft layers run one after another, each paying one layer's fixed cost per step
         return self._replace(
-            per_seq_s=self.per_seq_s * computed,
+            per_seq_s=(self.per_seq_s - self.kv_seq_s) * computed + self.kv_seq_s,
             overhead_s=self.overhead_s * (1 + drafts * draft_cost),
             verify=computed,
             accepted=emitted,
@@ -424,9 +442,13 @@ def build_replica(
     # shared weights are ordinary matrix multiplies at the dense one
     slow = 1 / moe_efficiency(arch, eff) - 1
     bandwidth = n * gpu.memory_bandwidth_gb_per_s * 1e9 * per_gpu * eff.memory
+    # a whole expert per GPU (DEP, TEP) streams at the full bandwidth; TP slices every expert
+    # and pays its all-reduces on those reads too
+    expert_bandwidth = bandwidth / per_gpu if lay.experts_whole else bandwidth
     context = isl + osl / 2
     kv_mid = arch.kv_bytes_per_token(context, kv_bytes(precision)) or kv_full
     copies = kv_copies(arch, lay)
+    kv_read = copies * kv_mid * context / bandwidth
     shared, routed = arch.expert_split()
     bpp = BYTES_PER_PARAM[precision]
     # FP4 checkpoints quantize only the routed experts: attention and the shared/dense weights
@@ -454,15 +476,23 @@ def build_replica(
         shared_s=shared_read / bandwidth,  # a look-up reads rows
         # a step streams each touched expert's matrices through a grouped GEMM of a few rows:
         # short reads that reach `expert_read` of the bandwidth the dense weights do
-        routed_s=routed * bpp / (bandwidth * eff.expert_read),
+        routed_s=routed * bpp / (expert_bandwidth * eff.expert_read),
         route_share=share,
         per_seq_s=(arch.decode_flops_per_token(context) + expert_extra) / (compute * eff.decode)
-        + copies * kv_mid * context / bandwidth
+        + kv_read
         + a2a,
         max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
         overhead_s=moe_overhead_s(arch, eff)
-        + all_to_all_latency_s(arch, lay, eff.a2a_latency_s_per_layer, eff.a2a_latency_s_per_rank),
+        + all_to_all_latency_s(
+            arch,
+            lay,
+            eff.a2a_latency_s_per_layer,
+            eff.a2a_latency_s_per_rank,
+            domain or tp,
+            eff.a2a_latency_s_per_layer_rdma or None,
+        ),
         chunks=max(1, math.ceil(isl / eff.chunk_tokens)),
         prefill_ranks=tp if lay.dep else 1,
         layout=layout,
+        kv_seq_s=kv_read,
     )
