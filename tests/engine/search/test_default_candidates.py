@@ -82,9 +82,23 @@ def test_a_port_speed_no_weighed_platform_has_is_refused_with_the_speeds_there_a
         candidate_platforms(CAT, request)
     hint = raised.value.hint or ""
     assert "ask for 400G" in hint
-    faster = [s.id for s in candidate_platforms(CAT, merge_request(CAT, "800G, 64 GPUs", {}))]
+    # the same count of servers at 800G: a rack-scale system is not a server, so not offered
+    same_size = merge_request(CAT, "800G, 127 nodes", {})
+    faster = [s.id for s in candidate_platforms(CAT, same_size)]
     assert faster
     assert all(f in hint for f in faster)
+
+
+@pytest.mark.parametrize("text", ["4 nodes for fine-tuning", "serve Llama 3.1 8B on one server"])
+def test_a_count_of_servers_weighs_no_rack_scale_system(text: str) -> None:
+    kinds = {s.kind for s in candidate_platforms(CAT, merge_request(CAT, text, {}))}
+    assert kinds
+    assert "nvl-rack" not in kinds
+
+
+def test_a_named_rack_scale_system_counted_in_nodes_is_still_built() -> None:
+    ids = [s.id for s in candidate_platforms(CAT, merge_request(CAT, "2 nodes of GB300 NVL72", {}))]
+    assert ids == ["gb300-nvl72"]
 
 
 @pytest.mark.parametrize("sid", sorted(s.id for s in CAT.all("systems", System) if s.superseded_by))

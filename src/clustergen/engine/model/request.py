@@ -334,6 +334,12 @@ class DesignRequest(BaseModel):
         description="usable storage capacity wanted, TB ('5 PB usable' is 5000): the "
         "appliances are counted to hold it",
     )
+    storage_bandwidth_per: Literal["node", "gpu"] | None = Field(
+        default=None,
+        description="the stated read and write bandwidth is per host (a server, or a rack-scale "
+        "system's compute tray) or per GPU, not in total: the design multiplies it by its own "
+        "hosts or GPUs",
+    )
     storage_read_gb_per_s: float | None = Field(
         default=None,
         ge=TINY,
@@ -569,6 +575,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
+    "storage_bandwidth_per": FieldWords("storage bandwidth stated per"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),
     "checkpoint_interval_s": FieldWords("checkpoint interval", unit="s"),
     "schedule_reserve_days": FieldWords("schedule reserve", unit="days"),

@@ -186,6 +186,10 @@ def _platforms(catalog: Catalog, request: DesignRequest) -> list[System]:
             continue
         if request.rack_power_kw and s.max_power_w and s.max_power_w / 1e3 > request.rack_power_kw:
             continue
+        # "4 nodes", "one server": a count of servers, which a rack-scale system (a node is a
+        # whole NVL72 rack of 72 GPUs) is not; it is weighed when named or counted in racks
+        if request.nodes and not request.gpus_weighed and s.kind == "nvl-rack":
+            continue
         out.append(s)
     if not out and (request.platforms_excluded or request.gpu_architecture):
         raise RequestError(

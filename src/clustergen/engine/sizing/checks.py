@@ -25,7 +25,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.model.workload import WorkloadEstimate
-from clustergen.engine.sizing.inputs import Inputs
+from clustergen.engine.sizing.inputs import Inputs, stated_bandwidth_scale
 from clustergen.engine.sizing.platform import lone_unit
 from clustergen.units import plural, ratio, watts
 
@@ -205,12 +205,11 @@ def stated_storage_checks(inputs: Inputs, storage: StorageSection) -> list[Check
         usable = None if each is None else each * fs.storage_targets
         if each is not None and target.estimated("usable_capacity_tb"):
             estimated = f"; {each:g} TB usable per {target.id} is an estimate (its basis: catalog)"
+    times = stated_bandwidth_scale(inputs, storage.targets.nodes)[0]
+    read, write = request.storage_read_gb_per_s, request.storage_write_gb_per_s
     delivered = {
-        "read": (request.storage_read_gb_per_s, app.read_gb_per_s if app else fs.read_gb_per_s),
-        "write": (
-            request.storage_write_gb_per_s,
-            app.write_gb_per_s if app else fs.write_gb_per_s,
-        ),
+        "read": (read and read * times, app.read_gb_per_s if app else fs.read_gb_per_s),
+        "write": (write and write * times, app.write_gb_per_s if app else fs.write_gb_per_s),
         "capacity": (request.storage_capacity_tb, usable),
     }
     out = []

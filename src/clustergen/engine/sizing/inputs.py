@@ -15,6 +15,7 @@ from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import CapBasis, NodePower
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
 from clustergen.errors import InfeasibleDesignError
+from clustergen.units import plural
 
 if TYPE_CHECKING:
     # annotations only: `fabric` and `power` size a platform without the design and workload
@@ -257,3 +258,18 @@ class Notes:
     ) -> None:
         self.assumed: list[Assumed] = assumed if assumed is not None else []
         self.warnings: list[str] = warnings if warnings is not None else []
+
+
+def stated_bandwidth_scale(inputs: Inputs, nodes: int) -> tuple[float, str]:
+    """What a bandwidth stated per host or per GPU is multiplied by, and how it is said: a host is
+    a server, or a rack-scale system's compute tray (its hosts, as the catalog lists them)."""
+    per, system = inputs.request.storage_bandwidth_per, inputs.system
+    if per == "gpu":
+        gpus = nodes * system.gpus_per_node
+        return gpus, f"the stated figure per GPU x {plural(gpus, 'GPU')}"
+    if per == "node":
+        trays = sum(p.count for p in system.included if p.tray == "compute") or 1
+        hosts = nodes * trays
+        host = "compute tray" if trays > 1 else "node"
+        return hosts, f"the stated figure per {host} x {plural(hosts, host)}"
+    return 1.0, ""

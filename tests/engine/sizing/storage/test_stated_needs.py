@@ -78,3 +78,18 @@ def test_a_stated_interval_replaces_youngs() -> None:
     d = plan_design(CAT, merge_request(CAT, text, {}))
     assert any("the request's, every 20 min" in n for n in d.storage.notes)
     assert d.storage.io.workload.checkpoint_interval_s == 1200
+
+
+def test_a_bandwidth_stated_per_host_or_gpu_is_multiplied_by_the_designs_own() -> None:
+    # 32 HGX/DGX B200 nodes x 20 GB/s; 18 compute trays of one NVL72 rack x 4 GB/s; 512 x 2 GB/s
+    for text, per, total in (
+        ("256 B200 GPUs, 20 GB/s per node storage reads", "node", 32 * 20.0),
+        ("72 GB200 GPUs, storage read 4 GB/s per node", "node", 18 * 4.0),
+        ("512 H100 GPUs, 2 GB/s/GPU read bandwidth", "gpu", 512 * 2.0),
+    ):
+        request = merge_request(CAT, text, {})
+        assert request.storage_bandwidth_per == per
+        d = plan_design(CAT, request)
+        assert d.storage.targets.read_gb_per_s >= total
+        check = next(c for c in d.checks if c.name == "storage read meets the request")
+        assert check.figure.endswith(f"of {total:,g} GB/s read")

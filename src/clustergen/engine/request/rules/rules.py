@@ -251,7 +251,22 @@ def _bandwidth(m: re.Match[str]) -> list[Reading]:
         else ("storage_read_gb_per_s")
     )
     kind = "write" if field == "storage_write_gb_per_s" else "read"
-    return [Reading(field, value * scale, f"storage {kind} {value * scale:,g} GB/s")]
+    per = g["p1"] or g["p2"] or g["p3"]
+    if per is None:
+        return [Reading(field, value * scale, f"storage {kind} {value * scale:,g} GB/s")]
+    unit = "gpu" if per.startswith("gpu") else "node"
+    return [
+        Reading(field, value * scale, f"storage {kind} {value * scale:,g} GB/s per {unit}"),
+        Reading("storage_bandwidth_per", unit, "", "set"),
+    ]
+
+
+def _per(group: str) -> str:
+    """ "per node", "/GPU", "each server": a bandwidth stated for one host or GPU."""
+    return (
+        rf"(?:\s*(?:/|per|a|an|for\s+each|each|for\s+every)\s*"
+        rf"(?P<{group}>nodes?|servers?|hosts?|systems?|gpus?|trays?)\b)?"
+    )
 
 
 _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
@@ -265,7 +280,7 @@ def _interval(m: re.Match[str]) -> list[Reading]:
 _BW_UNIT = r"(?:tb/s|gb/s|gbytes/s|tbytes/s|gigabytes?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)"
 _BW_WORDS = (
     r"(?:(?:aggregate|sustained|peak|total)\s+)?(?:storage\s+)?(?:checkpoint(?:ing)?\s+)?"
-    r"(?:read|write|checkpoint(?:ing)?|storage)(?:\s+(?:bandwidth|throughput|speed|performance))?"
+    r"(?:reads?|writes?|checkpoint(?:ing)?|storage)(?:\s+(?:bandwidth|throughput|speed|performance))?"
 )
 
 #: the customer's own storage serves the cluster: "we'll use our existing Lustre", "BYO storage"
@@ -332,10 +347,20 @@ NEED_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "storage_bandwidth",
-        r"(?<![\w.])(?P<n1>\d[\d,]*(?:\.\d+)?)\s*(?P<u1>" + _BW_UNIT + r")\s*(?:of\s+)?"
-        r"(?P<w1>" + _BW_WORDS + r")\b"
-        r"|\b(?P<w2>" + _BW_WORDS + r")\s*(?:of|:|=|at|is)?\s*"
-        r"(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<u2>" + _BW_UNIT + r")",
+        r"(?<![\w.])(?P<n1>\d[\d,]*(?:\.\d+)?)\s*(?P<u1>"
+        + _BW_UNIT
+        + r")"
+        + _per("p1")
+        + r"\s*(?:of\s+)?(?P<w1>"
+        + _BW_WORDS
+        + r")\b"
+        + _per("p2")
+        + r"|\b(?P<w2>"
+        + _BW_WORDS
+        + r")\s*(?:of|:|=|at|is)?\s*(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<u2>"
+        + _BW_UNIT
+        + r")"
+        + _per("p3"),
         _bandwidth,
         needs=("checkpoint", "read", "storage", "write"),
     ),

@@ -17,7 +17,7 @@ from clustergen.catalog.models import System
 from clustergen.engine.cache import cached
 from clustergen.engine.model.design import StorageAppliances, StorageSection, data_path_applies
 from clustergen.engine.model.storage import DesignIo, StorageTargets
-from clustergen.engine.sizing.inputs import Inputs, Notes
+from clustergen.engine.sizing.inputs import Inputs, Notes, stated_bandwidth_scale
 from clustergen.engine.sizing.management import standalone, storage_asked
 from clustergen.engine.sizing.storage.io import analyze_storage
 from clustergen.engine.sizing.storage.targets import design_io, storage_targets
@@ -68,9 +68,11 @@ def with_stated_needs(t: StorageTargets, inputs: Inputs) -> StorageTargets:
     """The tier's targets raised to the read and write bandwidth and the capacity the request
     states: a customer's figure is a floor the tier's guidance does not lower."""
     request = inputs.request
+    times, each = stated_bandwidth_scale(inputs, t.nodes)
+    read, write = request.storage_read_gb_per_s, request.storage_write_gb_per_s
     asked = {
-        "read_gb_per_s": request.storage_read_gb_per_s,
-        "write_gb_per_s": request.storage_write_gb_per_s,
+        "read_gb_per_s": read and read * times,
+        "write_gb_per_s": write and write * times,
         "capacity_tb": request.storage_capacity_tb,
     }
     raised = {k: v for k, v in asked.items() if v and v > (getattr(t, k) or 0.0)}
@@ -78,6 +80,8 @@ def with_stated_needs(t: StorageTargets, inputs: Inputs) -> StorageTargets:
         return t
     words = {"read_gb_per_s": "read GB/s", "write_gb_per_s": "write GB/s", "capacity_tb": "TB"}
     said = ", ".join(f"{v:,g} {words[k]}" for k, v in raised.items())
+    if each:
+        said += f" ({each})"
     return t.model_copy(update={**raised, "basis": f"{t.basis}; raised to the request's {said}"})
 
 
