@@ -381,3 +381,17 @@ def test_a_model_like_a_family_is_sized_by_its_figure() -> None:
         r = parse_request(cat, text)
         assert (r.workload, r.model_params_b, r.model) == ("training", 8.0, None)
         assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("about 2,000 H100-class GPUs, but not GB200", "h100-sxm"),
+        ("256 B200 class GPUs for inference", "b200"),
+        ("an A100-equivalent cluster of 64 GPUs", "a100-80gb"),
+    ],
+)
+def test_a_gpu_class_is_the_gpu_named(text: str, gpu: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.gpu == gpu
+    assert r.not_understood == []

@@ -31,6 +31,9 @@ FILLER = frozenset(
         "plenty",
         "sufficient",
         "needed",
+        # "something that fits in 1.2 MW", "anything except NVL72" (the exclusion is its rule's)
+        "something",
+        "anything",
         "both",
         "of",
         "for",

@@ -448,3 +448,28 @@ def test_an_option_allowed_is_not_asked_for(text: str, field: str) -> None:
     r = parse_request(CAT, text)
     assert getattr(r, field) is None
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we want 256 GPUs for training but we're not sure if we need InfiniBand",
+        "256 GPUs, undecided on InfiniBand vs Ethernet",
+        "256 GPUs, maybe InfiniBand",
+        "256 GPUs, don't know whether we need liquid cooling",
+        "512 GPUs, we're still evaluating air vs liquid cooling, 5 MW",
+        "256 GPUs. Not sure yet about networking.",
+        "256 GPUs; InfiniBand is optional",
+    ],
+)
+def test_an_option_left_open_is_neither_asked_for_nor_ruled_out(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.fabric, r.cooling) == (None, None)
+    assert (r.fabric_excluded, r.cooling_excluded) == (None, None)
+    assert r.not_understood == []
+
+
+def test_an_open_fabric_leaves_a_ruled_out_cooling_ruled_out() -> None:
+    r = parse_request(CAT, "256 GPUs, not sure about the fabric, but no liquid cooling")
+    assert (r.fabric, r.cooling_excluded) == (None, "liquid")
+    assert r.not_understood == []

@@ -251,7 +251,7 @@ def read_limit_words(r: Draft) -> None:
 #: "InfiniBand would be OK")
 _PERMITTED = re.compile(
     r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)\s+(?:fine|ok(?:ay)?|acceptable|"
-    r"allowed|possible|an\s+option|on\s+the\s+table|not\s+a\s+problem)\b"
+    r"allowed|possible|optional|an\s+option|on\s+the\s+table|not\s+a\s+problem)\b"
 )
 #: "no preference on fabric", "no preference for cooling": both weighed
 _NO_PREFERENCE = re.compile(
@@ -287,7 +287,59 @@ def read_scope(r: Draft) -> None:
     The site's rack ceiling is read first: its rack power ("10 racks at 30 kW") is the same
     phrase's, which the rack-limit reading would otherwise take alone."""
     r.read(RACK_CEILING)
+    _apply(r, _undecided(r.low, r.used))
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
+
+
+#: words that leave what follows open ("not sure if we need InfiniBand", "don't know whether
+#: liquid cooling is needed", "undecided on InfiniBand vs Ethernet", "maybe liquid"): neither
+#: asked for nor ruled out (a negation among them does not govern the option)
+_OPEN_BEFORE = re.compile(
+    r"\b(?:not\s+(?:yet\s+)?(?:sure|certain|decided)|unsure|uncertain|undecided|"
+    r"(?:don[’']?t|do\s+not|doesn[’']?t)\s+(?:yet\s+)?know|(?:haven[’']?t|have\s+not)\s+"
+    r"(?:yet\s+)?decided|tbd|to\s+be\s+decided|maybe|perhaps|possibly|debating|"
+    r"(?:still\s+)?(?:deciding|weighing|evaluating)|whether\s+or\s+not)\b"
+)
+#: a field left open by name ("not sure about the fabric", "undecided on cooling")
+_OPEN_FIELD = re.compile(
+    r"\b(?:the\s+)?(?:compute\s+)?(fabric|network(?:ing)?|interconnect|cooling)\b"
+)
+#: at most this many words between the open words and the option they leave open
+_OPEN_REACH = 6
+
+
+def _undecided(low: str, used: list[bool]) -> list[Found]:
+    """The coolings and fabrics a clause leaves open ("not sure if we need InfiniBand", "not
+    sure about the fabric"): the words are read (so no rule asks for the option and no negation
+    rules it out) and the trade study weighs both."""
+    out: list[Found] = []
+    for cs, ce in clauses(low):
+        hedges = list(_OPEN_BEFORE.finditer(low, cs, ce))
+        if not hedges:
+            continue
+        options = [
+            (m, f"{field} {value}")
+            for field, value, pattern in _GOVERNED
+            if value
+            for m in pattern.finditer(low, hedges[0].end(), ce)
+        ]
+        named = [m.span() for m, _ in options]
+        options += [
+            (m, m.group(1))
+            for m in _OPEN_FIELD.finditer(low, hedges[0].end(), ce)
+            if not any(a < m.end() and m.start() < b for a, b in named)  # "liquid cooling"
+        ]
+        for m, what in options:
+            hedge = [h for h in hedges if h.end() <= m.start()][-1]
+            between = low[hedge.end() : m.start()]
+            if len(between.split()) > _OPEN_REACH or re.search(r"\d", between):
+                continue
+            if not _free(used, m.start(), m.end()):
+                continue
+            words = low[hedge.start() : m.end()].strip()
+            note = f"{words!r} -> {what} left open: the trade study weighs every option"
+            out.append(Found(hedge.start(), m.end(), "_open", None, note))
+    return out
 
 
 def read_cap_basis(r: Draft) -> None:
