@@ -395,3 +395,21 @@ def test_a_gpu_class_is_the_gpu_named(text: str, gpu: str) -> None:
     r = parse_request(CAT, text)
     assert r.gpu == gpu
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "256 GPUs, no Nvidia Grace, x86 only",
+        "256 GPUs, x86-based servers",
+        "256 GPUs, no Arm CPUs",
+    ],
+)
+def test_a_host_cpu_ruled_out_or_asked_for_rules_out_the_grace_systems(text: str) -> None:
+    from clustergen.catalog.models import System
+
+    r = parse_request(CAT, text)
+    grace = {s.id for s in CAT.all("systems", System) if "grace" in (s.cpu or "").lower()}
+    assert grace
+    assert set(r.platforms_excluded) == grace
+    assert r.not_understood == []

@@ -175,3 +175,23 @@ def test_a_split_cluster_reads_its_share(text: str, fields: dict[str, object]) -
 def test_two_different_shares_are_refused() -> None:
     with pytest.raises(RequestError, match="two"):
         parse_request(CAT, "512 GPUs, 60% for training and 60% for inference")
+
+
+@pytest.mark.parametrize(
+    ("text", "years"),
+    [
+        ("how much would 1024 B200s cost to run for a year at $0.08/kWh", 1.0),
+        ("1024 B200s, what would it cost to operate for 3 years", 3.0),
+    ],
+)
+def test_what_it_costs_to_run_for_a_term_is_the_ownership_term(text: str, years: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.tco_years == years
+    assert r.training_days is None
+    assert r.not_understood == []
+
+
+def test_training_for_a_year_is_still_a_deadline() -> None:
+    r = parse_request(CAT, "train a 7B model for a year on 64 GPUs")
+    assert r.tco_years is None
+    assert r.training_days == pytest.approx(365.2425)

@@ -113,7 +113,7 @@ def rule_out_names(r: Draft) -> None:
             continue
         word = re.sub(r"\s+(?:racks?|systems?)$", "", r.low[start:end].strip())
         if word in _SYSTEM_KINDS:  # "no NVL72 racks": every system of the kind, not one alias's
-            _exclude(r, _kind_ids(r, word, True), span, f"{word.upper()} systems")
+            _exclude(r, _kind_ids(r, word, True), span, f"{_kind_label(word)} systems")
             continue
         _exclude(r, [eid], span, eid)
     r.named, r.spans = [r.named[i] for i in keep], [r.spans[i] for i in keep]
@@ -180,10 +180,20 @@ _SYSTEM_KINDS: dict[str, frozenset[str]] = {
     "rack-scale": frozenset({"nvl-rack"}),
     "rack scale": frozenset({"nvl-rack"}),
     "pcie": frozenset({"pcie-server"}),
+    # the host CPU ("no Grace", "x86 only", "no Arm CPUs"): a system's CPU is Grace (Arm) or,
+    # with no Grace named, an x86 host
+    "grace": frozenset({"cpu:grace"}),
+    "arm": frozenset({"cpu:grace"}),
+    "x86": frozenset({"cpu:x86"}),
 }
+#: how a kind is said in a reading, where its word upper-cased is not its name
+_KIND_LABEL = {"grace": "Grace-CPU", "arm": "Arm-CPU (Grace)", "x86": "x86-host"}
 #: what makes a kind's word a request for it ("DGX systems", "OEM servers", "DGX only", "only
 #: NVL72"), not a passing mention ("PCIe Gen5 NICs")
-_KIND_AFTER = re.compile(r"\s*(?:systems?|servers?|nodes?|boxes|racks?|only|based|platforms?)\b")
+_KIND_AFTER = re.compile(
+    r"(?:[\s-]*(?:systems?|servers?|nodes?|boxes|racks?|only|based|platforms?|cpus?|hosts?|"
+    r"processors?)\b)+"
+)
 _KIND_BEFORE = re.compile(r"\bonly\s+(?:(?:want|use|buy|consider)\s+)?(?:the\s+)?$")
 
 
@@ -195,8 +205,16 @@ def _kind_ids(r: Draft, word: str, among: bool) -> list[str]:
         s.id
         for s in r.catalog.all("systems", System)
         if s.gpus_per_node
-        and (s.kind in kinds or word in re.findall(r"[a-z0-9-]+", s.name.lower())) == among
+        and (
+            bool(kinds & {s.kind, "cpu:grace" if "grace" in (s.cpu or "").lower() else "cpu:x86"})
+            or word in re.findall(r"[a-z0-9-]+", s.name.lower())
+        )
+        == among
     ]
+
+
+def _kind_label(word: str) -> str:
+    return _KIND_LABEL.get(word, word.upper())
 
 
 def _ruled_out_kinds(r: Draft) -> None:
@@ -209,10 +227,12 @@ def _ruled_out_kinds(r: Draft) -> None:
                 continue
             cs, ce = clause_of(r.low, m.start())
             span = negated(r.low, cs, ce, m.start(), m.end())
-            if span is not None:
-                _exclude(r, _kind_ids(r, word, True), span, f"{word.upper()} systems")
-                continue
             after = _KIND_AFTER.match(r.low, m.end())
+            if span is not None:
+                if after and span[1] == m.end():  # "no Arm CPUs", "no DGX systems"
+                    span = (span[0], after.end())
+                _exclude(r, _kind_ids(r, word, True), span, f"{_kind_label(word)} systems")
+                continue
             before = _KIND_BEFORE.search(r.low, max(0, m.start() - 30), m.start())
             if _SYSTEM_KINDS[word] == {"nvl-rack"} and word.startswith("nvl"):
                 _rack_scale_asked(r, m, after)
@@ -221,7 +241,7 @@ def _ruled_out_kinds(r: Draft) -> None:
                 start = before.start() if before else m.start()
                 end = after.end() if after else m.end()
                 others = _kind_ids(r, word, False)
-                _exclude(r, others, (start, end), f"systems other than {word.upper()}")
+                _exclude(r, others, (start, end), f"systems other than {_kind_label(word)}")
 
 
 def _rack_scale_asked(r: Draft, m: re.Match[str], after: re.Match[str] | None) -> None:

@@ -76,8 +76,10 @@ def _cents_per_kwh(m: re.Match[str]) -> list[Reading]:
 
 
 def _term(m: re.Match[str]) -> list[Reading]:
-    years = num(next(g for g in m.groups() if g))
-    return [Reading("tco_years", years, f"cost-of-ownership term {years:g} years")]
+    said = next(g for g in m.groups() if g)
+    years = 1.0 if said in ("a", "one") else num(said)
+    unit = "year" if years == 1 else "years"
+    return [Reading("tco_years", years, f"cost-of-ownership term {years:g} {unit}")]
 
 
 def _target(m: re.Match[str]) -> list[Reading]:
@@ -219,9 +221,12 @@ MONEY_RULES: tuple[Rule, ...] = (
         r"cost of ownership)\b"
         r"|\b(?:tco|total cost of ownership|cost of ownership)\s+(?:over|of|for)\s+"
         r"(\d+(?:\.\d+)?)\s*(?:years?|yrs?)\b"
-        r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b",
+        r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b"
+        # what it costs to run for a term ("cost to run for a year", "costs over 2 years"): the
+        # cost's term, not a training deadline
+        r"|\bcosts?\b[^.;$\d]{0,30}?\bfor\s+(\d+(?:\.\d+)?|a|one)\s+(?:full\s+)?(?:years?|yrs?)\b",
         _term,
-        needs=("cost of ownership", "over", "tco", "term"),
+        needs=("cost", "over", "tco", "term"),
     ),
     rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
 )
