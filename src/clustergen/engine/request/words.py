@@ -33,6 +33,7 @@ FILLER = frozenset(
         "needed",
         # "something that fits in 1.2 MW", "anything except NVL72" (the exclusion is its rule's)
         "something",
+        "capacity",
         "anything",
         "both",
         "of",

@@ -332,3 +332,34 @@ def test_the_clusters_share_of_a_sites_power_is_the_cap(text: str, cap_w: float)
 def test_a_volume_of_work_over_a_period_is_its_even_rate(text: str, tokens_per_s: float) -> None:
     got = parse_request(load_catalog(), text)
     assert got.output_tokens_per_s == pytest.approx(tokens_per_s, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens_per_s", "isl"),
+    [
+        # a night's batch: done in a 12-hour window, each document its prompt
+        (
+            "batch inference: summarize 5 million documents of 3,000 tokens each overnight "
+            "with Llama 3.1 8B, 200 tokens out",
+            5e6 * 200 / (12 * 3600),
+            3000,
+        ),
+        (
+            "summarize 5 million 3,000-token documents a day with Llama 3.1 8B, 200 tokens out",
+            5e6 * 200 / 86400,
+            3000,
+        ),
+        (
+            "Llama 3.1 70B, 40,000 contracts of about 8k tokens nightly, 500 tokens out",
+            4e4 * 500 / 43200,
+            8000,
+        ),
+    ],
+)
+def test_a_volume_of_documents_carries_their_length_and_window(
+    text: str, tokens_per_s: float, isl: int
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.output_tokens_per_s == pytest.approx(tokens_per_s, rel=1e-6)
+    assert got.isl_tokens == isl
+    assert got.not_understood == []

@@ -48,7 +48,8 @@ def _rack(m: re.Match[str]) -> list[Reading]:
 
 
 def _racks(m: re.Match[str]) -> list[Reading]:
-    n = int(m.group("n") or m.group("n2"))
+    said = m.group("n") or m.group("n2")
+    n = int(said) if said.isdigit() else 1  # "fits in one rack", "in a single rack"
     out = [Reading("max_racks", n, f"room for {n} rack{'s' if n != 1 else ''}")]
     kw = m.group("kw") or m.group("kw2") or m.group("kw3")
     if kw:
@@ -297,7 +298,7 @@ _OWN_STORAGE = (
 # a bare count with a rack power ("10 racks at 30 kW") is what the site has too
 RACK_CEILING = rule(
     "max_racks",
-    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+)\s+racks?\b{_rack_kw('kw')}?"
+    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+|one|(?:a\s+)?single|a)\s+racks?\b{_rack_kw('kw')}?"
     rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"
     rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')})",
     _racks,
@@ -745,11 +746,13 @@ RULES: tuple[Rule, ...] = (
     rule(
         "w_inf",
         r"\binferenc(?:e|ing)\b|\bserv(?:e|es|ed|ing)\b|\binference[- ]heavy\b"
+        # work a served model does: "summarize 5 million documents a day"
+        r"|\bsummari[sz](?:e|es|ed|ing|ation)\b"
         # "host Llama 3.3 70B", "self-hosting a model": not a host's parts ("host memory")
         r"|\b(?:self[- ])?host(?:s|ed|ing)?\b(?!\s+(?:nodes?|memory|cpus?|servers?|machines?|names?|"
         r"ports?|channel|adapters?|side))",
         _member("workload", "inference", "workload"),
-        needs=("host", "inference", "inferencing", "serve", "serving"),
+        needs=("host", "inference", "inferencing", "serve", "serving", "summari"),
     ),
     rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
 )

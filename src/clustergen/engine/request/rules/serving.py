@@ -133,6 +133,9 @@ _OFFLINE_MORE = (
     r"|\bno\s+(?:latency|ttft|tpot|slo|interactivity)\s*(?:limits?|constraints?|requirements?|"
     r"targets?|slos?|bounds?)?\b|\blatency[- ](?:insensitive|tolerant|(?:is\s+)?not\s+a\s+concern)\b"
     r"|\blatency\s+(?:does\s*n[o']t|doesn't|won't)\s+matter\b|\bthroughput[- ]only\b"
+    # "latency isn't critical", "latency is not a concern", "latency not important"
+    r"|\blatency\s+(?:is\s*n[o’']?t|is\s+not|not)\s+(?:critical|important|a\s+(?:concern|"
+    r"priority|factor|requirement)|an\s+issue|key)\b"
     r"|(?<![-\w])(?<!global\s)(?<!micro\s)(?<!mini\s)batch(?:ed)?\b(?:\s+mode\b)?"
     r"(?!\s*(?:sizes?|of\s+\d|=|:|\d|tokens?|\-?size))"
 )
