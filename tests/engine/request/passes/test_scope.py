@@ -473,3 +473,24 @@ def test_an_open_fabric_leaves_a_ruled_out_cooling_ruled_out() -> None:
     r = parse_request(CAT, "256 GPUs, not sure about the fabric, but no liquid cooling")
     assert (r.fabric, r.cooling_excluded) == (None, "liquid")
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"),
+    [
+        ("datacenter with 4MW, PUE 1.4, 50% reserved for other IT", 2e6),
+        ("6 MW site, 40% of it is available for the AI cluster, train 70B", 2.4e6),
+        ("5 MW, 30% is already used by the existing halls; 512 GPUs", 3.5e6),
+    ],
+)
+def test_a_share_of_the_site_held_by_others_or_given_to_the_cluster_is_the_cap(
+    text: str, cap_w: float
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == pytest.approx(cap_w)
+    assert r.not_understood == []
+
+
+def test_a_transformer_rating_is_at_the_facility() -> None:
+    r = parse_request(CAT, "1.5 MVA of transformer capacity, 256 GPUs")
+    assert r.power_cap_basis == "facility"

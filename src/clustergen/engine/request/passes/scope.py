@@ -139,7 +139,7 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
 
 #: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
 _FACILITY = re.compile(
-    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|all[- ]in|"
+    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|transformers?|all[- ]in|"
     r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical|pue)"
     r"(?:\s+included)?|"
     r"(?:cooling|overhead|pue)\s+(?:is\s+|are\s+)?included|total (?:power|load|draw))\b"
@@ -430,6 +430,52 @@ def read_cap_per_room(r: Draft) -> None:
         f"{words!r} -> power cap {cap * n / 1e6:g} MW ({n} x {cap / 1e6:g} MW)",
     )
     r.understood = [u for u in r.understood if u]
+
+
+#: a share of the site's power others hold ("50% reserved for other IT", "30% of it is already
+#: used by the existing halls") or the cluster's own ("40% of that is available for AI")
+_SHARE_OF_CAP = re.compile(
+    r"(?<![\w.])(?P<pct>\d+(?:\.\d+)?)\s*%\s+(?:of\s+(?:it|that|this|the\s+(?:site|power|"
+    r"capacity))\s+)?(?:is\s+|are\s+|will\s+be\s+)?(?:already\s+)?"
+    r"(?:(?P<held>reserved|taken|used|spoken\s+for|committed|in\s+use|allocated)\s+(?:for|by|to)\s+"
+    r"(?:the\s+)?(?:other|existing|legacy|current|non[- ]ai|office|enterprise|cpu|general)\b"
+    r"(?:\s+(?!for\b)[a-z][\w-]*){0,2}"
+    r"|(?P<ours>available|usable|free|ours|allocated|dedicated|set\s+aside)\s+(?:for|to)\s+"
+    r"(?:the\s+|our\s+|this\s+|a\s+|us\b)?(?:new\s+)?(?:ai|gpus?|ml|cluster|us)\b"
+    r"(?:\s+(?:cluster|pod|project|deployment|build))?)"
+)
+
+
+def read_cap_reserved(r: Draft) -> None:
+    """A share of the capped power others hold ("4 MW, 50% reserved for other IT") or the
+    cluster may use ("40% of it is available for AI"): the cap is the cluster's part. A pass:
+    the share stands anywhere in the cap's sentence, after the power rule read the figure."""
+    phrase, cap = r.phrases.get("power_cap_w"), r.fields.get("power_cap_w")
+    if phrase is None or not isinstance(cap, float):
+        return
+    at = r.low.find(phrase)
+    if at < 0:
+        return
+    start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
+    m = next(
+        (m for m in _SHARE_OF_CAP.finditer(r.low, start, end) if _free(r.used, *m.span())), None
+    )
+    if m is None:
+        return
+    pct = float(m.group("pct"))
+    if not 0 < pct < 100:
+        raise RequestError(
+            f"{m.group(0).strip()!r} is not a share of the site's power", hint="say 1-99%"
+        )
+    part = pct / 100 if m.group("ours") else 1 - pct / 100
+    r.fields["power_cap_w"] = cap * part
+    r.take(
+        m.start(),
+        m.end(),
+        f"{m.group(0).strip()!r} -> power cap {cap * part / 1e6:g} MW, the cluster's "
+        f"{part:.0%} of {cap / 1e6:g} MW",
+    )
 
 
 def _apply(r: Draft, found: list[Found]) -> None:
