@@ -25,11 +25,12 @@ DAYS_PER = {
     "year": 365.2425,
 }
 _LONG_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
-#: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"
+#: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"; no "w",
+#: which is a GPU's watts here ("700W each"), not weeks
 _UNIT = (
     r"("
     + _LONG_UNIT
-    + r"|h|d|w)(?![\w/])"
+    + r"|h|d)(?![\w/])"
     + (
         # "8 hours per day" is a duty cycle, not a run length: left unread, so it is reported
         r"(?!\s*(?:/|per|a|an|each|every)\s*(?:day|week|month|year|night)\b)"

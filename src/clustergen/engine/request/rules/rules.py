@@ -692,8 +692,14 @@ RULES: tuple[Rule, ...] = (
     rule(
         "link_speed",
         r"(?<![\w.])(100|200|400|800|1600)\s*(?:g|gbe|gbps|gbit(?:/s)?|gigabit)\b"
-        r"(?!\s*(?:ethernet\s+|infiniband\s+)?(?:storage|in-?band|management|north|front))",
-        lambda m: [Reading("compute_link_gbps", int(m.group(1)), f"{m.group(1)} Gb/s ports")],
+        r"(?!\s*(?:ethernet\s+|infiniband\s+)?(?:storage|in-?band|management|north|front))"
+        # "400Gb/s per GPU": a bandwidth per GPU or NIC is a port speed (a storage figure in
+        # GB/s is said per node or in total, never per NIC)
+        r"|(?<![\w.])(100|200|400|800|1600)\s*gb/s\s*(?:per|/|for\s+each|each)\s*"
+        r"(?:gpu|nic|port|hca)s?\b",
+        lambda m: [
+            Reading("compute_link_gbps", int(g := m.group(1) or m.group(2)), f"{g} Gb/s ports")
+        ],
         needs=("100", "200", "400", "600", "800"),
     ),
     rule(

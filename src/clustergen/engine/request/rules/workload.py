@@ -150,8 +150,34 @@ _NO_SPEND_LIMIT = (
     r"|\b(?:regardless|irrespective)\s+of\s+(?:the\s+)?(?:cost|price|budget)\b"
 )
 
+#: an amount in another currency ("10 million euros", "€5M", "£2m", "500k EUR")
+_OTHER_CURRENCY = (
+    r"[€£¥]\s*" + _AMOUNT + r"\s*(?:k|mm|m|million|bn|b|billion)?\b"
+    r"|(?<![\w.])" + _AMOUNT + r"\s*(?:k|mm|m|million|bn|b|billion)?\s*"
+    r"(?:eur|euros?|gbp|pounds?(?:\s+sterling)?|jpy|yen|chf|swiss\s+francs?|cad|aud|inr|rupees?|"
+    r"cny|rmb|yuan)\b"
+)
+
+
+def _other_currency(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r} is not in US dollars, and every price here is: no exchange rate "
+        "is assumed",
+        hint="give the amount in US dollars, e.g. '$11M capital budget'",
+    )
+
+
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
+    rule(
+        "other_currency",
+        _OTHER_CURRENCY,
+        _other_currency,
+        needs=(
+            *("€", "£", "¥", "eur", "gbp", "pound", "jpy", "yen", "chf", "franc", "cad", "aud"),
+            *("inr", "rupee", "cny", "rmb", "yuan", "swiss"),
+        ),
+    ),
     rule(
         "no_spend_limit",
         _NO_SPEND_LIMIT,
@@ -218,7 +244,7 @@ MONEY_RULES: tuple[Rule, ...] = (
     rule(
         "tco_term",
         r"(?<![\w.])(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)[- ](?:tco|term|total cost of ownership|"
-        r"cost of ownership)\b"
+        r"cost of ownership|(?:of\s+)?(?:support|warranty|maintenance|service\s+contract))\b"
         r"|\b(?:tco|total cost of ownership|cost of ownership)\s+(?:over|of|for)\s+"
         r"(\d+(?:\.\d+)?)\s*(?:years?|yrs?)\b"
         r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b"
@@ -226,7 +252,7 @@ MONEY_RULES: tuple[Rule, ...] = (
         # cost's term, not a training deadline
         r"|\bcosts?\b[^.;$\d]{0,30}?\bfor\s+(\d+(?:\.\d+)?|a|one)\s+(?:full\s+)?(?:years?|yrs?)\b",
         _term,
-        needs=("cost", "over", "tco", "term"),
+        needs=("cost", "over", "tco", "term", "support", "warranty", "maintenance", "contract"),
     ),
     rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
 )
