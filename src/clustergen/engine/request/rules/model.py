@@ -93,7 +93,7 @@ MODEL_RULES: tuple[Rule, ...] = (
         r"around\s+|~\s*)?(?:(?P<n>\d+)\s+)?(?:fine-?tuned\s+)?(?:q-?)?lora\s+adapters?\b"
         r"|\bmulti[- ]?lora(?:\s+(?:serving|inference))?\b",
         _served_adapters,
-        needs=("lora",),
+        needs=("adapter", "multi"),
     ),
     rule(
         "method_qlora",
