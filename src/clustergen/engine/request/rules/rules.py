@@ -700,7 +700,7 @@ RULES: tuple[Rule, ...] = (
         lambda m: [
             Reading("compute_link_gbps", int(g := m.group(1) or m.group(2)), f"{g} Gb/s ports")
         ],
-        needs=("100", "200", "400", "600", "800"),
+        needs=("100", "200", "400", "600", "800", "gb/s"),
     ),
     rule(
         "fabric_eth",
