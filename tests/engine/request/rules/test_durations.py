@@ -83,6 +83,9 @@ def november(monkeypatch: pytest.MonkeyPatch) -> None:
         ("by the end of q1", 126.0),
         ("by end of year", 36.0),
         ("by the end of 2027", 401.0),
+        ("before christmas", 29.0),  # Christmas Eve, the safe side
+        ("before the holidays", 29.0),
+        ("by new year", 36.0),
     ],
 )
 def test_a_deadline_counts_days_from_today(text: str, days: float) -> None:

@@ -363,3 +363,37 @@ def test_a_volume_of_documents_carries_their_length_and_window(
     assert got.output_tokens_per_s == pytest.approx(tokens_per_s, rel=1e-6)
     assert got.isl_tokens == isl
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "later"),
+    [
+        ("We plan to scale from 256 GPUs this year to 1,024 next year", 256, 1024),
+        ("ramp from 1k to 4k GPUs", 1000, 4000),
+        ("go from 512 GPUs initially to 2048 later", 512, 2048),
+    ],
+)
+def test_scaling_from_one_count_to_another_builds_the_first_with_room_for_the_second(
+    text: str, now: int, later: int
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.gpus, got.growth_gpus) == (now, later)
+    assert got.not_understood == []
+
+
+def test_growth_in_nodes_is_refused_with_what_works() -> None:
+    with pytest.raises(RequestError, match="growth room is sized in GPUs"):
+        parse_request(load_catalog(), "scaling from 8 to 32 nodes")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "host Llama 3.3 70B for 2,000 staff, about 10% concurrent, answers within 2 seconds",
+        "serve Llama 3.1 70B to 200 users, replies start within 2 s",
+    ],
+)
+def test_answers_within_a_time_are_a_first_token_limit(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.ttft_ms == 2000.0
+    assert got.not_understood == []

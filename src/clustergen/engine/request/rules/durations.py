@@ -157,6 +157,17 @@ def _year_end(m: re.Match[str]) -> list[Reading]:
     return _until(m.group(0).strip(), dt.date(year, 12, 31))
 
 
+def _holiday(m: re.Match[str]) -> list[Reading]:
+    """'before Christmas', 'before the holidays': Christmas Eve (the safe side);
+    'by New Year': New Year's Eve. The next one, this year's when it is still ahead."""
+    now = today()
+    month, day = 12, 24 if m.group(1).startswith(("christmas", "xmas", "the holidays")) else 31
+    year = int(m.group(2)) if m.group(2) else now.year
+    if not m.group(2) and dt.date(year, month, day) <= now:
+        year += 1
+    return _until(m.group(0).strip(), dt.date(year, month, day))
+
+
 def _month_date(
     month_word: str, day_word: str | None, year_word: str | None, end_of: bool, now: dt.date
 ) -> dt.date:
@@ -268,6 +279,14 @@ DURATION_RULES: tuple[Rule, ...] = (
         r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
         _quarter,
         needs=("before", "by", "later", "until"),
+    ),
+    rule(
+        "deadline_holiday",
+        r"\b(?:by|before|until|ahead\s+of|in\s+time\s+for)\s+(?:the\s+)?"
+        r"(christmas|xmas|(?:the\s+)?new\s+year(?:[’']s)?(?:\s+(?:eve|day))?|the\s+holidays)"
+        r"(?:\s+(\d{4}))?\b",
+        _holiday,
+        needs=("christmas", "xmas", "year", "holidays"),
     ),
     rule(
         "deadline_year_end",

@@ -79,6 +79,38 @@ def _growth(m: re.Match[str]) -> list[Reading]:
     return [Reading("growth_gpus", n, f"room to grow to {n:,} GPUs")]
 
 
+def _growth_from(m: re.Match[str]) -> list[Reading]:
+    """'scale from 256 GPUs this year to 1,024 next year': today's count is built, the later
+    one is the growth its fabric and floor leave room for."""
+    if m.group("unit"):
+        raise RequestError(
+            f"{m.group(0).strip()!r} grows in {m.group('unit')}, and growth room is sized in GPUs "
+            "(a node's GPUs depend on the platform chosen)",
+            hint=f"say it in GPUs, e.g. 'scale from 64 to 256 GPUs', or '{m.group('now')} "
+            f"{m.group('unit')}' alone",
+        )
+    now = round(num(m.group("now")) * _MULT[m.group("nk")])
+    later = round(num(m.group("later")) * _MULT[m.group("lk")])
+    if later <= now:
+        raise RequestError(
+            f"{m.group(0).strip()!r} grows to no more GPUs than it starts with",
+            hint="say the count to build now and the larger one to grow to",
+        )
+    return [Reading("gpus", now, f"{now} GPUs"), *_growth_to(later)]
+
+
+def _growth_to(n: int) -> list[Reading]:
+    return [Reading("growth_gpus", n, f"room to grow to {n:,} GPUs")]
+
+
+#: when a count is meant: "this year", "in 2027", "next quarter", "in phase 2"
+_WHEN = (
+    r"(?:\s+(?:this|next|the\s+following)\s+(?:year|quarter|half)|\s+(?:in|by)\s+(?:\d{4}|"
+    r"phase\s+\d|year\s+\d|h[12](?:\s+\d{4})?|q[1-4](?:\s+\d{4})?)|\s+(?:initially|now|today|"
+    r"later|eventually))?"
+)
+
+
 def _power(m: re.Match[str]) -> list[Reading]:
     watts = float(m.group(3)) * {"g": 1e9, "m": 1e6, "k": 1e3}[m.group(4)[0]]
     bases = {
@@ -390,6 +422,17 @@ RULES: tuple[Rule, ...] = (
     RACK_CEILING,
     # the size the cluster must grow to later: "room to grow to 1024 GPUs", "expandable to 2k
     # GPUs", "scaling to 4096 later", "a path to 1,024 GPUs" (a count of GPUs, not of nodes)
+    rule(
+        "growth_from",
+        r"\b(?:scal(?:e|ing)|grow(?:ing)?|go(?:ing)?|expand(?:ing)?|ramp(?:ing)?(?:\s+up)?)\s+from\s+"
+        r"(?<![\w.])(?P<now>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<nk>k)\b)?(?:\s*(?:gpus?|accelerators))?"
+        + _WHEN
+        + r",?\s+(?:up\s+)?to\s+(?P<later>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<lk>k)\b)?"
+        r"(?:\s*(?:gpus?|accelerators|(?P<unit>nodes?|servers?|systems?)))?\b"
+        r"(?!\s*(?:racks?|mw|kw|%|users?))" + _WHEN,
+        _growth_from,
+        needs=("from",),
+    ),
     rule(
         "growth",
         r"\b(?:(?:room|headroom|space|ability|able|designed|built)\s+to\s+grow|grow(?:s|ing)?|"

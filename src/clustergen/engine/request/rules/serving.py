@@ -174,7 +174,10 @@ _A_SECOND = (
 )
 _FIRST_TOKEN = r"(?:ttft|time[- ]to[- ]first[- ]tokens?|first[- ]tokens?(?:\s+latency)?)"
 #: "sub-second latency" or "responses": for a language model, the wait for the first token
-_RESPONSE = r"(?:latency|responses?(?:\s+times?)?|response\s+times?)"
+_RESPONSE = (
+    r"(?:latency|responses?(?:\s+times?)?|response\s+times?|answers?|"
+    r"repl(?:y|ies)(?:\s+(?:start|begin)s?)?)"
+)
 
 
 def _one_second(m: re.Match[str]) -> list[Reading]:
@@ -253,7 +256,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _SECONDS
         + r"(?!\s*(?:/|per|a|each|every)\s*(?:output\s+)?(?:tokens?|tok)\b)",
         _latency("ttft_ms", "TTFT", " (latency read as time to first token)"),
-        needs=("latency", "response"),
+        needs=("latency", "response", "answer", "repl"),
     ),
     rule(
         "shape",
