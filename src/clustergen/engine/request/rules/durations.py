@@ -262,9 +262,27 @@ RESERVE_RULES: tuple[Rule, ...] = (
 
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
+
 #: read before token counts and model sizes ("12h" is not a size)
+def _cadence(m: re.Match[str]) -> list[Reading]:
+    """'retrain every week', 'a weekly refresh': each run must end before the next starts, so the
+    period is the run's time (said so)."""
+    n = int(m.group(1)) if m.group(1) else 1
+    unit = (m.group(2) or m.group(3)).lower()
+    per = 14.0 if unit.startswith("fortnight") else DAYS_PER["week" if unit[0] == "w" else "month"]
+    days = n * per
+    return [Reading("training_days", days, f"{days:.3g} days: each run done before the next")]
+
+
 DURATION_RULES: tuple[Rule, ...] = (
     *RESERVE_RULES,
+    rule(
+        "cadence",
+        r"\b(?:every|each|once\s+(?:a|per|every))\s+(?:(\d+)\s+)?(weeks?|months?|fortnights?)\b"
+        r"|\b(weekly|monthly|fortnightly)\s+(?=(?:re-?train|refresh|fine-?tun|run|training))",
+        _cadence,
+        needs=("each", "every", "once", "weekly", "monthly", "fortnightly"),
+    ),
     rule(
         "deadline",
         r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"

@@ -569,7 +569,10 @@ RULES: tuple[Rule, ...] = (
     *MODEL_RULES,  # "37B active" before model sizes
     rule(
         "tokens",
-        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*tokens?\b",
+        # one word may say which tokens: "500B new tokens", "2T high-quality tokens"
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*(?:(?:new|fresh|more|"
+        r"additional|extra|unique|high[- ]quality|domain|curated|clean|code|text|multilingual|"
+        r"synthetic|web|training)\s+)?tokens?\b",
         _tokens,
         needs=("token",),
     ),
@@ -781,7 +784,7 @@ RULES: tuple[Rule, ...] = (
     rule(
         "w_train",
         # "RL post-training", "reinforcement learning training": a training job at scale
-        r"\b(?:(?:rl|reinforcement[- ]learning)\s+)?(?:(?:pre|post)[- ]?)?train(?:ing|s)?\b",
+        r"\b(?:(?:rl|reinforcement[- ]learning)\s+)?(?:(?:pre|post|re)[- ]?)?train(?:ing|s)?\b",
         _member("workload", "training", "workload"),
         needs=("train",),
     ),
