@@ -494,3 +494,52 @@ def test_a_share_of_the_site_held_by_others_or_given_to_the_cluster_is_the_cap(
 def test_a_transformer_rating_is_at_the_facility() -> None:
     r = parse_request(CAT, "1.5 MVA of transformer capacity, 256 GPUs")
     assert r.power_cap_basis == "facility"
+
+
+def test_neither_nor_rules_out_both() -> None:
+    r = parse_request(CAT, "256 GPUs, neither H100 nor H200")
+    assert r.gpu is None
+    assert set(r.platforms_excluded) == {"h100-sxm", "h200"}
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("512 GPUs, InfiniBand not required", "fabric"),
+        ("512 GPUs, liquid cooling is not out of the question", "cooling"),
+    ],
+)
+def test_an_option_not_required_or_not_out_of_the_question_is_allowed(
+    text: str, field: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) is None
+    assert getattr(r, f"{field}_excluded") is None
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 GPUs, cost is the main concern",
+        "price is really a concern, 64 GPUs",
+        "5 MW, power is a constraint",
+    ],
+)
+def test_a_concern_said_without_a_negation_is_not_read_as_no_limit(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert not any("no spending limit" in u or "no power limit" in u for u in r.understood)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 GPUs, we are not limited on power",
+        "512 GPUs, power is not a constraint",
+        "512 GPUs, budget is not a concern",
+    ],
+)
+def test_no_limit_said_is_read_and_sets_no_cap(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w is None
+    assert r.not_understood == []

@@ -71,8 +71,8 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 if not _free(used, m.start(), m.end()):
                     continue
                 span = negated(low, cs, ce, m.start(), m.end())
-                if span is None:
-                    continue
+                if span is None or (value and _NOT_NEEDED.match(low, m.end(), ce)):
+                    continue  # "InfiniBand is not required" allows it: read_permissions
                 phrase = low[span[0] : span[1]].strip()
                 soft = softened(low, ce, span) if value else []
                 if soft:
@@ -91,6 +91,12 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 )
                 out.append(Found(span[0], span[1], f"{field}_excluded", value or True, note))
     return out
+
+
+#: a cooling or fabric said not to be needed: allowed, not ruled out
+_NOT_NEEDED = re.compile(
+    r"\s*(?:is|are)?\s*not\s+(?:strictly\s+)?(?:required|needed|necessary|a\s+must|mandatory)\b"
+)
 
 
 #: the other value of a field with two
@@ -250,8 +256,11 @@ def read_limit_words(r: Draft) -> None:
 #: words after a cooling or fabric that allow it without asking for it ("liquid is fine",
 #: "InfiniBand would be OK")
 _PERMITTED = re.compile(
-    r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)\s+(?:fine|ok(?:ay)?|acceptable|"
-    r"allowed|possible|optional|an\s+option|on\s+the\s+table|not\s+a\s+problem)\b"
+    r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)?\s*(?:fine|ok(?:ay)?|acceptable|"
+    r"allowed|possible|optional|an\s+option|on\s+the\s+table|not\s+a\s+problem|"
+    r"not\s+out\s+of\s+the\s+question|not\s+ruled\s+out|not\s+excluded|"
+    # "InfiniBand is not required": not asked for, not ruled out either
+    r"not\s+(?:strictly\s+)?(?:required|needed|necessary|a\s+must|mandatory))\b"
 )
 #: "no preference on fabric", "no preference for cooling": both weighed
 _NO_PREFERENCE = re.compile(

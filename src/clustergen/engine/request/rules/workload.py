@@ -142,8 +142,9 @@ _GPU_NAME = r"[a-z][a-z0-9.+]*\d[a-z0-9.+]*(?:[- ](?!gpu)[a-z0-9.+]+)*?(?:\s+\d+
 #: spending said to be no limit ("budget isn't a concern", "money is no object"): read so it
 #: is not left not understood; it sets no field (no budget is the default)
 _NO_SPEND_LIMIT = (
-    r"\b(?:budget|costs?|price|money|spend(?:ing)?|capex|capital)\s+(?:is|are|was|isn[’']?t|"
-    r"aren[’']?t)\s+(?:not\s+|no\s+|really\s+|much\s+of\s+)?(?:an?\s+|the\s+)?(?:main\s+|"
+    # a negation is needed: "cost is the main concern" says the opposite
+    r"\b(?:budget|costs?|price|money|spend(?:ing)?|capex|capital)\s+(?:(?:is|are|was)\s+(?:not|no)|"
+    r"isn[’']?t|aren[’']?t|wasn[’']?t)\s+(?:really\s+|much\s+of\s+)*(?:an?\s+|the\s+)?(?:main\s+|"
     r"primary\s+|big\s+|major\s+)?(?:concern|issue|object|constraint|problem|limit(?:ation)?|"
     r"factor|priority)\b"
     r"|\bno\s+(?:hard\s+)?(?:budget|spend(?:ing)?|cost)\s+(?:limit|constraint|cap|ceiling)s?\b"
@@ -167,6 +168,17 @@ def _other_currency(m: re.Match[str]) -> list[Reading]:
     )
 
 
+#: power said to be no limit ("we are not limited on power", "power is not a constraint"): read
+#: so it is not left not understood; it sets no field (no cap is the default)
+_NO_POWER_LIMIT = (
+    r"\b(?:power|energy|electricity)\s+(?:is\s+(?:not|no)|isn[’']?t)\s+(?:really\s+)?(?:an?\s+|the\s+)?"
+    r"(?:concern|issue|constraint|problem|limit(?:ation)?|factor)\b"
+    r"|\bnot\s+(?:limited|constrained)\s+(?:on|by|in)\s+power\b"
+    r"|\bnot\s+power[- ](?:limited|constrained)\b"
+    r"|\bno\s+power\s+(?:limit|constraint|cap)s?\b|\bunlimited\s+power\b"
+)
+
+
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
     rule(
@@ -177,6 +189,12 @@ MONEY_RULES: tuple[Rule, ...] = (
             *("€", "£", "¥", "eur", "gbp", "pound", "jpy", "yen", "chf", "franc", "cad", "aud"),
             *("inr", "rupee", "cny", "rmb", "yuan", "swiss"),
         ),
+    ),
+    rule(
+        "no_power_limit",
+        _NO_POWER_LIMIT,
+        lambda m: [Reading("_said", "no power limit", "no power limit", mode="member")],
+        needs=("power", "energy", "electricity", "limited", "constrained"),
     ),
     rule(
         "no_spend_limit",
