@@ -413,3 +413,22 @@ def test_a_host_cpu_ruled_out_or_asked_for_rules_out_the_grace_systems(text: str
     assert grace
     assert set(r.platforms_excluded) == grace
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "gone"),
+    [
+        ("64 GPUs, no GPUs older than Hopper", "h100-sxm", "a100-80gb"),
+        ("256 GPUs, nothing older than Blackwell", "b200", "h200"),
+        ("256 GPUs newer than Hopper", "b300", "h200"),
+        ("256 GPUs, Hopper or newer", "h200", "a100-80gb"),
+        ("256 GPUs, at least Blackwell", "gb200", "h100-sxm"),
+    ],
+)
+def test_a_generation_bound_keeps_its_side_of_the_architecture(
+    text: str, kept: str, gone: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert gone in r.platforms_excluded
+    assert kept not in r.platforms_excluded
+    assert r.not_understood == []

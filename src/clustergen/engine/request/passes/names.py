@@ -149,6 +149,10 @@ def read_gpu_architecture(r: Draft) -> None:
             inside = any(s < m.end() and m.start() < e for s, e in r.spans)
             if inside or not r.free(m):
                 continue
+            bound = _generation_bound(r, m, arch, by_arch)
+            if bound is not None:
+                _exclude(r, *bound)
+                continue
             cs, ce = clause_of(r.low, m.start())
             span = negated(r.low, cs, ce, m.start(), m.end())
             if span is not None:
@@ -167,6 +171,49 @@ def read_gpu_architecture(r: Draft) -> None:
             )
             r.take(m.start(), m.end(), f"{m.group(0)!r} -> {arch.title()} GPUs only")
             _count_around(r, m)
+
+
+#: the year NVIDIA announced each data-centre architecture (GTC keynotes and launch releases:
+#: A100/Ampere May 2020, H100/Hopper March 2022, L40/Ada Lovelace September 2022, B200/Blackwell
+#: March 2024, B300/Blackwell Ultra March 2025): what "older than Hopper" compares
+_ANNOUNCED = {"ampere": 2020, "hopper": 2022, "ada lovelace": 2022, "blackwell": 2024}
+_ANNOUNCED["blackwell ultra"] = 2025
+#: a generation bound around an architecture's name: "nothing older than Blackwell", "newer
+#: than Hopper", "at least Hopper", "Hopper or newer"
+_CMP_BEFORE = re.compile(
+    r"(?P<neg>\b(?:no|not|nothing|none|never)\b[^.;,]{0,20}?)?\b(?P<cmp>older|earlier|previous|prior|"
+    r"newer|later|more\s+recent|at\s+least)\s+(?:than\s+|to\s+)?(?:the\s+)?(?:nvidia\s+)?$"
+)
+_CMP_AFTER = re.compile(r"\s*(?:or|and)\s+(?:newer|later|above|up|more\s+recent)\b|\+")
+
+
+def _generation_bound(
+    r: Draft, m: re.Match[str], arch: str, by_arch: dict[str, list[str]]
+) -> tuple[list[str], Span, str] | None:
+    """The GPUs a generation bound on `arch` rules out, the words read and what they are, or
+    None when no comparison stands around the name."""
+    year = _ANNOUNCED.get(arch)
+    if year is None:
+        return None
+    before = _CMP_BEFORE.search(r.low, max(0, m.start() - 40), m.start())
+    after = _CMP_AFTER.match(r.low, m.end())
+    if before is None and after is None:
+        return None
+    cmp = before.group("cmp") if before is not None else "newer"
+    negated_cmp = before is not None and before.group("neg") is not None
+    # the years kept, as a closed range: "or newer" and "at least" keep the year itself
+    if after is not None or cmp == "at least":
+        lo, hi = year, 9999
+    elif cmp in ("older", "earlier", "previous", "prior"):
+        lo, hi = (year, 9999) if negated_cmp else (0, year - 1)
+    else:
+        lo, hi = (0, year) if negated_cmp else (year + 1, 9999)
+    known = {a: y for a, y in _ANNOUNCED.items() if a in by_arch}
+    out = [i for a, y in known.items() if not lo <= y <= hi for i in by_arch[a]]
+    start = before.start() if before is not None else m.start()
+    end = after.end() if after is not None else m.end()
+    kept = [a.title() for a, y in sorted(known.items(), key=lambda k: k[1]) if lo <= y <= hi]
+    return out, (start, end), f"GPUs other than {', '.join(kept) or 'none'}"
 
 
 #: words for a kind of system (catalog `kind`), read when a negation rules the kind out ("not
