@@ -543,3 +543,13 @@ def test_no_limit_said_is_read_and_sets_no_cap(text: str) -> None:
     r = parse_request(CAT, text)
     assert r.power_cap_w is None
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["512 GPUs, don't use more than 2 MW", "512 GPUs, the cluster can't draw more than 2 MW"],
+)
+def test_a_ceiling_said_as_what_not_to_use_is_read_with_the_cap(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == 2e6
+    assert r.not_understood == []

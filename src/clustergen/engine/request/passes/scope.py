@@ -212,7 +212,8 @@ _LIMIT_BEFORE = re.compile(
     r"(?:\b(?:without|never|not)\s+(?:exceeding|going\s+(?:over|above|beyond))|"
     r"\b(?:do\s+not|don[’']?t|does\s+not|doesn[’']?t|must\s+not|mustn[’']?t|shall\s+not|"
     r"should\s+not|shouldn[’']?t|can\s*not|can[’']?t|won[’']?t|will\s+not|may\s+not|never)\s+"
-    r"(?:need\s+(?:more|over)\s+than|exceed|go\s+(?:over|above|beyond)|surpass)|"
+    r"(?:(?:need|use|draw|consume|pull)\s+(?:more|over)\s+than|exceed|go\s+(?:over|above|beyond)|"
+    r"surpass)|"
     r"\b(?:no|not)\s+(?:more|over)\s+than|\bat\s+most|\bup\s+to|\bcapped\s+at|"
     r"\blimited\s+to|\bmax(?:imum)?(?:\s+of)?)\s*$"
 )
