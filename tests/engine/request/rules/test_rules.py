@@ -397,3 +397,17 @@ def test_answers_within_a_time_are_a_first_token_limit(text: str) -> None:
     got = parse_request(load_catalog(), text)
     assert got.ttft_ms == 2000.0
     assert got.not_understood == []
+
+
+def test_a_reasoning_trace_is_the_output_length() -> None:
+    got = parse_request(
+        load_catalog(), "serve DeepSeek R1 with reasoning traces of ~8k tokens to 500 users"
+    )
+    assert got.osl_tokens == 8000
+    assert got.not_understood == []
+
+
+def test_concurrent_calls_are_concurrent_streams() -> None:
+    got = parse_request(load_catalog(), "Llama 3.1 8B, TTFT under 200ms, 2,000 concurrent calls")
+    assert got.output_tokens_per_s == 2000 * 20.0
+    assert got.not_understood == []

@@ -98,7 +98,7 @@ LOAD_RULES: tuple[Rule, ...] = (
     rule(
         "concurrent_users",
         _AMOUNT + r"\s*(?:concurrent|simultaneous|parallel|active)\s+(?:users?|sessions?|"
-        r"streams?|requests?|conversations?)\b",
+        r"streams?|requests?|conversations?|calls?|callers?|chats?|connections?|agents?)\b",
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
         needs=("active", "concurrent", "parallel", "simultaneous"),
     ),

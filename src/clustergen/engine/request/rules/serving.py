@@ -29,6 +29,8 @@ _INPUT = (
 _OUTPUT = (
     r"(?:output\s+sequence\s+length|outputs?|answers?|responses?|completions?|generations?|"
     r"replies|osl|"
+    # a reasoning model's thinking is generated: "reasoning traces of ~8k tokens"
+    r"(?:reasoning|thinking)\s+(?:traces?|chains?|tokens?|outputs?)|"
     r"output\s+(?:length|size)|answer\s+length|response\s+length)"
 )
 _SECONDS = r"(ms|milliseconds?|s|secs?|seconds?)\b"
@@ -327,6 +329,8 @@ LATENCY_RULES: tuple[Rule, ...] = (
             "replies",
             "response",
             "sequence",
+            "reasoning",
+            "thinking",
         ),
     ),
     rule("percentile", _PCT, _lone_percentile, needs=("p",)),
