@@ -478,6 +478,8 @@ RULES: tuple[Rule, ...] = (
             "ours",
             "phase",
             "day",
+            "first",
+            "initial",
         ),
     ),
     rule(
