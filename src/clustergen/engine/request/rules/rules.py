@@ -309,7 +309,11 @@ _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def _interval(m: re.Match[str]) -> list[Reading]:
-    seconds = num(m.group(1)) * _SECONDS[m.group(2)[0]]
+    if m.group(3):  # "hourly checkpoints"
+        return [Reading("checkpoint_interval_s", 3600.0, "checkpoint every 3,600 s")]
+    said = m.group(1)
+    count = num(said) if said and said[0].isdigit() else 1.0  # "every hour", "once an hour"
+    seconds = count * _SECONDS[m.group(2)[0]]
     return [Reading("checkpoint_interval_s", seconds, f"checkpoint every {seconds:,g} s")]
 
 
@@ -402,10 +406,11 @@ NEED_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "checkpoint_interval",
-        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b(?:\s+\w+){0,3}?\s+every\s+"
-        r"(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b",
+        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b(?:\s+\w+){0,3}?\s+(?:every|each|once\s+an?)\s+"
+        r"(\d+(?:\.\d+)?|an?|one)?\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b"
+        r"|\b(hourly)\s+(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b",
         _interval,
-        needs=("every",),
+        needs=("checkpoint", "ckpt", "save", "hourly"),
     ),
 )
 
