@@ -432,3 +432,43 @@ def test_a_generation_bound_keeps_its_side_of_the_architecture(
     assert gone in r.platforms_excluded
     assert kept not in r.platforms_excluded
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "systems", "fabric"),
+    [
+        (
+            "ERA-00010-001 with 16 nodes",
+            {"hgx-h100", "hgx-h200", "hgx-b200", "hgx-h800"},
+            "ethernet",
+        ),
+        ("a 2-8-9-800 architecture design with 16 nodes", {"hgx-b300"}, "ethernet"),
+        (
+            "a 2-8-9-400 Enterprise RA design with 16 nodes",
+            {"hgx-h100", "hgx-h200", "hgx-b200", "hgx-h800"},
+            "ethernet",
+        ),
+        ("BasePOD NDR200 with 8 DGX H100", {"dgx-h100", "dgx-h200", "dgx-b200"}, "infiniband"),
+    ],
+)
+def test_a_named_reference_architecture_weighs_only_its_systems(
+    text: str, systems: set[str], fabric: str
+) -> None:
+    from clustergen.catalog.models import System
+
+    r = parse_request(CAT, text)
+    left = {
+        s.id
+        for s in CAT.all("systems", System)
+        if s.gpus_per_node and s.id not in r.platforms_excluded
+    }
+    assert left == systems
+    assert r.fabric == fabric
+    assert r.not_understood == []
+
+
+def test_an_enterprise_ra_by_family_weighs_the_enterprise_ra_systems() -> None:
+    r = parse_request(CAT, "an Enterprise RA design for 64 GPUs")
+    assert "dgx-h100" in r.platforms_excluded
+    assert "hgx-b200" not in r.platforms_excluded
+    assert r.not_understood == []

@@ -5,6 +5,7 @@ chosen row's design as the answer, not a rebuild of it."""
 from __future__ import annotations
 
 from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import System
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
 from clustergen.engine.model.request import DesignRequest, extends
@@ -108,9 +109,7 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
             "" if request.gpu or not request.cooling else f"{request.cooling} cooling",
             f"{request.gpu_architecture} GPUs" if request.gpu_architecture else "",
             f"{' or '.join(request.gpus_weighed)} GPUs" if request.gpus_weighed else "",
-            f"none of {', '.join(request.platforms_excluded)}"
-            if request.platforms_excluded
-            else "",
+            _excluded(catalog, request.platforms_excluded),
             _avoided(request.platforms_avoided, best.platform, catalog),
         ]
     )
@@ -128,6 +127,21 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
         if request.su_architecture == arch.id:
             reason += "; " + su_rule(catalog, best.platform, arch, best.nodes)
     return reason
+
+
+def _excluded(catalog: Catalog, excluded: list[str] | None) -> str:
+    """What ruling platforms out left: the ones ruled out, or, when fewer are left (an RA
+    named), the ones left."""
+    if not excluded:
+        return ""
+    kept = [
+        s.id
+        for s in catalog.all("systems", System)
+        if s.gpus_per_node and s.id not in excluded and s.gpu not in excluded
+    ]
+    if len(excluded) > 4 and 0 < len(kept) < len(excluded):
+        return f"only {', '.join(kept)} weighed"
+    return f"none of {', '.join(excluded)}"
 
 
 def _precision(request: DesignRequest, study: TradeStudy) -> str:

@@ -30,6 +30,7 @@ from clustergen.engine.request.passes.meanings import (
 from clustergen.engine.request.passes.names import (
     find_names,
     priced_gpu,
+    read_architecture_names,
     read_gpu_architecture,
     read_platforms,
     read_pod,
@@ -67,6 +68,7 @@ Pass = Callable[[Draft], None]
 PASSES: tuple[Pass, ...] = (
     # rules and names: a phrase's words are taken by the first to read them
     read_price_rules,
+    read_architecture_names,
     find_names,
     priced_gpu,
     refuse_other_variant,

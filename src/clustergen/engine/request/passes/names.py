@@ -92,6 +92,89 @@ def _find_platform(
     return found, spans
 
 
+#: an Enterprise RA named by family only ("an Enterprise RA design"): any of its systems
+_ENTERPRISE_RA = re.compile(r"\b(?:nvidia\s+)?enterprise\s+(?:ra|reference\s+architectures?)s?\b")
+#: an Enterprise RA server configuration ("2-8-9-400": CPUs-GPUs-NICs-Gb/s)
+_ERA_CONFIG = re.compile(r"(?<![\w-])(\d-\d-\d-\d{3})(?:\s+(?:architecture|config(?:uration)?))?\b")
+#: what a clause says of an installation the customer has, not one to build ("our existing DGX
+#: A100 SuperPOD"): its RA is not the design's
+_INSTALLED = re.compile(r"\b(?:our|existing|installed|current|already|we\s+(?:have|run|own))\b")
+#: pod words `read_pod` reads with a GPU: not read here as an architecture
+_POD_WORDS = frozenset({"superpod", "basepod", "dgxsuperpod", "dgxbasepod"})
+
+
+def read_architecture_names(r: Draft) -> None:
+    """A reference architecture named ("ERA-00011-001", "Enterprise RA HGX", "BasePOD NDR200",
+    "2-8-9-400", "an Enterprise RA design"): only its systems are weighed and, unless stated,
+    its compute fabric is built; the design names the RA it follows. A pass: the names are
+    the catalog's architectures', read before platform names so an alias's own words ("ERA HGX
+    B300") name the RA, not a second platform."""
+    found = _named_architecture(r)
+    if found is None:
+        return
+    systems, fabric, (start, end), what = found
+    others = [
+        s.id for s in r.catalog.all("systems", System) if s.gpus_per_node and s.id not in systems
+    ]
+    out = r.fields.setdefault("platforms_excluded", [])
+    assert isinstance(out, list)
+    out += [i for i in others if i not in out]
+    if fabric and "fabric" not in r.fields:
+        r.members.setdefault("fabric", set()).add(fabric)
+        r.member_spans.setdefault("fabric", []).append((fabric, start, end))
+    r.take(start, end, f"{r.low[start:end].strip()!r} -> {what}: its systems only")
+    for m in _ENTERPRISE_RA.finditer(r.low):  # "a 2-8-9-400 Enterprise RA design": the same RA
+        if r.free(m):
+            r.take(m.start(), m.end(), "")
+    r.understood = [u for u in r.understood if u]
+
+
+def _named_architecture(
+    r: Draft,
+) -> tuple[set[str], str | None, Span, str] | None:
+    """The systems, compute fabric, words and name of the first reference
+    architecture the text names, or None."""
+    from clustergen.catalog.architectures import Architecture
+
+    archs = r.catalog.all("architectures", Architecture)
+    names = sorted(
+        (
+            (normalise_name(alias), a)
+            for a in archs
+            for alias in (a.id, *a.aliases)
+            if normalise_name(alias) not in _POD_WORDS
+        ),
+        key=lambda n: -len(n[0]),
+    )
+    words = list(re.finditer(r"[a-z0-9][a-z0-9.+-]*", r.low))
+    for i in range(len(words)):
+        for width in (5, 4, 3, 2, 1):
+            if i + width > len(words):
+                continue
+            start, end = words[i].start(), words[i + width - 1].end()
+            if any(r.used[start:end]):
+                continue
+            key = normalise_name(r.low[start:end])
+            arch = next((a for n, a in names if n == key), None)
+            if arch is not None and not _INSTALLED.search(r.low, clause_of(r.low, start)[0], start):
+                return set(arch.systems), arch.compute_fabric.technology, (start, end), arch.name
+    config = next((m for m in _ERA_CONFIG.finditer(r.low) if r.free(m)), None)
+    if config is not None:
+        code = config.group(1)
+        systems = {s.id for s in r.catalog.all("systems", System) if code in s.name}
+        named = [a for a in archs if code in a.name]
+        systems |= {sid for a in named for sid in a.systems}
+        if systems:
+            one = named[0] if len(named) == 1 else None
+            what = one.name if one else f"the Enterprise RA {code} configuration"
+            return systems, one.compute_fabric.technology if one else None, config.span(), what
+    generic = next((m for m in _ENTERPRISE_RA.finditer(r.low) if r.free(m)), None)
+    if generic is not None:
+        era = {sid for a in archs if a.id.startswith("era-") for sid in a.systems}
+        return era, None, generic.span(), "an NVIDIA Enterprise RA"
+    return None
+
+
 def find_names(r: Draft) -> None:
     """The catalog GPUs, systems and models the text names ("512 H100s", "GB200 NVL72", "Llama
     3.1 70B"), found but not yet taken. A pass: the words are the catalog's names, not a
