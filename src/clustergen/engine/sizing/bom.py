@@ -3,9 +3,12 @@ catalog (or a user's layered catalog) has them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Entry, Optic, PortGroup, RackType, Switch, System
-from clustergen.engine.model.bom import BomLine, BomTotals
+from clustergen.engine.model.bom import BomLine, BomTotals, PricedLine
 from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import (
@@ -29,6 +32,62 @@ from clustergen.units import ceil_div, plural
 TO_CHOOSE = "to choose"
 
 
+class Line:
+    """A BOM line as sizing builds it: a plain record with `BomLine`'s fields, made dozens of
+    times for every trade-study candidate; the design's lines become the contract type once
+    (`as_bom_lines`), in `finish_design`. Engine code reads either alike (`PricedLine`)."""
+
+    __slots__ = FIELDS = (
+        "category",
+        "name",
+        "part",
+        "opn",
+        "description",
+        "quantity",
+        "unit_power_w",
+        "total_power_w",
+        "unit_price_usd",
+        "total_price_usd",
+        "price_source",
+        "source",
+        "placeholder",
+        "status",
+        "unit_rack_units",
+        "order_quantity",
+        "vendor",
+    )
+    category: PartKind
+    name: str
+    part: str | None
+    opn: str | None
+    description: str
+    quantity: int
+    unit_power_w: float | None
+    total_power_w: float | None
+    unit_price_usd: float | None
+    total_price_usd: float | None
+    price_source: str | None
+    source: str
+    placeholder: bool
+    status: str
+    unit_rack_units: int | None
+    order_quantity: int | None
+    vendor: str | None
+
+    def __init__(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def bom_line(self) -> BomLine:
+        """The contract type, validated."""
+        return BomLine(**{name: getattr(self, name) for name in Line.FIELDS})
+
+
+def as_bom_lines(lines: list[Line]) -> list[BomLine]:
+    """The design's BOM as the contract's lines (validated once, for the design returned)."""
+    return [ln.bom_line() for ln in lines]
+
+
 def line(
     category: PartKind,
     quantity: int,
@@ -39,13 +98,13 @@ def line(
     status: str = "order",
     rack_units: int | None = None,
     name: str | None = None,
-) -> BomLine:
+) -> Line:
     """A BOM line for a catalog entry (or a generic item when entry is None). A line whose
     status is not "order" is listed for the record: no quantity to order, no price in totals.
     `name`: what the item is, where no catalog entry names it and the description says more."""
     ordered = status == "order"
     price = entry.price_usd if entry and ordered else None
-    return BomLine(
+    return Line(
         category=category,
         name=name or (entry.name if entry else description),
         part=entry.id if entry else None,
@@ -85,7 +144,7 @@ ENGINE_SOURCE = "count from the design's rules (see the memo's appendix)"
 STORAGE_VENDOR = "supplied by the storage vendor with the storage system"
 
 
-def totals(lines: list[BomLine]) -> BomTotals:
+def totals(lines: Sequence[PricedLine]) -> BomTotals:
     """Sum what can be summed over the lines a buyer orders; say what is missing."""
     ordered = [ln for ln in lines if ln.status == "order"]
     priced = [ln for ln in ordered if ln.total_price_usd is not None]
@@ -110,7 +169,7 @@ def build_bom(
     racks: RacksSection,
     storage: StorageSection,
     links: list[LinkGroup],
-) -> list[BomLine]:
+) -> list[Line]:
     """Every part of the design as BOM lines, from the sections built before; transceivers and
     cables from the design's links, so each link's two ends and cable are on the BOM."""
     storage_label = "storage fabric"
@@ -136,7 +195,7 @@ def _of(links: list[LinkGroup], fabric: str) -> list[LinkGroup]:
     return [g for g in links if g.fabric == fabric]
 
 
-def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) -> list[BomLine]:
+def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) -> list[Line]:
     """The nodes, and for the record what comes inside them: GPUs, the compute NICs and the
     north-south adapter (Enterprise RA 2-8-9-400: eight east-west NICs and one north-south)."""
     out = [line(PartKind.COMPUTE, compute.nodes, system.name, system, compute.node_power.node_w)]
@@ -209,7 +268,7 @@ def _fabric_lines(
     f: FabricDesign | None,
     groups: list[LinkGroup],
     labels: dict[str, str],
-) -> list[BomLine]:
+) -> list[Line]:
     if f is None:
         return []
     out = []
@@ -230,7 +289,7 @@ def _fabric_lines(
     return out
 
 
-def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[BomLine]:
+def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[Line]:
     """The transceivers at one end of a link group, if it has any."""
     if end.transceivers == 0:
         return []
@@ -287,7 +346,7 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = None) -> BomLine:
+def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = None) -> Line:
     """A cable line: the catalog cable of the link group (its media and length class), the
     storage vendor's, or a placeholder that says what to choose (and `why`, where the caller
     knows what the cable must join)."""
@@ -344,7 +403,7 @@ def _management_lines(
     fabrics: FabricsSection,
     servers: ServersSection,
     links: list[LinkGroup],
-) -> list[BomLine]:
+) -> list[Line]:
     out = []
     for net in (fabrics.inband, fabrics.oob):
         if net is None:
@@ -419,7 +478,7 @@ def _card_source(group: PortGroup, source: str) -> str:
     return f"{source}; card count: at least the fewest cards that carry the ports (none in the catalog)"
 
 
-def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[BomLine]:
+def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[Line]:
     """The north-south card a management server is configured with, where the catalog names it
     (its links' modules are chosen for that card's cage): listed, bought inside the server as an
     OEM server's adapters are."""
@@ -442,7 +501,7 @@ def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[B
     ]
 
 
-def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
+def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[Line]:
     a = storage.appliances
     if a is None and (storage.site_storage or storage.existing):
         return []  # the site's storage, or the customer's own, serves it: none quoted
@@ -471,7 +530,7 @@ def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
     ]
 
 
-def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[BomLine]:
+def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[Line]:
     """Compute racks as the platform builds them, network racks, their power distribution named
     as what it is (PDUs, or the power shelves inside a rack-scale system) and, for liquid-cooled
     racks, their coolant distribution."""
@@ -583,7 +642,7 @@ def _pdu_lines(
     net: RackType | None,
     rack: RackType | None,
     inside: bool,
-) -> list[BomLine]:
+) -> list[Line]:
     """The racks' PDUs: the RA's model where the catalog rack names one, else a line to choose
     whose description is the specification a buyer quotes from (count per rack, the load each
     carries, and the rack's published power feed where the catalog rack's profile holds the
@@ -638,7 +697,7 @@ def _pdu_lines(
     return out
 
 
-def _shelf_lines(rack: RackType | None, plan: RackPlan) -> list[BomLine]:
+def _shelf_lines(rack: RackType | None, plan: RackPlan) -> list[Line]:
     """A busbar rack's DC power shelves: the count per compute rack, what each carries and what
     the rack's heaviest load needs."""
     shelves = shelves_per_rack(rack, plan)
@@ -691,7 +750,7 @@ RACK_SOURCE = (
 )
 
 
-def _cdu_line(catalog: Catalog, c: LiquidCooling) -> BomLine:
+def _cdu_line(catalog: Catalog, c: LiquidCooling) -> Line:
     """The CDUs of the liquid-cooled racks, as the cooling rule counts them. The racks' own
     manifolds come inside the system; no source names the row piping as a part, so it is the
     facility's and not a line."""
