@@ -44,7 +44,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
 from clustergen.engine.model.inventory import PDU, STORAGE
-from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.model.links import Link
 from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.sizing.bom import Line, as_bom_lines, build_bom, totals
@@ -278,7 +278,7 @@ class Sized(NamedTuple):
     racks: RacksSection
     power: PowerSection
     storage: StorageSection
-    links: list[LinkGroup]
+    links: list[Link]
     bom: list[Line]  # plain records: `finish_design` makes them the contract's BomLines
     cost: CostOfOwnership
 
@@ -319,7 +319,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
     pdus: int | None = None
-    scale_out: list[LinkGroup] | None = None
+    scale_out: list[Link] | None = None
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
     # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
     # storage fabrics do not move, so their links are built once
@@ -424,7 +424,7 @@ def finish_design(
         power=power,
         storage=sized.storage,
         workload=workload,
-        links=sized.links,
+        links=[g.contract() for g in sized.links],
         inventory=build_inventory(
             catalog,
             inputs.system,

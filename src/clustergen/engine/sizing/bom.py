@@ -4,7 +4,6 @@ catalog (or a user's layered catalog) has them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Entry, Optic, PortGroup, RackType, Switch, System
@@ -20,7 +19,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import PartKind
-from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.model.links import End, Link
 from clustergen.engine.sizing.fabric import switch_power_w
 from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis, shelves_per_rack
 from clustergen.units import ceil_div, plural
@@ -56,27 +55,45 @@ class Line:
         "order_quantity",
         "vendor",
     )
-    category: PartKind
-    name: str
-    part: str | None
-    opn: str | None
-    description: str
-    quantity: int
-    unit_power_w: float | None
-    total_power_w: float | None
-    unit_price_usd: float | None
-    total_price_usd: float | None
-    price_source: str | None
-    source: str
-    placeholder: bool
-    status: str
-    unit_rack_units: int | None
-    order_quantity: int | None
-    vendor: str | None
 
-    def __init__(self, **fields: Any) -> None:
-        for name, value in fields.items():
-            setattr(self, name, value)
+    def __init__(
+        self,
+        *,
+        category: PartKind,
+        name: str,
+        part: str | None,
+        opn: str | None,
+        description: str,
+        quantity: int,
+        unit_power_w: float | None,
+        total_power_w: float | None,
+        unit_price_usd: float | None,
+        total_price_usd: float | None,
+        price_source: str | None,
+        source: str,
+        placeholder: bool,
+        status: str,
+        unit_rack_units: int | None,
+        order_quantity: int | None,
+        vendor: str | None,
+    ) -> None:
+        self.category = category
+        self.name = name
+        self.part = part
+        self.opn = opn
+        self.description = description
+        self.quantity = quantity
+        self.unit_power_w = unit_power_w
+        self.total_power_w = total_power_w
+        self.unit_price_usd = unit_price_usd
+        self.total_price_usd = total_price_usd
+        self.price_source = price_source
+        self.source = source
+        self.placeholder = placeholder
+        self.status = status
+        self.unit_rack_units = unit_rack_units
+        self.order_quantity = order_quantity
+        self.vendor = vendor
 
     def bom_line(self) -> BomLine:
         """The contract type, validated."""
@@ -168,7 +185,7 @@ def build_bom(
     servers: ServersSection,
     racks: RacksSection,
     storage: StorageSection,
-    links: list[LinkGroup],
+    links: list[Link],
 ) -> list[Line]:
     """Every part of the design as BOM lines, from the sections built before; transceivers and
     cables from the design's links, so each link's two ends and cable are on the BOM."""
@@ -191,7 +208,7 @@ def build_bom(
     ]
 
 
-def _of(links: list[LinkGroup], fabric: str) -> list[LinkGroup]:
+def _of(links: list[Link], fabric: str) -> list[Link]:
     return [g for g in links if g.fabric == fabric]
 
 
@@ -266,7 +283,7 @@ def _fabric_lines(
     catalog: Catalog,
     label: str,
     f: FabricDesign | None,
-    groups: list[LinkGroup],
+    groups: list[Link],
     labels: dict[str, str],
 ) -> list[Line]:
     if f is None:
@@ -289,7 +306,7 @@ def _fabric_lines(
     return out
 
 
-def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[Line]:
+def _end_line(catalog: Catalog, label: str, g: Link, end: End) -> list[Line]:
     """The transceivers at one end of a link group, if it has any."""
     if end.transceivers == 0:
         return []
@@ -346,7 +363,7 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = None) -> Line:
+def _cable_line(catalog: Catalog, label: str, g: Link, why: str | None = None) -> Line:
     """A cable line: the catalog cable of the link group (its media and length class), the
     storage vendor's, or a placeholder that says what to choose (and `why`, where the caller
     knows what the cable must join)."""
@@ -402,7 +419,7 @@ def _management_lines(
     nodes: int,
     fabrics: FabricsSection,
     servers: ServersSection,
-    links: list[LinkGroup],
+    links: list[Link],
 ) -> list[Line]:
     out = []
     for net in (fabrics.inband, fabrics.oob):

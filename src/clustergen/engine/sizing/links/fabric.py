@@ -19,7 +19,7 @@ from clustergen.engine.model.inventory import (
     STORAGE,
     switch_group,
 )
-from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
+from clustergen.engine.model.links import End, Link, Supply
 from clustergen.engine.sizing.fabric import (
     VENDOR_MEDIA,
     accepted_forms,
@@ -81,14 +81,14 @@ def fabric_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
-) -> list[LinkGroup]:
+) -> list[Link]:
     shares = _switch_shares(catalog, f)
     out = []
     for c in f.cables:
         lower, upper = _TIERS[c.segment]
         upper_end = _switch_end(upper, c, shares)
-        upper_end = upper_end.model_copy(
-            update={"device": _tier_switch(f, upper), "groups": [switch_group(name, upper)]}
+        upper_end = upper_end._replace(
+            device=_tier_switch(f, upper), groups=[switch_group(name, upper)]
         )
         if lower in ("leaf", "spine"):
             parts = [_switch_host(catalog, f, lower, c, shares, switch_group(name, lower))]
@@ -108,9 +108,9 @@ def _group(
     f: FabricDesign,
     c: CableLine,
     h: _Host,
-    upper_end: LinkEnd,
+    upper_end: End,
     b_count: int,
-) -> LinkGroup:
+) -> Link:
     """One link group; on an active cable the switch end's modules are the cable's ends, and so
     are a splitter cable's where the host's cage takes no module (`_splitter`)."""
     cable, cable_supply = _cable(catalog, f, c, h)
@@ -119,13 +119,13 @@ def _group(
         cable = splitter
     active = cable is not None and cable.kind in ("aoc", "acc")
     bare = active or splitter is not None  # no transceiver at either end
-    b = upper_end.model_copy(update={"transceivers": b_count})
+    b = upper_end._replace(transceivers=b_count)
     b, cable_power, replaced = _bare_switch_end(catalog, b, h, cable, splitter)
     if h.supply == "storage vendor":
         b, cable_power = _vendor_switch_end(catalog, b)
     if active and cable is not None:
         cable_power = _with_lower_ends(cable_power, h, cable)
-    return LinkGroup(
+    return Link(
         fabric=name,
         segment=c.segment,
         links=h.links,
@@ -137,7 +137,7 @@ def _group(
         cable_power_w=cable_power,
         replaced_switch_transceivers=replaced,
         length_class="in-rack" if c.segment == "inter-switch" else "row",
-        a=LinkEnd(
+        a=End(
             device=h.device,
             port=h.port,
             transceiver=None if bare or h.optic is None else h.optic.id,
@@ -152,8 +152,8 @@ def _group(
 
 
 def _bare_switch_end(
-    catalog: Catalog, b: LinkEnd, h: _Host, cable: Optic | None, splitter: Optic | None
-) -> tuple[LinkEnd, float | None, int | None]:
+    catalog: Catalog, b: End, h: _Host, cable: Optic | None, splitter: Optic | None
+) -> tuple[End, float | None, int | None]:
     """(switch end, cable power, switch modules replaced) of a link group: an active cable's
     switch ends are the tier's counted modules (their power moves with the cable); a splitter's
     stand in for modules the fabric counted, which the design takes back out (at the end's
@@ -161,19 +161,19 @@ def _bare_switch_end(
     if splitter is not None:
         cables = ceil_div(h.links, splitter.ports)
         power = None if splitter.power_w is None else splitter.power_w * cables
-        bare = b.model_copy(update={"transceiver": None, "transceivers": 0})
+        bare = b._replace(transceiver=None, transceivers=0)
         return bare, power, b.transceivers
     if cable is not None and cable.kind in ("aoc", "acc"):
         power = None if b.unit_power_w is None else b.unit_power_w * b.transceivers
-        return b.model_copy(update={"transceiver": None, "transceivers": 0}), power, None
+        return b._replace(transceiver=None, transceivers=0), power, None
     if cable is None and h.supply == "order" and _is_active(catalog, b.transceiver):
         # the switch tier's active cable fits no host cage here: its switch end is no module
         # either, so both ends and the cable stay to choose (power unknown, never zero)
-        return b.model_copy(update={"transceiver": None, "unit_power_w": None}), None, None
+        return b._replace(transceiver=None, unit_power_w=None), None, None
     return b, None, None
 
 
-def _vendor_switch_end(catalog: Catalog, b: LinkEnd) -> tuple[LinkEnd, float | None]:
+def _vendor_switch_end(catalog: Catalog, b: End) -> tuple[End, float | None]:
     """(switch end, cable power) of a storage appliance's links: the cable and its ends are the
     storage vendor's (H100 RA Table 8, note 2: the storage cables depend on the storage
     chosen), so nothing at the switch end is ordered. Where the fabric counts the switch's end
@@ -184,8 +184,8 @@ def _vendor_switch_end(catalog: Catalog, b: LinkEnd) -> tuple[LinkEnd, float | N
         return b, None
     if _is_active(catalog, b.transceiver):
         power = None if b.unit_power_w is None else b.unit_power_w * b.transceivers
-        return b.model_copy(update={"transceiver": None, "transceivers": 0}), power
-    return b.model_copy(update={"supply": "storage vendor"}), None
+        return b._replace(transceiver=None, transceivers=0), power
+    return b._replace(supply="storage vendor"), None
 
 
 def _with_lower_ends(power: float | None, h: _Host, cable: Optic) -> float | None:
@@ -344,9 +344,9 @@ def _tier_switch(f: FabricDesign, tier: str) -> str:
     return f"{(sw or '?').upper()} {tier}"
 
 
-def _switch_end(tier: str, c: CableLine, shares: dict[tuple[str, str], _Share]) -> LinkEnd:
+def _switch_end(tier: str, c: CableLine, shares: dict[tuple[str, str], _Share]) -> End:
     share = None if is_copper(c.media) else shares.get((tier, c.segment))
-    return LinkEnd(
+    return End(
         device=f"{tier}",
         port=f"switch port, {c.speed_gbps:g} Gb/s",
         transceiver=share.optic if share else None,
