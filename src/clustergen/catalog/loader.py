@@ -294,11 +294,13 @@ class Catalog:
 
     def system(self, name: str) -> System:
         """A system (server, NVL rack, appliance) by forgiving name."""
-        return self.get(System, name)
+        found = self.entries[System.catalog_kind].get(name)  # an id, as the engine passes one
+        return found if type(found) is System else self.get(System, name)
 
     def switch(self, name: str) -> Switch:
         """A switch by forgiving name."""
-        return self.get(Switch, name)
+        found = self.entries[Switch.catalog_kind].get(name)  # an id, as the engine passes one
+        return found if type(found) is Switch else self.get(Switch, name)
 
     def nic(self, name: str) -> Nic:
         """A NIC or DPU by forgiving name."""
@@ -306,7 +308,8 @@ class Catalog:
 
     def optic(self, name: str) -> Optic:
         """A transceiver or cable by forgiving name."""
-        return self.get(Optic, name)
+        found = self.entries[Optic.catalog_kind].get(name)  # an id, as the engine passes one
+        return found if type(found) is Optic else self.get(Optic, name)
 
     def architecture(self, name: str) -> Architecture:
         """A reference architecture by forgiving name."""
