@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, System
+from clustergen.engine.cache import cached
 from clustergen.engine.model.design import (
     ServersSection,
     StorageSection,
@@ -578,7 +579,6 @@ def _cable(
         if h.cage_form and not fits_cage(optic, h.cage_form, h.cage_accepts):
             return None, "order"
         return optic, "order"
-    cables = catalog.all("optics", Optic)
     if is_copper(c.media):
         # the cable plugs into the switches' cages: a QSFP56 DAC never into an OSFP cage
         cage = _tier_cage(catalog, f, upper)
@@ -586,7 +586,7 @@ def _cable(
         needs = ("port_speed_gbps", "form_factor") if cage else ("port_speed_gbps",)
         fits = [
             o
-            for o in optics_of_kind(cables, "dac", *needs)
+            for o in _of_kind(catalog, "dac", needs)
             if o.port_speed_gbps == c.speed_gbps
             and (not o.technologies or f.technology in o.technologies)
             and same_family(o, cage)
@@ -594,7 +594,7 @@ def _cable(
     elif optic is not None and optic.media in ("multimode", "singlemode"):
         fibers = [
             o
-            for o in optics_of_kind(cables, "fiber", "media", "port_speed_gbps")
+            for o in _of_kind(catalog, "fiber", ("media", "port_speed_gbps"))
             if o.media == optic.media
         ]
         # a port slower than the module's lane group runs on a splitter fiber (200G on a
@@ -613,6 +613,16 @@ def _cable(
     else:
         fits = []
     return (fits[0] if fits else None), "order"
+
+
+def _of_kind(catalog: Catalog, kind: str, fields: tuple[str, ...]) -> list[Optic]:
+    """`optics_of_kind` of the catalog's optics, once per catalog (every link group of every
+    candidate asks; a gap it names is raised again at each ask, never kept)."""
+    return cached(
+        catalog,
+        ("optics_of_kind", kind, fields),
+        lambda: optics_of_kind(catalog.all("optics", Optic), kind, *fields),
+    )
 
 
 def _manager_breakout(catalog: Catalog, f: FabricDesign, c: CableLine, rate: float) -> bool:
