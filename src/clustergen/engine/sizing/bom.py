@@ -120,33 +120,74 @@ def line(
     status is not "order" is listed for the record: no quantity to order, no price in totals.
     `name`: what the item is, where no catalog entry names it and the description says more."""
     ordered = status == "order"
-    price = entry.price_usd if entry and ordered else None
+    if entry is None:
+        return _generic_line(
+            category, quantity, description, unit_power_w, source, status, rack_units, name
+        )
+    price = entry.price_usd if ordered else None
     return Line(
         category=category,
-        name=name or (entry.name if entry else description),
-        part=entry.id if entry else None,
-        opn=entry.opn if entry else None,
+        name=name or entry.name,
+        part=entry.id,
+        opn=entry.opn,
         description=description,
         quantity=quantity,
         unit_power_w=unit_power_w,
         total_power_w=None if unit_power_w is None else unit_power_w * quantity,
         unit_price_usd=price,
         total_price_usd=None if price is None else price * quantity,
-        price_source=entry.price_source if entry and ordered else None,
-        source=source or (entry.source if entry else ENGINE_SOURCE),
+        price_source=entry.price_source if ordered else None,
+        source=source or entry.source,
         # A line is a placeholder when it names no catalog part, or a part whose values the
         # catalog marks as assumed: a buyer must settle it before it can be quoted. A line to
         # choose is one too; a part inside a system or the storage vendor's is not ours.
-        placeholder=(ordered or status == TO_CHOOSE) and (entry is None or entry.placeholder),
+        placeholder=(ordered or status == TO_CHOOSE) and entry.placeholder,
         status=status,
         order_quantity=quantity if ordered else None,
         unit_rack_units=rack_units
         if rack_units is not None
         else getattr(entry, "rack_units", None)
-        if isinstance(entry, System | Switch)
+        if isinstance(entry, _RACKED)
         else None,
-        # the catalog entry's maker, so a device row names it (None: a generic item)
+        # the catalog entry's maker, so a device row names it
         vendor=getattr(entry, "vendor", None),
+    )
+
+
+#: the catalog entries a line takes its rack units from
+_RACKED = (System, Switch)
+
+
+def _generic_line(
+    category: PartKind,
+    quantity: int,
+    description: str,
+    unit_power_w: float | None,
+    source: str | None,
+    status: str,
+    rack_units: int | None,
+    name: str | None,
+) -> Line:
+    """`line` for a generic item (no catalog entry): no part, no price, no maker."""
+    ordered = status == "order"
+    return Line(
+        category=category,
+        name=name or description,
+        part=None,
+        opn=None,
+        description=description,
+        quantity=quantity,
+        unit_power_w=unit_power_w,
+        total_power_w=None if unit_power_w is None else unit_power_w * quantity,
+        unit_price_usd=None,
+        total_price_usd=None,
+        price_source=None,
+        source=source or ENGINE_SOURCE,
+        placeholder=ordered or status == TO_CHOOSE,
+        status=status,
+        order_quantity=quantity if ordered else None,
+        unit_rack_units=rack_units,
+        vendor=None,
     )
 
 

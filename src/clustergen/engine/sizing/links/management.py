@@ -175,8 +175,7 @@ def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> L
         hosts.device,
         hosts.segment,
     )
-    bare = hosts._replace(groups=())
-    links = cached(catalog, key, lambda: _management_links(catalog, net, bare))
+    links = cached(catalog, key, lambda: _management_links(catalog, net, hosts._replace(groups=())))
     if not hosts.groups:
         return links
     # the ends' device groups apart: the power section asks without them
