@@ -344,13 +344,17 @@ class Catalog:
         whose node range holds `nodes`; with no technology named, InfiniBand first, as NVIDIA's
         SuperPOD RAs lead with it."""
 
-        def find() -> Architecture | None:
+        def of_system() -> list[Architecture]:  # the same for every node count
             matches = [a for a in self.all(Architecture) if system_id in a.systems]
             if technology is not None:
                 matches = [
                     a for a in matches if a.compute_fabric.technology == technology
                 ] or matches
-            matches = [a for a in matches if a.covers(nodes)] or matches
+            return matches
+
+        def find() -> Architecture | None:
+            matches = self._answers.get(("architectures_of", system_id, technology), of_system)
+            matches = [a for a in matches if a.covers(nodes)] or list(matches)
             # With no size given, the architecture that scales (no upper bound) speaks for it.
             matches.sort(
                 key=lambda a: (
