@@ -4,13 +4,17 @@
     uv run python scripts/workload_calibration.py --fit    # refit the inference efficiencies
     uv run python scripts/workload_calibration.py --regimes  # each regime's error (README table)
     uv run python scripts/workload_calibration.py --fit-training  # refit the MoE training curve
+    uv run python scripts/workload_calibration.py --fit-dp  # refit the data-parallel exposure
 
 Training rows: tokens/s per GPU from the MFU trend alone (the row's own table left out), and the
 model-FLOPs MFU each row implies (what the priors in assumptions.yaml are the middle of).
 Published pre-training runs (tests/engine/sizing/workload/training/published_runs.yaml): the
 estimate's GPU-hours against the run's; held_out_runs.yaml beside it, runs no prior or curve was
 fitted to, the same way. `--fit-training` grid-searches the MoE curve
-(assumptions.yaml mfu-moe-max, mfu-moe-half-size-m) on the MoE rows and runs (RMS of log error).
+(assumptions.yaml mfu-moe-max, mfu-moe-half-size-m) on the MoE rows and runs (RMS of log error)
+and prints their median share of the dense MFU (mfu-moe-factor). `--fit-dp` grid-searches the
+data-parallel exposure (dp-hidden-exposure, dp-exposed-cost) on the published runs and prints
+each run's step: tokens per GPU, compute and gradient-sync seconds.
 Inference rows: max-throughput output tokens/s per GPU from the forward model alone, and anchored
 to the group's other published shapes. `--fit` grid-searches the five inference efficiencies on
 the dense rows (RMS of log error) and prints the best; copy them into catalog/assumptions.yaml.
@@ -19,10 +23,12 @@ the dense rows (RMS of log error) and prints the best; copy them into catalog/as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import math
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
@@ -30,8 +36,11 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from clustergen.catalog import load_catalog
+from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import TrainingRow
+from clustergen.engine.cache import _STORES
 from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.sizing.workload import estimate_request
 from clustergen.engine.sizing.workload.inputs import resolve_workload
 from clustergen.engine.sizing.workload.serving.estimate import (
     BAND_LIMITED_EXTRA_PCT,
@@ -48,8 +57,10 @@ from clustergen.engine.sizing.workload.training.estimate import (
     BAND_MOE_PCT,
     BAND_SMALL_PCT,
     SMALL_MODEL_PARAMS,
+    data_parallel,
     goodput,
     peak_flops,
+    training_rate,
 )
 from clustergen.engine.sizing.workload.training.method import training_flops_per_token
 from clustergen.evals.calibration import (
@@ -57,6 +68,7 @@ from clustergen.evals.calibration import (
     curve_errors,
     inference_errors,
     inference_inputs,
+    request_from_fields,
     run_errors,
     server_run_errors,
     training_errors,
@@ -111,6 +123,7 @@ def show_training() -> None:
     for r in held:
         print(f"  {r.label:58} {r.published:>11,.0f} {r.estimated:>11,.0f} {r.error:+7.1%}")
     print("  " + _summary("dense", [r.error for r in held if not r.moe]))
+    print("  " + _summary("moe", [r.error for r in held if r.moe]))
 
 
 def show_inference(rows: list[FigureError]) -> None:
@@ -218,6 +231,15 @@ def fit_training() -> None:
         measured = per_gpu / goodput(catalog, gpus) * flops / peak_flops(w.gpu, w.precision)
         points.append((w, measured))
     gain = float(catalog.assumption("mfu-moe-nvl-gain").value)
+    shares = []
+    for w, measured in points:
+        dense = float(catalog.assumption(f"mfu-dense-{w.precision}").value)
+        dense *= efficiency.size_factor(catalog, w.arch.active)
+        shares.append(measured / dense / (gain if w.nvlink_gpus >= 32 else 1))
+    print(
+        f"median share of the dense MFU over the {len(shares)} points (8-GPU domains): "
+        f"{statistics.median(shares):.2f} (mfu-moe-factor, a MoE of unknown shape)"
+    )
     best: tuple[float, float, float] | None = None
     for top in [x / 100 for x in range(30, 71)]:
         for half in [x / 10 for x in range(2, 100, 1)]:
@@ -235,6 +257,76 @@ def fit_training() -> None:
     print(
         f"best RMS log error {best[0]:.3f} over {len(points)} points: mfu-moe-max {best[1]:g}, "
         f"mfu-moe-half-size-m {best[2]:g}"
+    )
+
+
+@contextlib.contextmanager
+def _dp_terms(catalog: Catalog, overrides: dict[str, float]) -> Iterator[None]:
+    """The data-parallel constants replaced by `overrides` while the block runs (the engine's
+    answers cached on `catalog` dropped before and after)."""
+    original = efficiency.constant
+    _STORES.pop(id(catalog), None)
+
+    def patched(catalog: Catalog, name: str) -> float:
+        return overrides[name] if name in overrides else original(catalog, name)
+
+    efficiency.constant = patched
+    try:
+        yield
+    finally:
+        efficiency.constant = original
+        _STORES.pop(id(catalog), None)
+
+
+def fit_dp() -> None:
+    """Grid-search the data-parallel exposure (dp-hidden-exposure, dp-exposed-cost) on the
+    published runs (RMS of log error; the held-out runs in no fit), then print each run's step:
+    tokens per GPU, compute and gradient-sync seconds, the factor, the error."""
+    catalog = load_catalog()
+    runs = published_runs()
+    best: tuple[float, float, float] | None = None
+    for hidden in [x / 10 for x in range(21)]:
+        for cost in [x / 2 for x in range(2, 9)]:
+            with _dp_terms(catalog, {"dp-hidden-exposure": hidden, "dp-exposed-cost": cost}):
+                errs = [math.log(1 + r.error) for r in run_errors(catalog, runs)]
+            rms = math.sqrt(statistics.mean(e * e for e in errs))
+            if best is None or rms < best[0]:
+                best = (rms, hidden, cost)
+    assert best is not None
+    print(
+        f"best RMS log error {best[0]:.3f} over {len(runs)} runs: dp-hidden-exposure "
+        f"{best[1]:g}, dp-exposed-cost {best[2]:g}"
+    )
+    with _dp_terms(catalog, {"dp-hidden-exposure": best[1], "dp-exposed-cost": best[2]}):
+        for path in (RUNS, HELD_OUT):
+            for r, run in zip(
+                run_errors(catalog, published_runs(path)), published_runs(path), strict=True
+            ):
+                print(f"  {r.label:32} {r.error:+7.1%}  {_dp_step(catalog, run)}")
+
+
+def _dp_step(catalog: Catalog, run: dict[str, object]) -> str:
+    fields = {
+        "model": run.get("model"),
+        "model_params_b": run.get("params_b"),
+        "active_params_b": run.get("active_params_b"),
+        "gpu": run["gpu"],
+        "gpus": run.get("gpus"),
+        "training_tokens_t": run["tokens_t"],
+        "sequence_tokens": run.get("sequence_tokens"),
+        "precision": run["precision"],
+        "workload": "training",
+    }
+    request = request_from_fields(catalog, fields)
+    estimate = estimate_request(catalog, request)[0]
+    w = resolve_workload(catalog, request)
+    gpus = estimate.gpus_required or 1
+    dp = data_parallel(catalog, w, training_rate(catalog, w), gpus)
+    if dp is None:
+        return f"{gpus:>6,} GPUs  (no data-parallel term)"
+    return (
+        f"{gpus:>6,} GPUs {dp.tokens_per_gpu:>8,.0f} tok/GPU/step compute {dp.compute_s:5.2f} s "
+        f"sync {dp.sync_s:5.2f} s ({dp.fabric_gbps:g} Gb/s) factor {dp.factor:.2f}"
     )
 
 
@@ -365,6 +457,12 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
             BAND_MOE_PCT,
         ),
         (
+            "training, MoE",
+            "held-out runs (in no fit): GPU-hours",
+            [r.error for r in held if r.moe],
+            BAND_MOE_PCT,
+        ),
+        (
             "training, under 15B",
             "the same, small models (one-sided band)",
             [r.error for r in training if small(r)],
@@ -405,7 +503,11 @@ def main() -> None:
     parser.add_argument("--fit", action="store_true", help="refit the inference efficiencies")
     parser.add_argument("--regimes", action="store_true", help="each regime's error, Markdown")
     parser.add_argument("--fit-training", action="store_true", help="refit the MoE curve")
+    parser.add_argument("--fit-dp", action="store_true", help="refit the data-parallel term")
     args = parser.parse_args()
+    if args.fit_dp:
+        fit_dp()
+        return
     if args.fit_training:
         fit_training()
         return

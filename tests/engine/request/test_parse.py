@@ -381,3 +381,54 @@ def test_a_model_like_a_family_is_sized_by_its_figure() -> None:
         r = parse_request(cat, text)
         assert (r.workload, r.model_params_b, r.model) == ("training", 8.0, None)
         assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("about 2,000 H100-class GPUs, but not GB200", "h100-sxm"),
+        ("256 B200 class GPUs for inference", "b200"),
+        ("an A100-equivalent cluster of 64 GPUs", "a100-80gb"),
+    ],
+)
+def test_a_gpu_class_is_the_gpu_named(text: str, gpu: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.gpu == gpu
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "256 GPUs, no Nvidia Grace, x86 only",
+        "256 GPUs, x86-based servers",
+        "256 GPUs, no Arm CPUs",
+    ],
+)
+def test_a_host_cpu_ruled_out_or_asked_for_rules_out_the_grace_systems(text: str) -> None:
+    from clustergen.catalog.models import System
+
+    r = parse_request(CAT, text)
+    grace = {s.id for s in CAT.all("systems", System) if "grace" in (s.cpu or "").lower()}
+    assert grace
+    assert set(r.platforms_excluded) == grace
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "gone"),
+    [
+        ("64 GPUs, no GPUs older than Hopper", "h100-sxm", "a100-80gb"),
+        ("256 GPUs, nothing older than Blackwell", "b200", "h200"),
+        ("256 GPUs newer than Hopper", "b300", "h200"),
+        ("256 GPUs, Hopper or newer", "h200", "a100-80gb"),
+        ("256 GPUs, at least Blackwell", "gb200", "h100-sxm"),
+    ],
+)
+def test_a_generation_bound_keeps_its_side_of_the_architecture(
+    text: str, kept: str, gone: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert gone in r.platforms_excluded
+    assert kept not in r.platforms_excluded
+    assert r.not_understood == []

@@ -21,6 +21,10 @@ _STYLE = re.compile(
     r"\b[a-z][\w.]*(?:[- ]\d[\w.]*)?[- ](?:style|like|class)(?=\s+\d+(?:\.\d+)?\s*b\b)"
 )
 
+#: "H100-class GPUs", "B200 grade", "an A100-equivalent": the part named is the one read (a class
+#: word says only that its peers would do, and the request names no peer)
+_CLASS_OF = re.compile(r"\b([a-z]{1,4}\d{2,4}[a-z]{0,3})[- ](?:class|grade|equivalent|level)\b")
+
 
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
@@ -34,6 +38,7 @@ class Draft:
         # "Llama-3-style 8B models": a model like the family's, sized by its figure (read as a
         # bare size; the family words name no model the catalog holds at that size)
         low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)
+        low = _CLASS_OF.sub(lambda m: m.group(1).ljust(len(m.group(0))), low)
         self.low = figures(low)
         self.used = [False] * len(self.low)
         self.fields: dict[str, object] = {"text": text.strip()}

@@ -13,7 +13,7 @@ _CLAUSE_END = re.compile(
 
 #: a negation before the words it governs ("no", "will not run", "can't do", "without")
 _NEGATION_BEFORE = re.compile(
-    r"\b(?:no|not|never|nor|nothing|none\s+of|without|avoid(?:ing)?|exclud(?:e|es|ing)|except|"
+    r"\b(?:no|not|never|neither|nor|nothing|none\s+of|without|avoid(?:ing)?|exclud(?:e|es|ing)|except|"
     r"can[’']?t|cannot|can not|won[’']?t|will not|wouldn[’']?t|don[’']?t|do not|"
     r"doesn[’']?t|does not|isn[’']?t|aren[’']?t|unable to|no way to)\b"
 )

@@ -31,6 +31,19 @@ FILLER = frozenset(
         "plenty",
         "sufficient",
         "needed",
+        # "something that fits in 1.2 MW", "anything except NVL72" (the exclusion is its rule's)
+        "something",
+        "capacity",
+        # the framework and the mix say nothing the sizing reads ("mostly PyTorch training")
+        "mostly",
+        "mainly",
+        "primarily",
+        "pytorch",
+        "jax",
+        "tensorflow",
+        # "leave room to grow to 4,096": the growth is its rule's
+        "leave",
+        "anything",
         "both",
         "of",
         "for",

@@ -448,3 +448,108 @@ def test_an_option_allowed_is_not_asked_for(text: str, field: str) -> None:
     r = parse_request(CAT, text)
     assert getattr(r, field) is None
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we want 256 GPUs for training but we're not sure if we need InfiniBand",
+        "256 GPUs, undecided on InfiniBand vs Ethernet",
+        "256 GPUs, maybe InfiniBand",
+        "256 GPUs, don't know whether we need liquid cooling",
+        "512 GPUs, we're still evaluating air vs liquid cooling, 5 MW",
+        "256 GPUs. Not sure yet about networking.",
+        "256 GPUs; InfiniBand is optional",
+    ],
+)
+def test_an_option_left_open_is_neither_asked_for_nor_ruled_out(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.fabric, r.cooling) == (None, None)
+    assert (r.fabric_excluded, r.cooling_excluded) == (None, None)
+    assert r.not_understood == []
+
+
+def test_an_open_fabric_leaves_a_ruled_out_cooling_ruled_out() -> None:
+    r = parse_request(CAT, "256 GPUs, not sure about the fabric, but no liquid cooling")
+    assert (r.fabric, r.cooling_excluded) == (None, "liquid")
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"),
+    [
+        ("datacenter with 4MW, PUE 1.4, 50% reserved for other IT", 2e6),
+        ("6 MW site, 40% of it is available for the AI cluster, train 70B", 2.4e6),
+        ("5 MW, 30% is already used by the existing halls; 512 GPUs", 3.5e6),
+    ],
+)
+def test_a_share_of_the_site_held_by_others_or_given_to_the_cluster_is_the_cap(
+    text: str, cap_w: float
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == pytest.approx(cap_w)
+    assert r.not_understood == []
+
+
+def test_a_transformer_rating_is_at_the_facility() -> None:
+    r = parse_request(CAT, "1.5 MVA of transformer capacity, 256 GPUs")
+    assert r.power_cap_basis == "facility"
+
+
+def test_neither_nor_rules_out_both() -> None:
+    r = parse_request(CAT, "256 GPUs, neither H100 nor H200")
+    assert r.gpu is None
+    assert set(r.platforms_excluded) == {"h100-sxm", "h200"}
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("512 GPUs, InfiniBand not required", "fabric"),
+        ("512 GPUs, liquid cooling is not out of the question", "cooling"),
+    ],
+)
+def test_an_option_not_required_or_not_out_of_the_question_is_allowed(
+    text: str, field: str
+) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) is None
+    assert getattr(r, f"{field}_excluded") is None
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 GPUs, cost is the main concern",
+        "price is really a concern, 64 GPUs",
+        "5 MW, power is a constraint",
+    ],
+)
+def test_a_concern_said_without_a_negation_is_not_read_as_no_limit(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert not any("no spending limit" in u or "no power limit" in u for u in r.understood)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 GPUs, we are not limited on power",
+        "512 GPUs, power is not a constraint",
+        "512 GPUs, budget is not a concern",
+    ],
+)
+def test_no_limit_said_is_read_and_sets_no_cap(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w is None
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["512 GPUs, don't use more than 2 MW", "512 GPUs, the cluster can't draw more than 2 MW"],
+)
+def test_a_ceiling_said_as_what_not_to_use_is_read_with_the_cap(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == 2e6
+    assert r.not_understood == []

@@ -83,6 +83,9 @@ def november(monkeypatch: pytest.MonkeyPatch) -> None:
         ("by the end of q1", 126.0),
         ("by end of year", 36.0),
         ("by the end of 2027", 401.0),
+        ("before christmas", 29.0),  # Christmas Eve, the safe side
+        ("before the holidays", 29.0),
+        ("by new year", 36.0),
     ],
 )
 def test_a_deadline_counts_days_from_today(text: str, days: float) -> None:
@@ -162,3 +165,17 @@ def test_a_span_named_without_a_number_is_read_as_its_hours(text: str, days: flo
     r = parse_request(load_catalog(), text)
     assert r.training_days == days
     assert not r.not_understood
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("retrain our 30B model every week on 500B new tokens", 7.0),
+        ("retrain our 30B model every 2 weeks on 500B new tokens", 14.0),
+        ("a fortnightly refresh of our 7B model on 50B tokens", 14.0),
+    ],
+)
+def test_a_cadence_is_the_time_each_run_has(text: str, days: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.training_days == days
+    assert r.training_tokens_t == pytest.approx(0.5 if "500b" in text.lower() else 0.05)

@@ -332,3 +332,82 @@ def test_the_clusters_share_of_a_sites_power_is_the_cap(text: str, cap_w: float)
 def test_a_volume_of_work_over_a_period_is_its_even_rate(text: str, tokens_per_s: float) -> None:
     got = parse_request(load_catalog(), text)
     assert got.output_tokens_per_s == pytest.approx(tokens_per_s, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens_per_s", "isl"),
+    [
+        # a night's batch: done in a 12-hour window, each document its prompt
+        (
+            "batch inference: summarize 5 million documents of 3,000 tokens each overnight "
+            "with Llama 3.1 8B, 200 tokens out",
+            5e6 * 200 / (12 * 3600),
+            3000,
+        ),
+        (
+            "summarize 5 million 3,000-token documents a day with Llama 3.1 8B, 200 tokens out",
+            5e6 * 200 / 86400,
+            3000,
+        ),
+        (
+            "Llama 3.1 70B, 40,000 contracts of about 8k tokens nightly, 500 tokens out",
+            4e4 * 500 / 43200,
+            8000,
+        ),
+    ],
+)
+def test_a_volume_of_documents_carries_their_length_and_window(
+    text: str, tokens_per_s: float, isl: int
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.output_tokens_per_s == pytest.approx(tokens_per_s, rel=1e-6)
+    assert got.isl_tokens == isl
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "later"),
+    [
+        ("We plan to scale from 256 GPUs this year to 1,024 next year", 256, 1024),
+        ("ramp from 1k to 4k GPUs", 1000, 4000),
+        ("go from 512 GPUs initially to 2048 later", 512, 2048),
+    ],
+)
+def test_scaling_from_one_count_to_another_builds_the_first_with_room_for_the_second(
+    text: str, now: int, later: int
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.gpus, got.growth_gpus) == (now, later)
+    assert got.not_understood == []
+
+
+def test_growth_in_nodes_is_refused_with_what_works() -> None:
+    with pytest.raises(RequestError, match="growth room is sized in GPUs"):
+        parse_request(load_catalog(), "scaling from 8 to 32 nodes")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "host Llama 3.3 70B for 2,000 staff, about 10% concurrent, answers within 2 seconds",
+        "serve Llama 3.1 70B to 200 users, replies start within 2 s",
+    ],
+)
+def test_answers_within_a_time_are_a_first_token_limit(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.ttft_ms == 2000.0
+    assert got.not_understood == []
+
+
+def test_a_reasoning_trace_is_the_output_length() -> None:
+    got = parse_request(
+        load_catalog(), "serve DeepSeek R1 with reasoning traces of ~8k tokens to 500 users"
+    )
+    assert got.osl_tokens == 8000
+    assert got.not_understood == []
+
+
+def test_concurrent_calls_are_concurrent_streams() -> None:
+    got = parse_request(load_catalog(), "Llama 3.1 8B, TTFT under 200ms, 2,000 concurrent calls")
+    assert got.output_tokens_per_s == 2000 * 20.0
+    assert got.not_understood == []

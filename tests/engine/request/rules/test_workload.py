@@ -175,3 +175,75 @@ def test_a_split_cluster_reads_its_share(text: str, fields: dict[str, object]) -
 def test_two_different_shares_are_refused() -> None:
     with pytest.raises(RequestError, match="two"):
         parse_request(CAT, "512 GPUs, 60% for training and 60% for inference")
+
+
+@pytest.mark.parametrize(
+    ("text", "years"),
+    [
+        ("how much would 1024 B200s cost to run for a year at $0.08/kWh", 1.0),
+        ("1024 B200s, what would it cost to operate for 3 years", 3.0),
+    ],
+)
+def test_what_it_costs_to_run_for_a_term_is_the_ownership_term(text: str, years: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.tco_years == years
+    assert r.training_days is None
+    assert r.not_understood == []
+
+
+def test_training_for_a_year_is_still_a_deadline() -> None:
+    r = parse_request(CAT, "train a 7B model for a year on 64 GPUs")
+    assert r.tco_years is None
+    assert r.training_days == pytest.approx(365.2425)
+
+
+@pytest.mark.parametrize(
+    ("text", "years"),
+    [
+        ("16x DGX B200 with InfiniBand, 2PB storage, 3 year support", 3.0),
+        ("64 GPUs, 5-year warranty", 5.0),
+    ],
+)
+def test_a_support_term_is_the_ownership_term_not_a_deadline(text: str, years: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.tco_years == years
+    assert r.training_days is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Budget of 10 million euros for an inference cluster",
+        "€5M budget, 64 GPUs",
+        "64 GPUs, 500k GBP",
+    ],
+)
+def test_an_amount_in_another_currency_is_refused_not_dropped(text: str) -> None:
+    with pytest.raises(RequestError, match="not in US dollars"):
+        parse_request(CAT, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "serve 20 LoRA adapters on Llama 3.1 8B for 300 users",
+        "multi-LoRA serving of Llama 3.1 70B, 100 users",
+    ],
+)
+def test_served_adapters_are_serving_the_base_model(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.workload == "inference"
+    assert r.training_method is None
+    assert r.not_understood == []
+
+
+def test_a_per_gpu_port_speed_is_the_compute_link() -> None:
+    r = parse_request(CAT, "128 GPUs, 400Gb/s per GPU, non-blocking fabric")
+    assert r.compute_link_gbps == 400
+    assert r.not_understood == []
+
+
+def test_watts_each_are_not_weeks() -> None:
+    r = parse_request(CAT, "512 GPUs at 700W each")
+    assert r.training_days is None
+    assert r.gpus == 512

@@ -53,6 +53,7 @@ from clustergen.engine.request.passes.refusals import (
 from clustergen.engine.request.passes.scope import (
     read_cap_basis,
     read_cap_per_room,
+    read_cap_reserved,
     read_limit_words,
     read_permissions,
     read_scope,
@@ -81,6 +82,7 @@ PASSES: tuple[Pass, ...] = (
     read_rules,
     read_cap_basis,
     read_cap_per_room,
+    read_cap_reserved,
     read_cap_scope,
     read_gpus_per_node,
     # readings of the whole request

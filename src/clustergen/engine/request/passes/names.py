@@ -113,7 +113,7 @@ def rule_out_names(r: Draft) -> None:
             continue
         word = re.sub(r"\s+(?:racks?|systems?)$", "", r.low[start:end].strip())
         if word in _SYSTEM_KINDS:  # "no NVL72 racks": every system of the kind, not one alias's
-            _exclude(r, _kind_ids(r, word, True), span, f"{word.upper()} systems")
+            _exclude(r, _kind_ids(r, word, True), span, f"{_kind_label(word)} systems")
             continue
         _exclude(r, [eid], span, eid)
     r.named, r.spans = [r.named[i] for i in keep], [r.spans[i] for i in keep]
@@ -149,6 +149,10 @@ def read_gpu_architecture(r: Draft) -> None:
             inside = any(s < m.end() and m.start() < e for s, e in r.spans)
             if inside or not r.free(m):
                 continue
+            bound = _generation_bound(r, m, arch, by_arch)
+            if bound is not None:
+                _exclude(r, *bound)
+                continue
             cs, ce = clause_of(r.low, m.start())
             span = negated(r.low, cs, ce, m.start(), m.end())
             if span is not None:
@@ -169,6 +173,49 @@ def read_gpu_architecture(r: Draft) -> None:
             _count_around(r, m)
 
 
+#: the year NVIDIA announced each data-centre architecture (GTC keynotes and launch releases:
+#: A100/Ampere May 2020, H100/Hopper March 2022, L40/Ada Lovelace September 2022, B200/Blackwell
+#: March 2024, B300/Blackwell Ultra March 2025): what "older than Hopper" compares
+_ANNOUNCED = {"ampere": 2020, "hopper": 2022, "ada lovelace": 2022, "blackwell": 2024}
+_ANNOUNCED["blackwell ultra"] = 2025
+#: a generation bound around an architecture's name: "nothing older than Blackwell", "newer
+#: than Hopper", "at least Hopper", "Hopper or newer"
+_CMP_BEFORE = re.compile(
+    r"(?P<neg>\b(?:no|not|nothing|none|never)\b[^.;,]{0,20}?)?\b(?P<cmp>older|earlier|previous|prior|"
+    r"newer|later|more\s+recent|at\s+least)\s+(?:than\s+|to\s+)?(?:the\s+)?(?:nvidia\s+)?$"
+)
+_CMP_AFTER = re.compile(r"\s*(?:or|and)\s+(?:newer|later|above|up|more\s+recent)\b|\+")
+
+
+def _generation_bound(
+    r: Draft, m: re.Match[str], arch: str, by_arch: dict[str, list[str]]
+) -> tuple[list[str], Span, str] | None:
+    """The GPUs a generation bound on `arch` rules out, the words read and what they are, or
+    None when no comparison stands around the name."""
+    year = _ANNOUNCED.get(arch)
+    if year is None:
+        return None
+    before = _CMP_BEFORE.search(r.low, max(0, m.start() - 40), m.start())
+    after = _CMP_AFTER.match(r.low, m.end())
+    if before is None and after is None:
+        return None
+    cmp = before.group("cmp") if before is not None else "newer"
+    negated_cmp = before is not None and before.group("neg") is not None
+    # the years kept, as a closed range: "or newer" and "at least" keep the year itself
+    if after is not None or cmp == "at least":
+        lo, hi = year, 9999
+    elif cmp in ("older", "earlier", "previous", "prior"):
+        lo, hi = (year, 9999) if negated_cmp else (0, year - 1)
+    else:
+        lo, hi = (0, year) if negated_cmp else (year + 1, 9999)
+    known = {a: y for a, y in _ANNOUNCED.items() if a in by_arch}
+    out = [i for a, y in known.items() if not lo <= y <= hi for i in by_arch[a]]
+    start = before.start() if before is not None else m.start()
+    end = after.end() if after is not None else m.end()
+    kept = [a.title() for a, y in sorted(known.items(), key=lambda k: k[1]) if lo <= y <= hi]
+    return out, (start, end), f"GPUs other than {', '.join(kept) or 'none'}"
+
+
 #: words for a kind of system (catalog `kind`), read when a negation rules the kind out ("not
 #: NVIDIA DGX", "no NVL72 racks", "nothing rack-scale")
 _SYSTEM_KINDS: dict[str, frozenset[str]] = {
@@ -180,10 +227,20 @@ _SYSTEM_KINDS: dict[str, frozenset[str]] = {
     "rack-scale": frozenset({"nvl-rack"}),
     "rack scale": frozenset({"nvl-rack"}),
     "pcie": frozenset({"pcie-server"}),
+    # the host CPU ("no Grace", "x86 only", "no Arm CPUs"): a system's CPU is Grace (Arm) or,
+    # with no Grace named, an x86 host
+    "grace": frozenset({"cpu:grace"}),
+    "arm": frozenset({"cpu:grace"}),
+    "x86": frozenset({"cpu:x86"}),
 }
+#: how a kind is said in a reading, where its word upper-cased is not its name
+_KIND_LABEL = {"grace": "Grace-CPU", "arm": "Arm-CPU (Grace)", "x86": "x86-host"}
 #: what makes a kind's word a request for it ("DGX systems", "OEM servers", "DGX only", "only
 #: NVL72"), not a passing mention ("PCIe Gen5 NICs")
-_KIND_AFTER = re.compile(r"\s*(?:systems?|servers?|nodes?|boxes|racks?|only|based|platforms?)\b")
+_KIND_AFTER = re.compile(
+    r"(?:[\s-]*(?:systems?|servers?|nodes?|boxes|racks?|only|based|platforms?|cpus?|hosts?|"
+    r"processors?)\b)+"
+)
 _KIND_BEFORE = re.compile(r"\bonly\s+(?:(?:want|use|buy|consider)\s+)?(?:the\s+)?$")
 
 
@@ -195,8 +252,16 @@ def _kind_ids(r: Draft, word: str, among: bool) -> list[str]:
         s.id
         for s in r.catalog.all("systems", System)
         if s.gpus_per_node
-        and (s.kind in kinds or word in re.findall(r"[a-z0-9-]+", s.name.lower())) == among
+        and (
+            bool(kinds & {s.kind, "cpu:grace" if "grace" in (s.cpu or "").lower() else "cpu:x86"})
+            or word in re.findall(r"[a-z0-9-]+", s.name.lower())
+        )
+        == among
     ]
+
+
+def _kind_label(word: str) -> str:
+    return _KIND_LABEL.get(word, word.upper())
 
 
 def _ruled_out_kinds(r: Draft) -> None:
@@ -209,10 +274,12 @@ def _ruled_out_kinds(r: Draft) -> None:
                 continue
             cs, ce = clause_of(r.low, m.start())
             span = negated(r.low, cs, ce, m.start(), m.end())
-            if span is not None:
-                _exclude(r, _kind_ids(r, word, True), span, f"{word.upper()} systems")
-                continue
             after = _KIND_AFTER.match(r.low, m.end())
+            if span is not None:
+                if after and span[1] == m.end():  # "no Arm CPUs", "no DGX systems"
+                    span = (span[0], after.end())
+                _exclude(r, _kind_ids(r, word, True), span, f"{_kind_label(word)} systems")
+                continue
             before = _KIND_BEFORE.search(r.low, max(0, m.start() - 30), m.start())
             if _SYSTEM_KINDS[word] == {"nvl-rack"} and word.startswith("nvl"):
                 _rack_scale_asked(r, m, after)
@@ -221,7 +288,7 @@ def _ruled_out_kinds(r: Draft) -> None:
                 start = before.start() if before else m.start()
                 end = after.end() if after else m.end()
                 others = _kind_ids(r, word, False)
-                _exclude(r, others, (start, end), f"systems other than {word.upper()}")
+                _exclude(r, others, (start, end), f"systems other than {_kind_label(word)}")
 
 
 def _rack_scale_asked(r: Draft, m: re.Match[str], after: re.Match[str] | None) -> None:

@@ -71,8 +71,8 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 if not _free(used, m.start(), m.end()):
                     continue
                 span = negated(low, cs, ce, m.start(), m.end())
-                if span is None:
-                    continue
+                if span is None or (value and _NOT_NEEDED.match(low, m.end(), ce)):
+                    continue  # "InfiniBand is not required" allows it: read_permissions
                 phrase = low[span[0] : span[1]].strip()
                 soft = softened(low, ce, span) if value else []
                 if soft:
@@ -91,6 +91,12 @@ def _exclusions(low: str, used: list[bool]) -> list[Found]:
                 )
                 out.append(Found(span[0], span[1], f"{field}_excluded", value or True, note))
     return out
+
+
+#: a cooling or fabric said not to be needed: allowed, not ruled out
+_NOT_NEEDED = re.compile(
+    r"\s*(?:is|are)?\s*not\s+(?:strictly\s+)?(?:required|needed|necessary|a\s+must|mandatory)\b"
+)
 
 
 #: the other value of a field with two
@@ -139,7 +145,7 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
 
 #: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
 _FACILITY = re.compile(
-    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|all[- ]in|"
+    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|transformers?|all[- ]in|"
     r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical|pue)"
     r"(?:\s+included)?|"
     r"(?:cooling|overhead|pue)\s+(?:is\s+|are\s+)?included|total (?:power|load|draw))\b"
@@ -206,7 +212,8 @@ _LIMIT_BEFORE = re.compile(
     r"(?:\b(?:without|never|not)\s+(?:exceeding|going\s+(?:over|above|beyond))|"
     r"\b(?:do\s+not|don[’']?t|does\s+not|doesn[’']?t|must\s+not|mustn[’']?t|shall\s+not|"
     r"should\s+not|shouldn[’']?t|can\s*not|can[’']?t|won[’']?t|will\s+not|may\s+not|never)\s+"
-    r"(?:need\s+(?:more|over)\s+than|exceed|go\s+(?:over|above|beyond)|surpass)|"
+    r"(?:(?:need|use|draw|consume|pull)\s+(?:more|over)\s+than|exceed|go\s+(?:over|above|beyond)|"
+    r"surpass)|"
     r"\b(?:no|not)\s+(?:more|over)\s+than|\bat\s+most|\bup\s+to|\bcapped\s+at|"
     r"\blimited\s+to|\bmax(?:imum)?(?:\s+of)?)\s*$"
 )
@@ -250,8 +257,11 @@ def read_limit_words(r: Draft) -> None:
 #: words after a cooling or fabric that allow it without asking for it ("liquid is fine",
 #: "InfiniBand would be OK")
 _PERMITTED = re.compile(
-    r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)\s+(?:fine|ok(?:ay)?|acceptable|"
-    r"allowed|possible|an\s+option|on\s+the\s+table|not\s+a\s+problem)\b"
+    r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)?\s*(?:fine|ok(?:ay)?|acceptable|"
+    r"allowed|possible|optional|an\s+option|on\s+the\s+table|not\s+a\s+problem|"
+    r"not\s+out\s+of\s+the\s+question|not\s+ruled\s+out|not\s+excluded|"
+    # "InfiniBand is not required": not asked for, not ruled out either
+    r"not\s+(?:strictly\s+)?(?:required|needed|necessary|a\s+must|mandatory))\b"
 )
 #: "no preference on fabric", "no preference for cooling": both weighed
 _NO_PREFERENCE = re.compile(
@@ -287,7 +297,59 @@ def read_scope(r: Draft) -> None:
     The site's rack ceiling is read first: its rack power ("10 racks at 30 kW") is the same
     phrase's, which the rack-limit reading would otherwise take alone."""
     r.read(RACK_CEILING)
+    _apply(r, _undecided(r.low, r.used))
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
+
+
+#: words that leave what follows open ("not sure if we need InfiniBand", "don't know whether
+#: liquid cooling is needed", "undecided on InfiniBand vs Ethernet", "maybe liquid"): neither
+#: asked for nor ruled out (a negation among them does not govern the option)
+_OPEN_BEFORE = re.compile(
+    r"\b(?:not\s+(?:yet\s+)?(?:sure|certain|decided)|unsure|uncertain|undecided|"
+    r"(?:don[’']?t|do\s+not|doesn[’']?t)\s+(?:yet\s+)?know|(?:haven[’']?t|have\s+not)\s+"
+    r"(?:yet\s+)?decided|tbd|to\s+be\s+decided|maybe|perhaps|possibly|debating|"
+    r"(?:still\s+)?(?:deciding|weighing|evaluating)|whether\s+or\s+not)\b"
+)
+#: a field left open by name ("not sure about the fabric", "undecided on cooling")
+_OPEN_FIELD = re.compile(
+    r"\b(?:the\s+)?(?:compute\s+)?(fabric|network(?:ing)?|interconnect|cooling)\b"
+)
+#: at most this many words between the open words and the option they leave open
+_OPEN_REACH = 6
+
+
+def _undecided(low: str, used: list[bool]) -> list[Found]:
+    """The coolings and fabrics a clause leaves open ("not sure if we need InfiniBand", "not
+    sure about the fabric"): the words are read (so no rule asks for the option and no negation
+    rules it out) and the trade study weighs both."""
+    out: list[Found] = []
+    for cs, ce in clauses(low):
+        hedges = list(_OPEN_BEFORE.finditer(low, cs, ce))
+        if not hedges:
+            continue
+        options = [
+            (m, f"{field} {value}")
+            for field, value, pattern in _GOVERNED
+            if value
+            for m in pattern.finditer(low, hedges[0].end(), ce)
+        ]
+        named = [m.span() for m, _ in options]
+        options += [
+            (m, m.group(1))
+            for m in _OPEN_FIELD.finditer(low, hedges[0].end(), ce)
+            if not any(a < m.end() and m.start() < b for a, b in named)  # "liquid cooling"
+        ]
+        for m, what in options:
+            hedge = [h for h in hedges if h.end() <= m.start()][-1]
+            between = low[hedge.end() : m.start()]
+            if len(between.split()) > _OPEN_REACH or re.search(r"\d", between):
+                continue
+            if not _free(used, m.start(), m.end()):
+                continue
+            words = low[hedge.start() : m.end()].strip()
+            note = f"{words!r} -> {what} left open: the trade study weighs every option"
+            out.append(Found(hedge.start(), m.end(), "_open", None, note))
+    return out
 
 
 def read_cap_basis(r: Draft) -> None:
@@ -378,6 +440,52 @@ def read_cap_per_room(r: Draft) -> None:
         f"{words!r} -> power cap {cap * n / 1e6:g} MW ({n} x {cap / 1e6:g} MW)",
     )
     r.understood = [u for u in r.understood if u]
+
+
+#: a share of the site's power others hold ("50% reserved for other IT", "30% of it is already
+#: used by the existing halls") or the cluster's own ("40% of that is available for AI")
+_SHARE_OF_CAP = re.compile(
+    r"(?<![\w.])(?P<pct>\d+(?:\.\d+)?)\s*%\s+(?:of\s+(?:it|that|this|the\s+(?:site|power|"
+    r"capacity))\s+)?(?:is\s+|are\s+|will\s+be\s+)?(?:already\s+)?"
+    r"(?:(?P<held>reserved|taken|used|spoken\s+for|committed|in\s+use|allocated)\s+(?:for|by|to)\s+"
+    r"(?:the\s+)?(?:other|existing|legacy|current|non[- ]ai|office|enterprise|cpu|general)\b"
+    r"(?:\s+(?!for\b)[a-z][\w-]*){0,2}"
+    r"|(?P<ours>available|usable|free|ours|allocated|dedicated|set\s+aside)\s+(?:for|to)\s+"
+    r"(?:the\s+|our\s+|this\s+|a\s+|us\b)?(?:new\s+)?(?:ai|gpus?|ml|cluster|us)\b"
+    r"(?:\s+(?:cluster|pod|project|deployment|build))?)"
+)
+
+
+def read_cap_reserved(r: Draft) -> None:
+    """A share of the capped power others hold ("4 MW, 50% reserved for other IT") or the
+    cluster may use ("40% of it is available for AI"): the cap is the cluster's part. A pass:
+    the share stands anywhere in the cap's sentence, after the power rule read the figure."""
+    phrase, cap = r.phrases.get("power_cap_w"), r.fields.get("power_cap_w")
+    if phrase is None or not isinstance(cap, float):
+        return
+    at = r.low.find(phrase)
+    if at < 0:
+        return
+    start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
+    m = next(
+        (m for m in _SHARE_OF_CAP.finditer(r.low, start, end) if _free(r.used, *m.span())), None
+    )
+    if m is None:
+        return
+    pct = float(m.group("pct"))
+    if not 0 < pct < 100:
+        raise RequestError(
+            f"{m.group(0).strip()!r} is not a share of the site's power", hint="say 1-99%"
+        )
+    part = pct / 100 if m.group("ours") else 1 - pct / 100
+    r.fields["power_cap_w"] = cap * part
+    r.take(
+        m.start(),
+        m.end(),
+        f"{m.group(0).strip()!r} -> power cap {cap * part / 1e6:g} MW, the cluster's "
+        f"{part:.0%} of {cap / 1e6:g} MW",
+    )
 
 
 def _apply(r: Draft, found: list[Found]) -> None:

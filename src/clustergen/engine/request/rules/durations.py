@@ -25,11 +25,12 @@ DAYS_PER = {
     "year": 365.2425,
 }
 _LONG_UNIT = r"minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
-#: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"
+#: a single-letter unit ("12h", "90d") only right after digits: "and" is not "an d"; no "w",
+#: which is a GPU's watts here ("700W each"), not weeks
 _UNIT = (
     r"("
     + _LONG_UNIT
-    + r"|h|d|w)(?![\w/])"
+    + r"|h|d)(?![\w/])"
     + (
         # "8 hours per day" is a duty cycle, not a run length: left unread, so it is reported
         r"(?!\s*(?:/|per|a|an|each|every)\s*(?:day|week|month|year|night)\b)"
@@ -156,6 +157,17 @@ def _year_end(m: re.Match[str]) -> list[Reading]:
     return _until(m.group(0).strip(), dt.date(year, 12, 31))
 
 
+def _holiday(m: re.Match[str]) -> list[Reading]:
+    """'before Christmas', 'before the holidays': Christmas Eve (the safe side);
+    'by New Year': New Year's Eve. The next one, this year's when it is still ahead."""
+    now = today()
+    month, day = 12, 24 if m.group(1).startswith(("christmas", "xmas", "the holidays")) else 31
+    year = int(m.group(2)) if m.group(2) else now.year
+    if not m.group(2) and dt.date(year, month, day) <= now:
+        year += 1
+    return _until(m.group(0).strip(), dt.date(year, month, day))
+
+
 def _month_date(
     month_word: str, day_word: str | None, year_word: str | None, end_of: bool, now: dt.date
 ) -> dt.date:
@@ -250,9 +262,27 @@ RESERVE_RULES: tuple[Rule, ...] = (
 
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
+
 #: read before token counts and model sizes ("12h" is not a size)
+def _cadence(m: re.Match[str]) -> list[Reading]:
+    """'retrain every week', 'a weekly refresh': each run must end before the next starts, so the
+    period is the run's time (said so)."""
+    n = int(m.group(1)) if m.group(1) else 1
+    unit = (m.group(2) or m.group(3)).lower()
+    per = 14.0 if unit.startswith("fortnight") else DAYS_PER["week" if unit[0] == "w" else "month"]
+    days = n * per
+    return [Reading("training_days", days, f"{days:.3g} days: each run done before the next")]
+
+
 DURATION_RULES: tuple[Rule, ...] = (
     *RESERVE_RULES,
+    rule(
+        "cadence",
+        r"\b(?:every|each|once\s+(?:a|per|every))\s+(?:(\d+)\s+)?(weeks?|months?|fortnights?)\b"
+        r"|\b(weekly|monthly|fortnightly)\s+(?=(?:re-?train|refresh|fine-?tun|run|training))",
+        _cadence,
+        needs=("each", "every", "once", "weekly", "monthly", "fortnightly"),
+    ),
     rule(
         "deadline",
         r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
@@ -267,6 +297,14 @@ DURATION_RULES: tuple[Rule, ...] = (
         r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
         _quarter,
         needs=("before", "by", "later", "until"),
+    ),
+    rule(
+        "deadline_holiday",
+        r"\b(?:by|before|until|ahead\s+of|in\s+time\s+for)\s+(?:the\s+)?"
+        r"(christmas|xmas|(?:the\s+)?new\s+year(?:[’']s)?(?:\s+(?:eve|day))?|the\s+holidays)"
+        r"(?:\s+(\d{4}))?\b",
+        _holiday,
+        needs=("christmas", "xmas", "year", "holidays"),
     ),
     rule(
         "deadline_year_end",

@@ -64,13 +64,19 @@ LOAD_RULES: tuple[Rule, ...] = (
     rule(
         "requests_rate",
         # one word may say what kind: "2 million support tickets a day", "500 API calls a minute"
-        _AMOUNT
-        + r"\s*(?:[a-z][\w-]*\s+)?(?:requests?|reqs?|queries|query|calls?|prompts?|documents?|docs?|files?|"
+        # the length of each may stand before the word or after it ("3,000-token documents",
+        # "documents of 3,000 tokens each"): the prompt each brings
+        _AMOUNT + r"\s*(?:(?P<len1>\d[\d,]*(?:\.\d+)?\s*k?)[- ]tokens?\s+)?(?:[a-z][\w-]*\s+)?"
+        r"(?:requests?|reqs?|queries|query|calls?|prompts?|documents?|docs?|files?|"
         r"pages?|tickets?|emails?|transcripts?|records?|conversations?|chats?|summaries|"
-        r"articles?|reports?|contracts?)\s*(?:/|per|a|an|each|every)\s*"
-        r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|mo)\b"
+        r"articles?|reports?|contracts?)"
+        r"(?:\s+of\s+(?:~|about\s+|around\s+|roughly\s+)?(?P<len2>\d[\d,]*(?:\.\d+)?\s*k?)\s*"
+        r"tokens?(?:\s+each)?)?"
+        r"(?:\s*(?:/|per|a|an|each|every)\s*"
+        r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|mo|night)\b"
+        r"|\s+(?:(?:in\s+)?(?:a|one)\s+)?(?P<per2>overnight|over\s*night|nightly|night)\b)"
         r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm)\b",
-        lambda m: [Reading("_requests_per_s", _load(m), _load_words(m))],
+        lambda m: _requests(m),
         needs=(
             *("call", "prompt", "qps", "queries", "query", "req", "rps", "rpm", "doc", "file"),
             *("page", "ticket", "email", "transcript", "record", "conversation", "chat"),
@@ -92,7 +98,7 @@ LOAD_RULES: tuple[Rule, ...] = (
     rule(
         "concurrent_users",
         _AMOUNT + r"\s*(?:concurrent|simultaneous|parallel|active)\s+(?:users?|sessions?|"
-        r"streams?|requests?|conversations?)\b",
+        r"streams?|requests?|conversations?|calls?|callers?|chats?|connections?|agents?)\b",
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
         needs=("active", "concurrent", "parallel", "simultaneous"),
     ),
@@ -135,7 +141,17 @@ LOAD_RULES: tuple[Rule, ...] = (
 
 
 def _period_s(m: re.Match[str]) -> float:
-    return seconds_per(m.group("per") or m.group("abbr"))
+    return seconds_per(m.groupdict().get("per") or m.groupdict().get("per2") or m.group("abbr"))
+
+
+def _requests(m: re.Match[str]) -> list[Reading]:
+    out = [Reading("_requests_per_s", _load(m), _load_words(m))]
+    length = m.groupdict().get("len1") or m.groupdict().get("len2")
+    if length:
+        k = length.strip().endswith("k")
+        tokens = round(num(length.rstrip(" k")) * (1e3 if k else 1.0))
+        out.append(Reading("isl_tokens", tokens, f"input length {tokens:,} tokens (each one's)"))
+    return out
 
 
 def _load(m: re.Match[str]) -> float:
@@ -149,6 +165,8 @@ def _load_words(m: re.Match[str]) -> str:
     rate = _load(m)
     number = f"{rate:,.0f}" if rate >= 100 or rate.is_integer() else f"{rate:.3g}"
     shown = f"{number} {'request' if rate == 1 else 'requests'}/s"
+    if _period_s(m) == 12 * 3600:  # a night's batch: done in the window at an even rate
+        return f"{shown} ({m.group(0).strip()}: in a 12-hour window at an even rate)"
     if _period_s(m) >= 86400:  # a volume over a day or more: its average, the plant's floor
         return f"{shown} ({m.group(0).strip()} at an even rate; peaks need more)"
     return shown if _period_s(m) == 1.0 else f"{shown} ({m.group(0).strip()})"

@@ -53,6 +53,13 @@ def _method(value: str, note: str, workload: str):  # type: ignore[no-untyped-de
     return read
 
 
+def _served_adapters(m: re.Match[str]) -> list[Reading]:
+    n = m.group("n")
+    what = f"{n} LoRA adapters" if n else "LoRA adapters"
+    note = f"{what} served on one base model, sized as the base (adapters add little memory)"
+    return [Reading("workload", "inference", note, "member")]
+
+
 #: read before model sizes, so "37B active" is not a second model
 MODEL_RULES: tuple[Rule, ...] = (
     rule(
@@ -77,6 +84,16 @@ MODEL_RULES: tuple[Rule, ...] = (
         r"|\b" + _ACTIVE + r"\s*(?:of|:|=|is|are)?\s*" + _SIZE + r"\b",
         _active,
         needs=("activated", "active"),
+    ),
+    # "serve 20 LoRA adapters on Llama 3.1 8B", "multi-LoRA serving": adapters served on one
+    # base model, which is what is sized; no adapter is trained
+    rule(
+        "served_adapters",
+        r"\b(?:serv(?:e|es|ed|ing)|host(?:s|ed|ing)?|deploy(?:s|ed|ing)?)\s+(?:up\s+to\s+|about\s+|"
+        r"around\s+|~\s*)?(?:(?P<n>\d+)\s+)?(?:fine-?tuned\s+)?(?:q-?)?lora\s+adapters?\b"
+        r"|\bmulti[- ]?lora(?:\s+(?:serving|inference))?\b",
+        _served_adapters,
+        needs=("adapter", "multi"),
     ),
     rule(
         "method_qlora",

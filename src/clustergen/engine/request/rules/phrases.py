@@ -69,6 +69,8 @@ def seconds_per(unit: str | None) -> float:
     """Seconds in the period a rate is written over: a minute ("min", "minutes", "RPM"), an
     hour ("h", "hours"), a day ("d", "day"), a week, a month ("mo", "month"), else a second ("1000 req/min" is 16.7 a second)."""
     word = (unit or "").lower()
+    if word.startswith(("night", "overnight")):  # a night's batch window, 12 hours as read alone
+        return 12 * 3600.0
     if word.startswith("mo"):  # a month: a twelfth of a Julian year, 30.44 days
         return 365.25 * 86400 / 12
     if word == "rpm" or word.startswith("m"):

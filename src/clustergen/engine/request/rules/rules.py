@@ -48,7 +48,8 @@ def _rack(m: re.Match[str]) -> list[Reading]:
 
 
 def _racks(m: re.Match[str]) -> list[Reading]:
-    n = int(m.group("n") or m.group("n2"))
+    said = m.group("n") or m.group("n2")
+    n = int(said) if said.isdigit() else 1  # "fits in one rack", "in a single rack"
     out = [Reading("max_racks", n, f"room for {n} rack{'s' if n != 1 else ''}")]
     kw = m.group("kw") or m.group("kw2") or m.group("kw3")
     if kw:
@@ -76,6 +77,38 @@ def _rack_kw(group: str) -> str:
 def _growth(m: re.Match[str]) -> list[Reading]:
     n = round(num(m.group(1)) * _MULT[m.group(2)])
     return [Reading("growth_gpus", n, f"room to grow to {n:,} GPUs")]
+
+
+def _growth_from(m: re.Match[str]) -> list[Reading]:
+    """'scale from 256 GPUs this year to 1,024 next year': today's count is built, the later
+    one is the growth its fabric and floor leave room for."""
+    if m.group("unit"):
+        raise RequestError(
+            f"{m.group(0).strip()!r} grows in {m.group('unit')}, and growth room is sized in GPUs "
+            "(a node's GPUs depend on the platform chosen)",
+            hint=f"say it in GPUs, e.g. 'scale from 64 to 256 GPUs', or '{m.group('now')} "
+            f"{m.group('unit')}' alone",
+        )
+    now = round(num(m.group("now")) * _MULT[m.group("nk")])
+    later = round(num(m.group("later")) * _MULT[m.group("lk")])
+    if later <= now:
+        raise RequestError(
+            f"{m.group(0).strip()!r} grows to no more GPUs than it starts with",
+            hint="say the count to build now and the larger one to grow to",
+        )
+    return [Reading("gpus", now, f"{now} GPUs"), *_growth_to(later)]
+
+
+def _growth_to(n: int) -> list[Reading]:
+    return [Reading("growth_gpus", n, f"room to grow to {n:,} GPUs")]
+
+
+#: when a count is meant: "this year", "in 2027", "next quarter", "in phase 2"
+_WHEN = (
+    r"(?:\s+(?:this|next|the\s+following)\s+(?:year|quarter|half)|\s+(?:in|by)\s+(?:\d{4}|"
+    r"phase\s+\d|year\s+\d|h[12](?:\s+\d{4})?|q[1-4](?:\s+\d{4})?)|\s+(?:initially|now|today|"
+    r"later|eventually))?"
+)
 
 
 def _power(m: re.Match[str]) -> list[Reading]:
@@ -297,7 +330,7 @@ _OWN_STORAGE = (
 # a bare count with a rack power ("10 racks at 30 kW") is what the site has too
 RACK_CEILING = rule(
     "max_racks",
-    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+)\s+racks?\b{_rack_kw('kw')}?"
+    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+|one|(?:a\s+)?single|a)\s+racks?\b{_rack_kw('kw')}?"
     rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"
     rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')})",
     _racks,
@@ -389,6 +422,17 @@ RULES: tuple[Rule, ...] = (
     RACK_CEILING,
     # the size the cluster must grow to later: "room to grow to 1024 GPUs", "expandable to 2k
     # GPUs", "scaling to 4096 later", "a path to 1,024 GPUs" (a count of GPUs, not of nodes)
+    rule(
+        "growth_from",
+        r"\b(?:scal(?:e|ing)|grow(?:ing)?|go(?:ing)?|expand(?:ing)?|ramp(?:ing)?(?:\s+up)?)\s+from\s+"
+        r"(?<![\w.])(?P<now>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<nk>k)\b)?(?:\s*(?:gpus?|accelerators))?"
+        + _WHEN
+        + r",?\s+(?:up\s+)?to\s+(?P<later>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<lk>k)\b)?"
+        r"(?:\s*(?:gpus?|accelerators|(?P<unit>nodes?|servers?|systems?)))?\b"
+        r"(?!\s*(?:racks?|mw|kw|%|users?))" + _WHEN,
+        _growth_from,
+        needs=("from",),
+    ),
     rule(
         "growth",
         r"\b(?:(?:room|headroom|space|ability|able|designed|built)\s+to\s+grow|grow(?:s|ing)?|"
@@ -525,7 +569,10 @@ RULES: tuple[Rule, ...] = (
     *MODEL_RULES,  # "37B active" before model sizes
     rule(
         "tokens",
-        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*tokens?\b",
+        # one word may say which tokens: "500B new tokens", "2T high-quality tokens"
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(t|b|m|trillion|billion|million)\s*(?:(?:new|fresh|more|"
+        r"additional|extra|unique|high[- ]quality|domain|curated|clean|code|text|multilingual|"
+        r"synthetic|web|training)\s+)?tokens?\b",
         _tokens,
         needs=("token",),
     ),
@@ -691,9 +738,15 @@ RULES: tuple[Rule, ...] = (
     rule(
         "link_speed",
         r"(?<![\w.])(100|200|400|800|1600)\s*(?:g|gbe|gbps|gbit(?:/s)?|gigabit)\b"
-        r"(?!\s*(?:ethernet\s+|infiniband\s+)?(?:storage|in-?band|management|north|front))",
-        lambda m: [Reading("compute_link_gbps", int(m.group(1)), f"{m.group(1)} Gb/s ports")],
-        needs=("100", "200", "400", "600", "800"),
+        r"(?!\s*(?:ethernet\s+|infiniband\s+)?(?:storage|in-?band|management|north|front))"
+        # "400Gb/s per GPU": a bandwidth per GPU or NIC is a port speed (a storage figure in
+        # GB/s is said per node or in total, never per NIC)
+        r"|(?<![\w.])(100|200|400|800|1600)\s*gb/s\s*(?:per|/|for\s+each|each)\s*"
+        r"(?:gpu|nic|port|hca)s?\b",
+        lambda m: [
+            Reading("compute_link_gbps", int(g := m.group(1) or m.group(2)), f"{g} Gb/s ports")
+        ],
+        needs=("100", "200", "400", "600", "800", "gb/s"),
     ),
     rule(
         "fabric_eth",
@@ -731,7 +784,7 @@ RULES: tuple[Rule, ...] = (
     rule(
         "w_train",
         # "RL post-training", "reinforcement learning training": a training job at scale
-        r"\b(?:(?:rl|reinforcement[- ]learning)\s+)?(?:(?:pre|post)[- ]?)?train(?:ing|s)?\b",
+        r"\b(?:(?:rl|reinforcement[- ]learning)\s+)?(?:(?:pre|post|re)[- ]?)?train(?:ing|s)?\b",
         _member("workload", "training", "workload"),
         needs=("train",),
     ),
@@ -745,11 +798,13 @@ RULES: tuple[Rule, ...] = (
     rule(
         "w_inf",
         r"\binferenc(?:e|ing)\b|\bserv(?:e|es|ed|ing)\b|\binference[- ]heavy\b"
+        # work a served model does: "summarize 5 million documents a day"
+        r"|\bsummari[sz](?:e|es|ed|ing|ation)\b"
         # "host Llama 3.3 70B", "self-hosting a model": not a host's parts ("host memory")
         r"|\b(?:self[- ])?host(?:s|ed|ing)?\b(?!\s+(?:nodes?|memory|cpus?|servers?|machines?|names?|"
         r"ports?|channel|adapters?|side))",
         _member("workload", "inference", "workload"),
-        needs=("host", "inference", "inferencing", "serve", "serving"),
+        needs=("host", "inference", "inferencing", "serve", "serving", "summari"),
     ),
     rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
 )

@@ -29,6 +29,8 @@ _INPUT = (
 _OUTPUT = (
     r"(?:output\s+sequence\s+length|outputs?|answers?|responses?|completions?|generations?|"
     r"replies|osl|"
+    # a reasoning model's thinking is generated: "reasoning traces of ~8k tokens"
+    r"(?:reasoning|thinking)\s+(?:traces?|chains?|tokens?|outputs?)|"
     r"output\s+(?:length|size)|answer\s+length|response\s+length)"
 )
 _SECONDS = r"(ms|milliseconds?|s|secs?|seconds?)\b"
@@ -133,6 +135,9 @@ _OFFLINE_MORE = (
     r"|\bno\s+(?:latency|ttft|tpot|slo|interactivity)\s*(?:limits?|constraints?|requirements?|"
     r"targets?|slos?|bounds?)?\b|\blatency[- ](?:insensitive|tolerant|(?:is\s+)?not\s+a\s+concern)\b"
     r"|\blatency\s+(?:does\s*n[o']t|doesn't|won't)\s+matter\b|\bthroughput[- ]only\b"
+    # "latency isn't critical", "latency is not a concern", "latency not important"
+    r"|\blatency\s+(?:is\s*n[o’']?t|is\s+not|not)\s+(?:critical|important|a\s+(?:concern|"
+    r"priority|factor|requirement)|an\s+issue|key)\b"
     r"|(?<![-\w])(?<!global\s)(?<!micro\s)(?<!mini\s)batch(?:ed)?\b(?:\s+mode\b)?"
     r"(?!\s*(?:sizes?|of\s+\d|=|:|\d|tokens?|\-?size))"
 )
@@ -171,7 +176,10 @@ _A_SECOND = (
 )
 _FIRST_TOKEN = r"(?:ttft|time[- ]to[- ]first[- ]tokens?|first[- ]tokens?(?:\s+latency)?)"
 #: "sub-second latency" or "responses": for a language model, the wait for the first token
-_RESPONSE = r"(?:latency|responses?(?:\s+times?)?|response\s+times?)"
+_RESPONSE = (
+    r"(?:latency|responses?(?:\s+times?)?|response\s+times?|answers?|"
+    r"repl(?:y|ies)(?:\s+(?:start|begin)s?)?)"
+)
 
 
 def _one_second(m: re.Match[str]) -> list[Reading]:
@@ -250,7 +258,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _SECONDS
         + r"(?!\s*(?:/|per|a|each|every)\s*(?:output\s+)?(?:tokens?|tok)\b)",
         _latency("ttft_ms", "TTFT", " (latency read as time to first token)"),
-        needs=("latency", "response"),
+        needs=("latency", "response", "answer", "repl"),
     ),
     rule(
         "shape",
@@ -321,6 +329,8 @@ LATENCY_RULES: tuple[Rule, ...] = (
             "replies",
             "response",
             "sequence",
+            "reasoning",
+            "thinking",
         ),
     ),
     rule("percentile", _PCT, _lone_percentile, needs=("p",)),

@@ -76,8 +76,10 @@ def _cents_per_kwh(m: re.Match[str]) -> list[Reading]:
 
 
 def _term(m: re.Match[str]) -> list[Reading]:
-    years = num(next(g for g in m.groups() if g))
-    return [Reading("tco_years", years, f"cost-of-ownership term {years:g} years")]
+    said = next(g for g in m.groups() if g)
+    years = 1.0 if said in ("a", "one") else num(said)
+    unit = "year" if years == 1 else "years"
+    return [Reading("tco_years", years, f"cost-of-ownership term {years:g} {unit}")]
 
 
 def _target(m: re.Match[str]) -> list[Reading]:
@@ -140,16 +142,60 @@ _GPU_NAME = r"[a-z][a-z0-9.+]*\d[a-z0-9.+]*(?:[- ](?!gpu)[a-z0-9.+]+)*?(?:\s+\d+
 #: spending said to be no limit ("budget isn't a concern", "money is no object"): read so it
 #: is not left not understood; it sets no field (no budget is the default)
 _NO_SPEND_LIMIT = (
-    r"\b(?:budget|costs?|price|money|spend(?:ing)?|capex|capital)\s+(?:is|are|was|isn[’']?t|"
-    r"aren[’']?t)\s+(?:not\s+|no\s+|really\s+|much\s+of\s+)?(?:an?\s+|the\s+)?(?:main\s+|"
+    # a negation is needed: "cost is the main concern" says the opposite
+    r"\b(?:budget|costs?|price|money|spend(?:ing)?|capex|capital)\s+(?:(?:is|are|was)\s+(?:not|no)|"
+    r"isn[’']?t|aren[’']?t|wasn[’']?t)\s+(?:really\s+|much\s+of\s+)*(?:an?\s+|the\s+)?(?:main\s+|"
     r"primary\s+|big\s+|major\s+)?(?:concern|issue|object|constraint|problem|limit(?:ation)?|"
     r"factor|priority)\b"
     r"|\bno\s+(?:hard\s+)?(?:budget|spend(?:ing)?|cost)\s+(?:limit|constraint|cap|ceiling)s?\b"
     r"|\b(?:regardless|irrespective)\s+of\s+(?:the\s+)?(?:cost|price|budget)\b"
 )
 
+#: an amount in another currency ("10 million euros", "€5M", "£2m", "500k EUR")
+_OTHER_CURRENCY = (
+    r"[€£¥]\s*" + _AMOUNT + r"\s*(?:k|mm|m|million|bn|b|billion)?\b"
+    r"|(?<![\w.])" + _AMOUNT + r"\s*(?:k|mm|m|million|bn|b|billion)?\s*"
+    r"(?:eur|euros?|gbp|pounds?(?:\s+sterling)?|jpy|yen|chf|swiss\s+francs?|cad|aud|inr|rupees?|"
+    r"cny|rmb|yuan)\b"
+)
+
+
+def _other_currency(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r} is not in US dollars, and every price here is: no exchange rate "
+        "is assumed",
+        hint="give the amount in US dollars, e.g. '$11M capital budget'",
+    )
+
+
+#: power said to be no limit ("we are not limited on power", "power is not a constraint"): read
+#: so it is not left not understood; it sets no field (no cap is the default)
+_NO_POWER_LIMIT = (
+    r"\b(?:power|energy|electricity)\s+(?:is\s+(?:not|no)|isn[’']?t)\s+(?:really\s+)?(?:an?\s+|the\s+)?"
+    r"(?:concern|issue|constraint|problem|limit(?:ation)?|factor)\b"
+    r"|\bnot\s+(?:limited|constrained)\s+(?:on|by|in)\s+power\b"
+    r"|\bnot\s+power[- ](?:limited|constrained)\b"
+    r"|\bno\s+power\s+(?:limit|constraint|cap)s?\b|\bunlimited\s+power\b"
+)
+
+
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
+    rule(
+        "other_currency",
+        _OTHER_CURRENCY,
+        _other_currency,
+        needs=(
+            *("€", "£", "¥", "eur", "gbp", "pound", "jpy", "yen", "chf", "franc", "cad", "aud"),
+            *("inr", "rupee", "cny", "rmb", "yuan", "swiss"),
+        ),
+    ),
+    rule(
+        "no_power_limit",
+        _NO_POWER_LIMIT,
+        lambda m: [Reading("_said", "no power limit", "no power limit", mode="member")],
+        needs=("power", "energy", "electricity", "limited", "constrained"),
+    ),
     rule(
         "no_spend_limit",
         _NO_SPEND_LIMIT,
@@ -216,12 +262,15 @@ MONEY_RULES: tuple[Rule, ...] = (
     rule(
         "tco_term",
         r"(?<![\w.])(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)[- ](?:tco|term|total cost of ownership|"
-        r"cost of ownership)\b"
+        r"cost of ownership|(?:of\s+)?(?:support|warranty|maintenance|service\s+contract))\b"
         r"|\b(?:tco|total cost of ownership|cost of ownership)\s+(?:over|of|for)\s+"
         r"(\d+(?:\.\d+)?)\s*(?:years?|yrs?)\b"
-        r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b",
+        r"|\bover\s+(?:a\s+)?(\d+(?:\.\d+)?)[- ]?(?:years?|yrs?)\b"
+        # what it costs to run for a term ("cost to run for a year", "costs over 2 years"): the
+        # cost's term, not a training deadline
+        r"|\bcosts?\b[^.;$\d]{0,30}?\bfor\s+(\d+(?:\.\d+)?|a|one)\s+(?:full\s+)?(?:years?|yrs?)\b",
         _term,
-        needs=("cost of ownership", "over", "tco", "term"),
+        needs=("cost", "over", "tco", "term", "support", "warranty", "maintenance", "contract"),
     ),
     rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
 )
