@@ -265,7 +265,8 @@ def _child(design_r: int, files_w: int) -> None:  # pragma: no cover - runs in t
     if not data:
         return  # the parent needed no pictures
     design, names = pickle.loads(data)  # our own parent's bytes
-    _write_all(files_w, pickle.dumps(_render_in_two(design, names), pickle.HIGHEST_PROTOCOL))
+    made = _render_in_two(design, names, files_w)
+    _write_all(files_w, pickle.dumps(made, pickle.HIGHEST_PROTOCOL))
     os.close(files_w)
 
 
@@ -274,12 +275,13 @@ def _child(design_r: int, files_w: int) -> None:  # pragma: no cover - runs in t
 SECOND_HALF = ("racks.png", "topology-page.png")
 
 
-def _render_in_two(
-    design: Design, names: tuple[str, ...]
-) -> dict[str, str | bytes]:  # pragma: no cover - runs in the worker
+def _render_in_two(  # pragma: no cover - runs in the worker
+    design: Design, names: tuple[str, ...], files_w: int
+) -> dict[str, str | bytes]:
     """The files named, half drawn by a forked helper (matplotlib imported and the design read
     already, so the fork costs neither) while this process draws the rest; the same bytes as
-    `_render`. Whatever goes wrong in the helper, its half is drawn here."""
+    `_render`. Whatever goes wrong in the helper, its half is drawn here. The helper closes its
+    copy of the worker's pipe to the parent (`files_w`): only the worker answers there."""
     theirs = tuple(n for n in names if n in SECOND_HALF)
     mine = tuple(n for n in names if n not in theirs)
     if not theirs or not mine:
@@ -298,6 +300,7 @@ def _render_in_two(
         code = 1
         try:
             os.close(read)
+            os.close(files_w)
             _write_all(write, pickle.dumps(_render(design, theirs), pickle.HIGHEST_PROTOCOL))
             os.close(write)
             code = 0
