@@ -155,6 +155,18 @@ def overshoot_line(best: Alternative, platforms: int) -> str | None:
     )
 
 
+def filled_line(best: Alternative) -> str | None:
+    """The first-lines statement of a design filled to its cap as asked ("the most we can
+    serve"), beside what its workload alone needs."""
+    need = best.needed_gpus
+    if not need or best.gpus <= need:
+        return None
+    return (
+        f"the cap sizes it, as asked (the most GPUs that fit): {best.gpus:,} GPUs where the "
+        f"workload alone needs {need:,}"
+    )
+
+
 def _compute_sized(request: DesignRequest, best: Alternative) -> Assumed:
     """How a compute target became the design's GPUs, and the dense compute they deliver."""
     precision = (request.precision or "bf16").upper()
@@ -187,7 +199,10 @@ def _answer(
         d = d.model_copy(update={"request": request})
     notices = [
         capital_unknown_line(d),
-        overshoot_line(best, len({r.platform for r in study.rows})),
+        filled_line(best) if request.objective == "most-gpus" else None,
+        None
+        if request.objective == "most-gpus"
+        else overshoot_line(best, len({r.platform for r in study.rows})),
     ]
     return d.model_copy(
         update={

@@ -146,19 +146,25 @@ class Inputs(NamedTuple):
         its GPUs?"."""
         if self.request.gpus or self.request.nodes:
             return self.request.gpus
+        if self.request.objective == "most-gpus" and self._capped:
+            # "the most we can serve within 20 MW": the cap sizes it, the workload is a floor
+            return None
         return self.estimate.gpus_required if self.estimate else None
+
+    @property
+    def _capped(self) -> bool:
+        request = self.request
+        return (
+            self.common.it_cap_w is not None
+            or request.capital_budget_usd is not None
+            or request.max_racks is not None
+        )
 
     @property
     def cap_sized(self) -> bool:
         """Whether a cap sizes the design: a power cap, a capital budget or the site's rack
         positions, and no node count, GPU count or workload that fixes the size."""
-        request = self.request
-        capped = (
-            self.common.it_cap_w is not None
-            or request.capital_budget_usd is not None
-            or request.max_racks is not None
-        )
-        return capped and not (self.request.nodes or self.sized_gpus)
+        return self._capped and not (self.request.nodes or self.sized_gpus)
 
     @property
     def system(self) -> System:

@@ -553,3 +553,14 @@ def test_a_ceiling_said_as_what_not_to_use_is_read_with_the_cap(text: str) -> No
     r = parse_request(CAT, text)
     assert r.power_cap_w == 2e6
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"),
+    [
+        ("Quote for an AI factory: 1 GW campus, phase 1 is 100 MW", 100e6),
+        ("a 300 MW site, the first phase of 50 MW, GB300", 50e6),
+    ],
+)
+def test_the_first_phase_of_a_campus_is_the_cap(text: str, cap_w: float) -> None:
+    assert parse_request(CAT, text).power_cap_w == cap_w

@@ -411,3 +411,16 @@ def test_concurrent_calls_are_concurrent_streams() -> None:
     got = parse_request(load_catalog(), "Llama 3.1 8B, TTFT under 200ms, 2,000 concurrent calls")
     assert got.output_tokens_per_s == 2000 * 20.0
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1024 GPUs, checkpoints every hour for a 405B model",
+        "512 GPUs, hourly checkpoints of a 70B model",
+    ],
+)
+def test_a_checkpoint_every_hour_is_an_interval(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.checkpoint_interval_s == 3600.0
+    assert got.not_understood == []

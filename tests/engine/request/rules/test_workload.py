@@ -247,3 +247,24 @@ def test_watts_each_are_not_weeks() -> None:
     r = parse_request(CAT, "512 GPUs at 700W each")
     assert r.training_days is None
     assert r.gpus == 512
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        (
+            "fine-tune Mistral 7B on 100k examples of 2k tokens for 3 epochs in 2 days",
+            100e3 * 2e3 * 3,
+        ),
+        (
+            "SFT of Llama 3.1 70B on 500,000 conversations averaging 1,500 tokens, 2 epochs, 16 GPUs",
+            5e5 * 1500 * 2,
+        ),
+    ],
+)
+def test_examples_of_a_length_over_epochs_are_the_tokens_trained_on(
+    text: str, tokens: float
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.training_tokens_t == pytest.approx(tokens / 1e12)
+    assert r.not_understood == []

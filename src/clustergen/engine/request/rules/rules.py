@@ -151,7 +151,7 @@ def _cap_share(m: re.Match[str]) -> list[Reading]:
     g = m.groupdict()
     unit = {"g": 1e9, "m": 1e6, "k": 1e3}
     whole = float(g["whole"]) * unit[g["wu"][0]]
-    share = float(g["s1"] or g["s2"]) * unit[(g["su1"] or g["su2"])[0]]
+    share = float(g["s1"] or g["s2"] or g["s3"]) * unit[(g["su1"] or g["su2"] or g["su3"])[0]]
     if share > whole:
         raise RequestError(
             f"{m.group(0).strip()!r} makes the cluster's share larger than the whole",
@@ -174,7 +174,10 @@ _CAP_SHARE = (
     rf"(?:\bonly\s+(?P<s1>\d+(?:\.\d+)?)\s*(?P<su1>gw|mw|megawatts?|kw)\b"
     rf"(?:\s+(?:of\s+it\s+)?(?:is\s+|are\s+|will\s+be\s+|can\s+be\s+)?{_FREE})?"
     rf"|(?<![\w.])(?P<s2>\d+(?:\.\d+)?)\s*(?P<su2>gw|mw|megawatts?|kw)\b\s+(?:of\s+(?:it|that)\s+)?"
-    rf"(?:is\s+|are\s+|will\s+be\s+|can\s+be\s+)?{_FREE})"
+    rf"(?:is\s+|are\s+|will\s+be\s+|can\s+be\s+)?{_FREE}"
+    # "a 1 GW campus, phase 1 is 100 MW": the phase being built is the cluster's share
+    rf"|(?:phase\s*(?:1|one|i)|first\s+phase|initial\s+phase|day[- ]one)\s*(?:is|of|at|=|:|"
+    rf"will\s+be|with)?\s*(?P<s3>\d+(?:\.\d+)?)\s*(?P<su3>gw|mw|megawatts?|kw)\b)"
     r"(?:\s+(?:for|to)\s+(?:the|our|this|a|us)?\s*(?:new\s+)?(?:ai|gpus?|ml)?\s*"
     r"(?:cluster|project|deployment|build|us|this|it)?)?"
 )
@@ -306,7 +309,11 @@ _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def _interval(m: re.Match[str]) -> list[Reading]:
-    seconds = num(m.group(1)) * _SECONDS[m.group(2)[0]]
+    if m.group(3):  # "hourly checkpoints"
+        return [Reading("checkpoint_interval_s", 3600.0, "checkpoint every 3,600 s")]
+    said = m.group(1)
+    count = num(said) if said and said[0].isdigit() else 1.0  # "every hour", "once an hour"
+    seconds = count * _SECONDS[m.group(2)[0]]
     return [Reading("checkpoint_interval_s", seconds, f"checkpoint every {seconds:,g} s")]
 
 
@@ -399,10 +406,11 @@ NEED_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "checkpoint_interval",
-        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b(?:\s+\w+){0,3}?\s+every\s+"
-        r"(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b",
+        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b(?:\s+\w+){0,3}?\s+(?:every|each|once\s+an?)\s+"
+        r"(\d+(?:\.\d+)?|an?|one)?\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b"
+        r"|\b(hourly)\s+(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b",
         _interval,
-        needs=("every",),
+        needs=("checkpoint", "ckpt", "save", "hourly"),
     ),
 )
 
@@ -473,6 +481,10 @@ RULES: tuple[Rule, ...] = (
             "dedicated",
             "aside",
             "ours",
+            "phase",
+            "day",
+            "first",
+            "initial",
         ),
     ),
     rule(

@@ -275,8 +275,31 @@ MONEY_RULES: tuple[Rule, ...] = (
     rule("budget", _USD, _budget, needs=("$", "dollar", "usd")),
 )
 
+
 #: read before token counts and model sizes
+def _examples(m: re.Match[str]) -> list[Reading]:
+    """'100k examples of 2k tokens for 3 epochs': the tokens a fine-tune trains on, counted."""
+    scale = {None: 1.0, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+    n = num(m.group("n")) * scale[m.group("nk")]
+    length = num(m.group("len")) * (1e3 if m.group("lk") else 1.0)
+    epochs = int(m.group("ep")) if m.group("ep") else 1
+    tokens = n * length * epochs
+    times = f" x {epochs} epochs" if epochs > 1 else ""
+    note = f"training tokens {tokens:,.0f} ({n:,.0f} examples x {length:,.0f} tokens{times})"
+    return [Reading("training_tokens_t", tokens / 1e12, note)]
+
+
 WORKLOAD_RULES: tuple[Rule, ...] = (
+    rule(
+        "examples",
+        r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<nk>k|m|thousand|million)?\s+(?:training\s+)?"
+        r"(?:examples|samples|sequences|documents|conversations|dialogues|rows|records|pairs|"
+        r"instructions)\s+(?:of|at|with|averaging)\s+(?:about\s+|~\s*|around\s+|roughly\s+)?"
+        r"(?P<len>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<lk>k)\b)?\s*tokens?(?:\s+each)?"
+        r"(?:,?\s+(?:(?:for|over|x|×)\s+)?(?P<ep>\d+)\s+epochs?)?",
+        _examples,
+        needs=("token",),
+    ),
     rule(
         "serving_target",
         r"(?<![\w.])" + _AMOUNT + r"\s*([kmb]|bn|million|thousand|billion)?\s*"
