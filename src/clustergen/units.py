@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 W_PER_KW = 1_000.0
 W_PER_MW = 1_000_000.0
 
@@ -45,6 +47,13 @@ def ceil_div(a: int, b: int) -> int:
 
 def divisors(n: int) -> list[int]:
     """Positive divisors of n in ascending order."""
+    return list(_divisors(n))
+
+
+@functools.lru_cache(maxsize=4096)
+def _divisors(n: int) -> tuple[int, ...]:
+    """`divisors`, kept: a fabric sweep asks for the divisors of the same few uplink counts
+    thousands of times (a pure function of n, so the memo changes no answer)."""
     small: list[int] = []
     large: list[int] = []
     i = 1
@@ -54,12 +63,12 @@ def divisors(n: int) -> list[int]:
             if i != n // i:
                 large.append(n // i)
         i += 1
-    return small + large[::-1]
+    return (*small, *large[::-1])
 
 
 def smallest_divisor_at_least(n: int, floor: int) -> int | None:
     """The smallest divisor of n that is >= floor, or None when floor > n."""
-    for d in divisors(n):
+    for d in _divisors(n):
         if d >= floor:
             return d
     return None

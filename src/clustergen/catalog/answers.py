@@ -18,6 +18,8 @@ T = TypeVar("T")
 #: answers kept per store; the least recently used go first (a long-lived server sweeping many
 #: designs keeps what it uses)
 LIMIT = 4096
+#: what a look-up of a key not stored finds (an answer may itself be None)
+_MISSING = object()
 
 
 class Answers:
@@ -35,9 +37,10 @@ class Answers:
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         """The answer for `key`, computing it on the first call."""
         with self._lock:
-            if key in self._data:
+            found = self._data.get(key, _MISSING)  # the key hashed twice, not three times
+            if found is not _MISSING:
                 self._data.move_to_end(key)
-                return self._data[key]  # type: ignore[no-any-return]
+                return found  # type: ignore[no-any-return]
         value = compute()
         with self._lock:
             kept = self._data.setdefault(key, value)

@@ -294,11 +294,13 @@ class Catalog:
 
     def system(self, name: str) -> System:
         """A system (server, NVL rack, appliance) by forgiving name."""
-        return self.get(System, name)
+        found = self.entries[System.catalog_kind].get(name)  # an id, as the engine passes one
+        return found if type(found) is System else self.get(System, name)
 
     def switch(self, name: str) -> Switch:
         """A switch by forgiving name."""
-        return self.get(Switch, name)
+        found = self.entries[Switch.catalog_kind].get(name)  # an id, as the engine passes one
+        return found if type(found) is Switch else self.get(Switch, name)
 
     def nic(self, name: str) -> Nic:
         """A NIC or DPU by forgiving name."""
@@ -306,7 +308,8 @@ class Catalog:
 
     def optic(self, name: str) -> Optic:
         """A transceiver or cable by forgiving name."""
-        return self.get(Optic, name)
+        found = self.entries[Optic.catalog_kind].get(name)  # an id, as the engine passes one
+        return found if type(found) is Optic else self.get(Optic, name)
 
     def architecture(self, name: str) -> Architecture:
         """A reference architecture by forgiving name."""
@@ -341,13 +344,17 @@ class Catalog:
         whose node range holds `nodes`; with no technology named, InfiniBand first, as NVIDIA's
         SuperPOD RAs lead with it."""
 
-        def find() -> Architecture | None:
+        def of_system() -> list[Architecture]:  # the same for every node count
             matches = [a for a in self.all(Architecture) if system_id in a.systems]
             if technology is not None:
                 matches = [
                     a for a in matches if a.compute_fabric.technology == technology
                 ] or matches
-            matches = [a for a in matches if a.covers(nodes)] or matches
+            return matches
+
+        def find() -> Architecture | None:
+            matches = self._answers.get(("architectures_of", system_id, technology), of_system)
+            matches = [a for a in matches if a.covers(nodes)] or list(matches)
             # With no size given, the architecture that scales (no upper bound) speaks for it.
             matches.sort(
                 key=lambda a: (

@@ -26,7 +26,6 @@ from clustergen.engine.cost import (
     over_budget,
     terms_for,
 )
-from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed, Check
 from clustergen.engine.model.compute import RackPlan
 from clustergen.engine.model.design import (
@@ -45,10 +44,10 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import FabricDesign, FabricSetup
 from clustergen.engine.model.inventory import PDU, STORAGE
-from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.model.links import Link
 from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.engine.model.tco import CostOfOwnership
-from clustergen.engine.sizing.bom import build_bom, totals
+from clustergen.engine.sizing.bom import Line, as_bom_lines, build_bom, totals
 from clustergen.engine.sizing.checks import design_checks, racks_check, su_table_check
 from clustergen.engine.sizing.compute import compute_nodes, compute_section
 from clustergen.engine.sizing.expansion import expand_design
@@ -161,7 +160,7 @@ def _overhead(d: Sized) -> Reserve:
     return Reserve(w, priced - node_capital_usd(d.bom, d.inputs.system.id), racks)
 
 
-def _capital_over(inputs: Inputs, bom: list[BomLine], gpus: int) -> OverCap | None:
+def _capital_over(inputs: Inputs, bom: list[Line], gpus: int) -> OverCap | None:
     """The design over its capital budget (its priced lines alone exceed it), if it is."""
     budget = inputs.request.capital_budget_usd
     capital = capital_of(bom)
@@ -279,8 +278,8 @@ class Sized(NamedTuple):
     racks: RacksSection
     power: PowerSection
     storage: StorageSection
-    links: list[LinkGroup]
-    bom: list[BomLine]
+    links: list[Link]
+    bom: list[Line]  # plain records: `finish_design` makes them the contract's BomLines
     cost: CostOfOwnership
 
 
@@ -320,7 +319,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
     pdus: int | None = None
-    scale_out: list[LinkGroup] | None = None
+    scale_out: list[Link] | None = None
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
     # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
     # storage fabrics do not move, so their links are built once
@@ -425,7 +424,7 @@ def finish_design(
         power=power,
         storage=sized.storage,
         workload=workload,
-        links=sized.links,
+        links=[g.contract() for g in sized.links],
         inventory=build_inventory(
             catalog,
             inputs.system,
@@ -435,7 +434,7 @@ def finish_design(
             sized.racks,
             sized.storage,
         ),
-        bom=sized.bom,
+        bom=as_bom_lines(sized.bom),
         bom_totals=totals(sized.bom),
         cost=sized.cost,
         checks=checks,

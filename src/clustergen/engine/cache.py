@@ -29,6 +29,9 @@ _LOCK = threading.Lock()
 
 def _store(catalog: Catalog) -> Answers:
     key = id(catalog)
+    store = _STORES.get(key)  # a dict read needs no lock; a store is only ever added under it
+    if store is not None:
+        return store
     with _LOCK:
         store = _STORES.get(key)
         if store is None:

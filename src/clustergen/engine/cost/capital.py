@@ -7,7 +7,9 @@ it) but never pass.
 
 from __future__ import annotations
 
-from clustergen.engine.model.bom import BomLine
+from collections.abc import Sequence
+
+from clustergen.engine.model.bom import PricedLine
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.tco import Capital
@@ -25,7 +27,7 @@ HOW_TO_PRICE = (
 SHOWN = 8
 
 
-def capital_of(bom: list[BomLine]) -> Capital:
+def capital_of(bom: Sequence[PricedLine]) -> Capital:
     """The capital of the BOM's orderable lines: priced sum, and the parts with no price."""
     ordered = [ln for ln in bom if ln.status == "order"]
     priced = [ln for ln in ordered if ln.total_price_usd is not None]
@@ -44,7 +46,7 @@ def capital_of(bom: list[BomLine]) -> Capital:
     )
 
 
-def unpriceable(bom: list[BomLine]) -> list[str]:
+def unpriceable(bom: Sequence[PricedLine]) -> list[str]:
     """The orderable lines no price layer can price: they name no catalog part (a part still to
     choose, or one the catalog lacks), and a layer prices a line by its part's catalog id."""
     out: list[str] = []
@@ -54,7 +56,7 @@ def unpriceable(bom: list[BomLine]) -> list[str]:
     return out
 
 
-def node_capital_usd(bom: list[BomLine], system_id: str) -> float:
+def node_capital_usd(bom: Sequence[PricedLine], system_id: str) -> float:
     """The priced capital of the compute nodes themselves (the system lines), 0 when unpriced:
     what the capital solve scales by node count; the rest of the BOM is set aside."""
     return sum(

@@ -23,7 +23,7 @@ from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.errors import RequestError
 
 if TYPE_CHECKING:  # annotations only: `power` and `fabric` import the cost face, not the design
-    from clustergen.engine.model.bom import BomLine
+    from clustergen.engine.model.bom import PricedLine
     from clustergen.engine.model.design import PowerSection
     from clustergen.engine.model.request import DesignRequest
 
@@ -101,7 +101,7 @@ def terms_for(
 
 
 def cost_of_ownership(
-    bom: list[BomLine],
+    bom: Sequence[PricedLine],
     power: PowerSection,
     terms: Terms,
     capital_budget_usd: float | None = None,

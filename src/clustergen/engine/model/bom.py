@@ -1,5 +1,7 @@
 """Bill-of-materials lines and totals."""
 
+from typing import Protocol
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from clustergen.engine.model.inventory import PartKind
@@ -55,3 +57,19 @@ class BomTotals(BaseModel):
     priced_lines: int
     total_price_usd: float | None
     price_note: str
+
+
+class PricedLine(Protocol):
+    """What the capital, the totals and the cost of ownership read of a BOM line: a `BomLine`, or
+    the plain record sizing builds before the design's lines become `BomLine`s."""
+
+    @property
+    def category(self) -> PartKind: ...
+    @property
+    def part(self) -> str | None: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def total_price_usd(self) -> float | None: ...

@@ -1,7 +1,8 @@
 """Every link of a design with both of its ends: the port at each end, the transceiver plugged
 into it (or none on a copper or active cable), and the cable between them."""
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,3 +73,43 @@ class LinkGroup(_M):
     length_class: LengthClass
     a: LinkEnd
     b: LinkEnd
+
+
+class End(NamedTuple):
+    """A `LinkEnd` as sizing builds it: an engine record (every trade-study candidate makes
+    hundreds), made the contract's `LinkEnd` once, for the design returned (`Link.contract`)."""
+
+    device: str
+    port: str
+    transceiver: str | None
+    transceivers: int
+    ports_per_transceiver: int = 1
+    unit_power_w: float | None = None
+    supply: Supply = "order"
+    groups: Sequence[str] = ()
+
+    def contract(self) -> LinkEnd:
+        """The contract type, validated."""
+        return LinkEnd(**{**self._asdict(), "groups": list(self.groups)})
+
+
+class Link(NamedTuple):
+    """A `LinkGroup` as sizing builds it (see `End`); the same fields, read alike."""
+
+    fabric: str
+    segment: str
+    links: int
+    speed_gbps: float
+    media: str
+    cable: str | None
+    length_class: LengthClass
+    a: End
+    b: End
+    links_per_cable: int = 1
+    cable_supply: Supply = "order"
+    cable_power_w: float | None = None
+    replaced_switch_transceivers: int | None = None
+
+    def contract(self) -> LinkGroup:
+        """The contract type, validated."""
+        return LinkGroup(**{**self._asdict(), "a": self.a.contract(), "b": self.b.contract()})

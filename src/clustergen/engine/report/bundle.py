@@ -265,8 +265,57 @@ def _child(design_r: int, files_w: int) -> None:  # pragma: no cover - runs in t
     if not data:
         return  # the parent needed no pictures
     design, names = pickle.loads(data)  # our own parent's bytes
-    _write_all(files_w, pickle.dumps(_render(design, names), pickle.HIGHEST_PROTOCOL))
+    made = _render_in_two(design, names, files_w)
+    _write_all(files_w, pickle.dumps(made, pickle.HIGHEST_PROTOCOL))
     os.close(files_w)
+
+
+#: the pictures a second drawing process takes from the worker (about half the drawing: the
+#: rack elevations and the page's topology, ~0.45 of ~0.9 s), so the two halves draw at once
+SECOND_HALF = ("racks.png", "topology-page.png")
+
+
+def _render_in_two(  # pragma: no cover - runs in the worker
+    design: Design, names: tuple[str, ...], files_w: int
+) -> dict[str, str | bytes]:
+    """The files named, half drawn by a forked helper (matplotlib imported and the design read
+    already, so the fork costs neither) while this process draws the rest; the same bytes as
+    `_render`. Whatever goes wrong in the helper, its half is drawn here. The helper closes its
+    copy of the worker's pipe to the parent (`files_w`): only the worker answers there."""
+    theirs = tuple(n for n in names if n in SECOND_HALF)
+    mine = tuple(n for n in names if n not in theirs)
+    if not theirs or not mine:
+        return _render(design, names)
+    try:
+        read, write = os.pipe()
+    except OSError:
+        return _render(design, names)
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return _render(design, names)
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read)
+            os.close(files_w)
+            _write_all(write, pickle.dumps(_render(design, theirs), pickle.HIGHEST_PROTOCOL))
+            os.close(write)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    made = _render(design, mine)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    other = pickle.loads(data) if status == 0 and data else None  # our own child's bytes
+    if not isinstance(other, dict) or set(other) != set(theirs):
+        other = _render(design, theirs)
+    made.update(other)
+    return {name: made[name] for name in names}
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -3,9 +3,11 @@ catalog (or a user's layered catalog) has them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Entry, Optic, PortGroup, RackType, Switch, System
-from clustergen.engine.model.bom import BomLine, BomTotals
+from clustergen.engine.model.bom import BomLine, BomTotals, PricedLine
 from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import (
@@ -17,7 +19,7 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import PartKind
-from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.model.links import End, Link
 from clustergen.engine.sizing.fabric import switch_power_w
 from clustergen.engine.sizing.racks import PDUS_PER_COMPUTE_RACK, pdu_basis, shelves_per_rack
 from clustergen.units import ceil_div, plural
@@ -27,6 +29,80 @@ from clustergen.units import ceil_div, plural
 #: this, never "order": its quantity is the requirement, not an order. (A generic item ordered
 #: by its specification, a rack or a cable of a media and rate, is an ordered placeholder.)
 TO_CHOOSE = "to choose"
+
+
+class Line:
+    """A BOM line as sizing builds it: a plain record with `BomLine`'s fields, made dozens of
+    times for every trade-study candidate; the design's lines become the contract type once
+    (`as_bom_lines`), in `finish_design`. Engine code reads either alike (`PricedLine`)."""
+
+    __slots__ = FIELDS = (
+        "category",
+        "name",
+        "part",
+        "opn",
+        "description",
+        "quantity",
+        "unit_power_w",
+        "total_power_w",
+        "unit_price_usd",
+        "total_price_usd",
+        "price_source",
+        "source",
+        "placeholder",
+        "status",
+        "unit_rack_units",
+        "order_quantity",
+        "vendor",
+    )
+
+    def __init__(
+        self,
+        *,
+        category: PartKind,
+        name: str,
+        part: str | None,
+        opn: str | None,
+        description: str,
+        quantity: int,
+        unit_power_w: float | None,
+        total_power_w: float | None,
+        unit_price_usd: float | None,
+        total_price_usd: float | None,
+        price_source: str | None,
+        source: str,
+        placeholder: bool,
+        status: str,
+        unit_rack_units: int | None,
+        order_quantity: int | None,
+        vendor: str | None,
+    ) -> None:
+        self.category = category
+        self.name = name
+        self.part = part
+        self.opn = opn
+        self.description = description
+        self.quantity = quantity
+        self.unit_power_w = unit_power_w
+        self.total_power_w = total_power_w
+        self.unit_price_usd = unit_price_usd
+        self.total_price_usd = total_price_usd
+        self.price_source = price_source
+        self.source = source
+        self.placeholder = placeholder
+        self.status = status
+        self.unit_rack_units = unit_rack_units
+        self.order_quantity = order_quantity
+        self.vendor = vendor
+
+    def bom_line(self) -> BomLine:
+        """The contract type, validated."""
+        return BomLine(**{name: getattr(self, name) for name in Line.FIELDS})
+
+
+def as_bom_lines(lines: list[Line]) -> list[BomLine]:
+    """The design's BOM as the contract's lines (validated once, for the design returned)."""
+    return [ln.bom_line() for ln in lines]
 
 
 def line(
@@ -39,38 +115,79 @@ def line(
     status: str = "order",
     rack_units: int | None = None,
     name: str | None = None,
-) -> BomLine:
+) -> Line:
     """A BOM line for a catalog entry (or a generic item when entry is None). A line whose
     status is not "order" is listed for the record: no quantity to order, no price in totals.
     `name`: what the item is, where no catalog entry names it and the description says more."""
     ordered = status == "order"
-    price = entry.price_usd if entry and ordered else None
-    return BomLine(
+    if entry is None:
+        return _generic_line(
+            category, quantity, description, unit_power_w, source, status, rack_units, name
+        )
+    price = entry.price_usd if ordered else None
+    return Line(
         category=category,
-        name=name or (entry.name if entry else description),
-        part=entry.id if entry else None,
-        opn=entry.opn if entry else None,
+        name=name or entry.name,
+        part=entry.id,
+        opn=entry.opn,
         description=description,
         quantity=quantity,
         unit_power_w=unit_power_w,
         total_power_w=None if unit_power_w is None else unit_power_w * quantity,
         unit_price_usd=price,
         total_price_usd=None if price is None else price * quantity,
-        price_source=entry.price_source if entry and ordered else None,
-        source=source or (entry.source if entry else ENGINE_SOURCE),
+        price_source=entry.price_source if ordered else None,
+        source=source or entry.source,
         # A line is a placeholder when it names no catalog part, or a part whose values the
         # catalog marks as assumed: a buyer must settle it before it can be quoted. A line to
         # choose is one too; a part inside a system or the storage vendor's is not ours.
-        placeholder=(ordered or status == TO_CHOOSE) and (entry is None or entry.placeholder),
+        placeholder=(ordered or status == TO_CHOOSE) and entry.placeholder,
         status=status,
         order_quantity=quantity if ordered else None,
         unit_rack_units=rack_units
         if rack_units is not None
         else getattr(entry, "rack_units", None)
-        if isinstance(entry, System | Switch)
+        if isinstance(entry, _RACKED)
         else None,
-        # the catalog entry's maker, so a device row names it (None: a generic item)
+        # the catalog entry's maker, so a device row names it
         vendor=getattr(entry, "vendor", None),
+    )
+
+
+#: the catalog entries a line takes its rack units from
+_RACKED = (System, Switch)
+
+
+def _generic_line(
+    category: PartKind,
+    quantity: int,
+    description: str,
+    unit_power_w: float | None,
+    source: str | None,
+    status: str,
+    rack_units: int | None,
+    name: str | None,
+) -> Line:
+    """`line` for a generic item (no catalog entry): no part, no price, no maker."""
+    ordered = status == "order"
+    return Line(
+        category=category,
+        name=name or description,
+        part=None,
+        opn=None,
+        description=description,
+        quantity=quantity,
+        unit_power_w=unit_power_w,
+        total_power_w=None if unit_power_w is None else unit_power_w * quantity,
+        unit_price_usd=None,
+        total_price_usd=None,
+        price_source=None,
+        source=source or ENGINE_SOURCE,
+        placeholder=ordered or status == TO_CHOOSE,
+        status=status,
+        order_quantity=quantity if ordered else None,
+        unit_rack_units=rack_units,
+        vendor=None,
     )
 
 
@@ -85,7 +202,7 @@ ENGINE_SOURCE = "count from the design's rules (see the memo's appendix)"
 STORAGE_VENDOR = "supplied by the storage vendor with the storage system"
 
 
-def totals(lines: list[BomLine]) -> BomTotals:
+def totals(lines: Sequence[PricedLine]) -> BomTotals:
     """Sum what can be summed over the lines a buyer orders; say what is missing."""
     ordered = [ln for ln in lines if ln.status == "order"]
     priced = [ln for ln in ordered if ln.total_price_usd is not None]
@@ -109,8 +226,8 @@ def build_bom(
     servers: ServersSection,
     racks: RacksSection,
     storage: StorageSection,
-    links: list[LinkGroup],
-) -> list[BomLine]:
+    links: list[Link],
+) -> list[Line]:
     """Every part of the design as BOM lines, from the sections built before; transceivers and
     cables from the design's links, so each link's two ends and cable are on the BOM."""
     storage_label = "storage fabric"
@@ -132,11 +249,11 @@ def build_bom(
     ]
 
 
-def _of(links: list[LinkGroup], fabric: str) -> list[LinkGroup]:
+def _of(links: list[Link], fabric: str) -> list[Link]:
     return [g for g in links if g.fabric == fabric]
 
 
-def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) -> list[BomLine]:
+def _compute_lines(catalog: Catalog, system: System, compute: ComputeSection) -> list[Line]:
     """The nodes, and for the record what comes inside them: GPUs, the compute NICs and the
     north-south adapter (Enterprise RA 2-8-9-400: eight east-west NICs and one north-south)."""
     out = [line(PartKind.COMPUTE, compute.nodes, system.name, system, compute.node_power.node_w)]
@@ -207,9 +324,9 @@ def _fabric_lines(
     catalog: Catalog,
     label: str,
     f: FabricDesign | None,
-    groups: list[LinkGroup],
+    groups: list[Link],
     labels: dict[str, str],
-) -> list[BomLine]:
+) -> list[Line]:
     if f is None:
         return []
     out = []
@@ -230,7 +347,7 @@ def _fabric_lines(
     return out
 
 
-def _end_line(catalog: Catalog, label: str, g: LinkGroup, end: LinkEnd) -> list[BomLine]:
+def _end_line(catalog: Catalog, label: str, g: Link, end: End) -> list[Line]:
     """The transceivers at one end of a link group, if it has any."""
     if end.transceivers == 0:
         return []
@@ -287,7 +404,7 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def _cable_line(catalog: Catalog, label: str, g: LinkGroup, why: str | None = None) -> BomLine:
+def _cable_line(catalog: Catalog, label: str, g: Link, why: str | None = None) -> Line:
     """A cable line: the catalog cable of the link group (its media and length class), the
     storage vendor's, or a placeholder that says what to choose (and `why`, where the caller
     knows what the cable must join)."""
@@ -343,8 +460,8 @@ def _management_lines(
     nodes: int,
     fabrics: FabricsSection,
     servers: ServersSection,
-    links: list[LinkGroup],
-) -> list[BomLine]:
+    links: list[Link],
+) -> list[Line]:
     out = []
     for net in (fabrics.inband, fabrics.oob):
         if net is None:
@@ -419,7 +536,7 @@ def _card_source(group: PortGroup, source: str) -> str:
     return f"{source}; card count: at least the fewest cards that carry the ports (none in the catalog)"
 
 
-def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[BomLine]:
+def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[Line]:
     """The north-south card a management server is configured with, where the catalog names it
     (its links' modules are chosen for that card's cage): listed, bought inside the server as an
     OEM server's adapters are."""
@@ -442,7 +559,7 @@ def _server_card_lines(catalog: Catalog, server: System, servers: int) -> list[B
     ]
 
 
-def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
+def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[Line]:
     a = storage.appliances
     if a is None and (storage.site_storage or storage.existing):
         return []  # the site's storage, or the customer's own, serves it: none quoted
@@ -471,7 +588,7 @@ def _storage_lines(catalog: Catalog, storage: StorageSection) -> list[BomLine]:
     ]
 
 
-def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[BomLine]:
+def _rack_lines(catalog: Catalog, system: System, racks: RacksSection) -> list[Line]:
     """Compute racks as the platform builds them, network racks, their power distribution named
     as what it is (PDUs, or the power shelves inside a rack-scale system) and, for liquid-cooled
     racks, their coolant distribution."""
@@ -583,7 +700,7 @@ def _pdu_lines(
     net: RackType | None,
     rack: RackType | None,
     inside: bool,
-) -> list[BomLine]:
+) -> list[Line]:
     """The racks' PDUs: the RA's model where the catalog rack names one, else a line to choose
     whose description is the specification a buyer quotes from (count per rack, the load each
     carries, and the rack's published power feed where the catalog rack's profile holds the
@@ -638,7 +755,7 @@ def _pdu_lines(
     return out
 
 
-def _shelf_lines(rack: RackType | None, plan: RackPlan) -> list[BomLine]:
+def _shelf_lines(rack: RackType | None, plan: RackPlan) -> list[Line]:
     """A busbar rack's DC power shelves: the count per compute rack, what each carries and what
     the rack's heaviest load needs."""
     shelves = shelves_per_rack(rack, plan)
@@ -691,7 +808,7 @@ RACK_SOURCE = (
 )
 
 
-def _cdu_line(catalog: Catalog, c: LiquidCooling) -> BomLine:
+def _cdu_line(catalog: Catalog, c: LiquidCooling) -> Line:
     """The CDUs of the liquid-cooled racks, as the cooling rule counts them. The racks' own
     manifolds come inside the system; no source names the row piping as a part, so it is the
     facility's and not a line."""

@@ -11,6 +11,7 @@ import math
 
 from clustergen.catalog.architectures import SU_TABLE_COUNTS, SuTable, SuTableRow
 from clustergen.catalog.models import StorageModel
+from clustergen.engine.cache import cached
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.compute import RackPlan
 from clustergen.engine.model.design import (
@@ -475,13 +476,18 @@ def su_tables(inputs: Inputs, planes: int | None) -> list[SuTable]:
     arch = inputs.architecture
     if arch is None:
         return []
-    return [
-        t
-        for t in inputs.catalog.all(SuTable)
-        if t.architecture == arch.id
-        and (not t.systems or inputs.system.id in t.systems)
-        and (t.planes is None or t.planes == (planes or 1))
-    ]
+    arch_id, system_id, catalog = arch.id, inputs.system.id, inputs.catalog
+    return cached(
+        catalog,
+        ("su_tables", arch_id, system_id, planes or 1),
+        lambda: [
+            t
+            for t in catalog.all(SuTable)
+            if t.architecture == arch_id
+            and (not t.systems or system_id in t.systems)
+            and (t.planes is None or t.planes == (planes or 1))
+        ],
+    )
 
 
 def published_row(inputs: Inputs, nodes: int, planes: int | None) -> SuTableRow | None:

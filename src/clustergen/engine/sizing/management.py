@@ -28,7 +28,7 @@ from clustergen.engine.cache import cached
 from clustergen.engine.model.design import FabricsSection, ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.model.inventory import FABRIC_MANAGER, switch_group
-from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.model.links import End, Link
 from clustergen.engine.sizing.checks import published_count
 from clustergen.engine.sizing.fabric import leaf_split, same_family, size_clos, switch_power_w
 from clustergen.engine.sizing.inputs import Inputs
@@ -374,7 +374,7 @@ def oob_network(
     )
 
 
-def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
+def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> Link | None:
     """The uplink group of the design's out-of-band network; None where it has no uplinks the
     RA states or no fabric carries in-band management."""
     net = fabrics.oob
@@ -396,7 +396,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
         None,
     )
     oob = catalog.switch(net.switch)
-    return LinkGroup(
+    return Link(
         fabric=net.name,
         segment="uplink",
         links=net.uplinks,
@@ -408,7 +408,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
             None if cable is None or cable.power_w is None else 2 * cable.power_w * net.uplinks
         ),
         length_class="row",
-        a=LinkEnd(
+        a=End(
             device=f"{oob.name} access switch",
             port=f"uplink port ({net.uplink_cage_form})" if net.uplink_cage_form else "uplink",
             transceiver=None,
@@ -423,7 +423,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> LinkGroup | None:
                 if n
             ],
         ),
-        b=LinkEnd(
+        b=End(
             device=target.name,
             port="access port",
             transceiver=None,
@@ -456,21 +456,21 @@ def _inband_switch(catalog: Catalog, fabrics: FabricsSection) -> Switch | None:
     return None
 
 
-def fabric_manager_pairs(catalog: Catalog, servers: ServersSection, oob: str) -> LinkGroup | None:
+def fabric_manager_pairs(catalog: Catalog, servers: ServersSection, oob: str) -> Link | None:
     """The cables that join each fabric-manager HA pair back to back, listed with the
     out-of-band network's cables as H100 RA Table 8 lists them ("2 x 1 Gbps, UFM Back-to-Back,
     Cat5e" for 4 UFM): RJ45 copper, the two appliances side by side in the management rack."""
     if not servers.fabric_manager or not servers.fabric_manager_pair_cables:
         return None
     fm = catalog.system(servers.fabric_manager)
-    end = LinkEnd(
+    end = End(
         device=fm.name,
         port="HA port (RJ45)",
         transceiver=None,
         transceivers=0,
         groups=[FABRIC_MANAGER],
     )
-    return LinkGroup(
+    return Link(
         fabric=oob,
         segment="fabric-manager HA",
         links=servers.fabric_manager_pair_cables,

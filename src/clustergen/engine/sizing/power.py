@@ -17,7 +17,7 @@ from clustergen.engine.model.design import (
     StorageSection,
 )
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.model.links import Link
 from clustergen.engine.sizing.fabric import known_power_w
 from clustergen.engine.sizing.inputs import Inputs
 from clustergen.engine.sizing.links import inband_links, is_copper, management_links
@@ -54,7 +54,7 @@ def _fabric_terms(label: str, f: FabricDesign | None, unknown: list[str]) -> tup
     return known_power_w(f)
 
 
-def _splitters_w(label: str, name: str, links: list[LinkGroup], unknown: list[str]) -> float:
+def _splitters_w(label: str, name: str, links: list[Link], unknown: list[str]) -> float:
     """The change splitter cables make to a fabric's optics watts: the switch modules the fabric
     counted for their links come out, the cables' switch ends (an AOC's power per end) go in;
     a splitter whose power the catalog lacks is named in `unknown`, never counted as zero."""
@@ -86,7 +86,7 @@ def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
 
 def _management_links(
     inputs: Inputs, fabrics: FabricsSection, servers: ServersSection
-) -> list[LinkGroup]:
+) -> list[Link]:
     """The management networks' host links, the in-band network's switch-to-switch links and
     the access switches' uplinks, as the design's link list resolves them."""
     system, catalog = inputs.system, inputs.catalog
@@ -99,7 +99,7 @@ def _management_links(
     return hosts + ([uplinks] if uplinks else [])
 
 
-def _optics_w(g: LinkGroup, unknown: list[str]) -> float:
+def _optics_w(g: Link, unknown: list[str]) -> float:
     """Watts of a management network's optics at its switches: an active cable's switch ends or
     the switch's modules (the host's end is in the host's budget); copper draws none. A part
     whose power is not in the catalog, or an optical cable still to choose, is named in
@@ -123,7 +123,7 @@ def _optics_w(g: LinkGroup, unknown: list[str]) -> float:
 
 def _management_w(
     nets: list[ManagementNetwork],
-    links: list[LinkGroup],
+    links: list[Link],
     nodes: int,
     inputs: Inputs,
     unknown: list[str],
@@ -146,7 +146,7 @@ def _estimated(
     inputs: Inputs,
     fabrics: FabricsSection,
     srv: Servers,
-    links: list[LinkGroup],
+    links: list[Link],
 ) -> list[str]:
     """The power terms that rest on a labelled estimate."""
     found: list[str | None] = [estimate_of(inputs.system, "max_power_w")]
@@ -178,7 +178,7 @@ def power_section(
     fabrics: FabricsSection,
     srv: Servers,
     storage: StorageSection,
-    fabric_links: list[LinkGroup],
+    fabric_links: list[Link],
 ) -> PowerSection:
     """Power per subsystem, IT and facility totals at the PUE, and headroom against the cap (only
     when every term is known). `fabric_links` are the design's link groups (`build_links`): a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 from clustergen.catalog.models import Switch
@@ -99,20 +100,12 @@ def rail_leaves(
     free_slots = sus * plan.su_nodes - plan.nodes
     fm_attached = fm_links if fm_links and free_slots * per_plane >= fm_links else 0
 
-    def su_loads(nodes_here: int) -> list[int]:
-        used: list[int] = []
-        for g in range(groups):
-            rails_here = min(rails_per_leaf, rails - g * rails_per_leaf)
-            group_ports = nodes_here * ports_per_rail * rails_here
-            for i in range(leaves_per_rail):
-                used.append(min(down, max(0, group_ports - i * down)))
-        return used
-
+    shape = (groups, rails_per_leaf, rails, ports_per_rail, leaves_per_rail, down)
     loads: dict[int, int] = {}
     if sus > 1:  # every SU but the last is full, so they share one pattern
-        for h in su_loads(plan.su_nodes):
+        for h in _su_loads(*shape, plan.su_nodes):
             loads[h] = loads.get(h, 0) + sus - 1
-    last = su_loads(plan.nodes - (sus - 1) * plan.su_nodes)
+    last = list(_su_loads(*shape, plan.nodes - (sus - 1) * plan.su_nodes))
     # one UFM link per rail leaf of the first SU with a free slot: the last, partial SU
     for i in range(fm_attached):
         last[(i * leaves_per_rail) % per_su] += 1
@@ -127,6 +120,27 @@ def rail_leaves(
         loads=loads,
         fm_attached=fm_attached,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _su_loads(
+    groups: int,
+    rails_per_leaf: int,
+    rails: int,
+    ports_per_rail: int,
+    leaves_per_rail: int,
+    down: int,
+    nodes_here: int,
+) -> tuple[int, ...]:
+    """Host ports used on each rail leaf of a scalable unit of `nodes_here` nodes, leaf by
+    leaf. Kept: a sweep over node counts asks for the same few SU shapes thousands of times."""
+    used: list[int] = []
+    for g in range(groups):
+        rails_here = min(rails_per_leaf, rails - g * rails_per_leaf)
+        group_ports = nodes_here * ports_per_rail * rails_here
+        for i in range(leaves_per_rail):
+            used.append(min(down, max(0, group_ports - i * down)))
+    return tuple(used)
 
 
 def flat_leaves(

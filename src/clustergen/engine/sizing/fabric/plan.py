@@ -187,12 +187,56 @@ def resolve_fabric(
     fabric_manager: bool = True,
 ) -> FabricSetup:
     """Fill every compute-fabric choice the caller left open from the system's reference
-    architecture (or the Enterprise RA defaults) and say which were assumed."""
-    assumed: list[Assumed] = []
-    ports, speed, node_ppc = compute_ports(system)
+    architecture (or the Enterprise RA defaults) and say which were assumed.
+
+    Resolved once per catalog, system, architecture and choices: only the plan's node count
+    differs between node counts (a sweep asks at every count, a trade study at every design),
+    except where the scalable unit is one rail leaf's downlinks capped at the nodes (no
+    architecture and no SU given), which is resolved per node count."""
     arch: Architecture | None = catalog.architecture_for(
         system.id, technology or (catalog.switch(switch).technology if switch else None), nodes
     )
+    choices = (
+        switch,
+        technology,
+        su_nodes,
+        rail_optimized,
+        oversubscription,
+        planes,
+        port_speed_gbps,
+        fabric_manager,
+    )
+
+    def resolve() -> FabricSetup:
+        return _resolve_fabric(catalog, system, nodes, arch, *choices)
+
+    if not own(catalog, "systems", system):
+        return resolve()
+    per_count = nodes if arch is None and su_nodes is None else None
+    key = ("resolve_fabric", system.id, arch.id if arch else None, choices, per_count)
+    setup = cached(catalog, key, resolve)
+    if setup.plan.nodes == nodes:
+        return setup
+    return setup._replace(plan=setup.plan._replace(nodes=nodes))
+
+
+def _resolve_fabric(
+    catalog: Catalog,
+    system: System,
+    nodes: int,
+    arch: Architecture | None,
+    switch: str | None,
+    technology: Technology | None,
+    su_nodes: int | None,
+    rail_optimized: bool | None,
+    oversubscription: float | None,
+    planes: int | None,
+    port_speed_gbps: float | None,
+    fabric_manager: bool,
+) -> FabricSetup:
+    """`resolve_fabric` on the architecture found for the system and node count."""
+    assumed: list[Assumed] = []
+    ports, speed, node_ppc = compute_ports(system)
     spec = arch.compute_fabric if arch else None
     native_speed = speed
     ports, speed = _node_ports(system, arch, planes, (ports, speed), port_speed_gbps, assumed)

@@ -42,7 +42,7 @@ from clustergen.engine.model.inventory import (
     STORAGE,
     switch_group,
 )
-from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.model.links import Link
 from clustergen.engine.sizing.inventory import node_group
 from clustergen.engine.sizing.links.fabric import Hosts, fabric_links, is_copper, link_rate
 from clustergen.engine.sizing.links.management import (
@@ -84,7 +84,7 @@ def build_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
-) -> list[LinkGroup]:
+) -> list[Link]:
     """Every link group of the design, fabric by fabric, in a stable order."""
     out = scale_out_links(catalog, system, fabrics, servers, storage, hosts)
     others = (STORAGE,) * (storage.appliances is not None)
@@ -98,10 +98,10 @@ def scale_out_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
-) -> list[LinkGroup]:
+) -> list[Link]:
     """The compute and storage fabrics' link groups: what the management networks around them
     do not change, so a caller settling those builds these once."""
-    out: list[LinkGroup] = []
+    out: list[Link] = []
     if fabrics.compute is not None:
         out += fabric_links(catalog, system, "compute", fabrics.compute, servers, storage, hosts)
     if fabrics.storage is not None:
@@ -115,11 +115,11 @@ def management_link_groups(
     fabrics: FabricsSection,
     servers: ServersSection,
     others: tuple[str, ...] = (),
-) -> list[LinkGroup]:
+) -> list[Link]:
     """The in-band and out-of-band networks' link groups, their uplinks and the fabric
     managers' HA pair cables. `others`: the device groups beside the nodes, switches and servers
     whose management ports the out-of-band network takes (storage, PDUs)."""
-    out: list[LinkGroup] = []
+    out: list[Link] = []
     managers = (MANAGEMENT_SERVER,) * bool(servers.management_servers) + (FABRIC_MANAGER,) * bool(
         servers.fabric_managers
     )

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, System
+from clustergen.engine.cache import cached
 from clustergen.engine.model.design import (
     ServersSection,
     StorageSection,
@@ -19,7 +20,7 @@ from clustergen.engine.model.inventory import (
     STORAGE,
     switch_group,
 )
-from clustergen.engine.model.links import LinkEnd, LinkGroup, Supply
+from clustergen.engine.model.links import End, Link, Supply
 from clustergen.engine.sizing.fabric import (
     VENDOR_MEDIA,
     accepted_forms,
@@ -81,14 +82,14 @@ def fabric_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
-) -> list[LinkGroup]:
+) -> list[Link]:
     shares = _switch_shares(catalog, f)
     out = []
     for c in f.cables:
         lower, upper = _TIERS[c.segment]
         upper_end = _switch_end(upper, c, shares)
-        upper_end = upper_end.model_copy(
-            update={"device": _tier_switch(f, upper), "groups": [switch_group(name, upper)]}
+        upper_end = upper_end._replace(
+            device=_tier_switch(f, upper), groups=[switch_group(name, upper)]
         )
         if lower in ("leaf", "spine"):
             parts = [_switch_host(catalog, f, lower, c, shares, switch_group(name, lower))]
@@ -108,9 +109,9 @@ def _group(
     f: FabricDesign,
     c: CableLine,
     h: _Host,
-    upper_end: LinkEnd,
+    upper_end: End,
     b_count: int,
-) -> LinkGroup:
+) -> Link:
     """One link group; on an active cable the switch end's modules are the cable's ends, and so
     are a splitter cable's where the host's cage takes no module (`_splitter`)."""
     cable, cable_supply = _cable(catalog, f, c, h)
@@ -119,13 +120,13 @@ def _group(
         cable = splitter
     active = cable is not None and cable.kind in ("aoc", "acc")
     bare = active or splitter is not None  # no transceiver at either end
-    b = upper_end.model_copy(update={"transceivers": b_count})
+    b = upper_end._replace(transceivers=b_count)
     b, cable_power, replaced = _bare_switch_end(catalog, b, h, cable, splitter)
     if h.supply == "storage vendor":
         b, cable_power = _vendor_switch_end(catalog, b)
     if active and cable is not None:
         cable_power = _with_lower_ends(cable_power, h, cable)
-    return LinkGroup(
+    return Link(
         fabric=name,
         segment=c.segment,
         links=h.links,
@@ -137,7 +138,7 @@ def _group(
         cable_power_w=cable_power,
         replaced_switch_transceivers=replaced,
         length_class="in-rack" if c.segment == "inter-switch" else "row",
-        a=LinkEnd(
+        a=End(
             device=h.device,
             port=h.port,
             transceiver=None if bare or h.optic is None else h.optic.id,
@@ -152,8 +153,8 @@ def _group(
 
 
 def _bare_switch_end(
-    catalog: Catalog, b: LinkEnd, h: _Host, cable: Optic | None, splitter: Optic | None
-) -> tuple[LinkEnd, float | None, int | None]:
+    catalog: Catalog, b: End, h: _Host, cable: Optic | None, splitter: Optic | None
+) -> tuple[End, float | None, int | None]:
     """(switch end, cable power, switch modules replaced) of a link group: an active cable's
     switch ends are the tier's counted modules (their power moves with the cable); a splitter's
     stand in for modules the fabric counted, which the design takes back out (at the end's
@@ -161,19 +162,19 @@ def _bare_switch_end(
     if splitter is not None:
         cables = ceil_div(h.links, splitter.ports)
         power = None if splitter.power_w is None else splitter.power_w * cables
-        bare = b.model_copy(update={"transceiver": None, "transceivers": 0})
+        bare = b._replace(transceiver=None, transceivers=0)
         return bare, power, b.transceivers
     if cable is not None and cable.kind in ("aoc", "acc"):
         power = None if b.unit_power_w is None else b.unit_power_w * b.transceivers
-        return b.model_copy(update={"transceiver": None, "transceivers": 0}), power, None
+        return b._replace(transceiver=None, transceivers=0), power, None
     if cable is None and h.supply == "order" and _is_active(catalog, b.transceiver):
         # the switch tier's active cable fits no host cage here: its switch end is no module
         # either, so both ends and the cable stay to choose (power unknown, never zero)
-        return b.model_copy(update={"transceiver": None, "unit_power_w": None}), None, None
+        return b._replace(transceiver=None, unit_power_w=None), None, None
     return b, None, None
 
 
-def _vendor_switch_end(catalog: Catalog, b: LinkEnd) -> tuple[LinkEnd, float | None]:
+def _vendor_switch_end(catalog: Catalog, b: End) -> tuple[End, float | None]:
     """(switch end, cable power) of a storage appliance's links: the cable and its ends are the
     storage vendor's (H100 RA Table 8, note 2: the storage cables depend on the storage
     chosen), so nothing at the switch end is ordered. Where the fabric counts the switch's end
@@ -184,8 +185,8 @@ def _vendor_switch_end(catalog: Catalog, b: LinkEnd) -> tuple[LinkEnd, float | N
         return b, None
     if _is_active(catalog, b.transceiver):
         power = None if b.unit_power_w is None else b.unit_power_w * b.transceivers
-        return b.model_copy(update={"transceiver": None, "transceivers": 0}), power
-    return b.model_copy(update={"supply": "storage vendor"}), None
+        return b._replace(transceiver=None, transceivers=0), power
+    return b._replace(supply="storage vendor"), None
 
 
 def _with_lower_ends(power: float | None, h: _Host, cable: Optic) -> float | None:
@@ -344,9 +345,9 @@ def _tier_switch(f: FabricDesign, tier: str) -> str:
     return f"{(sw or '?').upper()} {tier}"
 
 
-def _switch_end(tier: str, c: CableLine, shares: dict[tuple[str, str], _Share]) -> LinkEnd:
+def _switch_end(tier: str, c: CableLine, shares: dict[tuple[str, str], _Share]) -> End:
     share = None if is_copper(c.media) else shares.get((tier, c.segment))
-    return LinkEnd(
+    return End(
         device=f"{tier}",
         port=f"switch port, {c.speed_gbps:g} Gb/s",
         transceiver=share.optic if share else None,
@@ -578,7 +579,6 @@ def _cable(
         if h.cage_form and not fits_cage(optic, h.cage_form, h.cage_accepts):
             return None, "order"
         return optic, "order"
-    cables = catalog.all("optics", Optic)
     if is_copper(c.media):
         # the cable plugs into the switches' cages: a QSFP56 DAC never into an OSFP cage
         cage = _tier_cage(catalog, f, upper)
@@ -586,7 +586,7 @@ def _cable(
         needs = ("port_speed_gbps", "form_factor") if cage else ("port_speed_gbps",)
         fits = [
             o
-            for o in optics_of_kind(cables, "dac", *needs)
+            for o in _of_kind(catalog, "dac", needs)
             if o.port_speed_gbps == c.speed_gbps
             and (not o.technologies or f.technology in o.technologies)
             and same_family(o, cage)
@@ -594,7 +594,7 @@ def _cable(
     elif optic is not None and optic.media in ("multimode", "singlemode"):
         fibers = [
             o
-            for o in optics_of_kind(cables, "fiber", "media", "port_speed_gbps")
+            for o in _of_kind(catalog, "fiber", ("media", "port_speed_gbps"))
             if o.media == optic.media
         ]
         # a port slower than the module's lane group runs on a splitter fiber (200G on a
@@ -613,6 +613,16 @@ def _cable(
     else:
         fits = []
     return (fits[0] if fits else None), "order"
+
+
+def _of_kind(catalog: Catalog, kind: str, fields: tuple[str, ...]) -> list[Optic]:
+    """`optics_of_kind` of the catalog's optics, once per catalog (every link group of every
+    candidate asks; a gap it names is raised again at each ask, never kept)."""
+    return cached(
+        catalog,
+        ("optics_of_kind", kind, fields),
+        lambda: optics_of_kind(catalog.all("optics", Optic), kind, *fields),
+    )
 
 
 def _manager_breakout(catalog: Catalog, f: FabricDesign, c: CableLine, rate: float) -> bool:

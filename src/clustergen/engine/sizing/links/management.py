@@ -17,7 +17,7 @@ from clustergen.engine.model.inventory import (
     MANAGEMENT_SERVER,
     switch_group,
 )
-from clustergen.engine.model.links import LinkEnd, LinkGroup
+from clustergen.engine.model.links import End, Link
 from clustergen.engine.sizing.fabric import (
     AccessOptics,
     accepted_forms,
@@ -35,7 +35,7 @@ def inband_links(
     node: PortGroup | None,
     servers: ServersSection,
     hosts: tuple[str, ...] = (),
-) -> list[LinkGroup]:
+) -> list[Link]:
     """The in-band management network's links: the nodes' host links, the management servers'
     on their own in-band ports (H100 RA Table 8: "8 x 100 Gbps QSFP to QSFP AOC, Management
     nodes"), the fabric managers' (its UFM at 1 GbE), and the switches' own links: leaves to the
@@ -63,7 +63,7 @@ def inband_links(
     return out + switch_links(catalog, net)
 
 
-def switch_links(catalog: Catalog, net: ManagementNetwork) -> list[LinkGroup]:
+def switch_links(catalog: Catalog, net: ManagementNetwork) -> list[Link]:
     """A management network's links between its own switches, at the switches' port rate: each
     leaf's uplinks (and a 3-tier network's spine-core links) on the active optical cable of the
     switch's cage family (they run to another rack: H100 RA Table 8, "100 Gbps QSFP to QSFP AOC,
@@ -95,7 +95,7 @@ def switch_links(catalog: Catalog, net: ManagementNetwork) -> list[LinkGroup]:
         media = ("copper (DAC)" if copper else "active optical (AOC)") if cable else "optical"
         power = None if cable is None or cable.power_w is None else 2 * cable.power_w * links
         out.append(
-            LinkGroup(
+            Link(
                 fabric=net.name,
                 segment=segment,
                 links=links,
@@ -111,8 +111,8 @@ def switch_links(catalog: Catalog, net: ManagementNetwork) -> list[LinkGroup]:
     return out
 
 
-def _switch_port(sw: Switch, tier: str, network: str) -> LinkEnd:
-    return LinkEnd(
+def _switch_port(sw: Switch, tier: str, network: str) -> End:
+    return End(
         device=f"{sw.name} {tier}",
         port=f"switch port ({sw.cage_form or 'cage not in the catalog'})",
         transceiver=None,
@@ -144,7 +144,7 @@ class _Access(NamedTuple):
 
 def management_links(
     catalog: Catalog, net: ManagementNetwork, node: PortGroup | None, hosts: tuple[str, ...] = ()
-) -> LinkGroup:
+) -> Link:
     """A management network's node links (every host's on the out-of-band network; on the
     in-band network the servers' are their own, `inband_links`) at the nodes' port speed: RJ45
     copper at 1 Gb/s, an active optical cable where the catalog has one that fits the node's
@@ -163,7 +163,7 @@ def management_links(
     )
 
 
-def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> LinkGroup:
+def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> Link:
     """Resolved once per network and kind of host: a design's power and its link list ask, and
     so do a trade study's rows that share the network."""
     group = hosts.group
@@ -175,24 +175,21 @@ def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> L
         hosts.device,
         hosts.segment,
     )
-    bare = hosts._replace(groups=())
-    links = cached(catalog, key, lambda: _management_links(catalog, net, bare))
+    links = cached(catalog, key, lambda: _management_links(catalog, net, hosts._replace(groups=())))
     if not hosts.groups:
         return links
     # the ends' device groups apart: the power section asks without them
     return cached(
         catalog,
         (*key, hosts.groups),
-        lambda: links.model_copy(
-            update={
-                "a": links.a.model_copy(update={"groups": list(hosts.groups)}),
-                "b": links.b.model_copy(update={"groups": list(access_groups(net))}),
-            }
+        lambda: links._replace(
+            a=links.a._replace(groups=list(hosts.groups)),
+            b=links.b._replace(groups=list(access_groups(net))),
         ),
     )
 
 
-def _management_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> LinkGroup:
+def _management_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> Link:
     node = hosts.group
     speed = node.port_speed_gbps if node else net.port_speed_gbps
     copper = speed <= 10
@@ -230,7 +227,7 @@ def _management_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) 
             return slow
     # an optical link whose cable is not settled says so, not "AOC" (it may take transceivers)
     media = "copper (RJ45)" if copper else ("active optical (AOC)" if cable else "optical")
-    return LinkGroup(
+    return Link(
         fabric=net.name,
         segment=hosts.segment,
         links=hosts.links,
@@ -246,13 +243,13 @@ def _management_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) 
             else cable.power_w * hosts.links
         ),
         length_class="in-rack" if net.in_rack_switches else "row",
-        a=LinkEnd(
+        a=End(
             device=hosts.device,
             port=_access_port(node, copper, hosts.segment),
             transceiver=None,
             transceivers=0,
         ),
-        b=LinkEnd(
+        b=End(
             device=f"{sw.name} access switch",
             # a cage the catalog does not give is said: it leaves the cable unsettled
             port="access port" if sw.cage_form else "access port (cage not in the catalog)",
@@ -274,7 +271,7 @@ def _access_port(node: PortGroup | None, copper: bool, segment: str) -> str:
 
 def _baset_access(
     catalog: Catalog, net: ManagementNetwork, hosts: _Access, sw: Switch
-) -> LinkGroup | None:
+) -> Link | None:
     """An RJ45 host port on a switch whose cages take no RJ45 cable: the host's patch cable
     into a BaseT module of the host's rate at the switch, held in a QSFP-to-SFP+ adapter (H100
     RA Table 8: "QSFP to SFP+ Adapter" and "Ethernet Module SFP BaseT 1G", "For the UFM
@@ -309,7 +306,7 @@ def _baset_access(
     )
     if module is None or cable is None:
         return None
-    return LinkGroup(
+    return Link(
         fabric=net.name,
         segment=hosts.segment,
         links=hosts.links,
@@ -317,13 +314,13 @@ def _baset_access(
         media="copper (RJ45)",
         cable=cable.id,
         length_class="in-rack" if net.in_rack_switches else "row",
-        a=LinkEnd(
+        a=End(
             device=hosts.device,
             port=f"in-band port ({node.cage_form})",
             transceiver=None,
             transceivers=0,
         ),
-        b=LinkEnd(
+        b=End(
             device=f"{sw.name} access switch",
             port=f"access port ({sw.cage_form}) with a QSFP-to-SFP+ adapter",
             transceiver=module.id,
@@ -341,12 +338,12 @@ def _rate(host_gbps: float, sw: Switch) -> float:
 
 def _optical_access(
     net: ManagementNetwork, hosts: _Access, switch: str, speed: float, parts: AccessOptics
-) -> LinkGroup:
+) -> Link:
     """Host links where no active cable joins the host's cage to the switch's: a module at each
     end and fiber (`access_optics`). The host's module draws from the host's budget; the
     switch's is the network's (its catalog power, None where the catalog has none)."""
     links, fiber = hosts.links, parts.fiber
-    return LinkGroup(
+    return Link(
         fabric=net.name,
         segment=hosts.segment,
         links=links,
@@ -355,13 +352,13 @@ def _optical_access(
         cable=fiber.id,
         links_per_cable=fiber.ports,
         length_class="in-rack" if net.in_rack_switches else "row",
-        a=LinkEnd(
+        a=End(
             device=hosts.device,
             port=f"in-band port ({hosts.group.cage_form if hosts.group else 'cage unknown'})",
             transceiver=parts.host.id,
             transceivers=links,
         ),
-        b=LinkEnd(
+        b=End(
             device=f"{switch} access switch",
             port="access port",
             transceiver=parts.switch.id,
