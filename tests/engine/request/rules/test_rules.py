@@ -424,3 +424,18 @@ def test_a_checkpoint_every_hour_is_an_interval(text: str) -> None:
     got = parse_request(load_catalog(), text)
     assert got.checkpoint_interval_s == 3600.0
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "gbps"),
+    [("512 H200 with 3.2T networking per node", 400), ("B300, 6.4 Tb/s per node, 64 nodes", 800)],
+)
+def test_a_nodes_bandwidth_is_its_eight_ports_speed_not_a_model_size(text: str, gbps: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.compute_link_gbps == gbps
+    assert got.model_params_b is None
+
+
+def test_a_ratio_said_of_the_storage_network_is_not_the_compute_fabrics() -> None:
+    got = parse_request(load_catalog(), "128 B200 GPUs with 1:1 storage network and 2 PB VAST")
+    assert got.oversubscription is None

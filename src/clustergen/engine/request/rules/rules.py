@@ -345,7 +345,29 @@ RACK_CEILING = rule(
 )
 
 
+def _node_link(m: re.Match[str]) -> list[Reading]:
+    """'3.2T networking per node': a node's scale-out bandwidth, read as the port speed of the
+    eight compute NICs an 8-GPU node carries (one per GPU), said so."""
+    per_node = float(m.group(1)) * 1000
+    port = round(per_node / 8)
+    if port not in (100, 200, 400, 800, 1600):
+        raise RequestError(
+            f"{m.group(0).strip()!r} is no per-GPU port speed over 8 GPUs ({port} Gb/s)",
+            hint="give the port speed, e.g. '400G per GPU'",
+        )
+    note = f"{port} Gb/s ports ({per_node / 1000:g} Tb/s per node over 8 GPUs, one NIC each)"
+    return [Reading("compute_link_gbps", port, note)]
+
+
 NEED_RULES: tuple[Rule, ...] = (
+    rule(
+        "node_link",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:t|tb/s|tbps|tbit/s|terabits?(?:/s)?)\s+(?:of\s+)?"
+        r"(?:(?:scale[- ]out|east[- ]west|compute|backend|back[- ]end)\s+)?(?:networking|network|"
+        r"bandwidth|connectivity|fabric)?\s*(?:per|/|a|each)\s*(?:node|server|system|box)\b",
+        _node_link,
+        needs=("node", "server", "system", "box"),
+    ),
     rule(
         "own_storage",
         _OWN_STORAGE,
@@ -510,6 +532,8 @@ RULES: tuple[Rule, ...] = (
     rule(
         "ratio",
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b"
+        # a ratio said of another network is not the compute fabric's ("1:1 storage network")
+        r"(?!\s*(?:storage|in-?band|management|out[- ]of[- ]band|oob|front[- ]?end)\b)"
         r"(?:\s*oversubscri\w*|\s+(?:tapered\s+)?fat[- ]?tree\b)?",
         _ratio,
         needs=(":",),
