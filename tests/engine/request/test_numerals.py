@@ -25,6 +25,8 @@ from clustergen.engine.request.numerals import figures
         ("one and a half mw", "1.5 mw"),
         ("2 and a half mw", "2.5 mw"),
         ("half a megawatt", "0.5 megawatt"),
+        ("a quarter of a megawatt", "0.25 megawatt"),
+        ("three quarters of a megawatt", "0.75 megawatt"),
         ("three point five mw", "3.5 mw"),
         ("serve to eight hundred users", "serve to 800 users"),
     ],

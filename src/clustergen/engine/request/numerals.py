@@ -25,6 +25,8 @@ _DOZEN = re.compile(r"\b(?:(a|\d+)\s+)?dozens?(?:\s+of)?\b")
 _COUPLE = re.compile(r"\ba\s+couple\s+of\b")
 #: "half a megawatt", "one and a half MW", "2 and a half"
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(?=[a-z])")
+#: "a quarter of a megawatt", "three quarters of a MW"
+_QUARTER_OF = re.compile(r"\b(?:an?|one|1|(three|3))\s+quarters?\s+of\s+an?\s+(?=[a-z])")
 _AND_A_HALF = re.compile(r"\b(\d+|one)\s+and\s+a\s+half\b")
 #: words that are numbers only sometimes: "no one wants", "a one-off"; left as written
 _ALONE = {"one", "zero"}
@@ -67,4 +69,5 @@ def figures(low: str) -> str:
     )
     text = _COUPLE.sub("2", text)
     text = _AND_A_HALF.sub(lambda m: f"{1 if m.group(1) == 'one' else int(m.group(1))}.5", text)
+    text = _QUARTER_OF.sub(lambda m: "0.75 " if m.group(1) else "0.25 ", text)
     return _HALF_A.sub("0.5 ", text)

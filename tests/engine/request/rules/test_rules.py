@@ -439,3 +439,10 @@ def test_a_nodes_bandwidth_is_its_eight_ports_speed_not_a_model_size(text: str, 
 def test_a_ratio_said_of_the_storage_network_is_not_the_compute_fabrics() -> None:
     got = parse_request(load_catalog(), "128 B200 GPUs with 1:1 storage network and 2 PB VAST")
     assert got.oversubscription is None
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"), [("0.5k GPUs, 5,000 kW, training", 5e6), ("1,200 kW IT, 64 GPUs", 1.2e6)]
+)
+def test_a_power_figure_with_a_thousands_separator_is_read_whole(text: str, cap_w: float) -> None:
+    assert parse_request(load_catalog(), text).power_cap_w == cap_w

@@ -112,7 +112,7 @@ _WHEN = (
 
 
 def _power(m: re.Match[str]) -> list[Reading]:
-    watts = float(m.group(3)) * {"g": 1e9, "m": 1e6, "k": 1e3}[m.group(4)[0]]
+    watts = num(m.group(3)) * {"g": 1e9, "m": 1e6, "k": 1e3}[m.group(4)[0]]
     bases = {
         "it" if b in {"it", "critical"} else "facility"
         for b in (m.group(1), m.group(2), m.group(5))
@@ -524,7 +524,8 @@ RULES: tuple[Rule, ...] = (
         # "IT load 4.2 MW", "facility 6.5 MW", "5 MW IT", "10 MW of critical power"
         r"(?:\b(?:(it|critical)\s+(?:power|load)|(facility|total|utility|grid)(?:\s+(?:power|load))?)"
         r"\s*(?:cap|budget|limit|envelope)?\s*(?:of|:|=|is)?\s*)?"
-        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(gw|gigawatts?|mw|megawatts?|kw|kilowatts?)\b"
+        r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(gw|gigawatts?|mw|megawatts?|kw|"
+        r"kilowatts?)\b"
         r"(?:\s*(?:of\s+)?(it|critical|facility|total|utility|grid)(?:\s+(?:power|load))?)?",
         _power,
         needs=("gigawatt", "gw", "kilowatt", "kw", "megawatt", "mw"),
