@@ -472,3 +472,19 @@ def test_an_enterprise_ra_by_family_weighs_the_enterprise_ra_systems() -> None:
     assert "dgx-h100" in r.platforms_excluded
     assert "hgx-b200" not in r.platforms_excluded
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        (
+            "pre-train a 70-billion-parameter model on fifteen trillion tokens within two months",
+            70.0,
+        ),
+        ("train a 1.5-billion-parameter model on 100B tokens in a week", 1.5),
+    ],
+)
+def test_a_hyphenated_size_is_a_model_size(text: str, size: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.model_params_b == size
+    assert r.not_understood == []

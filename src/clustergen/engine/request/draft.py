@@ -25,6 +25,12 @@ _STYLE = re.compile(
 #: word says only that its peers would do, and the request names no peer)
 _CLASS_OF = re.compile(r"\b([a-z]{1,4}\d{2,4}[a-z]{0,3})[- ](?:class|grade|equivalent|level)\b")
 
+#: "a 70-billion-parameter model": the hyphens of a compound size read as spaces
+_SIZE_HYPHEN = re.compile(
+    r"(?<=\d)-(?=(?:billion|million|trillion)\b)"
+    r"|(?:(?<=billion)|(?<=million)|(?<=trillion))-(?=param)"
+)
+
 
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
@@ -38,6 +44,7 @@ class Draft:
         # "Llama-3-style 8B models": a model like the family's, sized by its figure (read as a
         # bare size; the family words name no model the catalog holds at that size)
         low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)
+        low = _SIZE_HYPHEN.sub(" ", low)
         low = _CLASS_OF.sub(lambda m: m.group(1).ljust(len(m.group(0))), low)
         self.low = figures(low)
         self.used = [False] * len(self.low)

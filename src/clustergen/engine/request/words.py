@@ -43,6 +43,9 @@ FILLER = frozenset(
         "tensorflow",
         # "leave room to grow to 4,096": the growth is its rule's
         "leave",
+        # "deadline 90 days", "GPT-3 sized (175B)": the figure is its rule's
+        "deadline",
+        "sized",
         "anything",
         "both",
         "of",
