@@ -31,6 +31,13 @@ _SIZE_HYPHEN = re.compile(
     r"|(?:(?<=billion)|(?<=million)|(?<=trillion))-(?=param)"
 )
 
+#: a Hugging Face organisation before a model's name ("meta-llama/Llama-3.1-8B-Instruct"): the
+#: name is what the catalog knows
+_HF_ORG = re.compile(
+    r"\b(?:meta-llama|mistralai|deepseek-ai|google|microsoft|nvidia|qwen|openai|tiiuae|"
+    r"ibm-granite|moonshotai|zai-org|thudm)/(?=[a-z])"
+)
+
 
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
@@ -45,6 +52,7 @@ class Draft:
         # bare size; the family words name no model the catalog holds at that size)
         low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)
         low = _SIZE_HYPHEN.sub(" ", low)
+        low = _HF_ORG.sub(lambda m: " " * len(m.group(0)), low)
         low = _CLASS_OF.sub(lambda m: m.group(1).ljust(len(m.group(0))), low)
         self.low = figures(low)
         self.used = [False] * len(self.low)

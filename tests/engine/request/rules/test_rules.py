@@ -446,3 +446,17 @@ def test_a_ratio_said_of_the_storage_network_is_not_the_compute_fabrics() -> Non
 )
 def test_a_power_figure_with_a_thousands_separator_is_read_whole(text: str, cap_w: float) -> None:
     assert parse_request(load_catalog(), text).power_cap_w == cap_w
+
+
+def test_each_user_wanting_a_rate_is_a_rate_per_user() -> None:
+    got = parse_request(load_catalog(), "Llama 3.1 405B, 50 concurrent users, each wants 30 tok/s")
+    assert got.output_tokens_per_s == 1500.0
+    assert got.not_understood == []
+
+
+def test_a_hugging_face_organisation_before_a_model_name_is_read_with_it() -> None:
+    got = parse_request(
+        load_catalog(), "serve meta-llama/Llama-3.1-8B-Instruct at 10,000 tokens per second"
+    )
+    assert got.model == "llama-3.1-8b"
+    assert got.not_understood == []

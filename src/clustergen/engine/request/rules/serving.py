@@ -115,7 +115,7 @@ def _end_to_end(m: re.Match[str]) -> list[Reading]:
 
 
 def _per_user(m: re.Match[str]) -> list[Reading]:
-    rate = num(m.group(1) or m.group(2) or m.group(3))
+    rate = num(next(g for g in m.groups() if g))
     if rate <= 0:
         raise RequestError(f"{m.group(0).strip()!r} is not a speed", hint="give tokens/s per user")
     return [
@@ -153,7 +153,10 @@ SERVING_RULES: tuple[Rule, ...] = (
         r"(?:/|per|for\s+each|for\s+every|each|every|a)\s*" + _WHO + r"\b"
         r"|\b(?:per|each|every)\s+" + _WHO + r"\s*(?:gets?|sees?|at|of|with|:|needs?|wants?)?\s*"
         r"(?:at\s+least\s+)?(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")"
-        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*each\b",
+        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")\s*each\b"
+        # "50 concurrent users, each wants 30 tok/s"
+        r"|\beach\s+(?:one\s+)?(?:gets?|sees?|needs?|wants?|expects?|requires?|should\s+(?:get|see))"
+        r"\s*(?:at\s+least\s+)?(\d[\d,]*(?:\.\d+)?)\s*(?:output\s+)?(?:" + _RATE + r")",
         _per_user,
         needs=(
             "client",
