@@ -460,3 +460,28 @@ def test_a_hugging_face_organisation_before_a_model_name_is_read_with_it() -> No
     )
     assert got.model == "llama-3.1-8b"
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "nodes", "gpus"),
+    [
+        ("16 8-GPU servers for training", 16, 128),
+        ("4-GPU servers x 8", 8, 32),
+        ("a single 8-GPU server", 1, 8),
+        ("8-GPU servers, 16 of them", 16, 128),
+    ],
+)
+def test_a_count_of_n_gpu_servers_is_a_node_count(text: str, nodes: int, gpus: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.nodes, got.gpus) == (nodes, gpus)
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text", ["we'd like between 256 and 512 GPUs", "256-512 GPUs for training"]
+)
+def test_a_range_of_gpus_is_built_at_its_top_and_said_so(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.gpus == 512
+    assert any("the top of 256-512" in u for u in got.understood)
+    assert got.not_understood == []

@@ -24,4 +24,6 @@ def read_gpus_per_node(r: Draft) -> None:
             hint="state the GPU count once, or the nodes and their GPUs",
         )
     r.fields["gpus"] = total
-    r.understood.append(f"{nodes} nodes x {per} GPUs per node -> {total:,} GPUs")
+    r.understood.append(
+        f"{nodes} node{'s' if nodes != 1 else ''} x {per} GPUs per node -> {total:,} GPUs"
+    )

@@ -38,6 +38,27 @@ def _count(field: str, unit: str) -> Callable[[re.Match[str]], list[Reading]]:
     return read
 
 
+def _nodes_of_gpus(m: re.Match[str]) -> list[Reading]:
+    per = int(m.group("g"))
+    out = [Reading("_gpus_per_node", per, f"{per} GPUs per node")]
+    count = m.group("n") or m.group("n2") or m.group("n3")
+    if count or m.group("one"):
+        n = round(num(count)) if count else 1
+        out.append(Reading("nodes", n, f"{n} node{'s' if n != 1 else ''} of {per} GPUs"))
+    return out
+
+
+def _gpu_range(m: re.Match[str]) -> list[Reading]:
+    low, high = round(num(m.group(1) or m.group(2))), round(num(m.group(3)))
+    if low >= high:
+        raise RequestError(
+            f"{m.group(0).strip()!r} is not a range of GPU counts",
+            hint="give the smaller count first, e.g. '256-512 GPUs', or one count",
+        )
+    note = f"{high} GPUs (the top of {low:,}-{high:,}; ask for {low:,} to size the bottom)"
+    return [Reading("gpus", high, note)]
+
+
 def _pue(m: re.Match[str]) -> list[Reading]:
     return [Reading("pue", float(m.group(1) or m.group(2)), "pue")]
 
@@ -696,6 +717,24 @@ RULES: tuple[Rule, ...] = (
             )
         ],
         needs=("each", "every", "gpu"),
+    ),
+    # "16 8-GPU servers", "a single 8-GPU server", "4-GPU servers x 8", "8-GPU nodes, 16 of
+    # them": a count of nodes of so many GPUs each (the per-node pass multiplies them)
+    rule(
+        "nodes_of_gpus",
+        r"(?:(?<![\w.,])(?P<n>\d[\d,]*)\s*(?:x\s+)?|\b(?P<one>a\s+single|one|single|an?)\s+)?"
+        r"(?<![\w.])(?P<g>\d{1,2})[- ]gpus?\s+(?:nodes?|servers?|systems?|boxes|machines|hosts)\b"
+        r"(?:\s*(?:x\s*(?P<n2>\d[\d,]*)|,?\s+(?P<n3>\d[\d,]*)\s+of\s+them)\b)?",
+        _nodes_of_gpus,
+        needs=("node", "server", "system", "box", "machine", "host"),
+    ),
+    # "between 256 and 512 GPUs", "256-512 GPUs": a range is built at its upper end, said so
+    rule(
+        "gpu_range",
+        r"(?:\bbetween\s+(?<![\w.])(\d[\d,]*)\s+and\s+|(?<![\w.,])(\d[\d,]*)\s*(?:-|–|to)\s*)"
+        r"(\d[\d,]*)\s*(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
+        _gpu_range,
+        needs=("accelerator", "gpu"),
     ),
     rule(
         "gpus",
