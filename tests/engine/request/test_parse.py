@@ -488,3 +488,22 @@ def test_a_hyphenated_size_is_a_model_size(text: str, size: float) -> None:
     r = parse_request(CAT, text)
     assert r.model_params_b == size
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "gpu", "k"),
+    [
+        ("we need 2x the compute of our current 256 A100 cluster", 256, "a100-80gb", 2.0),
+        ("three times the performance of our 32 DGX H100", 256, "h100-sxm", 3.0),
+    ],
+)
+def test_a_multiple_of_a_fleets_compute_is_a_compute_target(
+    text: str, gpus: int, gpu: str, k: float
+) -> None:
+    r = parse_request(CAT, text)
+    tflops = CAT.gpu(gpu).bf16_dense_tflops
+    assert tflops
+    assert r.compute_pflops == pytest.approx(k * gpus * tflops / 1e3)
+    assert r.gpu is None
+    assert r.platform is None
+    assert r.not_understood == []

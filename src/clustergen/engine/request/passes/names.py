@@ -469,6 +469,47 @@ _RETIRE_VERB = re.compile(
 _REPLACE_JOIN = re.compile(r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\b[^.;!?]{0,20}$")
 
 
+#: "2x the compute of our current 256 A100 cluster", "three times the performance of our 32
+#: DGX H100": a multiple of a fleet's dense compute, written before the fleet's count and name
+_MULTIPLE_OF = re.compile(
+    r"(?:(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|times)|\b(?P<w>double|twice|triple|three\s+times|"
+    r"four\s+times))\s+(?:the\s+)?(?:(?:dense\s+)?(?:compute|performance|perf|capacity|flops|"
+    r"throughput)\s+)?(?:of|as)\s+(?:our|the|my|an?)?\s*(?:current|existing|old|present|"
+    r"installed)?\s*(?:cluster\s+(?:of|with)\s+)?(?P<n>\d[\d,]*)\s*(?:x\s*)?$"
+)
+_TIMES_WORD = {"double": 2.0, "twice": 2.0, "triple": 3.0, "three times": 3.0, "four times": 4.0}
+_FLEET_WORD = re.compile(r"s?(?:\s+(?:gpus?|cluster|fleet|nodes?|servers?|systems?))?\b")
+
+
+def read_compute_multiple(r: Draft) -> None:
+    """A multiple of a fleet's compute ("2x the compute of our current 256 A100 cluster"): the
+    target is that many times the fleet's dense BF16 PFLOPS, and the fleet's part is not the
+    design's. A pass: the fleet's part is a catalog name, with its count before it."""
+    for i, ((kind, eid), (start, end)) in enumerate(zip(r.named, r.spans, strict=True)):
+        m = _MULTIPLE_OF.search(r.low, max(0, start - 90), start)
+        if kind == "model" or m is None or not r.free(m) or "compute_pflops" in r.fields:
+            continue
+        k = float(m.group("k")) if m.group("k") else _TIMES_WORD[" ".join(m.group("w").split())]
+        count = round(float(m.group("n").replace(",", "")))
+        system = r.catalog.system(eid) if kind == "system" else None
+        gpu = r.catalog.gpu(system.gpu if system and system.gpu else eid)
+        gpus = count * (system.gpus_per_node or 1) if system else count
+        if not gpu.bf16_dense_tflops or k <= 0:
+            return
+        pflops = k * gpus * gpu.bf16_dense_tflops / 1e3
+        tail = _FLEET_WORD.match(r.low, end)
+        stop = tail.end() if tail else end
+        r.fields["compute_pflops"] = pflops
+        r.take(
+            m.start(),
+            stop,
+            f"{r.low[m.start() : stop].strip()!r} -> dense compute {pflops:,.0f} PFLOPS BF16 "
+            f"({k:g} x {gpus:,} {gpu.id} at {gpu.bf16_dense_tflops:g} TFLOPS each)",
+        )
+        r.named, r.spans = r.named[:i] + r.named[i + 1 :], r.spans[:i] + r.spans[i + 1 :]
+        return
+
+
 def read_replaced_fleet(r: Draft) -> None:
     """A fleet replaced by another ("replace our 256 A100s with H200s"): the design is the new
     one and the old name is read as what it replaces (`Draft.replaced`); a count written with
