@@ -564,3 +564,16 @@ def test_a_ceiling_said_as_what_not_to_use_is_read_with_the_cap(text: str) -> No
 )
 def test_the_first_phase_of_a_campus_is_the_cap(text: str, cap_w: float) -> None:
     assert parse_request(CAT, text).power_cap_w == cap_w
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"),
+    [
+        ("we have 2 MW today and will have 5 MW next year, 512 GPUs now", 2e6),
+        ("3 MW now, 8 MW in 2027", 3e6),
+    ],
+)
+def test_todays_power_is_the_cap_and_a_later_figure_is_said(text: str, cap_w: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.power_cap_w == cap_w
+    assert r.not_understood == []

@@ -166,6 +166,17 @@ def _cap_pair(m: re.Match[str]) -> list[Reading]:
     ]
 
 
+def _cap_now_later(m: re.Match[str]) -> list[Reading]:
+    unit = {"g": 1e9, "m": 1e6, "k": 1e3}
+    now = float(m.group("now")) * unit[m.group("nu")[0]]
+    later = float(m.group("later")) * unit[m.group("lu")[0]]
+    note = (
+        f"power cap {now / 1e6:g} MW, today's ({later / 1e6:g} MW later: a later phase is "
+        "its own request)"
+    )
+    return [Reading("power_cap_w", now, note)]
+
+
 def _cap_share(m: re.Match[str]) -> list[Reading]:
     """'4 MW but only 2 MW is available for the cluster': the share the cluster may use is the
     cap; the site's whole figure is context."""
@@ -529,6 +540,18 @@ RULES: tuple[Rule, ...] = (
             "first",
             "initial",
         ),
+    ),
+    # "2 MW today and 5 MW next year": the cap to build under is today's; the later figure is
+    # a later phase's, said so
+    rule(
+        "cap_now_later",
+        r"(?<![\w.])(?P<now>\d+(?:\.\d+)?)\s*(?P<nu>gw|mw|megawatts?|kw)\b\s*(?:available\s+)?"
+        r"(?:today|now|currently|initially|at\s+first|to\s+start)\b[^.;\d]{0,40}?"
+        r"(?<![\w.])(?P<later>\d+(?:\.\d+)?)\s*(?P<lu>gw|mw|megawatts?|kw)\b\s*"
+        r"(?:(?:next|in\s+a)\s+year|later|eventually|in\s+(?:\d{4}|phase\s+\d|a\s+later\s+phase)|"
+        r"by\s+\d{4}|after\s+(?:the\s+)?(?:upgrade|expansion))\b",
+        _cap_now_later,
+        needs=("today", "now", "currently", "initially", "first", "start"),
     ),
     rule(
         "cap_pair",
