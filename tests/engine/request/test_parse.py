@@ -507,3 +507,12 @@ def test_a_multiple_of_a_fleets_compute_is_a_compute_target(
     assert r.gpu is None
     assert r.platform is None
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text", ["double our existing 64 DGX H100", "double the size of our 64-node DGX H100 cluster"]
+)
+def test_doubling_an_installation_adds_as_many_again(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.nodes, r.existing_nodes, r.platform) == (64, 64, "dgx-h100")
+    assert r.not_understood == []

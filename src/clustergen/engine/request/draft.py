@@ -38,6 +38,12 @@ _HF_ORG = re.compile(
     r"ibm-granite|moonshotai|zai-org|thudm)/(?=[a-z])"
 )
 
+#: "double our existing 64 DGX H100": as many again, added to the installation
+_DOUBLE = re.compile(
+    r"\bdouble\s+(?:the\s+size\s+of\s+)?(our|the|my)\s+(?:(?:existing|current)\s+)?"
+    r"(\d[\d,]*)(-node|-gpu|\s+nodes?|\s+gpus?)?(?![\d,])"
+)
+
 
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
@@ -52,6 +58,13 @@ class Draft:
         # bare size; the family words name no model the catalog holds at that size)
         low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)
         low = _SIZE_HYPHEN.sub(" ", low)
+        low = _DOUBLE.sub(
+            lambda m: (
+                f"add {m.group(2)}{m.group(3) or ''} to {m.group(1)} existing "
+                f"{m.group(2)}{m.group(3) or ''}"
+            ),
+            low,
+        )
         low = _HF_ORG.sub(lambda m: " " * len(m.group(0)), low)
         low = _CLASS_OF.sub(lambda m: m.group(1).ljust(len(m.group(0))), low)
         self.low = figures(low)
