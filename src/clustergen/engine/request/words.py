@@ -45,6 +45,8 @@ FILLER = frozenset(
         "leave",
         # "deadline 90 days", "GPT-3 sized (175B)": the figure is its rule's
         "deadline",
+        # "1 PB usable": the capacity a storage figure means unless 'raw' is said
+        "usable",
         "sized",
         "anything",
         "both",

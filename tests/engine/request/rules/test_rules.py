@@ -485,3 +485,15 @@ def test_a_range_of_gpus_is_built_at_its_top_and_said_so(text: str) -> None:
     assert got.gpus == 512
     assert any("the top of 256-512" in u for u in got.understood)
     assert got.not_understood == []
+
+
+def test_bringing_our_own_storage_product_excludes_storage_from_the_quote() -> None:
+    got = parse_request(load_catalog(), "128 GPUs, we'll bring our own NetApp")
+    assert got.storage_excluded is True
+    assert got.not_understood == []
+
+
+def test_a_storage_throughput_floor_is_the_read_bandwidth() -> None:
+    got = parse_request(load_catalog(), "512 GPUs, storage throughput at least 1 TB/s")
+    assert got.storage_read_gb_per_s == 1000.0
+    assert got.not_understood == []

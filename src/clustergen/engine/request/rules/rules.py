@@ -362,6 +362,9 @@ _OWN_STORAGE = (
     r"(?=\s+(?:[\w-]+\s+){0,2}?(?:storage|lustre|weka|vast|gpfs|spectrum\s+scale|ddn|netapp|"
     r"ceph|file\s*system|filesystem|nas|array|flashblade|powerscale|beegfs|exascaler)\b)"
     r"|\bbyo\s+storage\b|\bbring\s+(?:our|your)\s+own\s+storage\b"
+    # "we'll bring our own NetApp", "BYO VAST": the customer's own product
+    r"|\b(?:bring\s+(?:our|your)\s+own|byo)\b(?=\s+(?:[\w-]+\s+){0,1}?(?:lustre|weka|vast|gpfs|"
+    r"spectrum\s+scale|ddn|netapp|ceph|nas|flashblade|powerscale|beegfs|exascaler)\b)"
 )
 
 # a ceiling on racks, with the rack's power when it follows: "no more than 2 racks", "space
@@ -404,7 +407,7 @@ NEED_RULES: tuple[Rule, ...] = (
         "own_storage",
         _OWN_STORAGE,
         lambda m: [Reading("storage_excluded", True, "storage: the customer's own, not quoted")],
-        needs=("our", "storage", "the"),
+        needs=("our", "storage", "the", "bring", "byo"),
     ),
     rule(
         "storage_capacity",
@@ -451,10 +454,8 @@ NEED_RULES: tuple[Rule, ...] = (
         + _per("p2")
         + r"|\b(?P<w2>"
         + _BW_WORDS
-        + r")\s*(?:of|:|=|at|is)?\s*(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<u2>"
-        + _BW_UNIT
-        + r")"
-        + _per("p3"),
+        + r")\s*(?:of|:|=|at|is)?\s*(?:(?:at\s+least|minimum(?:\s+of)?|min\.?|>=?|≥|above|over)\s*)?"
+        r"(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<u2>" + _BW_UNIT + r")" + _per("p3"),
         _bandwidth,
         needs=("checkpoint", "read", "storage", "write"),
     ),
