@@ -128,3 +128,16 @@ def test_a_small_model_estimate_warns_with_the_range_real_runs_took() -> None:
         CAT, DesignRequest(model="llama-3.1-70b", gpu="h100", gpus=4096, training_tokens_t=15)
     )
     assert estimate_training(CAT, big)[0].warnings == []
+
+
+def test_gpus_and_days_without_tokens_say_the_tokens_they_train() -> None:
+    w = resolve_workload(
+        CAT,
+        DesignRequest(model="llama-3.1-405b", gpu="b200", gpus=512, training_days=30,
+                      workload="training"),
+    )  # fmt: skip
+    est, _ = estimate_training(CAT, w)
+    tps, good = est.tokens_per_s_per_gpu or 0, est.goodput or 0
+    expected = 512 * 30 * 86400 * tps * good
+    assert tps > 0
+    assert f"train about {expected / 1e9:.3g}B tokens" in est.method

@@ -440,6 +440,11 @@ def _method(
         parts.append(f"goodput {good:.3f} (interruptions on {plan.gpus:,} GPUs)")
     if w.tokens and plan.gpus and plan.days:
         parts.append(f"{w.tokens:.3g} tokens in {duration(plan.days)} on {plan.gpus:,} GPUs")
+    elif not w.tokens and not w.budget_usd and plan.gpus and plan.days:
+        # "what can 512 B200s do in 30 days": the tokens the GPUs and days give
+        trained = plan.gpus * plan.days * 86400 * per_gpu * (good or 1.0)
+        said = f"{trained / 1e12:.3g}T" if trained >= 1e12 else f"{trained / 1e9:.3g}B"
+        parts.append(f"{plan.gpus:,} GPUs for {duration(plan.days)} train about {said} tokens")
     elif w.budget_usd and w.price and gpu_hours:
         bought = gpu_hours * 3600 * per_gpu * (good or 1.0)
         parts.append(
