@@ -577,3 +577,13 @@ def test_todays_power_is_the_cap_and_a_later_figure_is_said(text: str, cap_w: fl
     r = parse_request(CAT, text)
     assert r.power_cap_w == cap_w
     assert r.not_understood == []
+
+
+def test_kw_each_of_the_racks_named_is_a_rack_limit_not_a_cap() -> None:
+    r = parse_request(CAT, "We're looking at 4 x GB300 NVL72 racks, liquid cooled, 132 kW each")
+    assert (r.rack_power_kw, r.power_cap_w) == (132.0, None)
+
+
+def test_a_servers_power_is_not_a_site_cap() -> None:
+    r = parse_request(CAT, "HGX B200 x 32, air cooled at 14.3 kW per server")
+    assert r.power_cap_w is None

@@ -130,7 +130,19 @@ def _rack_limits(low: str, used: list[bool]) -> list[Found]:
             out.append(
                 Found(span[0], span[1], "rack_power_kw", kw, f"{phrase!r} -> rack limit {kw:g} kW")
             )
+    # "4 GB300 NVL72 racks, liquid cooled, 132 kW each": each of the racks its sentence names
+    for m in _KW_EACH.finditer(low):
+        start = max((e.end() for e in _SENTENCE_END.finditer(low, 0, m.start())), default=0)
+        if _free(used, m.start(), m.end()) and _RACK_WORD.search(low, start, m.start()):
+            kw = float(m.group(1))
+            words = m.group(0).strip()
+            out.append(
+                Found(m.start(), m.end(), "rack_power_kw", kw, f"{words!r} -> rack limit {kw:g} kW")
+            )
     return out
+
+
+_KW_EACH = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:kw|kilowatts?)\s+(?:each|apiece)\b")
 
 
 def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] | None:

@@ -571,6 +571,9 @@ RULES: tuple[Rule, ...] = (
         r"\s*(?:cap|budget|limit|envelope)?\s*(?:of|:|=|is)?\s*)?"
         r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(gw|gigawatts?|mw|megawatts?|kw|"
         r"kilowatts?)\b"
+        # a figure per part is no cap: "14.3 kW per server", "132 kW each" (a rack's: scope)
+        r"(?!\s*(?:/|per|a|each)\s*(?:gpu|node|server|system|chassis|box|tray)s?\b)"
+        r"(?!(?:(?<=kw)|(?<=kilowatt)|(?<=kilowatts))\s+(?:each|apiece)\b)"
         r"(?:\s*(?:of\s+)?(it|critical|facility|total|utility|grid)(?:\s+(?:power|load))?)?",
         _power,
         needs=("gigawatt", "gw", "kilowatt", "kw", "megawatt", "mw"),
