@@ -497,3 +497,19 @@ def test_a_storage_throughput_floor_is_the_read_bandwidth() -> None:
     got = parse_request(load_catalog(), "512 GPUs, storage throughput at least 1 TB/s")
     assert got.storage_read_gb_per_s == 1000.0
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "n"),
+    [
+        ("We don't need 512 GPUs, 256 is plenty", "gpus", 256),
+        ("Not 128 but 256 GPUs", "gpus", 256),
+        ("no need for 64 nodes, 32 nodes is enough", "nodes", 32),
+    ],
+)
+def test_a_count_said_not_to_be_needed_gives_way_to_the_one_that_is(
+    text: str, field: str, n: int
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert getattr(got, field) == n
+    assert got.not_understood == []

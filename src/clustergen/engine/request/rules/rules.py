@@ -38,6 +38,16 @@ def _count(field: str, unit: str) -> Callable[[re.Match[str]], list[Reading]]:
     return read
 
 
+def _count_instead(m: re.Match[str]) -> list[Reading]:
+    unit = m.group("unit2") or m.group("unit")
+    if unit is None:
+        return []
+    n = round(num(m.group("yes")))
+    field = "gpus" if unit.startswith(("gpu", "acc")) else "nodes"
+    note = f"{n} {'GPUs' if field == 'gpus' else 'nodes'} (not {m.group('no')})"
+    return [Reading(field, n, note)]
+
+
 def _nodes_of_gpus(m: re.Match[str]) -> list[Reading]:
     per = int(m.group("g"))
     out = [Reading("_gpus_per_node", per, f"{per} GPUs per node")]
@@ -744,6 +754,19 @@ RULES: tuple[Rule, ...] = (
             )
         ],
         needs=("each", "every", "gpu"),
+    ),
+    # "we don't need 512 GPUs, 256 is plenty", "not 128 but 256 GPUs": a count said not to be
+    # wanted is not the count; the one said to do is
+    rule(
+        "count_instead",
+        r"\b(?:(?:do\s+not|don[’']?t|doesn[’']?t|won[’']?t)\s+(?:need|want|require)|not|no\s+need\s+for)"
+        r"\s+(?:all\s+|the\s+full\s+)?(?P<no>\d[\d,]*)\s*(?:x\s*)?(?:nvidia\s+)?"
+        r"(?P<unit>gpus?|accelerators?|nodes?|servers?)?\s*[,;]?\s*(?:but\s+|just\s+|only\s+)*"
+        r"(?P<yes>\d[\d,]*)\s*(?:x\s*)?(?:nvidia\s+)?(?P<unit2>gpus?|accelerators?|nodes?|servers?)?"
+        r"(?:\s+(?:is|are|will|would|should|shall)\s+(?:be\s+)?(?:plenty|enough|sufficient|fine|do|"
+        r"suffice|ok(?:ay)?))?\b",
+        _count_instead,
+        needs=("not", "need", "require", "want"),
     ),
     # "16 8-GPU servers", "a single 8-GPU server", "4-GPU servers x 8", "8-GPU nodes, 16 of
     # them": a count of nodes of so many GPUs each (the per-node pass multiplies them)
