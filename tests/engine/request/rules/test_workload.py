@@ -268,3 +268,20 @@ def test_examples_of_a_length_over_epochs_are_the_tokens_trained_on(
     r = parse_request(CAT, text)
     assert r.training_tokens_t == pytest.approx(tokens / 1e12)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "64 GPUs, opex $50k per month",
+        "Monthly opex shouldn't exceed $300k a month",
+        "64 GPUs, $300k a month",
+    ],
+)
+def test_a_running_cost_over_a_period_is_refused_not_read_as_capital(text: str) -> None:
+    with pytest.raises(RequestError, match="running cost over a period"):
+        parse_request(CAT, text)
+
+
+def test_a_price_per_gpu_hour_is_still_a_price() -> None:
+    assert parse_request(CAT, "64 GPUs at $2.50 per GPU-hour").price_per_gpu_hour == 2.5

@@ -179,6 +179,14 @@ _NO_POWER_LIMIT = (
 )
 
 
+def _running_cost(m: re.Match[str]) -> list[Reading]:
+    raise RequestError(
+        f"{m.group(0).strip()!r} is a running cost over a period, which no design is sized to",
+        hint="give a capital budget ('$5M capital budget'), a price per GPU-hour to cost a job, "
+        "or an energy price ('$0.08/kWh') for the cost of ownership",
+    )
+
+
 #: read before anything else
 MONEY_RULES: tuple[Rule, ...] = (
     rule(
@@ -188,6 +196,31 @@ MONEY_RULES: tuple[Rule, ...] = (
         needs=(
             *("€", "£", "¥", "eur", "gbp", "pound", "jpy", "yen", "chf", "franc", "cad", "aud"),
             *("inr", "rupee", "cny", "rmb", "yuan", "swiss"),
+        ),
+    ),
+    # "opex $50k per month", "$300k a month": a running cost over a period is no capital budget
+    # and nothing here sizes to one, so it is refused saying what would work
+    rule(
+        "running_cost",
+        r"\b(?:opex|operating\s+(?:costs?|expenses?|budget)|running\s+costs?|monthly\s+(?:costs?|"
+        r"spend|budget|bill))\b[^.;$\d]{0,30}?"
+        + _USD
+        + r"|"
+        + _USD
+        + r"\s*(?:(?:per|a|an|/|each|every)\s*(?:month|mo|year|yr|week|quarter)\b|"
+        r"monthly\b|annually\b|yearly\b|per\s+annum\b)",
+        _running_cost,
+        needs=(
+            "opex",
+            "operating",
+            "running",
+            "mo",
+            "year",
+            "yr",
+            "annum",
+            "annually",
+            "week",
+            "quarter",
         ),
     ),
     rule(
