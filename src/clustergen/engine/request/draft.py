@@ -44,6 +44,14 @@ _DOUBLE = re.compile(
     r"(\d[\d,]*)(-node|-gpu|\s+nodes?|\s+gpus?)?(?![\d,])"
 )
 
+#: "we already run 8 DGX H100 and want to double it": as many again (triple: twice as many)
+_GROW_IT = re.compile(
+    r"\b((?:have|run|own|operate)\s+(\d[\d,]*)\s+[^.;,]{1,40}?\s+and\s+(?:want|plan|need|would\s+like|"
+    r"intend)\s+to\s+)(double|triple|quadruple)\s+(?:it|them|that|this|the\s+(?:cluster|fleet|"
+    r"installation|capacity|size))\b"
+)
+_GROW_BY = {"double": 1, "triple": 2, "quadruple": 3}
+
 
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
@@ -58,6 +66,12 @@ class Draft:
         # bare size; the family words name no model the catalog holds at that size)
         low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)
         low = _SIZE_HYPHEN.sub(" ", low)
+        low = _GROW_IT.sub(
+            lambda m: (
+                f"{m.group(1)}add {_GROW_BY[m.group(3)] * int(m.group(2).replace(',', ''))} more"
+            ),
+            low,
+        )
         low = _DOUBLE.sub(
             lambda m: (
                 f"add {m.group(2)}{m.group(3) or ''} to {m.group(1)} existing "

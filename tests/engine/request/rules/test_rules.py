@@ -513,3 +513,31 @@ def test_a_count_said_not_to_be_needed_gives_way_to_the_one_that_is(
     got = parse_request(load_catalog(), text)
     assert getattr(got, field) == n
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "workload"),
+    [
+        ("We're not doing training, only inference on 32 H200", "inference"),
+        ("512 GPUs for training, no inference", "training"),
+    ],
+)
+def test_a_workload_ruled_out_leaves_the_one_asked_for(text: str, workload: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.workload == workload
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "existing", "added"),
+    [
+        ("We already run 8 DGX H100 and want to double it", 8, 8),
+        ("We already have 64 H100 and want to triple the cluster", 64, 128),
+    ],
+)
+def test_doubling_or_tripling_an_installation_adds_to_it(
+    text: str, existing: int, added: int
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.existing_nodes or got.existing_gpus) == existing
+    assert (got.nodes or got.gpus) == added

@@ -310,7 +310,26 @@ def read_scope(r: Draft) -> None:
     phrase's, which the rack-limit reading would otherwise take alone."""
     r.read(RACK_CEILING)
     _apply(r, _undecided(r.low, r.used))
+    _apply(r, _workloads_ruled_out(r.low, r.used))
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
+
+
+#: a workload's words, read when a negation rules it out ("we're not doing training, only
+#: inference", "512 GPUs for training, no inference")
+_WORKLOAD_WORD = re.compile(r"\b(?:(?:pre-?)?training|fine-?tuning|inference|serving)\b")
+
+
+def _workloads_ruled_out(low: str, used: list[bool]) -> list[Found]:
+    """The workloads a negation rules out: read (so the workload rules read only the one asked
+    for), setting nothing."""
+    out: list[Found] = []
+    for cs, ce in clauses(low):
+        for m in _WORKLOAD_WORD.finditer(low, cs, ce):
+            span = negated(low, cs, ce, m.start(), m.end()) if _free(used, *m.span()) else None
+            if span is not None:
+                words = low[span[0] : span[1]].strip()
+                out.append(Found(span[0], span[1], "_said", None, f"{words!r} -> not asked for"))
+    return out
 
 
 #: words that leave what follows open ("not sure if we need InfiniBand", "don't know whether
