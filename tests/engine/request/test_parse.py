@@ -516,3 +516,23 @@ def test_doubling_an_installation_adds_as_many_again(text: str) -> None:
     r = parse_request(CAT, text)
     assert (r.nodes, r.existing_nodes, r.platform) == (64, 64, "dgx-h100")
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text", ["replace our 256 A100s with 128 B200s", "Instead of 256 H100 we now want 128 B200"]
+)
+def test_a_successors_own_count_is_the_design_and_the_fleets_is_what_it_replaces(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.gpus, r.gpu, r.replaced_gpus) == (128, "b200", 256)
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("We need 3000 QPM on Llama 3.1 70B", "output_tokens_per_s", 3000 / 60 * 1000),
+        ("The cluster should not exceed 16 racks, H200", "max_racks", 16),
+    ],
+)
+def test_qpm_and_a_rack_ceiling_said_as_not_to_exceed(text: str, field: str, value: float) -> None:
+    assert getattr(parse_request(CAT, text), field) == pytest.approx(value)

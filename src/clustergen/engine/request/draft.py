@@ -98,6 +98,9 @@ class Draft:
     def free(self, m: re.Match[str]) -> bool:
         return not any(self.used[m.start() : m.end()])
 
+    def free_span(self, start: int, end: int) -> bool:
+        return not any(self.used[start:end])
+
     def take(self, start: int, end: int, note: str) -> None:
         for k in range(start, end):
             self.used[k] = True

@@ -82,13 +82,20 @@ def read_bare_count(r: Draft) -> None:
     if _counted(r):
         return
     platform, old = r.fields.get("platform"), r.replaced
+    # the successor's own count first ("replace our 256 A100s with 128 B200s": 128 B200s);
+    # without one, the replaced fleet's, one for one
     beside = _bare_count(
         r,
-        r.named if old is None else [old[0], *r.named],
-        r.spans if old is None else [old[1], *r.spans],
+        r.named if old is None else [*r.named, old[0]],
+        r.spans if old is None else [*r.spans, old[1]],
     )
     if old is not None and beside == old[0]:
         _one_for_one(r, old[0], platform)
+    elif old is not None:  # the successor counted: the replaced fleet's count is its own
+        (s, e) = old[1]
+        count = count_before(r.low, s, e, None, articles=False)
+        if count is not None and r.free_span(count.start, count.end):
+            r.take(count.start, count.end, f"{count.words!r} -> the fleet replaced")
 
 
 def _one_for_one(r: Draft, old: Named, platform: object) -> None:

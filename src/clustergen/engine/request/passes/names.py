@@ -458,7 +458,7 @@ def refuse_other_variant(r: Draft) -> None:
 #: B200s": the verb before the first name, the word joining it to the second
 _REPLACE_VERB = re.compile(
     r"\b(?:replac(?:e|es|ing)|swap(?:ping)?(?:\s+out)?|upgrad(?:e|es|ing)|migrat(?:e|es|ing)"
-    r"|mov(?:e|es|ing)|refresh(?:es|ing)?)\b(?=[^.;!?]*$)"
+    r"|mov(?:e|es|ing)|refresh(?:es|ing)?|instead\s+of)\b(?=[^.;!?]*$)"
 )
 #: a verb that retires what it names even with no successor named ("refresh of our A100
 #: cluster", "replace our H100s"): the planner picks among current systems
@@ -466,7 +466,10 @@ _RETIRE_VERB = re.compile(
     r"\b(?:replac(?:e|es|ing|ement)|refresh(?:es|ing)?|upgrad(?:e|es|ing)|retir(?:e|es|ing)|"
     r"decommission(?:s|ing)?|sunset(?:s|ting)?|swap(?:ping)?\s+out)\b(?=[^.;!?]*$)"
 )
-_REPLACE_JOIN = re.compile(r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into)\b[^.;!?]{0,20}$")
+_REPLACE_JOIN = re.compile(
+    r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into|(?:now\s+)?(?:want|need|would\s+like|go\s+with|"
+    r"take))\b[^.;!?]{0,20}$"
+)
 
 
 #: "2x the compute of our current 256 A100 cluster", "three times the performance of our 32

@@ -75,10 +75,22 @@ LOAD_RULES: tuple[Rule, ...] = (
         r"(?:\s*(?:/|per|a|an|each|every)\s*"
         r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|mo|night)\b"
         r"|\s+(?:(?:in\s+)?(?:a|one)\s+)?(?P<per2>overnight|over\s*night|nightly|night)\b)"
-        r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm)\b",
+        r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm|qpm)\b",
         lambda m: _requests(m),
         needs=(
-            *("call", "prompt", "qps", "queries", "query", "req", "rps", "rpm", "doc", "file"),
+            *(
+                "call",
+                "prompt",
+                "qps",
+                "queries",
+                "query",
+                "req",
+                "rps",
+                "rpm",
+                "qpm",
+                "doc",
+                "file",
+            ),
             *("page", "ticket", "email", "transcript", "record", "conversation", "chat"),
             *("summaries", "article", "report", "contract"),
         ),

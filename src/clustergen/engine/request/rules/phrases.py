@@ -73,7 +73,7 @@ def seconds_per(unit: str | None) -> float:
         return 12 * 3600.0
     if word.startswith("mo"):  # a month: a twelfth of a Julian year, 30.44 days
         return 365.25 * 86400 / 12
-    if word == "rpm" or word.startswith("m"):
+    if word in ("rpm", "qpm") or word.startswith("m"):
         return 60.0
     if word.startswith("d"):  # a daily volume: its average rate, the plant's floor
         return 86400.0
