@@ -587,3 +587,10 @@ def test_kw_each_of_the_racks_named_is_a_rack_limit_not_a_cap() -> None:
 def test_a_servers_power_is_not_a_site_cap() -> None:
     r = parse_request(CAT, "HGX B200 x 32, air cooled at 14.3 kW per server")
     assert r.power_cap_w is None
+
+
+def test_a_serving_load_without_a_model_asks_for_the_model() -> None:
+    with pytest.raises(RequestError, match="not the model it serves"):
+        parse_request(
+            CAT, "We expect 50 requests per second, prompts ~2k tokens, answers ~500 tokens"
+        )

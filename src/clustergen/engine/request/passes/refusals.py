@@ -263,6 +263,14 @@ def refuse_nothing_to_size(r: Draft) -> None:
     no one phrase is missing, the whole request is."""
     if _sized(r):
         return
+    serving = ("output_tokens_per_s", "isl_tokens", "osl_tokens", "ttft_ms", "tpot_ms")
+    if any(r.fields.get(f) for f in serving):
+        # a serving load with no model: what it lacks is the model, not a workload
+        raise RequestError(
+            f"{_quoted(str(r.fields['text']))} gives a serving load but not the model it serves",
+            hint="name the model, e.g. 'Llama 3.1 70B' or 'a 70B model'",
+            field="model",
+        )
     raise RequestError(
         f"nothing to size in {_quoted(str(r.fields['text']))}: no GPU count, node count, power "
         "cap, capital budget, rack count or workload",
