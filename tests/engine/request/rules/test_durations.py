@@ -179,3 +179,14 @@ def test_a_cadence_is_the_time_each_run_has(text: str, days: float) -> None:
     r = parse_request(CAT, text)
     assert r.training_days == days
     assert r.training_tokens_t == pytest.approx(0.5 if "500b" in text.lower() else 0.05)
+
+
+def test_a_date_from_now_without_a_job_is_no_deadline() -> None:
+    r = parse_request(CAT, "We need 128 GPUs a month from now")
+    assert r.training_days is None
+    assert r.not_understood == []
+
+
+def test_done_a_span_from_now_is_still_a_deadline() -> None:
+    r = parse_request(CAT, "train 7B on 1T tokens, done 6 weeks from now")
+    assert r.training_days == 42.0

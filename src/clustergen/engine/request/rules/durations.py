@@ -276,6 +276,17 @@ def _cadence(m: re.Match[str]) -> list[Reading]:
 
 DURATION_RULES: tuple[Rule, ...] = (
     *RESERVE_RULES,
+    # "128 GPUs a month from now", "delivered in 6 weeks from today": when, not how long a run
+    # takes; read so no deadline is made of it
+    rule(
+        "from_now",
+        # ("done 6 weeks from now", "finished ... from today" is a deadline: the days rule's)
+        r"(?<!done\s)(?<!finished\s)(?<!complete\s)(?<!completed\s)(?<!ready\s)(?<!trained\s)"
+        r"\b(?:in\s+)?(?:a|an|one|\d+(?:\.\d+)?)\s+(?:days?|weeks?|months?|quarters?|years?)\s+"
+        r"from\s+(?:now|today)\b",
+        lambda m: [Reading("_said", "a date", "when, not how long a run takes", mode="member")],
+        needs=("from",),
+    ),
     rule(
         "cadence",
         r"\b(?:every|each|once\s+(?:a|per|every))\s+(?:(\d+)\s+)?(weeks?|months?|fortnights?)\b"
