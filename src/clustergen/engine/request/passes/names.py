@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System, normalise_name
 from clustergen.catalog.workload_models import LanguageModel
@@ -129,23 +130,27 @@ def read_architecture_names(r: Draft) -> None:
     r.understood = [u for u in r.understood if u]
 
 
+def _architecture_names(catalog: Catalog) -> dict[str, Architecture]:
+    """Each architecture's id and aliases, normalised (the pod words left to `read_pod`)."""
+
+    def build() -> dict[str, Architecture]:
+        return {
+            normalise_name(alias): a
+            for a in catalog.all("architectures", Architecture)
+            for alias in (a.id, *a.aliases)
+            if normalise_name(alias) not in _POD_WORDS
+        }
+
+    return cached(catalog, ("architecture-names",), build)
+
+
 def _named_architecture(
     r: Draft,
 ) -> tuple[set[str], str | None, Span, str] | None:
     """The systems, compute fabric, words and name of the first reference
     architecture the text names, or None."""
-    from clustergen.catalog.architectures import Architecture
-
     archs = r.catalog.all("architectures", Architecture)
-    names = sorted(
-        (
-            (normalise_name(alias), a)
-            for a in archs
-            for alias in (a.id, *a.aliases)
-            if normalise_name(alias) not in _POD_WORDS
-        ),
-        key=lambda n: -len(n[0]),
-    )
+    names = _architecture_names(r.catalog)
     words = list(re.finditer(r"[a-z0-9][a-z0-9.+-]*", r.low))
     for i in range(len(words)):
         for width in (5, 4, 3, 2, 1):
@@ -155,7 +160,7 @@ def _named_architecture(
             if any(r.used[start:end]):
                 continue
             key = normalise_name(r.low[start:end])
-            arch = next((a for n, a in names if n == key), None)
+            arch = names.get(key)
             if arch is not None and not _INSTALLED.search(r.low, clause_of(r.low, start)[0], start):
                 return set(arch.systems), arch.compute_fabric.technology, (start, end), arch.name
     config = next((m for m in _ERA_CONFIG.finditer(r.low) if r.free(m)), None)

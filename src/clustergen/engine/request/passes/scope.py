@@ -132,7 +132,7 @@ def _rack_limits(low: str, used: list[bool]) -> list[Found]:
             )
     # "4 GB300 NVL72 racks, liquid cooled, 132 kW each": each of the racks its sentence names
     for m in _KW_EACH.finditer(low):
-        start = max((e.end() for e in _SENTENCE_END.finditer(low, 0, m.start())), default=0)
+        start = _sentence(low, m.start())[0]
         if _free(used, m.start(), m.end()) and _RACK_WORD.search(low, start, m.start()):
             kw = float(m.group(1))
             words = m.group(0).strip()
@@ -173,6 +173,15 @@ _IT = re.compile(
 #: what ends a sentence (not the point of "3.2 MW")
 #: (nor the point of an abbreviation: "incl. cooling", "approx. 3 MW", "vs. air")
 _SENTENCE_END = re.compile(r"(?<!\bincl)(?<!\bexcl)(?<!\bapprox)(?<!\bvs)(?<!\bca)\.(?!\d)|[;!?\n]")
+
+
+def _sentence(low: str, at: int) -> tuple[int, int]:
+    """The sentence holding position `at`, as (start, end)."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(low, 0, at)), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(low, at)), len(low))
+    return start, end
+
+
 #: how a cap is worded before its figure ("not to exceed 3 MW"): read with the basis
 _CAP_WORDS = re.compile(
     r"(?:(?:shall|must|may|will|can|should|does|do)?\s*not (?:to )?exceed|no more than|"
@@ -200,8 +209,7 @@ def _cap_basis(low: str, used: list[bool], phrase: str) -> list[Found]:
     at = low.find(phrase)
     if at < 0:
         return []
-    start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
-    end = next((m.start() for m in _SENTENCE_END.finditer(low[at:])), len(low) - at) + at
+    start, end = _sentence(low, at)
     facility = [m.span() for m in _FACILITY.finditer(low, start, end) if _free(used, *m.span())]
     facility += [
         p.span(1) for p in _PUE_INCLUDED.finditer(low, start, end) if _free(used, *p.span(1))
@@ -445,8 +453,7 @@ def read_cap_per_room(r: Draft) -> None:
     per = _PER_ROOM.match(r.low, at + len(phrase))
     if per is None or not _free(r.used, *per.span()):
         return
-    start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
-    end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
+    start, end = _sentence(r.low, at)
     # "per hall": a count of halls; "20 MW each": a count of any room the sentence names
     noun = per.group(1).split()[-1] if per.group(1) else None
     rooms = next(
@@ -497,8 +504,7 @@ def read_cap_reserved(r: Draft) -> None:
     at = r.low.find(phrase)
     if at < 0:
         return
-    start = max((m.end() for m in _SENTENCE_END.finditer(r.low[:at])), default=0)
-    end = next((m.start() for m in _SENTENCE_END.finditer(r.low, at)), len(r.low))
+    start, end = _sentence(r.low, at)
     m = next(
         (m for m in _SHARE_OF_CAP.finditer(r.low, start, end) if _free(r.used, *m.span())), None
     )
