@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from clustergen.catalog import load_catalog
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.inventory import PartKind
@@ -84,3 +86,13 @@ def test_an_expansion_says_what_stands_and_the_total() -> None:
     assert unsized.expansion.total_gpus is None
     assert what_text(unsized).endswith("added to the existing dgx-h100 installation")
     assert _pod(64).expansion is None
+
+
+def test_an_increments_headroom_is_the_it_cap_less_the_installation_and_the_increment() -> None:
+    from clustergen.engine.request import parse_request
+
+    cat = load_catalog()
+    text = "We have 64 DGX B200 nodes in production on InfiniBand drawing 950 kW; add 32 more, site IT cap 2 MW"
+    d = plan_design(cat, parse_request(cat, text))
+    assert d.power.headroom_w is not None
+    assert d.power.headroom_w == pytest.approx(2e6 - 950e3 - d.power.it_total_w)

@@ -380,7 +380,9 @@ def _power(d: Design, standing: Design, grown: Design) -> PowerSection:
             **terms,
             "it_total_w": it,
             "facility_total_w": it * p.pue,
-            "headroom_w": None if p.cap_w is None else p.cap_w - it,
+            # the IT cap less the increment: the whole design's headroom gives the IT cap back
+            # (a facility cap's IT share, not the stated figure)
+            "headroom_w": None if p.headroom_w is None else p.headroom_w + p.it_total_w - it,
         }
     )
 
