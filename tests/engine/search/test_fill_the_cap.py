@@ -27,3 +27,10 @@ def test_a_serving_workload_asked_to_fill_its_cap_is_sized_by_the_cap() -> None:
 def test_without_the_ask_the_workload_sizes_it() -> None:
     d = plan_design(CAT, parse_request(CAT, "serve Llama 3.1 70B to 200 users within 2 MW"))
     assert d.compute.gpus <= 64
+
+
+def test_the_systems_left_weighed_are_of_the_cooling_asked_for() -> None:
+    text = "train a 70B model on 15T tokens within 90 days, nothing older than Blackwell, no liquid cooling"
+    d = plan_design(CAT, parse_request(CAT, text))
+    assert "only " in d.platform.reason
+    assert "gb200-nvl72" not in d.platform.reason

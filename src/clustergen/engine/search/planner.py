@@ -109,7 +109,7 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
             "" if request.gpu or not request.cooling else f"{request.cooling} cooling",
             f"{request.gpu_architecture} GPUs" if request.gpu_architecture else "",
             f"{' or '.join(request.gpus_weighed)} GPUs" if request.gpus_weighed else "",
-            _excluded(catalog, request.platforms_excluded),
+            _excluded(catalog, request.platforms_excluded, request.cooling),
             _avoided(request.platforms_avoided, best.platform, catalog),
         ]
     )
@@ -129,15 +129,18 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     return reason
 
 
-def _excluded(catalog: Catalog, excluded: list[str] | None) -> str:
+def _excluded(catalog: Catalog, excluded: list[str] | None, cooling: str | None) -> str:
     """What ruling platforms out left: the ones ruled out, or, when fewer are left (an RA
-    named), the ones left."""
+    named), the ones left (of the cooling asked for, which filters them too)."""
     if not excluded:
         return ""
     kept = [
         s.id
         for s in catalog.all("systems", System)
-        if s.gpus_per_node and s.id not in excluded and s.gpu not in excluded
+        if s.gpus_per_node
+        and s.id not in excluded
+        and s.gpu not in excluded
+        and (cooling is None or s.cooling in (cooling, "air-or-liquid"))
     ]
     if len(excluded) > 4 and 0 < len(kept) < len(excluded):
         return f"only {', '.join(kept)} weighed"
