@@ -96,3 +96,24 @@ def test_an_increments_headroom_is_the_it_cap_less_the_installation_and_the_incr
     d = plan_design(cat, parse_request(cat, text))
     assert d.power.headroom_w is not None
     assert d.power.headroom_w == pytest.approx(2e6 - 950e3 - d.power.it_total_w)
+
+
+def test_a_full_switch_pair_re_cabled_at_another_speed_has_no_room() -> None:
+    """DGX BasePOD's NDR400 pair is full at 8 DGX; at 16 the RA runs the same pair at NDR200,
+    which re-cables every standing node: that is no increment, and it says so."""
+    standing, grown = _pod(8), _pod(16)
+    assert standing.fabrics.compute
+    assert grown.fabrics.compute
+    room = fabric_room(standing.fabrics.compute, grown.fabrics.compute)
+    assert not room.fits
+    assert room.max_nodes == 8
+    assert "re-cabled" in room.why
+
+
+def test_a_pair_with_ports_free_takes_the_new_nodes_with_no_switch_added() -> None:
+    standing, grown = _pod(4), _pod(8)
+    assert standing.fabrics.compute
+    assert grown.fabrics.compute
+    room = fabric_room(standing.fabrics.compute, grown.fabrics.compute)
+    assert room.fits
+    assert (room.leaves, room.spines, room.max_nodes) == (0, 0, 8)

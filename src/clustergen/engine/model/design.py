@@ -297,6 +297,17 @@ class ExpansionSection(_M):
         description="GPUs of the installation once the increment joins it; None when its size "
         "is not stated"
     )
+    standing_leaf_switches: int | None = Field(
+        default=None,
+        description="compute-fabric leaves of the standing installation, as its RA builds it "
+        "(the design's own counts are those added); None when its size is not stated",
+    )
+    standing_spine_switches: int | None = Field(
+        default=None, description="its compute-fabric spines, likewise"
+    )
+    standing_core_switches: int | None = Field(
+        default=None, description="its compute-fabric core switches, likewise"
+    )
 
 
 class ScaleSection(_M):

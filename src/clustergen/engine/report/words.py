@@ -263,3 +263,31 @@ def compute_rack_words(d: Design) -> str:
     if part:  # the last rack holds what is left
         return f"{full}, the last rack {plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW"
     return full
+
+
+def switch_count(
+    d: Design, count: int, tier: Literal["leaf", "spine", "core"], what: str, planes: int = 1
+) -> str:
+    """A compute-fabric tier's switches as a picture labels them ("2 x QM9700 leaves"): on an
+    expansion, the standing installation's beside the ones added (drawn, not quoted)."""
+    x = d.expansion
+    standing = None
+    if x is not None:
+        standing = {
+            "leaf": x.standing_leaf_switches,
+            "spine": x.standing_spine_switches,
+            "core": x.standing_core_switches,
+        }[tier]
+    if not standing:
+        return f"{count:,} x {what}"
+    return f"{standing // max(1, planes):,} x {what} standing, {count:,} added"
+
+
+def storage_owner(d: Design) -> str | None:
+    """Whose storage a picture draws when none of it is quoted: the customer's own, or the
+    existing installation's an expansion reuses."""
+    if d.storage.existing:
+        return "the customer's own (not quoted)"
+    if d.expansion is not None:
+        return "the existing installation's (reused, not quoted)"
+    return None

@@ -45,10 +45,12 @@ _DOUBLE = re.compile(
 )
 
 #: "we already run 8 DGX H100 and want to double it": as many again (triple: twice as many)
+#: "we have an 8-node BasePOD, double it", "we run 64 H100; we want to double it" alike
 _GROW_IT = re.compile(
-    r"\b((?:have|run|own|operate)\s+(\d[\d,]*)\s+[^.;,]{1,40}?\s+and\s+(?:want|plan|need|would\s+like|"
-    r"intend)\s+to\s+)(double|triple|quadruple)\s+(?:it|them|that|this|the\s+(?:cluster|fleet|"
-    r"installation|capacity|size))\b"
+    r"\b((?:have|run|own|operate)\s+(?:an?\s+)?(\d[\d,]*)(?:-node|-gpu)?\s+[^.;,]{1,40}?"
+    r"(?:\s+and\s+|\s*[,;]\s*(?:and\s+)?|\.\s+)(?:(?:we\s*|i\s*)?(?:want|plan|need|would\s+like|"
+    r"intend|'d\s+like)\s+to\s+|(?:please\s+)?))(double|triple|quadruple)\s+(?:it|them|that|this|"
+    r"the\s+(?:cluster|fleet|installation|capacity|size|pod|basepod|superpod))\b"
 )
 _GROW_BY = {"double": 1, "triple": 2, "quadruple": 3}
 

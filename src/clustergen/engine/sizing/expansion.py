@@ -61,8 +61,8 @@ def fabric_room(
 ) -> Room:
     """Whether the grown fabric is the standing one with leaves (and spines) added: the same
     tier count, within the standing tiers' host ports, and within the spine ports free."""
-    per_node = max(1, standing.node_links // max(1, standing.nodes))
-    max_nodes = standing.max_host_ports_at_tiers // per_node
+    per_node = max(1, standing.node_links // max(1, standing.nodes * standing.planes))
+    max_nodes = (standing.max_host_ports_at_tiers - standing.fabric_manager_links) // per_node
     built = standing.spine_switches * (standing.spine_radix or 0) + standing.core_switches * (
         standing.core_radix or 0
     )
@@ -78,6 +78,17 @@ def fabric_room(
     if grown.tiers > standing.tiers:
         fits = False
         why = f"needs a {'core' if standing.tiers >= 2 else 'spine'} tier or a new pod"
+    elif grown.port_speed_gbps != standing.port_speed_gbps:
+        # the reference design at the grown size is another one (DGX BasePOD past 8 nodes runs
+        # NDR200 on the same pair): every standing node is re-cabled, nothing is only added
+        fits = False
+        why = (
+            f"is built at {grown.port_speed_gbps:g}G links, not the standing "
+            f"{standing.port_speed_gbps:g}G: every existing node would be re-cabled"
+        )
+    elif grown.nodes > max_nodes:
+        fits = False
+        why = "needs more switch ports than its tiers have"
     elif stated_free_ports is not None and spines + cores == 0 and used > stated_free_ports:
         fits = False
         why = f"needs {used:,} spine ports, {stated_free_ports:,} free"
@@ -268,7 +279,8 @@ def _no_room(standing: Design, room: Room, increment: Design, old: System, nodes
     return (
         f"the existing {room.tiers}-tier {old.id} fabric of {_sus_words(standing, nodes)} tops "
         f"out at {_sus_words(standing, room.max_nodes)}; adding {added} ({inc.gpus:,} GPUs) "
-        f"{room.why}"
+        f"{room.why}; ask for the {nodes + inc.nodes:,} nodes as a new design, or for the "
+        "increment alone as its own pod"
     )
 
 
@@ -326,11 +338,15 @@ def _expanded(
     updates["checks"] = checks
     updates["notice"] = _notice(request, d, old, nodes, room, reused)
     had = nodes * old.gpus_per_node if nodes else None
+    sf = standing.fabrics.compute if standing is not None else None
     updates["expansion"] = ExpansionSection(
         existing_platform=old.id,
         existing_nodes=nodes,
         existing_gpus=had,
         total_gpus=None if had is None else had + d.compute.gpus,
+        standing_leaf_switches=sf.leaf_switches if sf else None,
+        standing_spine_switches=sf.spine_switches if sf else None,
+        standing_core_switches=sf.core_switches if sf else None,
     )
     updates["assumptions"] = [*notes, *d.assumptions]
     return d.model_copy(update=updates)
@@ -345,6 +361,9 @@ def _fabric_words(room: Room) -> str:
     added = f"{_leaves(room.leaves)} and {plural(room.spines, 'spine')} added"
     if room.cores:
         added += f", {plural(room.cores, 'core switch')}"
+    if room.tiers == 1 and not room.leaves:
+        # no tier above the leaves: the standing switches take the new links on their free ports
+        return "no switch added; the new nodes' links land on the standing switches' free ports"
     if room.spine_ports_used <= room.spine_ports_free:
         return (
             f"{added}; their uplinks take {room.spine_ports_used:,} of the standing spine "

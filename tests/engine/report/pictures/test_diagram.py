@@ -370,3 +370,11 @@ def test_each_planes_spines_are_drawn_apart() -> None:
     assert one.x + one.w < two.x  # side by side, not overlapping
     single = diagram.layout(_design({"platform": "dgx-h100", "nodes": 64}))
     assert [b.id for b in single.boxes if b.id.startswith("spine")] == ["spine"]
+
+
+def test_an_expansion_labels_the_standing_leaves_and_the_reused_storage() -> None:
+    d = _design({"platform": "dgx-h100", "nodes": 4, "existing_nodes": 4})
+    labels = " | ".join(b.label for b in diagram.layout(d).boxes)
+    assert "2 x QM9700 leaves standing, 0 added" in labels
+    assert "the existing installation's (reused, not quoted)" in labels
+    assert "0 x QM9700" not in labels

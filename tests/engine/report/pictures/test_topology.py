@@ -112,3 +112,14 @@ def test_rails_are_worded_from_the_rails_the_fabric_records(
     src = mermaid_source(d)
     assert words in src
     assert f"rails 1-{f.rails})" in src
+
+
+def test_an_expansion_draws_the_standing_switches_and_the_reused_storage() -> None:
+    """An increment on a standing pair adds no leaf: the pictures show the pair it lands on,
+    and the storage it reuses as not quoted, not '0 x QM9700 leaves' and a new appliance."""
+    d = _design("we have 4 DGX H100, add 4 more")
+    assert d.expansion is not None
+    assert d.expansion.standing_leaf_switches == 2
+    text = mermaid_source(d)
+    assert "2 x QM9700 leaves standing, 0 added" in text
+    assert "the existing installation's (reused, not quoted)" in text

@@ -533,6 +533,10 @@ def test_a_workload_ruled_out_leaves_the_one_asked_for(text: str, workload: str)
     [
         ("We already run 8 DGX H100 and want to double it", 8, 8),
         ("We already have 64 H100 and want to triple the cluster", 64, 128),
+        ("we have an 8-node DGX H100 BasePOD, double it", 8, 8),
+        ("We run a 64 GPU H100 cluster; we want to double it", 64, 64),
+        ("We own 16 DGX H100. We'd like to triple the cluster", 16, 32),
+        ("We operate 16 DGX H100 nodes; please double the pod", 16, 16),
     ],
 )
 def test_doubling_or_tripling_an_installation_adds_to_it(

@@ -13,6 +13,7 @@ from clustergen.engine.sizing.fabric.clos import (
     host_capacity,
     leaf_split,
     pair_leaves,
+    single_tier_capacity,
 )
 from clustergen.engine.sizing.fabric.network import size_clos
 
@@ -28,6 +29,22 @@ def test_a_pair_takes_every_host_port_and_half_of_them_as_inter_switch_links() -
 def test_a_pair_is_refused_when_its_ports_overflow() -> None:
     plan = FabricPlan(nodes=9, ports_per_node=8, port_speed_gbps=400, redundant=True)
     assert pair_leaves(plan, 8, 64, 0) is None
+
+
+@pytest.mark.parametrize("nodes", [2, 4, 8])
+def test_a_non_blocking_pair_holds_one_radix_of_hosts_whatever_it_carries_now(nodes: int) -> None:
+    """Half the hosts on each switch and half again across: 8 DGX x 8 NDR fill a QM9700 pair."""
+    plan = FabricPlan(nodes=nodes, ports_per_node=8, port_speed_gbps=400, redundant=True)
+    pair = pair_leaves(plan, 8, 64, 0)
+    assert pair is not None
+    assert single_tier_capacity(pair, 64, None) == 64
+
+
+def test_a_pair_with_fixed_peer_links_holds_the_ports_beside_them() -> None:
+    plan = FabricPlan(nodes=10, ports_per_node=1, port_speed_gbps=100, redundant=True, peer_links=2)
+    pair = pair_leaves(plan, 1, 64, 0)
+    assert pair is not None
+    assert single_tier_capacity(pair, 64, 2) == 124
 
 
 def test_dual_homed_hosts_need_only_the_peer_links() -> None:

@@ -20,6 +20,7 @@ from clustergen.engine.report.pictures.topology import model_name, rail_words, t
 from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
+from clustergen.engine.report.words import storage_owner, switch_count
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -131,7 +132,7 @@ def _per_plane(count: int, f: FabricDesign) -> int:
     return count // f.planes if f.planes > 1 else count
 
 
-def _upper_tiers(out: Layout, f: FabricDesign, total_w: float) -> None:
+def _upper_tiers(out: Layout, d: Design, f: FabricDesign, total_w: float) -> None:
     pgap = 0.2
     w = (total_w - pgap * (f.planes - 1)) / f.planes
     for k in range(f.planes):
@@ -146,8 +147,14 @@ def _upper_tiers(out: Layout, f: FabricDesign, total_w: float) -> None:
                     0,
                     w,
                     0.9,
-                    f"{plane}{_per_plane(f.core_switches, f):,} x {model_name(f.core_switch)} "
-                    "core switches",
+                    plane
+                    + switch_count(
+                        d,
+                        _per_plane(f.core_switches, f),
+                        "core",
+                        f"{model_name(f.core_switch)} core switches",
+                        f.planes,
+                    ),
                     "switch",
                     stroke=color,
                 )
@@ -162,8 +169,14 @@ def _upper_tiers(out: Layout, f: FabricDesign, total_w: float) -> None:
                 1.5,
                 w,
                 0.9,
-                f"{plane}{_per_plane(f.spine_switches, f):,} x {model_name(f.spine_switch)} "
-                "spine switches"
+                plane
+                + switch_count(
+                    d,
+                    _per_plane(f.spine_switches, f),
+                    "spine",
+                    f"{model_name(f.spine_switch)} spine switches",
+                    f.planes,
+                )
                 # a 3-tier fabric's spines are groups (pods), each under the core
                 + (
                     f" in {groups:,} groups of {f.spines_per_pod}"
@@ -219,7 +232,14 @@ def _su_column(
                 3.0,
                 plane_w,
                 plane_h,
-                f"{label}: {c.leaves:,} x {model_name(f.leaf_switch)} {kind}"
+                f"{label}: "
+                + (
+                    switch_count(
+                        d, c.leaves, "leaf", f"{model_name(f.leaf_switch)} {kind}", f.planes
+                    )
+                    if not f.su_nodes
+                    else f"{c.leaves:,} x {model_name(f.leaf_switch)} {kind}"
+                )
                 + rail_words(f, c.leaves)
                 + _pair_links(f),
                 "switch",
@@ -298,7 +318,7 @@ def _compute(
     gap: float,
 ) -> None:
     total_w = (shown + (1 if len(counts) > shown else 0)) * (col_w + gap) - gap
-    _upper_tiers(out, f, total_w)
+    _upper_tiers(out, d, f, total_w)
     for i, c in enumerate(counts[:shown], start=1):
         _su_column(out, d, f, i, c, (i - 1) * (col_w + gap), col_w)
     if len(counts) > shown:
@@ -331,9 +351,10 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
     s, st = d.fabrics.storage, d.storage
     # the appliance's product name (not its catalog id)
     system = st.appliances.name if st.appliances else str(st.file_system.system)
-    if st.existing:  # the customer's storage: what it must deliver, none of it quoted
-        system = "the customer's own (not quoted)"
-    count = f"{st.appliances.count} x " if st.appliances else ""
+    owner = storage_owner(d)
+    if owner:  # the customer's or the installation's storage: none of it quoted
+        system = owner
+    count = f"{st.appliances.count} x " if st.appliances and not owner else ""
     sys_label = (
         f"Storage: {count}{system}\nread {st.targets.read_gb_per_s:,.0f} GB/s, "
         f"write {st.targets.write_gb_per_s:,.0f} GB/s"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.su_counts import su_counts
-from clustergen.engine.report.words import value_words
+from clustergen.engine.report.words import storage_owner, switch_count, value_words
 from clustergen.safe_text import mermaid_label as label
 from clustergen.units import plural, ratio
 
@@ -56,11 +56,11 @@ def _compute(d: Design) -> list[str]:
     out = [f'  subgraph compute["{title}"]', "    direction TB"]
     if f.tiers == 3:
         out.append(
-            f'    core["{f.core_switches} x {label(model_name(f.core_switch))} core switches"]'
+            f'    core["{switch_count(d, f.core_switches, "core", label(model_name(f.core_switch)) + " core switches")}"]'
         )
     if f.tiers >= 2:
         out.append(
-            f'    spine["{f.spine_switches} x {label(model_name(f.spine_switch))} spine switches"]'
+            f'    spine["{switch_count(d, f.spine_switches, "spine", label(model_name(f.spine_switch)) + " spine switches")}"]'
         )
     counts = su_counts(d, f)
     sizes = [c.nodes for c in counts]
@@ -73,9 +73,16 @@ def _compute(d: Design) -> list[str]:
             if c.fabric_manager_links
             else ""
         )
+        what = f"{label(model_name(f.leaf_switch))} {kind}"
+        # a scalable unit's leaves are its own; a pod with none is the standing one's
+        leaves = (
+            f"{c.leaves * f.planes} x {what}"
+            if f.su_nodes
+            else switch_count(d, c.leaves * f.planes, "leaf", what)
+        )
         out += [
             f'    subgraph su{i}["{"Scalable unit " + str(i) if f.su_nodes else "Nodes"}"]',
-            f'      leaf{i}["{c.leaves * f.planes} x {label(model_name(f.leaf_switch))} {kind}{rail_text}"]',
+            f'      leaf{i}["{leaves}{rail_text}"]',
             f'      nodes{i}["{n} x {label(p.name)}<br/>{n * p.gpus_per_node} GPUs"]',
             f"      leaf{i} ---|{c.node_links * f.planes if not f.plane_split else c.node_links} links, {f.port_speed_gbps:g} Gb/s{fm}| nodes{i}",
             "    end",
@@ -101,7 +108,7 @@ def _compute(d: Design) -> list[str]:
 def _storage(d: Design) -> list[str]:
     s, st = d.fabrics.storage, d.storage
     system = (
-        f"Storage: {label('the customer’s own (not quoted)' if st.existing else value_words(st.file_system.system))}<br/>"
+        f"Storage: {label(storage_owner(d) or value_words(st.file_system.system))}<br/>"
         f"read {st.targets.read_gb_per_s:,.1f} GB/s, write {st.targets.write_gb_per_s:,.1f} GB/s"
     )
     out = [f'  storsys[("{system}")]']

@@ -323,6 +323,18 @@ def host_capacity(tiers: int, leaf_down: int, spine_radix: int, core_radix: int)
     return leaf_down
 
 
+def single_tier_capacity(leaves: Leaves, radix: int, peer_links: int | None) -> int:
+    """The most host ports one tier of switches serves, whatever it carries now: one switch its
+    radix (one a rail, as rail leaves with no spine, each its own); a pair joined by a non-blocking inter-switch link (half its hosts' links) its radix
+    too, each switch taking half the hosts and half of them again across; a pair with a fixed
+    peer-link count twice the ports left beside those links."""
+    if not leaves.isl:
+        return leaves.count * radix
+    if peer_links is not None:
+        return 2 * (radix - peer_links)
+    return radix
+
+
 def pair_leaves(plan: FabricPlan, per_plane: int, radix: int, fm_links: int) -> Leaves | None:
     """A single-tier switch pair (per plane), as DGX BasePOD and the Enterprise RAs build small
     fabrics, or None when the hosts do not fit it.

@@ -46,6 +46,7 @@ from clustergen.engine.sizing.fabric.clos import (
     pair_upper,
     radix_of,
     rail_leaves,
+    single_tier_capacity,
     upper_tiers,
 )
 from clustergen.errors import InfeasibleDesignError, RequestError
@@ -709,7 +710,11 @@ def _design(b: _Layout) -> FabricDesign:
         total_links=links.host + links.inter_switch + links.leaf_spine + links.spine_core,
         oversubscription=b.oversubscription,
         host_port_capacity=leaves.count * leaves.down * p // planes.per_cable,
-        max_host_ports_at_tiers=host_capacity(upper.tiers, leaves.down, spine_radix, core_radix),
+        max_host_ports_at_tiers=(
+            single_tier_capacity(leaves, leaf_radix, plan.peer_links)
+            if upper.tiers == 1
+            else host_capacity(upper.tiers, leaves.down, spine_radix, core_radix)
+        ),
         bisection_bandwidth_gbps=_bisection_gbps(plan, planes, leaves, upper),
         max_ports_used={
             "leaf": max(leaves.loads) + leaves.up + leaves.isl,
