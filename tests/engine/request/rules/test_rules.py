@@ -545,3 +545,26 @@ def test_doubling_or_tripling_an_installation_adds_to_it(
     got = parse_request(load_catalog(), text)
     assert (got.existing_nodes or got.existing_gpus) == existing
     assert (got.nodes or got.gpus) == added
+
+
+@pytest.mark.parametrize(
+    ("text", "cap_w"),
+    [
+        ("512 GPUs, not 5 MW", None),
+        ("5 MW, not 10 MW, training", 5e6),
+        ("3 MW rather than 5 MW, 256 H100", 3e6),
+        ("not more than 5 MW, 512 GPUs", 5e6),
+    ],
+)
+def test_a_power_figure_said_not_to_be_the_limit_is_no_cap(text: str, cap_w: float | None) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.power_cap_w == cap_w
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "nodes"),
+    [("GB200 NVL72, 8 racks, liquid cooled", 8), ("GB300 NVL72, two racks", 2)],
+)
+def test_a_rack_count_after_a_comma_counts_the_named_racks(text: str, nodes: int) -> None:
+    assert parse_request(load_catalog(), text).nodes == nodes

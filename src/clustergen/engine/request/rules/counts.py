@@ -93,12 +93,12 @@ def count_before(
 
 #: "GB200 NVL72 x 4 racks", "DGX B200 x 16", "H100 x 256": a count written after the name, as
 #: a quote line is; "GB200 NVL72 deployment - 4 racks -", "DGX B200 (16 systems)": a count set
-#: off by a dash, bracket or colon, its unit word then required; not "x 2 SU" (an SU count,
-#: read by `su_count`)
+#: off by a dash, bracket, colon or comma ("GB200 NVL72, 8 racks"), its unit word then required;
+#: not "x 2 SU" (an SU count, read by `su_count`)
 _TIMES_AFTER = re.compile(
     r"\s*[x*]\s*(\d+(?:,\d{3})*)(?!\d|[.,]\d)(?:\s*(racks?|nodes?|servers?|systems?|gpus?))?"
     r"(?!\s*(?:su|sus|scalable)\b)"
-    r"|(?:\s+(?:deployment|cluster|build|order|config(?:uration)?))?\s*[-\u2013\u2014(:]\s*"
+    r"|(?:\s+(?:deployment|cluster|build|order|config(?:uration)?))?\s*[-\u2013\u2014(:,]\s*"
     r"(\d+(?:,\d{3})*)\s*(racks?|nodes?|servers?|systems?|gpus?)\b"
 )
 

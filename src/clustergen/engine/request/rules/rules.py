@@ -493,6 +493,17 @@ RULES: tuple[Rule, ...] = (
         _pue,
         needs=("pue",),
     ),
+    # "512 GPUs, not 5 MW", "3 MW rather than 5 MW": a power figure said not to be the limit is
+    # no cap (before the cap rules take it); "not more than 5 MW" is one (no figure follows "not")
+    rule(
+        "power_ruled_out",
+        r"\b(?:not|rather\s+than|instead\s+of)\s+(?:a\s+|the\s+)?(\d[\d,]*(?:\.\d+)?\s*"
+        r"(?:mw|kw|gw|megawatts?|kilowatts?|gigawatts?))\b(?!\s*(?:or|and)\s+(?:more|less|over|under))",
+        lambda m: [
+            Reading("_said", "not a power limit", f"not a power limit ({m.group(1)})", "member")
+        ],
+        needs=("not", "rather", "instead"),
+    ),
     RACK_CEILING,
     # the size the cluster must grow to later: "room to grow to 1024 GPUs", "expandable to 2k
     # GPUs", "scaling to 4096 later", "a path to 1,024 GPUs" (a count of GPUs, not of nodes)
