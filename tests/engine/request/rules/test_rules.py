@@ -568,3 +568,41 @@ def test_a_power_figure_said_not_to_be_the_limit_is_no_cap(text: str, cap_w: flo
 )
 def test_a_rack_count_after_a_comma_counts_the_named_racks(text: str, nodes: int) -> None:
     assert parse_request(load_catalog(), text).nodes == nodes
+
+
+@pytest.mark.parametrize(
+    ("text", "disaggregated", "speculative"),
+    [
+        ("Llama 3.1 8B on 8 H100, no disaggregation", False, None),
+        ("DeepSeek R1 on 8 B200 without MTP", None, False),
+        ("DeepSeek R1 on 8 B200, MTP off, aggregated serving", False, False),
+        (
+            "DeepSeek R1 on GB200 NVL72, disaggregated prefill/decode with Dynamo, MTP on",
+            True,
+            True,
+        ),
+    ],
+)
+def test_a_served_model_named_with_its_serving_stack_is_served_and_negations_hold(
+    text: str, disaggregated: bool | None, speculative: bool | None
+) -> None:
+    """Issue 36: the serving words alone say the workload ('nothing to size' before), and 'no
+    disaggregation', 'without MTP' rule them out (they asked for them)."""
+    got = parse_request(load_catalog(), text)
+    assert (got.workload, got.disaggregated, got.speculative_decoding) == (
+        "inference",
+        disaggregated,
+        speculative,
+    )
+    assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Llama 3.3 70B on H100 for 2,000 concurrent users, time between tokens below 40ms",
+        "Llama 3.3 70B on H100, 2,000 concurrent users, between-token latency under 40 ms",
+    ],
+)
+def test_time_between_tokens_is_the_per_token_limit(text: str) -> None:
+    assert parse_request(load_catalog(), text).tpot_ms == 40

@@ -29,10 +29,34 @@ def resolve_members(r: Draft) -> None:
     # "Llama 2 70B offline on 8 H200": an offline (batch) regime for a model is serving it
     # (it was sized as training, the default workload)
     named = r.fields.get("model") or r.fields.get("model_params_b")
-    if r.fields.get("interactive") is False and named and "workload" not in r.fields:
-        r.fields["workload"] = "inference"
-        r.understood.append("offline (batch) regime for a model -> workload inference")
+    if named and "workload" not in r.fields:
+        # "DeepSeek R1 on GB200 NVL72, disaggregated with Dynamo and MTP": words that only a
+        # served model has (a serving engine, prefill/decode pools, drafted tokens, a latency
+        # limit) say the workload as plainly as "serve"
+        said = [
+            words
+            for field, words in _SERVING_ONLY.items()
+            # offline is a regime too (interactive False), and "no disaggregation" or "without
+            # MTP" are said of a served model as plainly
+            if r.fields.get(field) is not None
+        ]
+        if said:
+            first = said[0]
+            if first == _SERVING_ONLY["interactive"] and r.fields["interactive"] is False:
+                first = "offline (batch) regime"
+            r.fields["workload"] = "inference"
+            r.understood.append(f"{first} for a model -> workload inference")
 
+
+#: request fields only a served model has, in the words a note gives them
+_SERVING_ONLY = {
+    "interactive": "a serving regime",
+    "serving_engine": "a serving engine",
+    "disaggregated": "a prefill/decode layout",
+    "speculative_decoding": "speculative decoding",
+    "tpot_ms": "a per-token latency limit",
+    "ttft_ms": "a first-token limit",
+}
 
 #: word-set fields whose two values soft words may relate ("prefer X, open to Y", "X or Y")
 _SOFT = frozenset({"fabric", "cooling"})

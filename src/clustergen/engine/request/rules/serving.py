@@ -222,7 +222,8 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"(?:"
         + _PCT
         + r"\s*)?\b(?:tpot|itl|inter[- ]token[- ]latency|time[- ]per[- ]output[- ]token"
-        r"|token[- ]to[- ]token(?:\s+latency)?)\b"
+        r"|token[- ]to[- ]token(?:\s+latency)?|(?:time|latency)\s+between\s+(?:output\s+)?tokens"
+        r"|between[- ]token\s+latency)\b"
         + _LINK
         + r"(\d+(?:\.\d+)?)\s*"
         + _SECONDS
@@ -234,7 +235,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"(?:tpot|itl|inter[- ]token[- ]latency|(?:/|per|a|each|every|between)\s*(?:output\s+)?"
         r"(?:tokens?|tok)\b(?!\s*(?:/|per)))",
         _latency("tpot_ms", "TPOT"),
-        needs=("itl", "latency", "output", "tok", "tpot"),
+        needs=("between", "itl", "latency", "output", "tok", "tpot"),
     ),
     # an end-to-end limit binds first token and every token after it together: not one of the
     # two limits the serving model takes, so it is refused saying how to state it
@@ -379,9 +380,30 @@ STACK_RULES: tuple[Rule, ...] = (
         _engine,
         needs=("dynamo", "llm", "sglang", "tensorrt", "trt"),
     ),
+    # "no disaggregation", "without MTP", "MTP off", "aggregated serving": said not to be used
+    # (before the rules that read the words as asked for)
+    rule(
+        "not_disaggregated",
+        r"\b(?:no|not|without|avoid(?:ing)?|skip(?:ping)?)\s+(?:(?:using|use|any|a)\s+)?"
+        r"(?:disaggregat(?:ed|ion)|p/d\s+disaggregation|separate\s+prefill)(?:\s+(?:prefill(?:[- /]"
+        r"(?:and\s+)?decode)?|serving|inference))?\b"
+        r"|(?<!dis)\baggregated\s+(?:serving|inference|prefill)\b"
+        r"|\b(?:co-?located|colocated)\s+prefill(?:\s+and\s+decode)?\b",
+        lambda m: [Reading("disaggregated", False, "prefill and decode on the same servers")],
+        needs=("aggregat", "located", "separate"),
+    ),
+    rule(
+        "no_speculative_decoding",
+        r"\b(?:no|not|without|avoid(?:ing)?)\s+(?:(?:using|use|any)\s+)?(?:speculative\s+decoding"
+        r"|mtp|multi[- ]token\s+prediction|eagle[- ]?3?)\b"
+        r"|\b(?:speculative\s+decoding|mtp|eagle[- ]?3?)\s+(?:off|disabled|turned\s+off)\b",
+        lambda m: [Reading("speculative_decoding", False, "no speculative decoding")],
+        needs=("eagle", "mtp", "prediction", "speculative"),
+    ),
     rule(
         "disaggregated",
-        r"\bdisaggregat(?:ed|ion)(?:\s+(?:prefill|serving|inference|p/d|pd))?\b"
+        r"\bdisaggregat(?:ed|ion)(?:\s+(?:prefill(?:[- /](?:and\s+)?decode)?|serving|inference|"
+        r"p/d|pd))?\b"
         r"|\b(?:prefill[- /]decode|p/d|pd)\s+(?:disaggregation|split|separation)\b",
         lambda m: [Reading("disaggregated", True, "prefill and decode on separate pools")],
         needs=("disaggregat", "split", "separation"),
