@@ -20,10 +20,12 @@ def _gpus(w: WorkloadEstimate) -> str:
     if w.gpus_required is None:
         return "GPUs not fixed"
     if w.kind == "inference" and w.replicas is not None and w.gpus_per_replica:
-        return (
-            f"{plural(w.replicas, 'replica')} x {plural(w.gpus_per_replica, 'GPU')} = "
-            f"{plural(w.gpus_required, w.gpu + ' GPU')}"
-        )
+        copies = f"{plural(w.replicas, 'replica')} x {plural(w.gpus_per_replica, 'GPU')}"
+        # disaggregated: the replicas are the decode pool's, the prefill pool's GPUs come on top
+        prefill = w.gpus_required - w.replicas * w.gpus_per_replica
+        if prefill > 0:
+            copies = f"{copies.replace('replica', 'decode replica', 1)} + {prefill:,} prefill GPUs"
+        return f"{copies} = {plural(w.gpus_required, w.gpu + ' GPU')}"
     return plural(w.gpus_required, f"{w.gpu} GPU")
 
 
