@@ -92,3 +92,14 @@ def test_the_a100_layouts_label_what_the_ra_does_not_say(arch: str) -> None:
     assert "estimate" in basis or "basepod ra" in basis
     if a.fabric_managers is not None:
         assert "estimate" in a.fabric_managers.basis.lower()
+
+
+def test_a_port_speed_asked_keeps_the_architecture_at_that_speed() -> None:
+    """DGX BasePOD runs 9-16 DGX at NDR200; asked for NDR400 at 16, the SuperPOD's rules build
+    it (below the SuperPOD's range, which the design says), never the 200G split."""
+    cat = load_catalog()
+    assert cat.architecture_for("dgx-h100", "infiniband", 16).id == "dgx-basepod-ndr200"
+    at_400 = cat.architecture_for("dgx-h100", "infiniband", 16, 400)
+    assert at_400 is not None
+    assert at_400.id == "dgx-superpod-h100"
+    assert cat.architecture_for("dgx-h100", "infiniband", 8, 400).id == "dgx-basepod"

@@ -336,13 +336,19 @@ class Catalog:
         return self.get(Assumption, name)
 
     def architecture_for(
-        self, system_id: str, technology: str | None = None, nodes: int | None = None
+        self,
+        system_id: str,
+        technology: str | None = None,
+        nodes: int | None = None,
+        link_gbps: float | None = None,
     ) -> Architecture | None:
         """The reference architecture a system follows, if any. A system with several (DGX B300 has
         an XDR InfiniBand and a Spectrum-X Ethernet SuperPOD; DGX H100 a BasePOD for small
         clusters and a SuperPOD above) gets the one whose compute fabric is `technology` and
         whose node range holds `nodes`; with no technology named, InfiniBand first, as NVIDIA's
-        SuperPOD RAs lead with it."""
+        SuperPOD RAs lead with it. A compute port speed asked for (`link_gbps`: "16 DGX H100 at
+        NDR400") keeps the architectures whose ports run at it, one past its node range when
+        none in range does (DGX BasePOD runs 9-16 nodes at NDR200 only)."""
 
         def of_system() -> list[Architecture]:  # the same for every node count
             matches = [a for a in self.all(Architecture) if system_id in a.systems]
@@ -353,18 +359,34 @@ class Catalog:
             return matches
 
         def find() -> Architecture | None:
-            matches = self._answers.get(("architectures_of", system_id, technology), of_system)
-            matches = [a for a in matches if a.covers(nodes)] or list(matches)
+            every = self._answers.get(("architectures_of", system_id, technology), of_system)
+            matches = [a for a in every if a.covers(nodes)] or list(every)
+            if link_gbps is not None:
+                system = self.system(system_id)
+                native = system.compute.port_speed_gbps if system.compute else None
+
+                def at_speed(a: Architecture) -> bool:
+                    return (a.compute_fabric.port_speed_gbps or native) == link_gbps
+
+                matches = (
+                    [a for a in matches if at_speed(a)]
+                    or [a for a in every if at_speed(a)]
+                    or matches
+                )
             # With no size given, the architecture that scales (no upper bound) speaks for it.
             matches.sort(
                 key=lambda a: (
+                    # past every range: one whose range ends below the size holds it least
+                    nodes is not None and a.max_nodes is not None and nodes > a.max_nodes,
                     a.compute_fabric.technology != "infiniband",
                     nodes is None and a.max_nodes is not None,
                 )
             )
             return matches[0] if matches else None
 
-        return self._answers.get(("architecture_for", system_id, technology, nodes), find)
+        return self._answers.get(
+            ("architecture_for", system_id, technology, nodes, link_gbps), find
+        )
 
 
 def _stem_of(stem: str, model: type[E] | None) -> tuple[str, type[E]]:

@@ -220,3 +220,21 @@ def test_two_gpus_set_side_by_side_are_weighed_alone(text: str) -> None:
     d = plan_design(cat, r)
     assert d.alternatives is not None
     assert {cat.system(row.platform).gpu for row in d.alternatives.rows} == {"b200", "gb200"}
+
+
+def test_a_port_speed_asked_is_the_speed_built_and_the_range_left_is_said() -> None:
+    """'16 DGX H100 at NDR400' was built at NDR200 (the BasePOD design for 9-16 nodes) with the
+    asked speed dropped; it is a 400G fabric by the SuperPOD's rules, said to be below its
+    range."""
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "16 DGX H100, NDR400 compute fabric"))
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.port_speed_gbps == 400
+    assert "outside its range" in d.platform.reason
+    storage = plan_design(cat, parse_request(cat, "127 DGX B200, storage over Ethernet"))
+    assert storage.fabrics.storage is not None
+    assert storage.fabrics.storage.technology == "ethernet"
+    assert storage.fabrics.compute is not None
+    assert storage.fabrics.compute.technology == "infiniband"

@@ -307,6 +307,11 @@ class DesignRequest(BaseModel):
         "('we'll use our existing Lustre', 'we don't need storage'); no storage system is "
         "quoted or powered, and a storage fabric the RA has still reaches it",
     )
+    storage_fabric: Fabric | None = Field(
+        default=None,
+        description="the storage fabric's technology where it is said apart from the compute "
+        "fabric's ('Ethernet storage' on an InfiniBand SuperPOD): the RA's storage fabric of it",
+    )
     platforms_excluded: list[str] | None = Field(
         default=None,
         description="systems or GPUs ruled out ('not interested in GB200', 'no H100s'): a "
@@ -569,6 +574,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "cooling_excluded": FieldWords("cooling ruled out"),
     "fabric_excluded": FieldWords("fabric ruled out"),
     "storage_excluded": FieldWords("storage out of scope (the customer's own)"),
+    "storage_fabric": FieldWords("storage fabric"),
     "platforms_excluded": FieldWords("systems or GPUs ruled out"),
     "gpus_weighed": FieldWords("GPUs weighed against each other"),
     "platforms_avoided": FieldWords("systems or GPUs avoided where possible"),

@@ -121,9 +121,21 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     else:
         with_ = f" with {filters}, as asked" if filters else ""
         reason += f" {current_only(with_)}"
-    arch = catalog.architecture_for(best.platform, best.fabric, best.nodes)
+    arch = catalog.architecture_for(
+        best.platform, best.fabric, best.nodes, request.compute_link_gbps
+    )
     if best.follows_ra and arch is not None:
         reason += f"; follows {arch.name}"
+        if not arch.covers(best.nodes):
+            span = (
+                f"{arch.min_nodes}-{arch.max_nodes}" if arch.max_nodes else f">= {arch.min_nodes}"
+            )
+            why = (
+                f", for the {request.compute_link_gbps:g} Gb/s ports asked"
+                if request.compute_link_gbps
+                else ""
+            )
+            reason += f" outside its range of {span} nodes{why}"
         if request.su_architecture == arch.id:
             reason += "; " + su_rule(catalog, best.platform, arch, best.nodes)
     return reason

@@ -130,7 +130,9 @@ class Inputs(NamedTuple):
     def for_nodes(self, nodes: int) -> Inputs:
         """These inputs for a cluster of `nodes` nodes: the same, unless another architecture
         covers that size (a cap-sized design learns its size only after the solve)."""
-        arch = self.catalog.architecture_for(self.system.id, self.choices.fabric, nodes)
+        arch = self.catalog.architecture_for(
+            self.system.id, self.choices.fabric, nodes, self.request.compute_link_gbps
+        )
         if arch is self.architecture:
             return self
         return resolve_inputs(self.catalog, self.request, self.choices, self.common, nodes)
@@ -203,7 +205,7 @@ def resolve_inputs(
     system = gpu_system(catalog, choices.platform)
     if nodes is None:
         nodes = request_nodes(request, system)
-    arch = catalog.architecture_for(system.id, choices.fabric, nodes)
+    arch = catalog.architecture_for(system.id, choices.fabric, nodes, request.compute_link_gbps)
     platform = Platform(
         system=system,
         gpu=catalog.gpu(system.gpu or ""),

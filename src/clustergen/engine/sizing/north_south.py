@@ -51,12 +51,17 @@ class NorthSouth(NamedTuple):
 
 
 def storage_spec(inputs: Inputs, compute_technology: str | None) -> FabricSpec | None:
-    """The architecture's storage fabric; for an Ethernet design on an InfiniBand RA, the RA's
-    Ethernet storage option (an Ethernet request gets an Ethernet storage fabric)."""
+    """The architecture's storage fabric; for an Ethernet design on an InfiniBand RA, or a request
+    that asks for Ethernet storage, the RA's Ethernet storage option (an Ethernet request gets an
+    Ethernet storage fabric)."""
     arch = inputs.architecture
     if arch is None:
         return None
     spec = arch.storage_fabric
+    asked = inputs.request.storage_fabric
+    if asked is not None and spec is not None and spec.technology != asked:
+        # said apart from the compute fabric: the RA's storage option of that technology
+        return (arch.ethernet_storage_fabric if asked == "ethernet" else None) or spec
     ethernet = (compute_technology or inputs.choices.fabric) == "ethernet"
     if ethernet and spec is not None and spec.technology != "ethernet":
         return arch.ethernet_storage_fabric or spec

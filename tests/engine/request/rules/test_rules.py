@@ -606,3 +606,28 @@ def test_a_served_model_named_with_its_serving_stack_is_served_and_negations_hol
 )
 def test_time_between_tokens_is_the_per_token_limit(text: str) -> None:
     assert parse_request(load_catalog(), text).tpot_ms == 40
+
+
+@pytest.mark.parametrize(
+    ("text", "fabric", "storage_fabric"),
+    [
+        ("A SuperPOD of 4 SUs of DGX B200 with Ethernet storage", "infiniband", "ethernet"),
+        ("127 DGX B200, InfiniBand compute, storage over RoCE", "infiniband", "ethernet"),
+        ("256 H100 on Spectrum-X with an InfiniBand storage fabric", "ethernet", "infiniband"),
+    ],
+)
+def test_the_storage_fabric_said_apart_is_not_the_compute_fabric(
+    text: str, fabric: str, storage_fabric: str
+) -> None:
+    """'Ethernet storage' made the compute fabric Ethernet on an InfiniBand SuperPOD."""
+    got = parse_request(load_catalog(), text)
+    assert (got.fabric or "infiniband", got.storage_fabric) == (fabric, storage_fabric)
+
+
+@pytest.mark.parametrize(
+    ("text", "gbps"), [("8 DGX B200 on NDR400", 400), ("16 DGX H100, NDR200", 200)]
+)
+def test_an_infiniband_generation_with_its_rate_is_the_port_speed(text: str, gbps: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.fabric, got.compute_link_gbps) == ("infiniband", gbps)
+    assert got.not_understood == []

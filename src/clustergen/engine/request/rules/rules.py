@@ -851,6 +851,33 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("_data_tier", "good", f"{m.group(0)}: good storage tier (Table 5)")],
         needs=("nlp", "text"),
     ),
+    # "Ethernet storage", "storage over RoCE", "an InfiniBand storage fabric": the storage
+    # fabric's technology, said apart from the compute fabric's (before the fabric rules)
+    rule(
+        "storage_fabric",
+        r"\b(?P<t1>ethernet|roce|spectrum[- ]?x?|infini\s*band|ib|ndr|xdr)(?:[- ]based)?\s+"
+        r"(?:for\s+(?:the\s+)?)?storage\b(?!\s+(?:tier|capacity|of)\b)"
+        r"|\bstorage\s+(?:fabric|network(?:ing)?)?\s*(?:over|on|via|using|:|=|is|in)\s+(?:an?\s+)?"
+        r"(?P<t2>ethernet|roce|spectrum[- ]?x?|infini\s*band|ib|ndr|xdr)\b",
+        lambda m: [
+            Reading(
+                "storage_fabric",
+                t := ("ethernet" if (m.group("t1") or m.group("t2"))[0] in "ers" else "infiniband"),
+                f"storage fabric {t}",
+            )
+        ],
+        needs=("storage",),
+    ),
+    # "NDR400", "NDR200", "XDR 800": InfiniBand at that port speed (DGX BasePOD's two designs)
+    rule(
+        "ib_speed",
+        r"\b(?:ndr|xdr|hdr)[- ]?(200|400|800|1600)\b(?!\s*(?:ethernet\s+)?(?:storage|in-?band))",
+        lambda m: [
+            Reading("fabric", "infiniband", "fabric", "member"),
+            Reading("compute_link_gbps", int(m.group(1)), f"{m.group(1)} Gb/s ports"),
+        ],
+        needs=("ndr", "xdr", "hdr"),
+    ),
     rule(
         "fabric_ib",
         r"\binfini\s*band\b|\bib\b|\bndr\b|\bxdr\b|\bquantum(?:-?x800|-?2)?\b",

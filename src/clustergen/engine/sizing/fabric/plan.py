@@ -194,7 +194,10 @@ def resolve_fabric(
     except where the scalable unit is one rail leaf's downlinks capped at the nodes (no
     architecture and no SU given), which is resolved per node count."""
     arch: Architecture | None = catalog.architecture_for(
-        system.id, technology or (catalog.switch(switch).technology if switch else None), nodes
+        system.id,
+        technology or (catalog.switch(switch).technology if switch else None),
+        nodes,
+        port_speed_gbps,
     )
     choices = (
         switch,
@@ -589,6 +592,10 @@ def compute_fabric(
     the cap solve already built for this node count, taken as it is rather than sized again."""
     choices = inputs.choices
     if sized is None or sized[0].plan.nodes != nodes:
+        # a port speed asked for at the node's own rate holds it ("16 DGX H100 at NDR400": not
+        # the NDR200 split an RA runs at that size); a lane of a split port is the planes' choice
+        asked = inputs.request.compute_link_gbps
+        native = inputs.system.compute.port_speed_gbps if inputs.system.compute else None
         setup = resolve_fabric(
             inputs.catalog,
             inputs.system,
@@ -596,6 +603,7 @@ def compute_fabric(
             technology=choices.fabric,
             oversubscription=choices.oversubscription,
             planes=choices.planes,
+            port_speed_gbps=asked if asked is not None and asked == native else None,
         )
         sized = setup, size_setup(inputs.catalog, setup)
     # The choices always carry the oversubscription, so its default is not an assumption here.
