@@ -631,3 +631,9 @@ def test_an_infiniband_generation_with_its_rate_is_the_port_speed(text: str, gbp
     got = parse_request(load_catalog(), text)
     assert (got.fabric, got.compute_link_gbps) == ("infiniband", gbps)
     assert got.not_understood == []
+
+
+def test_how_many_days_asks_the_time_not_the_most_gpus() -> None:
+    got = parse_request(load_catalog(), "Mixtral 8x22B on 500B tokens, 512 H200, how many days")
+    assert got.objective is None
+    assert got.not_understood == []

@@ -705,6 +705,16 @@ RULES: tuple[Rule, ...] = (
         _model,
         needs=("b", "t"),
     ),
+    # "512 H200, how many days": the question is the run's time, which the estimate answers,
+    # not the most GPUs that fit (read before that rule takes "how many")
+    rule(
+        "asks_time",
+        r"\bhow\s+many\s+(?:days|weeks|hours|months|gpu[- ]?hours|gpu[- ]?days)\b",
+        lambda m: [
+            Reading("_said", "the time asked", "asks the run's time (the estimate)", "member")
+        ],
+        needs=("many",),
+    ),
     rule(
         "most_gpus",
         # "max GPUs under 0.5 MW", "the most GPUs", "how many fit": the count is the objective.
