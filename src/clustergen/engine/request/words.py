@@ -70,6 +70,7 @@ FILLER = frozenset(
         "wants",
         "needs",
         "cluster",
+        "farm",
         "clusters",
         "gpu",
         "gpus",
