@@ -120,7 +120,8 @@ def bound_words(request: DesignRequest) -> str:
     """What bounds a design sized to fill: 'under the cap', 'in the site's 10 racks' or both."""
     cap = "under the cap" if request.power_cap_w or request.capital_budget_usd else ""
     racks = f"in the site's {request.max_racks} racks" if request.max_racks else ""
-    return " ".join(w for w in (cap, racks) if w) or "under the cap"
+    # nothing bounds it: the size is what the request or its workload needs, said so
+    return " ".join(w for w in (cap, racks) if w) or "(no cap, budget or rack count bounds them)"
 
 
 def objective_for(request: DesignRequest, precision: str) -> Objective:

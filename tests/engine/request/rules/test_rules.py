@@ -637,3 +637,16 @@ def test_how_many_days_asks_the_time_not_the_most_gpus() -> None:
     got = parse_request(load_catalog(), "Mixtral 8x22B on 500B tokens, 512 H200, how many days")
     assert got.objective is None
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the most tokens per second within 20 MW serving Llama 3.1 70B",
+        "serve Llama 3.1 405B offline on H200 under 2 MW, maximize throughput",
+    ],
+)
+def test_the_most_throughput_under_a_bound_is_the_most_gpus_it_holds(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.objective == "most-gpus"
+    assert got.not_understood == []

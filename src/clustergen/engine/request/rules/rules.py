@@ -730,6 +730,15 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
         needs=("many", "max", "most"),  # "maximize" holds "max"
     ),
+    # "maximize throughput", "the most tokens per second within 20 MW": for a served model the
+    # most GPUs the bound holds (each serves at the limits asked)
+    rule(
+        "most_throughput",
+        r"\b(?:maximi[sz]e|maximum|max|most|highest|best|greatest)\s+(?:the\s+|total\s+|output\s+"
+        r"|aggregate\s+)*(?:throughput|tokens?\s*(?:per\s+second|/\s*s(?:ec)?|per\s+sec))\b",
+        lambda m: [Reading("objective", "most-gpus", "objective: most GPUs (the most throughput)")],
+        needs=("throughput", "token"),
+    ),
     rule(
         "perf_per_watt",
         # "best performance per watt", "most energy-efficient", "max PFLOPS per MW", "perf/W"
