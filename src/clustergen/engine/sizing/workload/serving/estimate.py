@@ -37,9 +37,9 @@ BANDS_DENSE_PCT, BANDS_MOE_PCT, BAND_LIMITED_EXTRA_PCT = (22.0, 25.0), (40.0, 50
 #: extra band on an estimate that uses the serving stack beyond TensorRT-LLM's tables
 #: (speculative decoding, disaggregated prefill/decode), on top of the MoE anchored band (40) and
 #: the limited extra (10): the published DeepSeek-R1 curves with that stack (tests/engine/sizing/
-#: workload/serving/stack_curves.yaml, 8 points) are missed with an RMS of 31 %, within those 50
-#: (the points at 25 and 75 tokens/s per user within 10 %; at 125 the model is 45-57 % over the
-#: curve, which interpolates between recipes far apart; at 200 it is 28-41 % under); none added
+#: workload/serving/stack_curves.yaml, 8 points) are missed with an RMS of 15 %, within those 50
+#: (7 of 8 within 25 %; the worst B200 at 75 tokens/s per user, 37 % under, where its DEP8
+#: instances carried more users than the model's DEP8 step leaves room for); none added
 BAND_STACK_EXTRA_PCT = 0.0
 #: TTFT at load against published latency-throughput points (tests/engine/sizing/
 #: test_latency_calibration.py): a queue is the least certain figure

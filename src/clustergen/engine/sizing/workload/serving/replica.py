@@ -149,6 +149,9 @@ class Replica(NamedTuple):
     # the part of `per_seq_s` that reads the sequence's KV cache: once per step however many
     # tokens the step verifies (the drafted tokens attend to the same cache in one kernel)
     kv_seq_s: float = 0.0
+    # tokens' worth of distinct routed experts one sequence's step touches: 1, or with drafts
+    # 1 + drafts x (1 - the share of a drafted token's experts its sequence already chose)
+    routed_tokens: float = 1.0
 
     @property
     def gpus(self) -> int:
@@ -186,7 +189,12 @@ class Replica(NamedTuple):
         )
 
     def speculating(
-        self, drafts: int, acceptance: float, draft_cost: float, deeper: float | None = None
+        self,
+        drafts: int,
+        acceptance: float,
+        draft_cost: float,
+        deeper: float | None = None,
+        reuse: float = 0.0,
     ) -> Replica:
         """The replica with speculative decoding: each step verifies `drafts` drafted tokens
         per sequence, the first accepted with probability `acceptance`, each later one with
@@ -194,7 +202,10 @@ class Replica(NamedTuple):
         1 + a + a r + a r^2 + ... tokens; the verified tokens cost the sequence's decode math
         each, the drafting `draft_cost` of it per draft; its KV cache is read once a step (the
         verify pass attends all its tokens to the cache in one kernel, as MLA's generation
-        kernel does for MTP: TensorRT-LLM tech blog 2)."""
+        kernel does for MTP: TensorRT-LLM tech blog 2); a drafted token routes a share `reuse`
+        of its experts to ones the tokens of its sequence before it chose, so the step's distinct
+        experts grow by 1 - `reuse` of a token's per draft (consecutive tokens of one request
+        keep to the same hot experts)."""
         emitted = speculative_tokens(drafts, acceptance, deeper)
         computed = (1 + drafts) * (1 + draft_cost)
         # the draft layers run one after another, each paying one layer's fixed cost per step
@@ -203,6 +214,7 @@ class Replica(NamedTuple):
             overhead_s=self.overhead_s * (1 + drafts * draft_cost),
             verify=computed,
             accepted=emitted,
+            routed_tokens=1 + drafts * (1 - reuse),
         )
 
     def disaggregate(self, prefill_load: float) -> Replica:
@@ -262,7 +274,7 @@ class Replica(NamedTuple):
         routed = 0.0
         if self.routed_s:
             prompts = 0.0 if self.disaggregated else self.accepted * self.isl / self.osl
-            tokens = batch * (self.verify + prompts)
+            tokens = batch * (self.routed_tokens + prompts)
             routed = self.routed_s * (1 - (1 - self.route_share) ** tokens)
         # a pipeline keeps PP micro-batches in flight, each reading every stage's weights: PP
         # adds GPUs and throughput but does not shorten one token's trip through the layers

@@ -13,7 +13,9 @@ prefill and decode share GPUs.
   for (1 + d) tokens of work plus the drafting. Where a step is bound by reading weights (few
   users) the drafts are nearly free and TPOT falls by the tokens emitted; where it is bound by
   compute (many users) the rejected drafts are lost work, so deep drafts pay only at high
-  interactivity.
+  interactivity. On a MoE model a drafted token routes mostly to experts its own sequence
+  already chose (`speculative-draft-expert-reuse`, fitted on InferenceX's TEP8 TPOT rows), so
+  at few users the drafts add less to the step's expert reads than independent tokens would.
 - Disaggregated prefill/decode (Dynamo, llm-d): the decode pool's steps carry no prompts, so
   under a TPOT limit more sequences fit in a step; a prefill pool of the same GPUs reads the
   prompts, busy the share of its time its TTFT limit allows (the queue of `replica.ttft_s`),
@@ -45,6 +47,7 @@ class Stack(NamedTuple):
     acceptance: float
     draft_cost: float
     acceptance_deeper: float
+    expert_reuse: float
     disaggregated: bool | None
     prefill_load_max: float
 
@@ -64,6 +67,7 @@ class Stack(NamedTuple):
             acceptance=constant(catalog, "speculative-acceptance-rate"),
             draft_cost=constant(catalog, "speculative-draft-cost"),
             acceptance_deeper=constant(catalog, "speculative-acceptance-rate-deeper"),
+            expert_reuse=constant(catalog, "speculative-draft-expert-reuse"),
             disaggregated=w.disaggregated,
             prefill_load_max=constant(catalog, "disaggregated-prefill-load-max"),
         )
@@ -83,7 +87,9 @@ class Stack(NamedTuple):
             rep = rep.scaled(self.efficiency)
         depth = self.drafts if drafts is None else drafts
         if self.speculative and depth > 0:
-            rep = rep.speculating(depth, self.acceptance, self.draft_cost, self.acceptance_deeper)
+            rep = rep.speculating(
+                depth, self.acceptance, self.draft_cost, self.acceptance_deeper, self.expert_reuse
+            )
         return rep
 
     def disaggregate(self, rep: Replica, ttft_s: float | None) -> Replica | None:
