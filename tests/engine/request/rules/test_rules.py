@@ -650,3 +650,10 @@ def test_the_most_throughput_under_a_bound_is_the_most_gpus_it_holds(text: str) 
     got = parse_request(load_catalog(), text)
     assert got.objective == "most-gpus"
     assert got.not_understood == []
+
+
+def test_the_datas_storage_tier_is_for_training_not_serving() -> None:
+    """H100 RA Table 5 tiers training sets by kind: 'video inference' built the best tier."""
+    cat = load_catalog()
+    assert parse_request(cat, "video inference on 64 L40S").storage_tier is None
+    assert parse_request(cat, "train on video data, 256 H100").storage_tier == "best"

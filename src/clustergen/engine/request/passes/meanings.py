@@ -162,6 +162,17 @@ def data_meaning(r: Draft) -> None:
         r.fields.pop("_data_tier")
         r.phrases.pop("_data_tier", None)
         return
+    if r.fields.get("workload") == "inference":
+        # Table 5 tiers training data by kind; a served model reads its weights, not the data
+        # its prompts carry ("video inference" is no best-tier training set)
+        tier = r.fields.pop("_data_tier")
+        phrase = r.phrases.pop("_data_tier", "")
+        head = f"{phrase!r} ->"
+        note = (
+            f"{head} the data's storage tier ({tier}) is for training sets: not applied to serving"
+        )
+        r.understood = [note if u.startswith(head) else u for u in r.understood]
+        return
     tier = r.fields["_data_tier"]
     _reread(r, "_data_tier", "storage_tier", f"{tier} storage tier (the data's, H100 RA Table 5)")
 
