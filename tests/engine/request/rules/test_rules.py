@@ -657,3 +657,17 @@ def test_the_datas_storage_tier_is_for_training_not_serving() -> None:
     cat = load_catalog()
     assert parse_request(cat, "video inference on 64 L40S").storage_tier is None
     assert parse_request(cat, "train on video data, 256 H100").storage_tier == "best"
+
+
+def test_documents_of_a_length_in_a_window_are_prompts_for_a_served_model() -> None:
+    """'10 million documents of 4k tokens ... within 24 hours' for a summariser was 40B training
+    tokens; served, it is 116 prompts/s of 4,000 tokens, the summaries' length the output."""
+    got = parse_request(
+        load_catalog(),
+        "batch-summarize 10 million documents of 4k tokens into 300-token summaries within 24 "
+        "hours using Llama 3.1 8B",
+    )
+    assert got.training_tokens_t is None
+    assert (got.isl_tokens, got.osl_tokens) == (4000, 300)
+    assert got.output_tokens_per_s == pytest.approx(10e6 * 300 / 86400)
+    assert got.not_understood == []

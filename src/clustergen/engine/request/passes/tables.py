@@ -24,5 +24,35 @@ def read_rules(r: Draft) -> None:
 def tokens_from_load(r: Draft) -> None:
     """Requests per second and concurrent users ("100 requests/s", "1,000 concurrent users")
     become the output-token rate served. A pass: the rate needs the output length or speed per
-    user read anywhere in the request, and the catalog's serving defaults when it gives none."""
+    user read anywhere in the request, and the catalog's serving defaults when it gives none.
+    Documents of so many tokens in a time ("10 million documents of 4k tokens within 24 hours")
+    for a served model only are a batch of prompts done in that window, not tokens to train on."""
+    _documents_as_prompts(r)
     r.understood += to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
+
+
+def _documents_as_prompts(r: Draft) -> None:
+    examples = r.fields.pop("_examples", None)
+    serving = r.members.get("workload") == {"inference"}
+    if examples is None or not serving or "training_days" not in r.fields:
+        return
+    assert isinstance(examples, tuple)  # the examples rule reads (count, length, epochs)
+    n, length, _ = examples
+    days = float(r.fields.pop("training_days"))  # type: ignore[arg-type]
+    r.fields.pop("training_tokens_t", None)
+    phrase = r.phrases.pop("training_tokens_t", "")
+    window = r.phrases.pop("training_days", "")
+    rate = n / (days * 86400)
+    r.fields["_requests_per_s"] = rate
+    r.phrases["_requests_per_s"] = f"{phrase} in {window}"
+    r.fields.setdefault("isl_tokens", round(length))
+    r.fields.setdefault("interactive", False)
+    head = f"{phrase!r} ->"
+    r.understood = [
+        f"{head} {rate:,.3g} requests/s ({n:,.0f} prompts of {length:,.0f} tokens in {window}, "
+        "at an even rate), each one's input length"
+        if u.startswith(head)
+        else u
+        for u in r.understood
+        if not u.startswith(f"{window!r} ->")
+    ]

@@ -319,7 +319,8 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _NOT_RATE
         + r"|(?<![\w.])"
         + _LEN
-        + r"[- ]tokens?\s+(?:outputs?|answers?|responses?|completions?|out\b(?!\s+of))\b",
+        + r"[- ]tokens?\s+(?:outputs?|answers?|responses?|completions?|replies|summar(?:y|ies)|"
+        r"out\b(?!\s+of))\b",
         _one_length("osl_tokens", "output tokens"),
         needs=(
             "answer",

@@ -319,7 +319,11 @@ def _examples(m: re.Match[str]) -> list[Reading]:
     tokens = n * length * epochs
     times = f" x {epochs} epochs" if epochs > 1 else ""
     note = f"training tokens {tokens:,.0f} ({n:,.0f} examples x {length:,.0f} tokens{times})"
-    return [Reading("training_tokens_t", tokens / 1e12, note)]
+    return [
+        Reading("training_tokens_t", tokens / 1e12, note),
+        # kept apart for a served model: the same words are a batch of prompts then
+        Reading("_examples", (n, length, epochs), "", "set"),
+    ]
 
 
 WORKLOAD_RULES: tuple[Rule, ...] = (
