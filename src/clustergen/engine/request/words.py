@@ -78,6 +78,7 @@ FILLER = frozenset(
         "build",
         "please",
         "using",
+        "via",
         "use",
         "under",
         "within",
