@@ -671,3 +671,15 @@ def test_documents_of_a_length_in_a_window_are_prompts_for_a_served_model() -> N
     assert (got.isl_tokens, got.osl_tokens) == (4000, 300)
     assert got.output_tokens_per_s == pytest.approx(10e6 * 300 / 86400)
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ratio"),
+    [("1024 H100s at 20% oversubscription", 1.2), ("512 H200, 0% oversubscription", 1.0)],
+)
+def test_oversubscription_as_a_percentage_is_the_share_above_the_uplinks(
+    text: str, ratio: float
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.oversubscription == pytest.approx(ratio)
+    assert got.not_understood == []

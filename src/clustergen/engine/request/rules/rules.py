@@ -609,6 +609,21 @@ RULES: tuple[Rule, ...] = (
         _ratio,
         needs=(":",),
     ),
+    # "20% oversubscription", "50% oversubscribed": the share of downlink bandwidth above the
+    # uplinks (1.2:1, 1.5:1); 0% is non-blocking
+    rule(
+        "ratio_percent",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*%\s*(?:over[- ]?subscri(?:ption|bed)|taper(?:ed)?)\b"
+        r"(?!\s*(?:on\s+|of\s+)?(?:the\s+)?(?:storage|in-?band|management|oob|front[- ]?end)\b)",
+        lambda m: [
+            Reading(
+                "oversubscription",
+                1 + float(m.group(1)) / 100,
+                f"oversubscription {1 + float(m.group(1)) / 100:g}:1 ({m.group(1)}% over the uplinks)",
+            )
+        ],
+        needs=("subscri", "taper"),
+    ),
     # "single-plane 400G", "a dual-plane fabric", "two planes"
     rule(
         "planes",
