@@ -277,9 +277,9 @@ class Sized:
     `finish_design`, run once for the design a caller returns."""
 
     __slots__ = (
+        "_hosts",
         "_others",
         "_parts",
-        "_scale_out",
         "compute",
         "compute_fabric",
         "fabrics",
@@ -309,14 +309,14 @@ class Sized:
         racks: RacksSection,
         power: PowerSection,
         storage: StorageSection,
-        scale_out: list[Link],  # the compute and storage fabrics' link groups
+        hosts: Hosts,  # the fabrics' host ports, their link groups built with the parts list
         others: tuple[str, ...],  # device groups beside the hosts on the out-of-band network
     ) -> None:
         self.inputs, self.head, self.notes, self.follows_ra = inputs, head, notes, follows_ra
         self.compute_fabric, self.rack_plan, self.compute = compute_fabric, rack_plan, compute
         self.fabrics, self.servers, self.racks = fabrics, servers, racks
         self.power, self.storage = power, storage
-        self._scale_out, self._others = scale_out, others
+        self._hosts, self._others = hosts, others
         self._parts: _Parts | None = None
 
     def _built(self) -> _Parts:
@@ -325,9 +325,9 @@ class Sized:
         if self._parts is None:
             inputs = self.inputs
             catalog, system = inputs.catalog, inputs.system
-            links = self._scale_out + management_link_groups(
-                catalog, system, self.fabrics, self.servers, self._others
-            )
+            fabrics, servers = self.fabrics, self.servers
+            links = scale_out_links(catalog, system, fabrics, servers, self.storage, self._hosts)
+            links += management_link_groups(catalog, system, fabrics, servers, self._others)
             bom = build_bom(
                 catalog,
                 system,
@@ -410,21 +410,23 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
     pdus: int | None = None
-    scale_out: list[Link] | None = None
+    splitters: list[Link] | None = None
     settled: FabricsSection | None = None
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
     # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
-    # storage fabrics do not move, so their links are built once, and the power and racks of
-    # networks that did not move are the last pass's
+    # storage fabrics do not move, so their splitter cables are found once, and the power and
+    # racks of networks that did not move are the last pass's
     for _ in range(_PDU_SETTLE_PASSES):
         fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, pdus)
         # the devices beside nodes, switches and servers on the out-of-band network's ports
         others = (STORAGE,) * (plan.appliances is not None) + (PDU,) * bool(pdus)
         if fabrics == settled:
             break
-        if scale_out is None:
-            scale_out = scale_out_links(catalog, system, fabrics, srv.section, storage, hosts)
-        power = power_section(inputs, nodes, fabrics, srv, storage, scale_out)
+        if splitters is None:  # the fabrics' splitter cables change their optics' power
+            splitters = scale_out_links(
+                catalog, system, fabrics, srv.section, storage, hosts, splitters_only=True
+            )
+        power = power_section(inputs, nodes, fabrics, srv, storage, splitters)
         support_w = None if not power.complete else power.it_total_w - power.compute_w
         racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
         if fabrics.oob is None or racks.pdus == pdus:
@@ -455,7 +457,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         racks=racks,
         power=power,
         storage=storage,
-        scale_out=scale_out or [],
+        hosts=hosts,
         others=others,
     )
     over = _capital_over(d) if check_cap else None

@@ -82,7 +82,11 @@ def fabric_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
+    *,
+    splitters_only: bool = False,
 ) -> list[Link]:
+    """The fabric's link groups, segment by segment and host by host. `splitters_only`: only
+    the groups on a splitter cable, what the design's power reads of them (`power_section`)."""
     shares = _switch_shares(catalog, f)
     out = []
     for c in f.cables:
@@ -99,8 +103,18 @@ def fabric_links(
             upper_end.transceivers, [h.links for h in parts], _ports(catalog, f, upper)
         )
         for h, b_count in zip(parts, split, strict=True):
-            out.append(_group(catalog, name, f, c, h, upper_end, b_count))
+            if splitters_only and not _takes_no_module(c, h):
+                continue
+            g = _group(catalog, name, f, c, h, upper_end, b_count)
+            if not splitters_only or g.replaced_switch_transceivers is not None:
+                out.append(g)
     return out
+
+
+def _takes_no_module(c: CableLine, h: _Host) -> bool:
+    """Whether an ordered host end on an optical link has no module the catalog fits: the one
+    end a splitter cable may join (`_splitter`)."""
+    return h.supply == "order" and h.optic is None and not is_copper(c.media)
 
 
 def _group(
@@ -207,7 +221,7 @@ def _splitter(
     link would otherwise be a module to choose on fiber, or no cable at all): one whose split
     ends fit the host's cage at the link's rate and whose head fits the switch tier's cage
     family (`splitter_cable`); None where the host has a module or no such cable fits."""
-    if h.supply != "order" or h.optic is not None or is_copper(c.media):
+    if not _takes_no_module(c, h):
         return None
     if cable is not None and cable.kind != "fiber":
         return None  # the switch tier's own active cable already joins the host
