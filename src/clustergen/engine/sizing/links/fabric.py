@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, System
-from clustergen.engine.cache import cached
+from clustergen.engine.cache import Same, cached, own
 from clustergen.engine.model.design import (
     ServersSection,
     StorageSection,
@@ -86,7 +86,41 @@ def fabric_links(
     splitters_only: bool = False,
 ) -> list[Link]:
     """The fabric's link groups, segment by segment and host by host. `splitters_only`: only
-    the groups on a splitter cable, what the design's power reads of them (`power_section`)."""
+    the groups on a splitter cable, what the design's power reads of them (`power_section`).
+    Once per catalog for the fabric design and what its hosts are (a fabric the engine keeps is
+    the same object for every design built on it); a caller's own system is linked afresh."""
+
+    def build() -> list[Link]:
+        return _fabric_links(catalog, system, name, f, servers, storage, hosts, splitters_only)
+
+    if not own(catalog, "systems", system):
+        return build()
+    appliances = storage.appliances
+    key = (
+        "fabric_links",
+        name,
+        Same(f),
+        system.id,
+        servers.fabric_manager,
+        servers.management_server,
+        appliances.appliance if appliances else None,
+        storage.port_speed_gbps,
+        hosts,
+        splitters_only,
+    )
+    return list(cached(catalog, key, build))
+
+
+def _fabric_links(
+    catalog: Catalog,
+    system: System,
+    name: str,
+    f: FabricDesign,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+    splitters_only: bool,
+) -> list[Link]:
     shares = _switch_shares(catalog, f)
     out = []
     for c in f.cables:
