@@ -382,19 +382,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> Link | None:
     if net is None or not net.uplinks or net.uplink_gbps is None or target is None:
         return None
     speed = net.uplink_gbps
-    cable = next(
-        (
-            o
-            for o in catalog.all(Optic)
-            if o.kind == "aoc"
-            and o.total_gbps == speed
-            and o.ports == 1
-            and bool(net.uplink_cage_form)
-            and same_family(o, net.uplink_cage_form)
-            and same_family(o, target.cage_form)
-        ),
-        None,
-    )
+    cable = _uplink_cable(catalog, speed, net.uplink_cage_form, target.cage_form)
     oob = catalog.switch(net.switch)
     return Link(
         fabric=net.name,
@@ -431,6 +419,30 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> Link | None:
             groups=[_inband_group(fabrics)],
         ),
     )
+
+
+def _uplink_cable(
+    catalog: Catalog, speed: float, uplink_cage: str | None, target_cage: str | None
+) -> Optic | None:
+    """The AOC of an out-of-band uplink: its rate, one port, of both cages' families (once per
+    catalog: every pass of every design's settling asks)."""
+
+    def find() -> Optic | None:
+        return next(
+            (
+                o
+                for o in catalog.all(Optic)
+                if o.kind == "aoc"
+                and o.total_gbps == speed
+                and o.ports == 1
+                and bool(uplink_cage)
+                and same_family(o, uplink_cage)
+                and same_family(o, target_cage)
+            ),
+            None,
+        )
+
+    return cached(catalog, ("oob_uplink_cable", speed, uplink_cage, target_cage), find)
 
 
 def _inband_group(fabrics: FabricsSection) -> str:
