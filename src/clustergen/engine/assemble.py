@@ -18,6 +18,7 @@ from typing import Literal, NamedTuple
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.cache import own
 from clustergen.engine.cost import (
     capital_check,
     capital_of,
@@ -361,8 +362,10 @@ class Sized:
     def capital(self) -> tuple[float | None, bool]:
         """(priced capital, whether every orderable line is priced), as `capital_of` states
         them for the BOM. A catalog that prices no part prices no line, and its compute line is
-        always one to order: (None, False), with no BOM built for it."""
-        if not prices_anything(self.inputs.catalog):
+        always one to order: (None, False), with no BOM built for it (a caller's own variant
+        of the system may carry a price of its own: its BOM is read)."""
+        catalog = self.inputs.catalog
+        if not prices_anything(catalog) and own(catalog, "systems", self.inputs.system):
             return None, False
         capital = capital_of(self.bom)
         return capital.priced_usd, capital.complete
