@@ -62,3 +62,24 @@ def test_designs_on_threads_sharing_one_catalog_agree() -> None:
         t.join()
     assert not errors
     assert all(gpus == expected[text] for text, gpus in got)
+
+
+def test_a_key_on_an_object_is_that_object_not_an_equal_one() -> None:
+    """`Same`: an answer about one object (a fabric design the cache keeps) is not another's,
+    however equal; an object the store keys on is kept alive with the answer."""
+    c = dataclasses.replace(load_catalog(), hash="same")
+    first, second = [1], [1]
+    assert cache.cached(c, ("k", cache.Same(first)), lambda: "first") == "first"
+    assert cache.cached(c, ("k", cache.Same(second)), lambda: "second") == "second"
+    assert cache.cached(c, ("k", cache.Same(first)), lambda: "again") == "first"
+
+
+def test_a_second_design_links_its_fabrics_as_the_first() -> None:
+    """The fabrics' link groups are answered once per fabric design: a second design of the
+    request, its links taken from the store, has the first's links and bill of materials."""
+    cat = dataclasses.replace(load_catalog(), hash="links")
+    request = parse_request(cat, "512 GPUs training, 5 MW")
+    first = plan_design(cat, request)
+    again = plan_design(cat, request)
+    assert again.links == first.links
+    assert again.bom == first.bom

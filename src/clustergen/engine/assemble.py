@@ -18,12 +18,14 @@ from typing import Literal, NamedTuple
 
 from clustergen import __version__
 from clustergen.catalog.loader import Catalog
+from clustergen.engine.cache import own
 from clustergen.engine.cost import (
     capital_check,
     capital_of,
     cost_of_ownership,
     node_capital_usd,
     over_budget,
+    prices_anything,
     terms_for,
 )
 from clustergen.engine.model.common import Assumed, Check
@@ -155,16 +157,22 @@ def _overhead(d: Sized) -> Reserve:
     (priced) beyond the nodes."""
     p = d.power
     w = p.it_total_w - p.compute_w - p.compute_fabric_switches_w - p.compute_fabric_optics_w
-    priced = capital_of(d.bom).priced_usd or 0.0
+    priced = d.capital()[0]
+    # no priced line: the nodes' priced capital is none either
+    usd = 0.0 if priced is None else priced - node_capital_usd(d.bom, d.inputs.system.id)
     racks = d.racks.network_racks if d.inputs.request.max_racks is not None else 0
-    return Reserve(w, priced - node_capital_usd(d.bom, d.inputs.system.id), racks)
+    return Reserve(w, usd, racks)
 
 
-def _capital_over(inputs: Inputs, bom: list[Line], gpus: int) -> OverCap | None:
+def _capital_over(d: Sized) -> OverCap | None:
     """The design over its capital budget (its priced lines alone exceed it), if it is."""
+    inputs, gpus = d.inputs, d.compute.gpus
     budget = inputs.request.capital_budget_usd
+    if budget is None:
+        return None
+    bom = d.bom
     capital = capital_of(bom)
-    if budget is None or not over_budget(capital, budget):
+    if not over_budget(capital, budget):
         return None
     priced = capital.priced_usd or 0.0
     bound = "" if capital.complete else "at least "
@@ -260,26 +268,112 @@ def _check_warnings(checks: list[Check]) -> list[str]:
     return out
 
 
-class Sized(NamedTuple):
-    """A design's sections through its bill of materials and cost: every figure a trade-study
-    row reads, and what `finish_design` needs to finish it. The parts no row reads (checks and
-    the warnings they raise, the scale statement, the serving interactivity table, provenance)
-    are left to `finish_design`, run once for the design a caller returns."""
+class Sized:
+    """A design's sections through its power, racks and cost: every figure a trade-study row
+    reads, and what `finish_design` needs to finish it. Its parts list (the management networks'
+    link groups, the bill of materials and the cost of ownership) is built the first time it is
+    read: for the design a caller finishes, or a row under a capital budget or a priced catalog,
+    never for a row that reads no price. The parts no row reads (checks and the warnings they
+    raise, the scale statement, the serving interactivity table, provenance) are left to
+    `finish_design`, run once for the design a caller returns."""
 
-    inputs: Inputs  # for the design's own node count
-    head: list[Assumed]  # the request's workload default, listed before the caller's own
-    notes: Notes  # what the sections recorded, in order
-    follows_ra: bool
-    compute_fabric: FabricDesign | None  # as sized, before a collapsed pair carries more
-    rack_plan: RackPlan
-    compute: ComputeSection
-    fabrics: FabricsSection
-    servers: ServersSection
-    racks: RacksSection
-    power: PowerSection
-    storage: StorageSection
+    __slots__ = (
+        "_hosts",
+        "_others",
+        "_parts",
+        "compute",
+        "compute_fabric",
+        "fabrics",
+        "follows_ra",
+        "head",
+        "inputs",
+        "notes",
+        "power",
+        "rack_plan",
+        "racks",
+        "servers",
+        "storage",
+    )
+
+    def __init__(
+        self,
+        *,
+        inputs: Inputs,  # for the design's own node count
+        head: list[Assumed],  # the request's workload default, listed before the caller's own
+        notes: Notes,  # what the sections recorded, in order
+        follows_ra: bool,
+        compute_fabric: FabricDesign | None,  # as sized, before a collapsed pair carries more
+        rack_plan: RackPlan,
+        compute: ComputeSection,
+        fabrics: FabricsSection,
+        servers: ServersSection,
+        racks: RacksSection,
+        power: PowerSection,
+        storage: StorageSection,
+        hosts: Hosts,  # the fabrics' host ports, their link groups built with the parts list
+        others: tuple[str, ...],  # device groups beside the hosts on the out-of-band network
+    ) -> None:
+        self.inputs, self.head, self.notes, self.follows_ra = inputs, head, notes, follows_ra
+        self.compute_fabric, self.rack_plan, self.compute = compute_fabric, rack_plan, compute
+        self.fabrics, self.servers, self.racks = fabrics, servers, racks
+        self.power, self.storage = power, storage
+        self._hosts, self._others = hosts, others
+        self._parts: _Parts | None = None
+
+    def _built(self) -> _Parts:
+        """The parts list, built once: the management networks' link groups beside the
+        fabrics', the bill of materials over every section and link, and its cost."""
+        if self._parts is None:
+            inputs = self.inputs
+            catalog, system = inputs.catalog, inputs.system
+            fabrics, servers = self.fabrics, self.servers
+            links = scale_out_links(catalog, system, fabrics, servers, self.storage, self._hosts)
+            links += management_link_groups(catalog, system, fabrics, servers, self._others)
+            bom = build_bom(
+                catalog,
+                system,
+                self.compute,
+                self.fabrics,
+                self.servers,
+                self.racks,
+                self.storage,
+                links,
+            )
+            budget = inputs.request.capital_budget_usd
+            terms = terms_for(catalog, inputs.request)
+            self._parts = _Parts(links, bom, cost_of_ownership(bom, self.power, terms, budget))
+        return self._parts
+
+    @property
+    def links(self) -> list[Link]:
+        """Every link group of the design."""
+        return self._built().links
+
+    @property
+    def bom(self) -> list[Line]:
+        """Plain records: `finish_design` makes them the contract's BomLines."""
+        return self._built().bom
+
+    @property
+    def cost(self) -> CostOfOwnership:
+        """The cost of ownership of the bill of materials and the power."""
+        return self._built().cost
+
+    def capital(self) -> tuple[float | None, bool]:
+        """(priced capital, whether every orderable line is priced), as `capital_of` states
+        them for the BOM. A catalog that prices no part prices no line, and its compute line is
+        always one to order: (None, False), with no BOM built for it (a caller's own variant
+        of the system may carry a price of its own: its BOM is read)."""
+        catalog = self.inputs.catalog
+        if not prices_anything(catalog) and own(catalog, "systems", self.inputs.system):
+            return None, False
+        capital = capital_of(self.bom)
+        return capital.priced_usd, capital.complete
+
+
+class _Parts(NamedTuple):
     links: list[Link]
-    bom: list[Line]  # plain records: `finish_design` makes them the contract's BomLines
+    bom: list[Line]
     cost: CostOfOwnership
 
 
@@ -319,23 +413,28 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
     pdus: int | None = None
-    scale_out: list[Link] | None = None
+    splitters: list[Link] | None = None
+    settled: FabricsSection | None = None
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
     # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
-    # storage fabrics do not move, so their links are built once
+    # storage fabrics do not move, so their splitter cables are found once, and the power and
+    # racks of networks that did not move are the last pass's
     for _ in range(_PDU_SETTLE_PASSES):
         fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, pdus)
-        if scale_out is None:
-            scale_out = scale_out_links(catalog, system, fabrics, srv.section, storage, hosts)
         # the devices beside nodes, switches and servers on the out-of-band network's ports
         others = (STORAGE,) * (plan.appliances is not None) + (PDU,) * bool(pdus)
-        links = scale_out + management_link_groups(catalog, system, fabrics, srv.section, others)
-        power = power_section(inputs, nodes, fabrics, srv, storage, links)
+        if fabrics == settled:
+            break
+        if splitters is None:  # the fabrics' splitter cables change their optics' power
+            splitters = scale_out_links(
+                catalog, system, fabrics, srv.section, storage, hosts, splitters_only=True
+            )
+        power = power_section(inputs, nodes, fabrics, srv, storage, splitters)
         support_w = None if not power.complete else power.it_total_w - power.compute_w
         racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
         if fabrics.oob is None or racks.pdus == pdus:
             break
-        pdus = racks.pdus
+        pdus, settled = racks.pdus, fabrics
     if check_cap:
         _refuse_over_cap(inputs, nodes, power)
         _refuse_over_racks(inputs, nodes, racks)
@@ -348,12 +447,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         slow = [t for t in inputs.estimate.warnings if is_slow_first_token(t)]
         notes.warnings[:0] = slow
         notes.warnings += unmodelled_warnings(inputs.request, inputs.estimate.kind)
-    bom = build_bom(catalog, system, compute, fabrics, srv.section, racks, storage, links)
-    over = _capital_over(inputs, bom, compute.gpus) if check_cap else None
-    if over is not None:
-        raise over
-    budget = inputs.request.capital_budget_usd
-    return Sized(
+    d = Sized(
         inputs=inputs,
         head=head,
         notes=notes,
@@ -366,10 +460,13 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         racks=racks,
         power=power,
         storage=storage,
-        links=links,
-        bom=bom,
-        cost=cost_of_ownership(bom, power, terms_for(catalog, inputs.request), budget),
+        hosts=hosts,
+        others=others,
     )
+    over = _capital_over(d) if check_cap else None
+    if over is not None:
+        raise over
+    return d
 
 
 def finish_design(

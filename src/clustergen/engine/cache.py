@@ -45,6 +45,24 @@ def cached(catalog: Catalog, key: Hashable, compute: Callable[[], T]) -> T:
     return _store(catalog).get(key, compute)
 
 
+class Same:
+    """A key part that is this very object, not an equal one: an answer about an object the
+    engine keeps (a fabric design its cache holds, asked about by every design built on it)
+    holds while the object does. The store keeps the object alive with the key, so its id is
+    never another object's."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+
 def own(catalog: Catalog, stem: str, *entries: Entry | None) -> bool:
     """Whether every entry given is the catalog's own (not a caller's variant of it)."""
     rows = catalog.entries[stem]

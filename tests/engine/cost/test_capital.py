@@ -3,7 +3,10 @@ priced lines alone but passes only when every line is priced."""
 
 from __future__ import annotations
 
-from clustergen.engine.cost import capital_check, capital_of
+from pathlib import Path
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.cost import capital_check, capital_of, prices_anything
 from clustergen.engine.model.bom import BomLine
 
 
@@ -54,3 +57,11 @@ def test_no_line_priced_has_no_capital() -> None:
     capital = capital_of([_line("a", None)])
     assert capital.priced_usd is None
     assert capital_check(capital, 10.0).unknown
+
+
+def test_a_catalog_prices_something_only_with_a_price_layer() -> None:
+    """Rows read no BOM where nothing is priced (`Sized.capital`): the built-in catalog prices
+    nothing, the example price layer prices its systems."""
+    assert not prices_anything(load_catalog())
+    layer = Path(__file__).parents[3] / "examples" / "prices" / "hardware"
+    assert prices_anything(load_catalog(layer))

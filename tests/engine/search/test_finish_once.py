@@ -5,6 +5,8 @@ no row reads."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clustergen.catalog import load_catalog
@@ -17,19 +19,29 @@ from clustergen.engine.search.trade_study import candidates, choices_for, weigh
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.errors import ClustergenError
 
-#: the issue's start-up request and the requests the trade study was profiled on
+#: the issue's start-up request and the requests the trade study was profiled on: training
+#: under a cap, rack-scale systems, serving, a cap alone and a GPU count alone
 REQUESTS = [
     "512 GPUs training, 5 MW",
     "GB200 NVL72, 4 SU",
+    "4 GB300 NVL72 racks for training",
     "train a 70B model on 15T tokens in 60 days, 10 MW",
     "serve llama 3.1 405B at 20k tokens/s",
     "max GPUs under 5 MW",
+    "1024 GPUs",
 ]
+#: the example price layer: rows read their capital from the BOM where the catalog prices parts
+PRICES = Path(__file__).parents[3] / "examples" / "prices" / "hardware"
+#: requests weighed on the priced catalog, one under a capital budget
+PRICED = ["512 GPUs training, 5 MW", "DGX H100 training under a $40M capital budget"]
 
 
-@pytest.mark.parametrize("text", REQUESTS)
-def test_every_row_states_what_its_finished_design_states(text: str) -> None:
-    cat = load_catalog()
+@pytest.mark.parametrize(
+    ("text", "prices"),
+    [(t, None) for t in REQUESTS] + [(t, PRICES) for t in PRICED],
+)
+def test_every_row_states_what_its_finished_design_states(text: str, prices: Path | None) -> None:
+    cat = load_catalog(prices)
     request = parse_request(cat, text)
     common = resolve_request_inputs(cat, request)
     weighed = 0

@@ -9,6 +9,7 @@ from clustergen.engine.cost.capital import (
     capital_of,
     node_capital_usd,
     over_budget,
+    prices_anything,
     unpriceable,
     unpriced_text,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "cost_of_ownership",
     "node_capital_usd",
     "over_budget",
+    "prices_anything",
     "terms_for",
     "unpriceable",
     "unpriced_text",

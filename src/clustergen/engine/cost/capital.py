@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clustergen.catalog.loader import Catalog
+from clustergen.engine.cache import cached
 from clustergen.engine.model.bom import PricedLine
 from clustergen.engine.model.common import Check
 from clustergen.engine.model.inventory import PartKind
@@ -44,6 +46,18 @@ def capital_of(bom: Sequence[PricedLine]) -> Capital:
         priced_lines=len(priced),
         unpriced=unpriced,
     )
+
+
+def prices_anything(catalog: Catalog) -> bool:
+    """Whether any catalog entry (a layered price included) has a price: where none has, no BOM
+    line has one, so a design's capital is unpriced whatever its parts (once per catalog)."""
+
+    def find() -> bool:
+        return any(
+            e.price_usd is not None for rows in catalog.entries.values() for e in rows.values()
+        )
+
+    return cached(catalog, "prices_anything", find)
 
 
 def unpriceable(bom: Sequence[PricedLine]) -> list[str]:

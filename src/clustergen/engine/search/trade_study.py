@@ -343,7 +343,7 @@ def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternat
     cf = d.fabrics.compute
     p = d.power
     why_not, infeasible = _why_not(catalog, d, c, workload)
-    capital = capital_of(d.bom)
+    capital_usd, capital_complete = d.capital()
     switches = sum(
         f.total_switches for f in (cf, d.fabrics.storage, d.fabrics.inband, d.fabrics.oob) if f
     )
@@ -364,8 +364,8 @@ def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternat
         switches=switches,
         racks=d.racks.total_racks,
         dense_pflops=None if flops is None else round(d.compute.gpus * flops / 1e3, 1),
-        capital_usd=capital.priced_usd,
-        capital_complete=capital.complete,
+        capital_usd=capital_usd,
+        capital_complete=capital_complete,
         objective=None,
         eligible=why_not is None,
         infeasible=infeasible,

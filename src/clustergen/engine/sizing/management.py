@@ -24,7 +24,7 @@ from typing import NamedTuple
 from clustergen.catalog.architectures import FabricSpec, ScaledCount
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, Switch, System
-from clustergen.engine.cache import cached
+from clustergen.engine.cache import cached, own
 from clustergen.engine.model.design import FabricsSection, ManagementNetwork, ServersSection
 from clustergen.engine.model.fabric import Cabling, FabricPlan
 from clustergen.engine.model.inventory import FABRIC_MANAGER, switch_group
@@ -321,11 +321,27 @@ def oob_network(
 ) -> ManagementNetwork | None:
     """Out-of-band management: access switches for every node's BMC (or the in-rack switches of a
     rack-scale system), and for every other device (`other_hosts`: switches, servers, storage,
-    PDUs), their uplinks on the in-band fabric."""
+    PDUs), their uplinks on the in-band fabric. Once per catalog for the platform, its RA, the
+    planes asked for and the counts (a caller's own system or RA is sized afresh)."""
     system, arch = inputs.system, inputs.architecture
     spec = arch.oob_fabric if arch else None
     if spec is None:
         return None
+
+    def size() -> ManagementNetwork:
+        return _oob_network(inputs, spec, nodes, compute_racks, other_hosts)
+
+    if not (own(inputs.catalog, "systems", system) and own(inputs.catalog, "architectures", arch)):
+        return size()
+    planes = inputs.choices.planes
+    key = ("oob_network", system.id, arch.id if arch else None, planes, nodes, compute_racks)
+    return cached(inputs.catalog, (*key, other_hosts), size)
+
+
+def _oob_network(
+    inputs: Inputs, spec: FabricSpec, nodes: int, compute_racks: int, other_hosts: int
+) -> ManagementNetwork:
+    system, arch = inputs.system, inputs.architecture
     sw = inputs.catalog.switch(spec.switch)
     in_rack = compute_racks * spec.switches_per_rack if spec.switches_per_rack else 0
     per_node = spec.ports_per_node or (system.oob.ports if system.oob else 1)
@@ -382,19 +398,7 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> Link | None:
     if net is None or not net.uplinks or net.uplink_gbps is None or target is None:
         return None
     speed = net.uplink_gbps
-    cable = next(
-        (
-            o
-            for o in catalog.all(Optic)
-            if o.kind == "aoc"
-            and o.total_gbps == speed
-            and o.ports == 1
-            and bool(net.uplink_cage_form)
-            and same_family(o, net.uplink_cage_form)
-            and same_family(o, target.cage_form)
-        ),
-        None,
-    )
+    cable = _uplink_cable(catalog, speed, net.uplink_cage_form, target.cage_form)
     oob = catalog.switch(net.switch)
     return Link(
         fabric=net.name,
@@ -431,6 +435,30 @@ def oob_uplinks(catalog: Catalog, fabrics: FabricsSection) -> Link | None:
             groups=[_inband_group(fabrics)],
         ),
     )
+
+
+def _uplink_cable(
+    catalog: Catalog, speed: float, uplink_cage: str | None, target_cage: str | None
+) -> Optic | None:
+    """The AOC of an out-of-band uplink: its rate, one port, of both cages' families (once per
+    catalog: every pass of every design's settling asks)."""
+
+    def find() -> Optic | None:
+        return next(
+            (
+                o
+                for o in catalog.all(Optic)
+                if o.kind == "aoc"
+                and o.total_gbps == speed
+                and o.ports == 1
+                and bool(uplink_cage)
+                and same_family(o, uplink_cage)
+                and same_family(o, target_cage)
+            ),
+            None,
+        )
+
+    return cached(catalog, ("oob_uplink_cable", speed, uplink_cage, target_cage), find)
 
 
 def _inband_group(fabrics: FabricsSection) -> str:

@@ -181,8 +181,9 @@ def power_section(
     fabric_links: list[Link],
 ) -> PowerSection:
     """Power per subsystem, IT and facility totals at the PUE, and headroom against the cap (only
-    when every term is known). `fabric_links` are the design's link groups (`build_links`): a
-    splitter cable among them changes its fabric's optics watts (`_splitters_w`)."""
+    when every term is known). `fabric_links` are the compute and storage fabrics' link groups
+    (`scale_out_links`), or every group of the design: a splitter cable among them changes its
+    fabric's optics watts (`_splitters_w`); the management networks' are resolved here."""
     request, common = inputs.request, inputs.common
     unknown: list[str] = []
     compute_w = nodes * inputs.platform.node_power.node_w

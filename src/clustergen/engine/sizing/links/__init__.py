@@ -98,14 +98,18 @@ def scale_out_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
+    *,
+    splitters_only: bool = False,
 ) -> list[Link]:
     """The compute and storage fabrics' link groups: what the management networks around them
-    do not change, so a caller settling those builds these once."""
+    do not change, so a caller settling those builds these once. `splitters_only`: only those
+    on a splitter cable, the fabrics' groups the design's power reads."""
     out: list[Link] = []
-    if fabrics.compute is not None:
-        out += fabric_links(catalog, system, "compute", fabrics.compute, servers, storage, hosts)
-    if fabrics.storage is not None:
-        out += fabric_links(catalog, system, "storage", fabrics.storage, servers, storage, hosts)
+    for name, f in (("compute", fabrics.compute), ("storage", fabrics.storage)):
+        if f is not None:
+            out += fabric_links(
+                catalog, system, name, f, servers, storage, hosts, splitters_only=splitters_only
+            )
     return out
 
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, System
-from clustergen.engine.cache import cached
+from clustergen.engine.cache import Same, cached, own
 from clustergen.engine.model.design import (
     ServersSection,
     StorageSection,
@@ -82,6 +82,44 @@ def fabric_links(
     servers: ServersSection,
     storage: StorageSection,
     hosts: Hosts,
+    *,
+    splitters_only: bool = False,
+) -> list[Link]:
+    """The fabric's link groups, segment by segment and host by host. `splitters_only`: only
+    the groups on a splitter cable, what the design's power reads of them (`power_section`).
+    Once per catalog for the fabric design and what its hosts are (a fabric the engine keeps is
+    the same object for every design built on it); a caller's own system is linked afresh."""
+
+    def build() -> list[Link]:
+        return _fabric_links(catalog, system, name, f, servers, storage, hosts, splitters_only)
+
+    if not own(catalog, "systems", system):
+        return build()
+    appliances = storage.appliances
+    key = (
+        "fabric_links",
+        name,
+        Same(f),
+        system.id,
+        servers.fabric_manager,
+        servers.management_server,
+        appliances.appliance if appliances else None,
+        storage.port_speed_gbps,
+        hosts,
+        splitters_only,
+    )
+    return list(cached(catalog, key, build))
+
+
+def _fabric_links(
+    catalog: Catalog,
+    system: System,
+    name: str,
+    f: FabricDesign,
+    servers: ServersSection,
+    storage: StorageSection,
+    hosts: Hosts,
+    splitters_only: bool,
 ) -> list[Link]:
     shares = _switch_shares(catalog, f)
     out = []
@@ -99,8 +137,18 @@ def fabric_links(
             upper_end.transceivers, [h.links for h in parts], _ports(catalog, f, upper)
         )
         for h, b_count in zip(parts, split, strict=True):
-            out.append(_group(catalog, name, f, c, h, upper_end, b_count))
+            if splitters_only and not _takes_no_module(c, h):
+                continue
+            g = _group(catalog, name, f, c, h, upper_end, b_count)
+            if not splitters_only or g.replaced_switch_transceivers is not None:
+                out.append(g)
     return out
+
+
+def _takes_no_module(c: CableLine, h: _Host) -> bool:
+    """Whether an ordered host end on an optical link has no module the catalog fits: the one
+    end a splitter cable may join (`_splitter`)."""
+    return h.supply == "order" and h.optic is None and not is_copper(c.media)
 
 
 def _group(
@@ -207,7 +255,7 @@ def _splitter(
     link would otherwise be a module to choose on fiber, or no cable at all): one whose split
     ends fit the host's cage at the link's rate and whose head fits the switch tier's cage
     family (`splitter_cable`); None where the host has a module or no such cable fits."""
-    if h.supply != "order" or h.optic is not None or is_copper(c.media):
+    if not _takes_no_module(c, h):
         return None
     if cable is not None and cable.kind != "fiber":
         return None  # the switch tier's own active cable already joins the host
