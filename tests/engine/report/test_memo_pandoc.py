@@ -3,6 +3,7 @@ LibreOffice is installed), with the topology as an image, not as code. Skips wit
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import zipfile
@@ -71,10 +72,12 @@ def test_memo_to_pdf(bundle: Path) -> None:
         assert run.returncode == 0, run.stderr
     else:
         office = shutil.which("libreoffice") or shutil.which("soffice")
-        if office is None:
-            pytest.skip("no PDF engine for pandoc and no LibreOffice")
+        # a LibreOffice without Writer (Debian's libreoffice-calc-nogui alone) opens no DOCX
+        program = Path(os.path.realpath(office)).parent if office else None
+        if program is None or not (program / "libwriterlo.so").exists():
+            pytest.skip("no PDF engine for pandoc and no LibreOffice Writer")
         assert _pandoc(bundle, "memo.docx").returncode == 0
-        subprocess.run(
+        run = subprocess.run(
             [
                 office,
                 f"-env:UserInstallation=file://{bundle / 'lo-profile'}",
@@ -85,9 +88,11 @@ def test_memo_to_pdf(bundle: Path) -> None:
             ],
             cwd=bundle,
             capture_output=True,
+            text=True,
             timeout=180,
             check=True,
         )
+        assert (bundle / "memo.pdf").exists(), run.stdout + run.stderr
     assert (bundle / "memo.pdf").stat().st_size > 10_000
 
 
