@@ -254,6 +254,13 @@ class DesignRequest(BaseModel):
         default=None,
         description="speculative decoding (MTP heads, EAGLE): several tokens per decode step",
     )
+    tensor_parallel: int | None = Field(
+        default=None,
+        ge=1,
+        le=576,
+        description="GPUs one model copy is split over, as the request fixes it ('TP8', 'tensor "
+        "parallel 4'): only layouts of that width are weighed (None: the estimator chooses)",
+    )
     # --- end of the serving block ---
     budget_usd: float | None = Field(default=None, ge=TINY, le=1e13, description="spend limit, USD")
     price_per_gpu_hour: float | None = Field(
@@ -560,6 +567,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "serving_engine": FieldWords("serving engine"),
     "disaggregated": FieldWords("disaggregated prefill/decode"),
     "speculative_decoding": FieldWords("speculative decoding"),
+    "tensor_parallel": FieldWords("tensor-parallel width"),
     "budget_usd": FieldWords("budget", unit="USD"),
     "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
     "price_per_node_hour": FieldWords("price per node-hour", unit="USD"),

@@ -36,6 +36,7 @@ _SERVING_ONLY = (
     "serving_engine",
     "disaggregated",
     "speculative_decoding",
+    "tensor_parallel",
 )
 #: what only the training pool reads
 _TRAINING_ONLY = (

@@ -683,3 +683,17 @@ def test_oversubscription_as_a_percentage_is_the_share_above_the_uplinks(
     got = parse_request(load_catalog(), text)
     assert got.oversubscription == pytest.approx(ratio)
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tp"),
+    [
+        ("serve Llama 3.3 70B TP4 on H100, 200 concurrent users", 4),
+        ("Llama 3.1 405B, FP4 on B200, tensor parallel 8, 500 concurrent users", 8),
+        ("Llama 3.1 70B, 2-way tensor parallelism, 8 H200, 100 concurrent", 2),
+    ],
+)
+def test_a_tensor_parallel_width_is_read_and_the_load_says_serving(text: str, tp: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.tensor_parallel, got.workload) == (tp, "inference")
+    assert got.not_understood == []

@@ -56,6 +56,9 @@ _SERVING_ONLY = {
     "speculative_decoding": "speculative decoding",
     "tpot_ms": "a per-token latency limit",
     "ttft_ms": "a first-token limit",
+    "output_tokens_per_s": "a serving load",
+    "isl_tokens": "a prompt length",
+    "osl_tokens": "an output length",
 }
 
 #: word-set fields whose two values soft words may relate ("prefer X, open to Y", "X or Y")

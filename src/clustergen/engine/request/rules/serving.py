@@ -409,6 +409,20 @@ STACK_RULES: tuple[Rule, ...] = (
         lambda m: [Reading("disaggregated", True, "prefill and decode on separate pools")],
         needs=("disaggregat", "split", "separation"),
     ),
+    # "TP8", "TP=4", "tensor parallel 8", "8-way tensor parallelism": the width of a model copy
+    rule(
+        "tensor_parallel",
+        r"\btp\s*[=:]?\s*(\d{1,3})\b|\btensor[- ]parallel(?:ism)?\s*(?:of|=|:)?\s*(\d{1,3})\b"
+        r"|(?<![\w.])(\d{1,3})[- ]way\s+tensor[- ]parallel(?:ism)?\b",
+        lambda m: [
+            Reading(
+                "tensor_parallel",
+                n := int(m.group(1) or m.group(2) or m.group(3)),
+                f"a model copy over {n} GPUs (tensor parallel)",
+            )
+        ],
+        needs=("tp", "tensor", "parallel"),
+    ),
     rule(
         "speculative_decoding",
         r"\bspeculative\s+decoding\b|\bmtp\b|\bmulti[- ]token\s+prediction\b|\beagle[- ]?3?\b",
