@@ -697,3 +697,24 @@ def test_a_tensor_parallel_width_is_read_and_the_load_says_serving(text: str, tp
     got = parse_request(load_catalog(), text)
     assert (got.tensor_parallel, got.workload) == (tp, "inference")
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have a 2 MW hall (facility), PUE around 1.35, and want the most B200 we can fit",
+        "the most GB200 that will fit in 2 MW",
+    ],
+)
+def test_the_most_of_a_named_gpu_that_fits_is_the_count_objective(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.objective == "most-gpus"
+    assert got.not_understood == []
+
+
+def test_of_it_as_a_pronoun_is_no_it_basis() -> None:
+    """'half of it reserved ...' read 'of it' as an IT cap; '2 MW of IT' still is one."""
+    cat = load_catalog()
+    assert parse_request(cat, "3 MW of IT for H100").power_cap_basis == "it"
+    got = parse_request(cat, "2 MW at the facility, half of it reserved, GB200")
+    assert got.power_cap_basis == "facility"

@@ -166,7 +166,11 @@ _FACILITY = re.compile(
 #: cap holds the overhead
 _PUE_INCLUDED = re.compile(r"\bpue\s*(?:of\s*|=\s*|:\s*)?\d+(?:\.\d+)?\s+(included|inclusive)\b")
 _IT = re.compile(
-    r"\b(?:critical|it (?:load|power|capacity|cap|budget)|of it\b|for it\b)|\(\s*it\s*\)"
+    r"\b(?:critical|it (?:load|power|capacity|cap|budget)|for it\b"
+    # "2 MW of IT", not the pronoun: "half of it reserved", "40% of it is available"
+    r"|(?<!half )(?<!all )(?<!most )(?<!some )(?<!part )(?<!much )(?<!%)(?<!% )of it\b"
+    r"(?!\s+(?:is|are|was|will|would|reserved|available|usable|used|goes|go|set)\b))"
+    r"|\(\s*it\s*\)"
 )
 
 

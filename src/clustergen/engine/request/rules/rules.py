@@ -772,6 +772,19 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs")],
         needs=("biggest", "largest", "fill"),
     ),
+    # "the most B200 we can fit", "the most GB200 that will fit in 2 MW": the tail of a count
+    # objective whose GPU name between was read by the names pass
+    rule(
+        "most_we_can_fit",
+        r"\b(?:(?:we|i|you)\s+(?:can|could)\s+(?:fit|get|put\s+in|power|squeeze\s+in|house)"
+        r"|that\s+(?:will\s+|would\s+)?fits?|(?:will|would)\s+fit)\b",
+        lambda m: (
+            [Reading("objective", "most-gpus", "objective: most GPUs")]
+            if re.search(r"\b(?:the\s+)?most\b[^.,;]{0,40}$", m.string[: m.start()])
+            else []
+        ),
+        needs=("can", "could", "that", "will", "would"),
+    ),
     rule(
         "most_gpus_tail",
         # the tail of "as many B200 as possible" / "as many as will fit": the platform's name in
