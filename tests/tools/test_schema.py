@@ -79,7 +79,7 @@ _COUNTS = {
     "schedule_reserve_share", "serving_share",  # shares of 1, no unit
     "existing_gpus", "existing_nodes", "existing_sus", "existing_spine_free_ports",
     "replaced_gpus",
-    "compute_planes", "fabric_tiers", "max_racks", "growth_gpus",  # counts
+    "compute_planes", "fabric_tiers", "max_racks", "growth_gpus", "tensor_parallel_gpus",  # counts
 }  # fmt: skip
 
 

@@ -254,7 +254,7 @@ class DesignRequest(BaseModel):
         default=None,
         description="speculative decoding (MTP heads, EAGLE): several tokens per decode step",
     )
-    tensor_parallel: int | None = Field(
+    tensor_parallel_gpus: int | None = Field(
         default=None,
         ge=1,
         le=576,
@@ -567,7 +567,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "serving_engine": FieldWords("serving engine"),
     "disaggregated": FieldWords("disaggregated prefill/decode"),
     "speculative_decoding": FieldWords("speculative decoding"),
-    "tensor_parallel": FieldWords("tensor-parallel width"),
+    "tensor_parallel_gpus": FieldWords("tensor-parallel width"),
     "budget_usd": FieldWords("budget", unit="USD"),
     "price_per_gpu_hour": FieldWords("price per GPU-hour", unit="USD", flag="price-per-gpu-hour"),
     "price_per_node_hour": FieldWords("price per node-hour", unit="USD"),

@@ -36,7 +36,7 @@ _SERVING_ONLY = (
     "serving_engine",
     "disaggregated",
     "speculative_decoding",
-    "tensor_parallel",
+    "tensor_parallel_gpus",
 )
 #: what only the training pool reads
 _TRAINING_ONLY = (

@@ -695,7 +695,7 @@ def test_oversubscription_as_a_percentage_is_the_share_above_the_uplinks(
 )
 def test_a_tensor_parallel_width_is_read_and_the_load_says_serving(text: str, tp: int) -> None:
     got = parse_request(load_catalog(), text)
-    assert (got.tensor_parallel, got.workload) == (tp, "inference")
+    assert (got.tensor_parallel_gpus, got.workload) == (tp, "inference")
     assert got.not_understood == []
 
 

@@ -411,12 +411,12 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     # "TP8", "TP=4", "tensor parallel 8", "8-way tensor parallelism": the width of a model copy
     rule(
-        "tensor_parallel",
+        "tensor_parallel_gpus",
         r"\btp\s*[=:]?\s*(\d{1,3})\b|\btensor[- ]parallel(?:ism)?\s*(?:of|=|:)?\s*(\d{1,3})\b"
         r"|(?<![\w.])(\d{1,3})[- ]way\s+tensor[- ]parallel(?:ism)?\b",
         lambda m: [
             Reading(
-                "tensor_parallel",
+                "tensor_parallel_gpus",
                 n := int(m.group(1) or m.group(2) or m.group(3)),
                 f"a model copy over {n} GPUs (tensor parallel)",
             )

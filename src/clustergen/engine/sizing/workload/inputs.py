@@ -66,7 +66,7 @@ class WorkloadInputs(NamedTuple):
     disaggregated: bool | None = None
     speculative: bool | None = None
     #: GPUs a model copy is split over, as the request fixes it (None: the estimator chooses)
-    tensor_parallel: int | None = None
+    tensor_parallel_gpus: int | None = None
     #: days of a stated duration held back for evaluation, rollbacks and restarts: the run is
     #: sized to finish in `days`, the deadline is `days + reserve_days`
     reserve_days: float = 0.0
@@ -432,7 +432,7 @@ def resolve_workload(
         engine=request.serving_engine,
         disaggregated=request.disaggregated,
         speculative=request.speculative_decoding,
-        tensor_parallel=request.tensor_parallel,
+        tensor_parallel_gpus=request.tensor_parallel_gpus,
         method=request_method(request),
         reserve_days=reserve,
     )

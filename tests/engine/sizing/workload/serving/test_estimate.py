@@ -236,7 +236,7 @@ def test_disaggregated_is_chosen_when_it_wins_and_says_why_and_where_the_kv_goes
 def test_a_tensor_parallel_width_asked_is_the_replicas_width(tp: int) -> None:
     """'TP4': only layouts of that width are weighed (the estimator chose its own before)."""
     est, _ = estimate_inference(
-        CAT, _w(model="llama-3.3-70b", gpu="h100-sxm", tpot_ms=50, tensor_parallel=tp)
+        CAT, _w(model="llama-3.3-70b", gpu="h100-sxm", tpot_ms=50, tensor_parallel_gpus=tp)
     )
     assert est.gpus_per_replica == tp
     assert f"TP{tp}" in est.method

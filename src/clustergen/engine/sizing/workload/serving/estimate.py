@@ -141,10 +141,10 @@ def _shapes(w: WorkloadInputs) -> list[tuple[int, int, str]]:
         deps = [t for t in _POWERS if t >= 2 and (t <= w.nvlink_gpus or t <= 4 * widest)]
         out += [(t, 1, "dep") for t in deps]
         out += [(t, 1, "tep") for t, p, lay in list(out) if lay == "tp" and p == 1 and t >= 2]
-    if w.tensor_parallel:
+    if w.tensor_parallel_gpus:
         # the width the request fixes ("TP8"): its layouts alone, pipeline stages included
-        asked = [(t, p, lay) for t, p, lay in out if t * p == w.tensor_parallel]
-        return asked or [(w.tensor_parallel, 1, "tp")]
+        asked = [(t, p, lay) for t, p, lay in out if t * p == w.tensor_parallel_gpus]
+        return asked or [(w.tensor_parallel_gpus, 1, "tp")]
     return out
 
 
@@ -442,8 +442,8 @@ def _infeasible(w: WorkloadInputs, weighed: list[Replica]) -> tuple[WorkloadEsti
     ttft, tpot = fastest(weighed)
     if not weighed:
         why = f"{w.label} at {w.precision.upper()} does not fit any replica of {w.gpu.name}"
-        if w.tensor_parallel:
-            why += f" {w.tensor_parallel} GPUs wide (the tensor-parallel width asked)"
+        if w.tensor_parallel_gpus:
+            why += f" {w.tensor_parallel_gpus} GPUs wide (the tensor-parallel width asked)"
     else:
         why = (
             f"no replica of {w.gpu.name} meets the limits: the fastest reach TTFT "
