@@ -718,3 +718,21 @@ def test_of_it_as_a_pronoun_is_no_it_basis() -> None:
     assert parse_request(cat, "3 MW of IT for H100").power_cap_basis == "it"
     got = parse_request(cat, "2 MW at the facility, half of it reserved, GB200")
     assert got.power_cap_basis == "facility"
+
+
+@pytest.mark.parametrize(
+    ("text", "workload"),
+    [
+        (
+            "fine-tune Qwen2.5 72B with full parameters on 20B tokens in 10 days, H200s",
+            "fine-tuning",
+        ),
+        ("Llama 3 8B full-parameter training on 100B tokens, 64 H100", "training"),
+    ],
+)
+def test_full_parameters_is_the_method_and_leaves_the_workload_its_own(
+    text: str, workload: str
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.training_method, got.workload) == ("full", workload)
+    assert got.not_understood == []

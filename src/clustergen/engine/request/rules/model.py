@@ -114,6 +114,15 @@ MODEL_RULES: tuple[Rule, ...] = (
         _method("full", "full fine-tune (every weight trained)", "fine-tuning"),
         needs=("full",),
     ),
+    # "with full parameters", "all weights updated", "full-parameter training": every weight
+    # trained, said of a fine-tune or a (continued) pre-training alike: the method alone
+    rule(
+        "method_full_words",
+        r"\b(?:with\s+)?(?:full|all)[- ](?:param(?:eter)?s?|weights?)(?:\s+(?:updated|trained))?\b"
+        r"(?!\s+(?:in|on|at)\s+(?:fp|bf|int))",
+        lambda m: [Reading("training_method", "full", "method full (every weight trained)")],
+        needs=("param", "weight"),
+    ),
     rule(
         "method_cpt",
         r"\bcontinu(?:ed|al|ous)[- ]?(?:pre[- ]?)?train(?:ing|ed)?\b|\bcpt\b",
