@@ -14,10 +14,12 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from clustergen.cli.app import main
+from clustergen.engine.model.inventory import device_name
 from clustergen.engine.report.files import device_types
 
 BUNDLES = {
@@ -25,10 +27,23 @@ BUNDLES = {
     "gb300-nvl72": "16 GB300 NVL72 racks",
     "hgx-b300-spectrum-x": "16 HGX B300 servers for training",
     "one-dgx": "1 DGX B200",
+    # an increment: its new devices only, numbered on from the standing ones its links reach
+    "expand-64-dgx-h100": "we have 64 DGX H100 and want to add 32 more",
+    "expand-4-dgx-h100": "we have 4 DGX H100, add 4 more",
 }
 
 #: BOM categories whose lines are devices with a place in the racks
 DEVICE_KINDS = ("compute", "switch", "storage", "management-server", "fabric-manager", "pdu")
+
+
+def _standing(design: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """An increment's standing devices (not in its rack plan; its new links may end on them),
+    by name, each with its inventory group."""
+    return {
+        device_name(g["id"], i): g
+        for g in design["inventory"]["groups"]
+        for i in range(1, (g.get("standing") or 0) + 1)
+    }
 
 
 def _csv(path: Path) -> list[dict[str, str]]:
@@ -68,7 +83,15 @@ def test_every_link_of_the_design_is_a_netbox_cable(bundle: Path) -> None:
     ends += [(r["side_b_device"], r["side_b_name"]) for r in rows]
     assert len(ends) == len(set(ends))  # each interface cabled once
     names = {r["name"] for r in _csv(bundle / "rack_plan.csv")}
-    assert {d for d, _ in ends} <= names
+    standing = set(_standing(design))
+    assert not names & standing  # a standing device is not placed again
+    assert {d for d, _ in ends} <= names | standing
+    # an increment's every link has a new device at one end at least
+    assert all(a in names or b in names for a, b in zip(*_sides(rows), strict=True))
+
+
+def _sides(rows: list[dict[str, str]]) -> tuple[list[str], list[str]]:
+    return [r["side_a_device"] for r in rows], [r["side_b_device"] for r in rows]
 
 
 def _group(name: str) -> str:
@@ -116,6 +139,22 @@ def test_every_device_type_is_the_librarys_or_shipped_and_every_end_an_interface
         key = (row["manufacturer"], row["device_type"])
         assert key in shipped or key in library, key
         types[row["name"]] = key
+    # a standing device (an increment's link to it) is of its group's type: the library's for
+    # its part, or the one shipped for it (its comment names the part)
+    design = json.loads((bundle / "design.json").read_text())
+    docs = (bundle / "netbox_device_types.yaml").read_text().split("---\n")[1:]
+    for name, g in _standing(design).items():
+        mine = [k for k, v in types.items() if _group(k) == g["id"]]
+        if mine:
+            types[name] = types[mine[0]]
+            continue
+        made = [
+            key
+            for key, doc in zip(shipped, docs, strict=True)
+            if f"({g['part'] or 'no catalog part'})" in doc
+        ]
+        lib = device_types.LIBRARY.get(g["part"] or "")
+        types[name] = made[0] if made else ("Nvidia", lib.model if lib else "")
     for row in _csv(bundle / "netbox_cables.csv"):
         for side in ("side_a", "side_b"):
             key, name = types[row[f"{side}_device"]], row[f"{side}_name"]
@@ -151,4 +190,5 @@ def test_topology_conf_places_every_compute_node_once(bundle: Path) -> None:
     assert len(placed) == len(set(placed))
     assert sorted(placed) == sorted(hosts)
     switches = {m[1] for m in re.finditer(r"^SwitchName=(\S+)", conf, re.M)}
-    assert switches <= {r["name"] for r in _csv(bundle / "rack_plan.csv")}
+    # an increment's new nodes may stand under a standing switch: the lines merge into its file
+    assert switches <= {r["name"] for r in _csv(bundle / "rack_plan.csv")} | set(_standing(design))

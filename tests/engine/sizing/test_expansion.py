@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from clustergen.catalog import load_catalog
+from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.design import Design
-from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.inventory import PartKind, unfolded
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.sizing.expansion import REUSED, added_power_w, bom_increment, fabric_room
@@ -117,3 +118,77 @@ def test_a_pair_with_ports_free_takes_the_new_nodes_with_no_switch_added() -> No
     room = fabric_room(standing.fabrics.compute, grown.fabrics.compute)
     assert room.fits
     assert (room.leaves, room.spines, room.max_nodes) == (0, 0, 8)
+
+
+def _expansion(nodes: int, existing: int) -> Design:
+    return plan_design(
+        load_catalog(), DesignRequest(platform="dgx-h100", nodes=nodes, existing_nodes=existing)
+    )
+
+
+def _switches(lines: list[BomLine]) -> int:
+    return sum(
+        ln.quantity for ln in lines if ln.category == PartKind.SWITCH and ln.status == "order"
+    )
+
+
+def test_an_increments_inventory_is_the_grown_ones_new_devices_numbered_on() -> None:
+    """64 DGX H100 grown by 32: the new nodes are node-0065..0096 and the added leaves number on
+    from the standing ones; the reused kinds add no device; the switches the inventory holds
+    are the BOM's."""
+    d, standing, grown = _expansion(32, 64), _pod(64), _pod(96)
+    assert d.inventory is not None
+    assert standing.inventory is not None
+    assert grown.inventory is not None
+    had = {g.id: g.count for g in standing.inventory.groups}
+    groups = {g.id: g for g in d.inventory.groups}
+    assert groups["node"].count == 32
+    assert groups["node"].standing == 64
+    for g in grown.inventory.groups:
+        mine = groups[g.id]
+        assert mine.standing == had.get(g.id, 0)
+        if g.kind in REUSED:
+            assert mine.count == 0
+        elif g.kind != PartKind.PDU:
+            assert mine.count == g.count - had.get(g.id, 0)
+    runs = [run for rack in unfolded(d.inventory.racks) for run in rack.runs]
+    nodes = sorted(i for r in runs if r.group == "node" for i in range(r.first, r.first + r.count))
+    assert nodes == list(range(65, 97))
+    leaves = [r for r in runs if r.group == "compute-leaf"]
+    assert min(r.first for r in leaves) == had["compute-leaf"] + 1
+    ordered = sum(g.count for g in d.inventory.groups if g.kind == PartKind.SWITCH)
+    assert ordered == _switches(d.bom)
+
+
+def test_an_increments_links_are_the_grown_ones_less_the_standing_ones() -> None:
+    """Each link group is the grown installation's less the standing one's, and each reaches a
+    new device: the new nodes' compute links are theirs alone."""
+    d, standing, grown = _expansion(32, 64), _pod(64), _pod(96)
+    assert d.inventory is not None
+    new = {g.id for g in d.inventory.groups if g.count}
+    assert d.links
+    for g in d.links:
+        assert new & {*g.a.groups, *g.b.groups}
+    node_leaf = [g for g in d.links if (g.fabric, g.segment) == ("compute", "node-leaf")]
+    assert sum(g.links for g in node_leaf) == sum(
+        g.links for g in grown.links if (g.fabric, g.segment) == ("compute", "node-leaf")
+    ) - sum(g.links for g in standing.links if (g.fabric, g.segment) == ("compute", "node-leaf"))
+
+
+def test_new_nodes_on_a_standing_pair_cable_to_its_switches_past_their_used_ports() -> None:
+    """4 DGX H100 on a pair with ports free: no switch is added, so the new nodes' cables end on
+    the standing leaves, named as they stand, on interfaces past those the standing nodes use."""
+    from clustergen.engine.report.files.rackplan import design_cables, rack_plan
+
+    d = _expansion(4, 4)
+    assert d.inventory is not None
+    leaf = d.inventory.group("compute-leaf")
+    assert leaf is not None
+    assert (leaf.count, leaf.standing) == (0, 2)
+    placed = {x.name for r in rack_plan(d) for x in r.devices}
+    assert not any(n.startswith("compute-leaf") for n in placed)
+    cables = [c for g, cs in design_cables(d) if g.segment == "node-leaf" for c in cs]
+    cables = [c for c in cables if c[2].startswith("compute-leaf")]
+    assert {c[0] for c in cables} == {f"node-{i:04d}" for i in range(5, 9)}
+    assert {c[2] for c in cables} == {"compute-leaf-001", "compute-leaf-002"}
+    assert min(c[3] for c in cables) > (leaf.standing_ports or 0)

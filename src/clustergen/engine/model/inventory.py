@@ -159,6 +159,20 @@ class DeviceGroup(_M):
     rack_units_known: bool = Field(description="False where the height is an estimate")
     unit_power_w: float | None
     count: int = Field(ge=0)
+    standing: int | None = Field(
+        default=None,
+        ge=0,
+        description="an increment's group: the devices of it that already stand, named "
+        "id-001 .. on (the new ones number on from them), neither placed nor ordered again; "
+        "links of new devices may end on them",
+    )
+    standing_ports: int | None = Field(
+        default=None,
+        ge=0,
+        description="an increment's group: the interfaces a standing device of it cables at "
+        "most as the installation stands (its links spread evenly); a new link on one takes "
+        "the next",
+    )
     supply: DeviceSupply = "order"
     tray: Literal["compute", "switch", "power"] | None = Field(
         default=None, description="a rack-scale system's tray: its place in the rack's front view"

@@ -3,7 +3,10 @@ whether the standing spine (core) tier has room for it, and the parts and power 
 
 The rule is the architect's: the installation as it stands and as it will stand are each built
 as their reference architecture builds them; the increment is the difference, less what it
-reuses (fabric managers, management servers, storage), which is never quoted again."""
+reuses (fabric managers, management servers, storage), which is never quoted again. Its
+inventory and links are the grown installation's new devices, in the racks they stand in, and
+the links that reach them (sizing/inventory/increment.py), so the rack plan, the cables and the
+NetBox files agree with the BOM."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import DesignRequest, Fabric
 from clustergen.engine.sizing.bom import totals
 from clustergen.engine.sizing.checks import check
+from clustergen.engine.sizing.inventory.increment import increment_of
 from clustergen.engine.sizing.platform import it_cap_w
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import plural
@@ -328,6 +332,7 @@ def _expanded(
                 }
             )
             updates["fabrics"] = d.fabrics.model_copy(update={"compute": cf})
+        updates.update(_devices(d, standing, grown))
     restated = updates.get("power", d.power)
     it_w = restated.it_total_w if isinstance(restated, PowerSection) else d.power.it_total_w
     checks = [c for c in d.checks if not c.name.startswith("power under cap")]
@@ -350,6 +355,24 @@ def _expanded(
     )
     updates["assumptions"] = [*notes, *d.assumptions]
     return d.model_copy(update=updates)
+
+
+def _devices(d: Design, standing: Design, grown: Design) -> dict[str, object]:
+    """The increment's inventory and links: the grown installation's new devices, in the racks
+    they stand in, and the links that reach them (sizing/inventory/increment.py); the nodes are
+    the increment's own platform's where it is not the installation's."""
+    if standing.inventory is None or grown.inventory is None or d.inventory is None:
+        return {}
+    inc = increment_of(standing.inventory, grown.inventory, standing.links, grown.links, REUSED)
+    own = {g.id: g for g in d.inventory.groups if g.kind in PER_NODE}
+    fields = ("name", "part", "vendor", "unit_power_w", "rack_units", "rack_units_known")
+    groups = [
+        g.model_copy(update={f: getattr(own[g.id], f) for f in fields})
+        if g.id in own and own[g.id].part != g.part
+        else g
+        for g in inc.inventory.groups
+    ]
+    return {"inventory": inc.inventory.model_copy(update={"groups": groups}), "links": inc.links}
 
 
 def _leaves(n: int) -> str:

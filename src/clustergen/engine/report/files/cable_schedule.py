@@ -7,7 +7,13 @@ import csv
 import io
 
 from clustergen.engine.model.design import Design
-from clustergen.engine.report.files.rackplan import end_names, names_by_group, rack_plan, ranges
+from clustergen.engine.report.files.rackplan import (
+    end_names,
+    names_by_group,
+    rack_plan,
+    ranges,
+    standing_names,
+)
 from clustergen.engine.report.plain_text import cell_text
 
 
@@ -18,7 +24,7 @@ def cable_schedule_csv(d: Design) -> str:
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    names = names_by_group(rack_plan(d))
+    names, standing = names_by_group(rack_plan(d)), standing_names(d)
     w.writerow(
         [
             "fabric",
@@ -51,12 +57,12 @@ def cable_schedule_csv(d: Design) -> str:
                     g.links,
                     g.speed_gbps,
                     g.a.device,
-                    "; ".join(ranges(end_names(g, "a", names))),
+                    "; ".join(ranges(end_names(g, "a", names, standing))),
                     g.a.port,
                     g.a.transceiver or "",
                     g.a.transceivers,
                     g.b.device,
-                    "; ".join(ranges(end_names(g, "b", names))),
+                    "; ".join(ranges(end_names(g, "b", names, standing))),
                     g.b.port,
                     g.b.transceiver or "",
                     g.b.transceivers,

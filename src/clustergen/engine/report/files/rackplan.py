@@ -158,9 +158,21 @@ def _rack_kw(rack: Rack) -> str:
 
 
 def device_groups_by_name(d: Design) -> dict[str, DeviceGroup]:
-    """Each rack-plan device's group, by the device's name."""
+    """Each rack-plan device's group, by the device's name, and each standing device's (an
+    increment's links may end on one)."""
     groups = {g.id: g for g in d.inventory.groups} if d.inventory else {}
-    return {x.name: groups[x.group] for r in rack_plan(d) for x in r.devices}
+    out = {name: groups[gid] for gid, names in standing_names(d).items() for name in names}
+    out.update({x.name: groups[x.group] for r in rack_plan(d) for x in r.devices})
+    return out
+
+
+def standing_names(d: Design) -> dict[str, list[str]]:
+    """The devices of each group that already stand (an increment's), by name: not in the rack
+    plan, but a new device's link may end on one."""
+    groups = d.inventory.groups if d.inventory else []
+    return {
+        g.id: [device_name(g.id, i) for i in range(1, g.standing + 1)] for g in groups if g.standing
+    }
 
 
 def cabled_ports(d: Design) -> dict[str, int]:
@@ -196,10 +208,17 @@ def names_by_group(racks: list[Rack]) -> dict[str, list[str]]:
     return out
 
 
-def end_names(g: LinkGroup, side: str, names: dict[str, list[str]]) -> list[str]:
-    """The rack plan's devices at one end of a link group, in group order."""
+def end_names(
+    g: LinkGroup,
+    side: str,
+    names: dict[str, list[str]],
+    standing: dict[str, list[str]] | None = None,
+) -> list[str]:
+    """The rack plan's devices at one end of a link group, in group order; where its groups
+    have none there, the devices of them that already stand (an increment's link to them)."""
     end = g.a if side == "a" else g.b
-    return [n for group in end.groups for n in names.get(group, [])]
+    placed = [n for group in end.groups for n in names.get(group, [])]
+    return placed or [n for group in end.groups for n in (standing or {}).get(group, [])]
 
 
 def ranges(names: list[str]) -> list[str]:
@@ -241,13 +260,15 @@ _LAID = {("compute", "node-leaf"), ("compute", "leaf-spine")}
 
 
 class _Ports:
-    """The next free interface of each device (p1, p2, ...), so no port is used twice."""
+    """The next free interface of each device (p1, p2, ...), so no port is used twice; a
+    standing device's past the interfaces it already cables (`DeviceGroup.standing_ports`)."""
 
-    def __init__(self) -> None:
-        self.used: dict[str, int] = {}
+    def __init__(self, used: dict[str, int] | None = None) -> None:
+        self.base: dict[str, int] = dict(used or {})
+        self.used: dict[str, int] = dict(self.base)
 
     def take(self, device: str, port: int | None = None) -> int:
-        n = port if port is not None else self.used.get(device, 0) + 1
+        n = port + self.base.get(device, 0) if port is not None else self.used.get(device, 0) + 1
         self.used[device] = max(self.used.get(device, 0), n)
         return n
 
@@ -302,17 +323,24 @@ def netbox_cables_csv(d: Design) -> str:
 def design_cables(d: Design) -> list[tuple[LinkGroup, list[tuple[str, int, str, int]]]]:
     """Every link group with its links one by one: (device, interface, device, interface), the
     devices as the rack plan names them, each interface used once."""
-    names = names_by_group(rack_plan(d))
-    ports = _Ports()
+    names, standing = names_by_group(rack_plan(d)), standing_names(d)
+    groups = {g.id: g for g in d.inventory.groups} if d.inventory else {}
+    ports = _Ports(
+        {n: groups[gid].standing_ports or 0 for gid, each in standing.items() for n in each}
+    )
     # the compute fabric's laid-out links first: they name their ports, the rest take the next
     laid = sorted(d.links, key=lambda g: (g.fabric, g.segment) not in _LAID)
-    return [(g, _cables(d, g, names, ports)) for g in laid]
+    return [(g, _cables(d, g, names, standing, ports)) for g in laid]
 
 
 def _cables(
-    d: Design, g: LinkGroup, names: dict[str, list[str]], ports: _Ports
+    d: Design,
+    g: LinkGroup,
+    names: dict[str, list[str]],
+    standing: dict[str, list[str]],
+    ports: _Ports,
 ) -> list[tuple[str, int, str, int]]:
-    a, b = end_names(g, "a", names), end_names(g, "b", names)
+    a, b = end_names(g, "a", names, standing), end_names(g, "b", names, standing)
     if not a or not b or not g.links:
         return []
     if g.fabric == "compute":

@@ -9,6 +9,9 @@ Rules:
   its first rail's leaf: one hop apart, as the tree then says);
 - each upper switch lists the switches below it it has a link to, of those the file defines (a
   tree names no switch it does not define);
+- an increment on a standing installation (devices that already stand, `standing_names`) lists
+  its new nodes under the switches they are cabled to, standing or new: the lines to merge into
+  the installation's own topology.conf, whose standing nodes the design does not cable again;
 - a design with no compute fabric (a server standing alone) puts each node under a switch name
   of its own (its NVLink domain), so every node is placed once and no job spans two.
 """
@@ -17,7 +20,12 @@ from __future__ import annotations
 
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.inventory import NODE
-from clustergen.engine.report.files.rackplan import design_cables, names_by_group, rack_plan
+from clustergen.engine.report.files.rackplan import (
+    design_cables,
+    names_by_group,
+    rack_plan,
+    standing_names,
+)
 from clustergen.engine.report.plain_text import cell_text
 
 #: the compute fabric's switch-to-switch segments, lower tier first
@@ -56,6 +64,11 @@ def topology_conf(d: Design) -> str:
         "# Slurm topology.conf (TopologyPlugin=topology/tree) for the compute fabric;",
         "# switch and node names as in rack_plan.csv, links as in netbox_cables.csv",
     ]
+    if standing_names(d):
+        head += [
+            "# the new nodes only, under the switches they are cabled to (standing or new):",
+            "# merge these lines into the standing installation's topology.conf",
+        ]
     cables = [(g, c) for g, c in design_cables(d) if g.fabric == "compute"]
     under: dict[str, list[str]] = {}
     placed: set[str] = set()
