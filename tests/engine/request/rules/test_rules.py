@@ -736,3 +736,22 @@ def test_full_parameters_is_the_method_and_leaves_the_workload_its_own(
     got = parse_request(load_catalog(), text)
     assert (got.training_method, got.workload) == ("full", workload)
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "platform", "gpus", "nodes"),
+    [
+        ("256 x B300 (HGX)", "hgx-b300", 256, None),
+        ("32 H200 DGX systems", "dgx-h200", None, 32),
+        ("a single H200 DGX", "dgx-h200", None, 1),
+        ("4 H100 HGX servers", "hgx-h100", None, 4),
+    ],
+)
+def test_a_gpu_named_before_its_system_family(
+    text: str, platform: str, gpus: int | None, nodes: int | None
+) -> None:
+    """'B300 HGX' names the HGX system ('hgx' was unread); a figure before the GPU counts
+    GPUs, a unit word or a count in words counts systems ('32 H200 DGX systems' was 32 GPUs)."""
+    got = parse_request(load_catalog(), text)
+    assert (got.platform, got.gpus, got.nodes) == (platform, gpus, nodes)
+    assert got.not_understood == []

@@ -136,6 +136,17 @@ def _bare_count(r: Draft, named: list[Named], spans: list[Span]) -> Named | None
         n = count.value
         if kind == "system" and _GPU_WORD.match(r.low, e):  # "64 GB200 NVL72 GPUs": GPUs
             kind = "gpu"
+        # "256 B300 HGX": a figure before the GPU said first counts GPUs, in that system ("a
+        # single H200 DGX", "H100 DGX x 4" count systems)
+        if (
+            kind == "system"
+            and unit is None
+            and count.end <= s
+            and re.search(r"\d", count.words)
+            and _gpu_first(r, eid, r.low[s:e])
+        ):
+            kind = "gpu"
+
         if kind == "system":
             words = (unit.group(0) if unit else r.low[s:e]).strip()
             if words.endswith(("rack", "racks")) or re.search(r"\bracks?\b", count.words):
@@ -154,6 +165,18 @@ def _bare_count(r: Draft, named: list[Named], spans: list[Span]) -> Named | None
     return None
 
 
+def _gpu_first(r: Draft, system_id: str, words: str) -> bool:
+    """Whether a DGX or HGX system's name as written starts with its GPU's ("B300 HGX", "H200
+    DGX")."""
+    system = r.catalog.system(system_id)
+    gpu = system.gpu
+    if system.kind not in ("dgx", "hgx"):
+        return False  # a rack-scale system's name leads with its GPU's ("GB300 NVL72")
+    if re.search(r"\b(?:servers?|systems?|nodes?|boxes)\b", words):
+        return False  # "4 H100 HGX servers": the name's own unit counts servers
+    return bool(gpu) and words.startswith(str(gpu).split("-")[0])
+
+
 def _gpu_count(r: Draft, gpu: str, n: int, words: str) -> str:
     """A count beside a GPU's name, by the unit its words give: GPUs ("512 H100s"), nodes ("16
     H100 servers", "4 nodes of H200"), or racks ("3 racks of GB200"), which count the nodes of
@@ -162,6 +185,8 @@ def _gpu_count(r: Draft, gpu: str, n: int, words: str) -> str:
     unit = _UNITS_IN.search(words)
     if unit is None:
         r.fields["gpus"] = n
+        if gpu in r.catalog.entries.get("systems", {}):  # "256 B300 HGX": GPUs in the system
+            return f"{words.strip()!r} -> {n} GPUs (say '{n} ... servers' to count servers)"
         return f"{words.strip()!r} -> {n} GPUs"
     if not unit.group(0).startswith("rack"):
         r.fields["nodes"] = n
