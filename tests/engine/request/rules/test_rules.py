@@ -755,3 +755,15 @@ def test_a_gpu_named_before_its_system_family(
     got = parse_request(load_catalog(), text)
     assert (got.platform, got.gpus, got.nodes) == (platform, gpus, nodes)
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cheapest way to serve Llama 3.1 70B at 10k tokens/s aggregate",
+        "most cost-effective H100 cluster for 512 GPUs",
+        "train a 7B on 2T tokens in 3 weeks with 128 H100, then serve it to 300 concurrent users",
+    ],
+)
+def test_cost_words_and_framing_are_understood(text: str) -> None:
+    assert parse_request(load_catalog(), text).not_understood == []

@@ -754,6 +754,22 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs (the most throughput)")],
         needs=("throughput", "token"),
     ),
+    # "the cheapest way", "lowest cost per token", "most cost-effective": the study ranks by
+    # capital wherever every line is priced, by least IT power otherwise; said, no field
+    rule(
+        "least_cost",
+        r"\b(?:cheapest|cheaper|least\s+expensive|lowest[- ]cost|lowest\s+price|most\s+cost[- ]"
+        r"effective|cost[- ]optimi[sz]ed|best\s+value)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "least cost",
+                "least cost: ranked by capital where every line is priced, else least IT power",
+                "member",
+            )
+        ],
+        needs=("cheap", "expensive", "cost", "price", "value", "effective", "lowest", "optimi"),
+    ),
     rule(
         "perf_per_watt",
         # "best performance per watt", "most energy-efficient", "max PFLOPS per MW", "perf/W"
