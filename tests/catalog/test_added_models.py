@@ -19,11 +19,13 @@ SPELLINGS = {
         "DeepSeek-R1-Distill-Llama-70B",
         "deepseek-ai/DeepSeek-R1-Distill-Llama-70B",
         "R1 Distill Llama 70B",
+        "DeepSeek R1 Distill Llama 70B",
     ),
     "deepseek-r1-distill-qwen-32b": (
         "DeepSeek-R1-Distill-Qwen-32B",
         "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
         "r1 distill qwen 32b",
+        "deepseek r1 distill qwen 32b",
     ),
     "phi-4": ("Phi-4", "microsoft/phi-4", "phi 4"),
     "phi-3-mini": ("Phi-3-mini", "microsoft/Phi-3-mini-4k-instruct", "phi 3 mini"),
