@@ -1,7 +1,7 @@
-"""The models customers named that the catalog lacked (DeepSeek-R1 distills, Phi-4, Phi-3-mini,
-Mistral NeMo, Gemma 2, Qwen2.5-Coder 32B): found by the spellings customers use, in a request as
-well as by name; their sizes follow from their architecture fields and round to the size their
-publishers give; and no earlier reading moved."""
+"""The models customers named that the catalog lacked (DeepSeek-R1 distills, Phi-4, Phi-3-mini
+and -medium, Mistral NeMo, Gemma 2, Qwen2.5-Coder 32B): found by the spellings customers use, in
+a request as well as by name; their sizes follow from their architecture fields and round to the
+size their publishers give; and no earlier reading moved."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ SPELLINGS = {
     ),
     "phi-4": ("Phi-4", "microsoft/phi-4", "phi 4"),
     "phi-3-mini": ("Phi-3-mini", "microsoft/Phi-3-mini-4k-instruct", "phi 3 mini"),
+    "phi-3-medium": ("Phi-3-medium", "microsoft/Phi-3-medium-128k-instruct", "phi 3 medium"),
     "mistral-nemo-12b": (
         "Mistral NeMo",
         "mistralai/Mistral-Nemo-Instruct-2407",
@@ -100,6 +101,7 @@ PUBLISHED = [
     ("deepseek-r1-distill-qwen-32b", 2, True, 32, "DeepSeek-R1 README: distilled 32B"),
     ("phi-4", 2, False, 14, "Microsoft: Phi-4, a 14B model"),
     ("phi-3-mini", 2, False, 3.8, "Phi-3 report abstract: phi-3-mini, 3.8 billion"),
+    ("phi-3-medium", 2, False, 14, "Phi-3-Medium-128K-Instruct card: 14B parameters"),
     ("mistral-nemo-12b", 2, False, 12, "Mistral NeMo: a 12B model"),
     ("gemma-2-9b", 4, False, 9, "Gemma 2 9B"),
     ("gemma-2-27b", 4, False, 27, "Gemma 2 27B"),
