@@ -62,7 +62,8 @@ def _find_platform(
     character spans they used."""
     found: list[Named] = []
     spans: list[Span] = []
-    # Candidate phrases: 1 to 4 consecutive words, normalised as catalog names are.
+    # Candidate phrases: 1 to 5 consecutive words, normalised as catalog names are ("DeepSeek R1
+    # Distill Llama 70B" is five; four read it as two models, "DeepSeek R1" and "Llama 70B").
     words = [
         w
         for w in re.finditer(r"[a-z0-9][a-z0-9.+-]*", text)
@@ -74,7 +75,7 @@ def _find_platform(
     i = 0
     while i < len(words):
         hit = None
-        for width in (4, 3, 2, 1):
+        for width in (5, 4, 3, 2, 1):
             if i + width > len(words):
                 continue
             start, end = words[i].start(), words[i + width - 1].end()
