@@ -25,7 +25,7 @@ from clustergen.engine.model.inventory import PartKind
 from clustergen.engine.model.request import DesignRequest, Fabric
 from clustergen.engine.sizing.bom import totals
 from clustergen.engine.sizing.checks import check
-from clustergen.engine.sizing.inventory.increment import increment_of
+from clustergen.engine.sizing.inventory import increment_of
 from clustergen.engine.sizing.platform import it_cap_w
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import plural

@@ -767,3 +767,22 @@ def test_a_gpu_named_before_its_system_family(
 )
 def test_cost_words_and_framing_are_understood(text: str) -> None:
     assert parse_request(load_catalog(), text).not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Design for 2048 GB200 GPUs on InfiniBand XDR with 8 racks per SU",
+        "256 DGX H100, SUs of 32 nodes",
+    ],
+)
+def test_an_ras_own_su_size_is_read_and_not_taken_for_a_count(text: str) -> None:
+    """'SUs of 32 nodes' was read as 32 nodes (and '256' left unread)."""
+    got = parse_request(load_catalog(), text)
+    assert (got.gpus or 0) + (got.nodes or 0) in (2048, 256)
+    assert got.not_understood == []
+
+
+def test_an_su_size_no_ra_builds_is_refused_with_the_sizes_there_are() -> None:
+    with pytest.raises(RequestError, match="8 racks"):
+        parse_request(load_catalog(), "2048 GB200, 4 racks per SU")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from clustergen.engine.request.draft import Draft
-from clustergen.engine.request.passes.counts import read_bare_count, read_su_count
+from clustergen.engine.request.passes.counts import read_bare_count, read_su_count, read_su_size
 from clustergen.engine.request.passes.installed import (
     read_cap_scope,
     read_existing_installation,
@@ -93,6 +93,7 @@ PASSES: tuple[Pass, ...] = (
     tokens_from_load,
     read_su_count,
     read_bare_count,
+    read_su_size,
     read_permissions,
     resolve_members,
     read_limit_words,

@@ -74,6 +74,57 @@ def read_su_count(r: Draft) -> None:
     r.take(count.start, count.end, f"{count.words!r} -> {_units(r, system, nodes)}: {basis}")
 
 
+def _ra_su_sizes(r: Draft, unit: str) -> list[tuple[str, int, str]]:
+    """(RA id, its SU size in `unit`, the unit's word) for the named system, or for each system
+    of the named GPU with a reference architecture."""
+    platform = r.fields.get("platform")
+    gpu = next((eid for kind, eid in r.named if kind == "gpu"), r.fields.get("gpu"))
+    systems = (
+        [platform]
+        if isinstance(platform, str)
+        else [s.id for s in r.catalog.all("systems", System) if s.gpu == gpu and s.gpus_per_node]
+    )
+    fabric = next(iter(r.members.get("fabric", set())), None)
+    out = []
+    for system in systems:
+        arch = r.catalog.architecture_for(system, fabric)
+        if arch is None:
+            continue
+        rack_scale = r.catalog.system(system).kind == "nvl-rack"
+        per_rack = 1 if rack_scale else arch.nodes_per_rack
+        if unit == "racks" and per_rack:
+            out.append((arch.id, -(-arch.su_nodes // per_rack), "racks"))
+        elif unit != "racks":
+            out.append((arch.id, arch.su_nodes, "racks" if rack_scale else "nodes"))
+    return out
+
+
+def read_su_size(r: Draft) -> None:
+    """The size of a scalable unit a request states ("2048 GB200 on XDR, 8 racks per SU", read
+    by its rule): an RA's own SU for the named system (or the named GPU's systems) is read as
+    such; another is refused, since an RA builds only its own. A pass: the SU is an RA's."""
+    size = r.fields.pop("_su_size", None)
+    phrase = r.phrases.pop("_su_size", "")
+    if not isinstance(size, tuple):
+        return
+    n, unit = size
+    sizes = _ra_su_sizes(r, unit)
+    same = [(aid, k, what) for aid, k, what in sizes if k == n]
+    if sizes and not same:
+        built = "; ".join(sorted({f"{aid}: {k} {what}" for aid, k, what in sizes}))
+        raise RequestError(
+            f"{phrase!r} is no scalable unit a reference architecture here builds ({built})",
+            hint="ask for the GPU or node count, or for a count of its SUs",
+        )
+    note = (
+        f"{phrase!r} -> the {same[0][0]} SU of {n} {same[0][2]}"
+        if same
+        else f"{phrase!r} -> an SU size, with no RA here to hold it to: not applied"
+    )
+    head = f"{phrase!r} ->"
+    r.understood = [note if u.startswith(head) else u for u in r.understood]
+
+
 def read_bare_count(r: Draft) -> None:
     """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes), "a single
     DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks); a count beside a

@@ -830,6 +830,28 @@ RULES: tuple[Rule, ...] = (
         ],
         needs=("each", "every", "gpu"),
     ),
+    # "8 racks per SU", "SUs of 32 nodes": the size of a scalable unit, not a count of the
+    # cluster (the counts pass holds it to the RA's SU)
+    rule(
+        "su_size",
+        r"(?<![\w.])(?P<n>\d+)\s+(?P<unit>racks?|nodes?|systems?|servers?)\s+(?:per|a|an|each|in\s+"
+        r"(?:an?|each|one))\s+(?:su|scalable\s+unit)\b"
+        r"|\b(?:sus?|scalable\s+units?)\s+of\s+(?P<n2>\d+)\s+(?P<unit2>racks?|nodes?|systems?|"
+        r"servers?)\b",
+        lambda m: [
+            Reading(
+                "_su_size",
+                (
+                    int(m.group("n") or m.group("n2")),
+                    "racks"
+                    if (m.group("unit") or m.group("unit2")).startswith("rack")
+                    else "nodes",
+                ),
+                "an SU size",
+            )
+        ],
+        needs=("node", "rack", "server", "system"),
+    ),
     # "we don't need 512 GPUs, 256 is plenty", "not 128 but 256 GPUs": a count said not to be
     # wanted is not the count; the one said to do is
     rule(
