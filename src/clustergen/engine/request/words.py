@@ -292,6 +292,7 @@ FILLER = frozenset(
         "requirement",
         "colocation",
         "cage",
+        "everywhere",
         "then",
         "way",
         "aggregate",

@@ -786,3 +786,46 @@ def test_an_ras_own_su_size_is_read_and_not_taken_for_a_count(text: str) -> None
 def test_an_su_size_no_ra_builds_is_refused_with_the_sizes_there_are() -> None:
     with pytest.raises(RequestError, match="8 racks"):
         parse_request(load_catalog(), "2048 GB200, 4 racks per SU")
+
+
+def test_a_stack_ruled_out_item_by_item_leaves_the_one_asked() -> None:
+    """'We don't want Dynamo or disaggregation, just plain vLLM' was refused as two engines."""
+    cat = load_catalog()
+    got = parse_request(
+        cat,
+        "We don't want Dynamo or disaggregation, just plain vLLM on 8 H100 for Llama 3.1 70B, "
+        "100 concurrent users",
+    )
+    assert (got.serving_engine, got.disaggregated) == ("vllm", False)
+    assert parse_request(
+        cat, "no vLLM; serve Llama 3.1 8B with SGLang on 2 H100"
+    ).serving_engine == ("sglang")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no TP: Llama 3.1 8B on 8 L40S, 200 concurrent users",
+        "Llama 3.1 8B on 8 L40S, each GPU its own replica, 200 concurrent users",
+    ],
+)
+def test_a_copy_on_every_gpu_is_a_width_of_one(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.tensor_parallel_gpus == 1
+    assert got.not_understood == []
+
+
+def test_a_negated_fabric_for_storage_sets_the_storage_fabric_not_the_compute_one() -> None:
+    """'avoid Ethernet storage' ruled Ethernet out for compute and put storage out of scope."""
+    got = parse_request(load_catalog(), "avoid Ethernet storage; InfiniBand everywhere; 256 H200")
+    assert (got.storage_fabric, got.fabric_excluded, got.storage_excluded) == (
+        "infiniband",
+        None,
+        None,
+    )
+    assert got.not_understood == []
+
+
+def test_an_su_size_said_not_needed_is_not_held() -> None:
+    got = parse_request(load_catalog(), "4 racks per SU isn't required, just give me 2048 GB200")
+    assert got.gpus == 2048

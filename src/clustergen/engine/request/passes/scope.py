@@ -323,7 +323,32 @@ def read_scope(r: Draft) -> None:
     r.read(RACK_CEILING)
     _apply(r, _undecided(r.low, r.used))
     _apply(r, _workloads_ruled_out(r.low, r.used))
+    _apply(r, _storage_fabric_ruled_out(r.low, r.used))
     _apply(r, [*_exclusions(r.low, r.used), *_rack_limits(r.low, r.used)])
+
+
+#: a fabric said of storage ("Ethernet storage"): ruled out, the other technology serves storage
+_STORAGE_TECH = re.compile(
+    r"\b(?P<tech>ethernet|roce|spectrum[- ]?x|infini\s*band|ib)(?:[- ]based)?\s+(?:for\s+(?:the\s+)?)?"
+    r"storage\b(?!\s+(?:tier|capacity|of)\b)"
+)
+
+
+def _storage_fabric_ruled_out(low: str, used: list[bool]) -> list[Found]:
+    """'avoid Ethernet storage', 'no RoCE for storage': the storage fabric is the other
+    technology (it ruled Ethernet out for the compute fabric and the storage out of scope)."""
+    out: list[Found] = []
+    for cs, ce in clauses(low):
+        for m in _STORAGE_TECH.finditer(low, cs, ce):
+            span = negated(low, cs, ce, m.start(), m.end()) if _free(used, *m.span()) else None
+            if span is None:
+                continue
+            ruled = "infiniband" if m.group("tech")[0] == "i" else "ethernet"
+            other = _OTHER[ruled]
+            words = low[span[0] : span[1]].strip()
+            note = f"{words!r} -> storage fabric {other} ({ruled} ruled out for storage)"
+            out.append(Found(span[0], span[1], "storage_fabric", other, note))
+    return out
 
 
 #: a workload's words, read when a negation rules it out ("we're not doing training, only

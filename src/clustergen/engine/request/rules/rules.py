@@ -834,12 +834,17 @@ RULES: tuple[Rule, ...] = (
     # cluster (the counts pass holds it to the RA's SU)
     rule(
         "su_size",
-        r"(?<![\w.])(?P<n>\d+)\s+(?P<unit>racks?|nodes?|systems?|servers?)\s+(?:per|a|an|each|in\s+"
+        r"(?:(?<![\w.])(?P<n>\d+)\s+(?P<unit>racks?|nodes?|systems?|servers?)\s+(?:per|a|an|each|in\s+"
         r"(?:an?|each|one))\s+(?:su|scalable\s+unit)\b"
         r"|\b(?:sus?|scalable\s+units?)\s+of\s+(?P<n2>\d+)\s+(?P<unit2>racks?|nodes?|systems?|"
-        r"servers?)\b",
+        r"servers?)\b)"
+        # "4 racks per SU isn't required": said not to be wanted, read and not held to
+        r"(?P<no>\s+(?:is\s*n[o’']?t|is\s+not|are\s+not|aren[’']?t)\s+(?:required|needed|"
+        r"necessary|a\s+must))?",
         lambda m: [
-            Reading(
+            Reading("_said", "no SU size", "an SU size said not to be needed", "member")
+            if m.group("no")
+            else Reading(
                 "_su_size",
                 (
                     int(m.group("n") or m.group("n2")),

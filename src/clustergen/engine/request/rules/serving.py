@@ -373,8 +373,51 @@ def _engine(m: re.Match[str]) -> list[Reading]:
     return [Reading("serving_engine", engine, f"served with {engine}")]
 
 
+#: the words of a serving stack a negation may rule out, item by item
+_STACK = (
+    r"dynamo|vllm|sglang|tensorrt[- ]?llm|trt[- ]?llm|disaggregat(?:ed|ion)(?:\s+(?:serving|prefill))?"
+    r"|mtp|speculative\s+decoding|eagle[- ]?3?"
+)
+
+
+def _stack_ruled_out(m: re.Match[str]) -> list[Reading]:
+    out: list[Reading] = []
+    for item in re.findall(_STACK, m.group(0)):
+        if item.startswith("disaggregat"):
+            out.append(Reading("disaggregated", False, "prefill and decode on the same servers"))
+        elif item in ("mtp", "speculative decoding") or item.startswith("eagle"):
+            out.append(Reading("speculative_decoding", False, "no speculative decoding"))
+        else:
+            engine = next(v for k, v in _ENGINES.items() if k in item)
+            out.append(Reading("_said", f"not {engine}", f"not served with {engine}", "member"))
+    return out
+
+
 #: read with the serving rules: the engine, prefill/decode on separate pools, MTP or EAGLE
 STACK_RULES: tuple[Rule, ...] = (
+    # "we don't want Dynamo or disaggregation", "no vLLM": a serving stack ruled out, every item
+    # of the list (before the rules that read the words as asked for)
+    rule(
+        "stack_ruled_out",
+        r"\b(?:no|not|without|avoid(?:ing)?|(?:do\s+not|don[’']?t)\s+(?:want|need|use)|rather\s+not)"
+        r"\s+(?:(?:using|use|any|a|the|nvidia)\s+)*(?:"
+        + _STACK
+        + r")(?:\s*(?:,|/|or|nor|and|,\s*or)\s*(?:"
+        + _STACK
+        + r"))*\b",
+        _stack_ruled_out,
+        needs=(
+            "disaggregat",
+            "dynamo",
+            "eagle",
+            "mtp",
+            "sglang",
+            "speculative",
+            "trt",
+            "tensorrt",
+            "vllm",
+        ),
+    ),
     rule(
         "serving_engine",
         r"\b(tensorrt[- ]?llm|trt[- ]?llm|vllm|sglang|(?:nvidia\s+)?dynamo)\b",
@@ -413,15 +456,18 @@ STACK_RULES: tuple[Rule, ...] = (
     rule(
         "tensor_parallel_gpus",
         r"\btp\s*[=:]?\s*(\d{1,3})\b|\btensor[- ]parallel(?:ism)?\s*(?:of|=|:)?\s*(\d{1,3})\b"
-        r"|(?<![\w.])(\d{1,3})[- ]way\s+tensor[- ]parallel(?:ism)?\b",
+        r"|(?<![\w.])(\d{1,3})[- ]way\s+tensor[- ]parallel(?:ism)?\b"
+        # "no TP", "each GPU its own replica", "one replica per GPU": a copy on every GPU
+        r"|\b(?P<one>no\s+(?:tp|tensor[- ]parallel(?:ism)?)|(?:each|every)\s+gpu\s+(?:is\s+|runs\s+)?"
+        r"(?:its\s+own|a|one)\s+(?:replica|copy|instance)|one\s+(?:replica|copy|instance)\s+per\s+gpu)\b",
         lambda m: [
             Reading(
                 "tensor_parallel_gpus",
-                n := int(m.group(1) or m.group(2) or m.group(3)),
-                f"a model copy over {n} GPUs (tensor parallel)",
+                n := 1 if m.group("one") else int(m.group(1) or m.group(2) or m.group(3)),
+                f"a model copy over {n} GPU{'s' if n > 1 else ''} (tensor parallel)",
             )
         ],
-        needs=("tp", "tensor", "parallel"),
+        needs=("tp", "tensor", "parallel", "no", "each", "every", "replica", "copy", "instance"),
     ),
     rule(
         "speculative_decoding",
