@@ -368,6 +368,21 @@ def _request_gpus(request: DesignRequest, system: System | None) -> int | None:
     return None
 
 
+def _check_tensor_parallel(tp: int | None, arch: Arch, label: str) -> None:
+    """A tensor-parallel width splits every layer's attention heads (and key/value heads, where
+    there are fewer of them than GPUs, they are copied): the heads must divide evenly."""
+    heads = arch.model.attention_heads if arch.model else None
+    if tp is None or tp == 1 or not heads or heads % tp == 0:
+        return
+    fits = [t for t in (1, 2, 4, 8, 16, 32, 64) if heads % t == 0]
+    raise RequestError(
+        f"TP{tp} does not divide {label}'s {heads} attention heads evenly",
+        hint=f"ask for TP{', TP'.join(str(t) for t in fits)}",
+        field="tensor_parallel_gpus",
+        value=tp,
+    )
+
+
 def resolve_workload(
     catalog: Catalog,
     request: DesignRequest,
@@ -379,6 +394,7 @@ def resolve_workload(
     at `percentile` (None: the mean)."""
     kind = workload_kind(request)
     arch, label, assumed = resolve_model(catalog, request)
+    _check_tensor_parallel(request.tensor_parallel_gpus, arch, label)
     gpu, system, gpu_notes = resolve_gpu(catalog, request, system)
     precision, precision_notes = resolve_precision(catalog, request, kind, gpu, arch.model)
     sequence, isl, osl, shape_notes = resolve_shape(catalog, request, kind, arch)

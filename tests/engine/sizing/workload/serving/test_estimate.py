@@ -240,3 +240,8 @@ def test_a_tensor_parallel_width_asked_is_the_replicas_width(tp: int) -> None:
     )
     assert est.gpus_per_replica == tp
     assert f"TP{tp}" in est.method
+
+
+def test_a_width_that_does_not_divide_the_heads_is_refused_with_the_widths_that_do() -> None:
+    with pytest.raises(RequestError, match="TP3 does not divide"):
+        _w(model="llama-3.1-8b", gpu="h100-sxm", tensor_parallel_gpus=3)
