@@ -291,3 +291,12 @@ def storage_owner(d: Design) -> str | None:
     if d.expansion is not None:
         return "the existing installation's (reused, not quoted)"
     return None
+
+
+def su_offset(d: Design) -> int:
+    """The scalable units an expansion's standing installation holds: the pictures number the
+    increment's SUs after them (SU 3 on two standing SUs, not SU 1)."""
+    x, su = d.expansion, d.compute.su_nodes
+    if x is None or not x.existing_nodes or not su:
+        return 0
+    return -(-x.existing_nodes // su)

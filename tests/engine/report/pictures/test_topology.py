@@ -123,3 +123,9 @@ def test_an_expansion_draws_the_standing_switches_and_the_reused_storage() -> No
     text = mermaid_source(d)
     assert "2 x QM9700 leaves standing, 0 added" in text
     assert "the existing installation's (reused, not quoted)" in text
+
+
+def test_an_expansions_scalable_units_are_numbered_after_the_standing_ones() -> None:
+    d = _design("we have 64 DGX H100 and want to add 32 more")
+    assert d.expansion is not None
+    assert 'subgraph su1["Scalable unit 3"]' in mermaid_source(d)

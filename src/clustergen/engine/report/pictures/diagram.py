@@ -20,7 +20,7 @@ from clustergen.engine.report.pictures.topology import model_name, rail_words, t
 from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.words import storage_owner, switch_count
+from clustergen.engine.report.words import storage_owner, su_offset, switch_count
 from clustergen.units import plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -223,7 +223,7 @@ def _su_column(
     plane_h, pgap = (1.1 if f.planes == 1 else 1.4), 0.2
     plane_w = (col_w - pgap * (f.planes - 1)) / f.planes
     for k in range(f.planes):
-        label = f"SU {i}" if f.su_nodes else "Leaves"
+        label = f"SU {i + su_offset(d)}" if f.su_nodes else "Leaves"
         label += f"\nplane {k + 1}" if f.planes > 1 else ""
         out.boxes.append(
             Box(
@@ -254,7 +254,7 @@ def _su_column(
             3.0 + plane_h + 0.8,
             col_w,
             1.3,
-            f"{'Scalable unit ' + str(i) if f.su_nodes else 'Nodes'}\n"
+            f"{'Scalable unit ' + str(i + su_offset(d)) if f.su_nodes else 'Nodes'}\n"
             f"{c.nodes:,} x {d.platform.name}\n{c.nodes * d.platform.gpus_per_node:,} GPUs",
             "node",
         )
@@ -279,6 +279,7 @@ def _more_box(
 ) -> None:
     """The SUs past the ones drawn, as one box with what they hold together."""
     c = merged(rest)
+    first += su_offset(d)
     span = f"SU {first}" if len(rest) == 1 else f"SUs {first}-{first + len(rest) - 1}"
     planes = " per plane" if f.planes > 1 else ""
     kind = "rail leaves" if f.rail_optimized else "leaves"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.su_counts import su_counts
-from clustergen.engine.report.words import storage_owner, switch_count, value_words
+from clustergen.engine.report.words import storage_owner, su_offset, switch_count, value_words
 from clustergen.safe_text import mermaid_label as label
 from clustergen.units import plural, ratio
 
@@ -81,7 +81,7 @@ def _compute(d: Design) -> list[str]:
             else switch_count(d, c.leaves * f.planes, "leaf", what)
         )
         out += [
-            f'    subgraph su{i}["{"Scalable unit " + str(i) if f.su_nodes else "Nodes"}"]',
+            f'    subgraph su{i}["{"Scalable unit " + str(i + su_offset(d)) if f.su_nodes else "Nodes"}"]',
             f'      leaf{i}["{leaves}{rail_text}"]',
             f'      nodes{i}["{n} x {label(p.name)}<br/>{n * p.gpus_per_node} GPUs"]',
             f"      leaf{i} ---|{c.node_links * f.planes if not f.plane_split else c.node_links} links, {f.port_speed_gbps:g} Gb/s{fm}| nodes{i}",
