@@ -293,6 +293,8 @@ FILLER = frozenset(
         "colocation",
         "cage",
         "everywhere",
+        "currently",
+        "retrofit",
         "then",
         "way",
         "aggregate",

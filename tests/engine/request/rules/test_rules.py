@@ -829,3 +829,8 @@ def test_a_negated_fabric_for_storage_sets_the_storage_fabric_not_the_compute_on
 def test_an_su_size_said_not_needed_is_not_held() -> None:
     got = parse_request(load_catalog(), "4 racks per SU isn't required, just give me 2048 GB200")
     assert got.gpus == 2048
+
+
+def test_a_share_of_the_hall_already_used_leaves_the_rest() -> None:
+    got = parse_request(load_catalog(), "a 1 MW hall, currently 50% used; B200 for training")
+    assert got.power_cap_w == pytest.approx(0.5e6)

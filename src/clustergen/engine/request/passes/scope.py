@@ -519,7 +519,9 @@ _SHARE_OF_CAP = re.compile(
     r"(?:\s+(?!for\b)[a-z][\w-]*){0,2}"
     r"|(?P<ours>available|usable|free|ours|allocated|dedicated|set\s+aside)\s+(?:for|to)\s+"
     r"(?:the\s+|our\s+|this\s+|a\s+|us\b)?(?:new\s+)?(?:ai|gpus?|ml|cluster|us)\b"
-    r"(?:\s+(?:cluster|pod|project|deployment|build))?)"
+    r"(?:\s+(?:cluster|pod|project|deployment|build))?"
+    # "a 1 MW hall, currently 50% used": held by what is already there
+    r"|(?P<held2>used|taken|occupied|in\s+use|consumed|utili[sz]ed)\b(?!\s+(?:for|by|to)\b))"
 )
 
 
