@@ -6,6 +6,7 @@ import math
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Cdu, RackType, System
+from clustergen.engine.cache import cached, own
 from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import FabricsSection, RacksSection
@@ -85,18 +86,28 @@ def rack_type_for(
     """The catalog rack of the right cooling whose power profile is nearest the compute rack's:
     rack types are published per density (e.g. two DGX B200 at 28.6 kW, four DGX H100 at ~40 kW),
     so the nearest profile is the one built for this platform. AC-fed racks unless `busbar`
-    names the system a request wants on a DC busbar: then only busbar racks built for it."""
+    names the system a request wants on a DC busbar: then only busbar racks built for it. Once
+    per catalog for the cooling, the rack's power and the busbar system."""
+    cooling, rack_kw = racks.cooling, racks.rack_power_kw
+    return cached(
+        catalog,
+        ("rack_type_for", cooling, rack_kw, busbar),
+        lambda: _nearest_rack(catalog, cooling, rack_kw, busbar),
+    )
+
+
+def _nearest_rack(
+    catalog: Catalog, cooling: str, rack_kw: float, busbar: tuple[str, ...]
+) -> RackType | None:
     power = "dc-busbar" if busbar else "ac-pdu"
     fits = [
         r
         for r in catalog.all("racks", RackType)
-        if r.cooling in (racks.cooling, "air-or-liquid")
+        if r.cooling in (cooling, "air-or-liquid")
         and r.power == power
         and (not busbar or busbar[0] in r.systems)
     ]
-    return min(
-        fits, key=lambda r: (abs(r.power_limit_kw - racks.rack_power_kw), r.id), default=None
-    )
+    return min(fits, key=lambda r: (abs(r.power_limit_kw - rack_kw), r.id), default=None)
 
 
 #: compute rack height where no catalog rack of the platform's load says otherwise
@@ -359,9 +370,18 @@ def liquid_cooling(inputs: Inputs, plan: RackPlan, su_racks: int | None) -> Liqu
     in a row, `cdu-spare-units-per-row` spares (the RA's Tier 3 concurrent maintainability).
     Liquid heat is rack power x the platform's published liquid share, or the whole rack power
     (an upper bound) where no share is published. An unknown capacity leaves the count unknown
-    (`cdus` None) with its floor, one unit per loop and the spares."""
+    (`cdus` None) with its floor, one unit per loop and the spares. Once per catalog for the
+    platform, the racks' count and load and the SU's racks (a caller's own system afresh)."""
     if plan.cooling != "liquid" or not plan.compute_racks:
         return None
+    catalog, system = inputs.catalog, inputs.system
+    if not own(catalog, "systems", system):
+        return _liquid_cooling(inputs, plan, su_racks)
+    key = ("liquid_cooling", system.id, plan.compute_racks, plan.rack_power_kw, su_racks)
+    return cached(catalog, key, lambda: _liquid_cooling(inputs, plan, su_racks))
+
+
+def _liquid_cooling(inputs: Inputs, plan: RackPlan, su_racks: int | None) -> LiquidCooling:
     catalog, system = inputs.catalog, inputs.system
     if system.cdu:
         return _cooling_with(inputs, plan, su_racks, catalog.cdu(system.cdu))
