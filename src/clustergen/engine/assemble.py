@@ -74,6 +74,7 @@ from clustergen.engine.sizing.racks import (
     compute_racks,
     racks_section,
     server_rack_units,
+    switch_units,
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
 from clustergen.engine.sizing.workload import (
@@ -418,6 +419,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     pdus: int | None = None
     terms: PowerTerms | None = None
     settled: FabricsSection | None = None
+    racked: tuple[object, float | None] | None = None  # what the racks were sized for
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
     # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
     # storage fabrics do not move, so their splitter cables and every power term but the
@@ -436,7 +438,12 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
             terms = power_terms(inputs, nodes, fabrics, srv, storage, splitters)
         power = power_section(inputs, nodes, fabrics, terms)
         support_w = None if not power.complete else power.it_total_w - power.compute_w
-        racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
+        held = switch_units(catalog, fabrics)
+        if (held, support_w) != racked:  # else the racks are the last pass's: nothing moved
+            racks = racks_section(
+                inputs, rack_plan, ns.compute, held, units, follows_ra, nodes, support_w
+            )
+            racked = (held, support_w)
         if fabrics.oob is None or racks.pdus == pdus:
             break
         pdus, settled = racks.pdus, fabrics

@@ -10,6 +10,7 @@ from clustergen.engine.cache import cached, own
 from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import FabricsSection, RacksSection
+from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.sizing.checks import published_count
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import InfeasibleDesignError
@@ -153,8 +154,9 @@ def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
     return again if rack_type_for(inputs.catalog, again) == rack else first
 
 
-def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, list[str]]:
+def switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, tuple[str, ...]]:
     """(rack units of every switch, of the leaves among them, the switches of unknown height):
+    what `racks_section` reads of the fabrics beside the compute fabric's layout;
     each switch at its catalog height, 1U where unknown (so the count is a lower bound, and the
     basis says so). In-rack switches of rack-scale systems (NVL72 OOB) sit in the compute racks
     and are left out."""
@@ -185,7 +187,7 @@ def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, 
         unit = height(net.switch)
         total += (net.total_switches - net.in_rack_switches) * unit
         leaves += (net.leaf_switches - net.in_rack_switches) * unit
-    return total, leaves, sorted(unknown)
+    return total, leaves, tuple(sorted(unknown))
 
 
 def _fits_a_compute_rack(
@@ -205,19 +207,21 @@ def _fits_a_compute_rack(
 def racks_section(
     inputs: Inputs,
     plan: RackPlan,
-    fabrics: FabricsSection,
+    cf: FabricDesign | None,
+    switches: tuple[int, int, tuple[str, ...]],
     server_units: int,
     follows_ra: bool,
     nodes: int | None = None,
     support_w: float | None = None,
 ) -> RacksSection:
     """Compute racks, network racks (the RA's SU layout where it has one) and PDUs. Network racks
-    hold every switch at its height, the servers and the storage appliances (`server_units`);
+    hold every switch at its height (`switches`, as `switch_units` finds them; `cf` the compute
+    fabric), the servers and the storage appliances (`server_units`);
     where the RA gives no SU layout and they all fit one compute rack's free space and power
     headroom (`nodes` the design's, `support_w` the power of what the racks hold), they sit
     there and no network rack is added."""
-    arch, cf = inputs.architecture, fabrics.compute
-    switch_ru, leaf_ru, unknown = _switch_units(inputs.catalog, fabrics)
+    arch = inputs.architecture
+    switch_ru, leaf_ru, unknown = switches
     su_racks = 0
     su_layout = bool(follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes)
     # heights all known and the RA gives no SU layout: the gear may share a compute rack
