@@ -53,7 +53,13 @@ def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
     su = catalog.architecture(_TABLE6_ARCHITECTURE).su_nodes
     gpus = nodes * system.gpus_per_node
     equivalent = max(1, ceil_div(gpus, ref.gpus_per_node))
-    t = storage_targets(catalog, inputs.storage_tier, equivalent, su)
+    tier = inputs.storage_tier
+    # the tier's targets at a node count: once per catalog, shared by the designs of that size
+    t = cached(
+        catalog,
+        ("storage_targets", tier, equivalent, su),
+        lambda: storage_targets(catalog, tier, equivalent, su),
+    )
     basis = t.basis
     if system.id != ref.id or equivalent != nodes:
         basis = (
