@@ -37,6 +37,7 @@ from clustergen.engine.model.design import (
     FabricsSection,
     ManagementNetwork,
     Mode,
+    NetworkRole,
     PlatformSection,
     PowerSection,
     Provenance,
@@ -63,6 +64,7 @@ from clustergen.engine.sizing.north_south import (
     NorthSouth,
     network_roles,
     north_south,
+    oob_role,
     server_ports,
     storage_network_gb,
     storage_spec,
@@ -229,13 +231,15 @@ def _networks(
     srv: Servers,
     storage: StoragePlan,
     compute_racks: int,
-    inband: ManagementNetwork | None,
+    inner: tuple[ManagementNetwork | None, list[NetworkRole]],
     pdus: int | None = None,
 ) -> FabricsSection:
-    """The management networks around the fabrics (`inband` the in-band network, as
-    `inband_network` sizes it), and which fabric carries each network. `pdus`: every rack PDU's
+    """The management networks around the fabrics (`inner`: the in-band network, as
+    `inband_network` sizes it, and the networks' roles but the out-of-band one's, as
+    `network_roles` gives them), and which fabric carries each network. `pdus`: every rack PDU's
     management port on the out-of-band network (H100 RA Table 8 cables all 108, network racks'
     too); None before the racks are known: the compute racks' only."""
+    inband, roles = inner
     switches = sum(f.total_switches for f in (ns.compute, ns.storage) if f is not None)
     switches += inband.total_switches if inband else 0
     arch = inputs.architecture
@@ -249,7 +253,7 @@ def _networks(
         storage=ns.storage,
         inband=inband,
         oob=oob,
-        networks=network_roles(ns, inband, oob, lone_unit(inputs.system, inputs.platform.gpu)),
+        networks=roles + oob_role(oob),
     )
 
 
@@ -415,7 +419,11 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         storage_ports=plan.storage_ports,
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
-    inband = inband_network(inputs, nodes, srv)  # the racks' PDUs are not on it
+    # the in-band network and the roles of all networks but the out-of-band one: the racks'
+    # PDUs are on neither
+    inband = inband_network(inputs, nodes, srv)
+    unit = lone_unit(inputs.system, inputs.platform.gpu)
+    inner = (inband, network_roles(ns, inband, None, unit))
     pdus: int | None = None
     terms: PowerTerms | None = None
     settled: FabricsSection | None = None
@@ -426,7 +434,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     # out-of-band network's are found once, and the power and racks of networks that did not
     # move are the last pass's
     for _ in range(_PDU_SETTLE_PASSES):
-        fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, inband, pdus)
+        fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, inner, pdus)
         # the devices beside nodes, switches and servers on the out-of-band network's ports
         others = (STORAGE,) * (plan.appliances is not None) + (PDU,) * bool(pdus)
         if fabrics == settled:
