@@ -126,15 +126,21 @@ def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
     notes.assumed += inputs.assumptions("rack_power_kw")
     arch = inputs.architecture
 
+    system, node_w, limit_kw = (
+        inputs.system,
+        inputs.platform.node_power.node_w,
+        inputs.rack_power_kw,
+    )
+    cooling = inputs.cooling
+    ra_per_rack = arch.nodes_per_rack if arch and inputs.rack_layout_from_ra else None
+
     def plan(rack_units: int) -> RackPlan:
-        return plan_racks(
-            inputs.system,
-            nodes,
-            inputs.platform.node_power.node_w,
-            inputs.rack_power_kw,
-            rack_units,
-            inputs.cooling,
-            arch.nodes_per_rack if arch and inputs.rack_layout_from_ra else None,
+        # once per catalog for what `plan_racks` reads of the system and its arguments
+        key = (system.id, system.kind, system.rack_units, nodes, node_w, limit_kw, rack_units)
+        return cached(
+            inputs.catalog,
+            ("plan_racks", *key, cooling, ra_per_rack),
+            lambda: plan_racks(system, nodes, node_w, limit_kw, rack_units, cooling, ra_per_rack),
         )
 
     # 48U unless NVIDIA's rack profile for this load is another height, as the 52U DGX B200
