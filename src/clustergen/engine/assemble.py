@@ -35,7 +35,9 @@ from clustergen.engine.model.design import (
     Design,
     DesignChoices,
     FabricsSection,
+    ManagementNetwork,
     Mode,
+    NetworkRole,
     PlatformSection,
     PowerSection,
     Provenance,
@@ -62,17 +64,19 @@ from clustergen.engine.sizing.north_south import (
     NorthSouth,
     network_roles,
     north_south,
+    oob_role,
     server_ports,
     storage_network_gb,
     storage_spec,
 )
 from clustergen.engine.sizing.platform import gpu_link, lone_unit
-from clustergen.engine.sizing.power import power_section
+from clustergen.engine.sizing.power import PowerTerms, power_section, power_terms
 from clustergen.engine.sizing.racks import (
     PDUS_PER_COMPUTE_RACK,
     compute_racks,
     racks_section,
     server_rack_units,
+    switch_units,
 )
 from clustergen.engine.sizing.storage import StoragePlan, plan_storage, storage_section
 from clustergen.engine.sizing.workload import (
@@ -227,12 +231,15 @@ def _networks(
     srv: Servers,
     storage: StoragePlan,
     compute_racks: int,
+    inner: tuple[ManagementNetwork | None, list[NetworkRole]],
     pdus: int | None = None,
 ) -> FabricsSection:
-    """The management networks around the fabrics, and which fabric carries each network.
-    `pdus`: every rack PDU's management port on the out-of-band network (H100 RA Table 8 cables
-    all 108, network racks' too); None before the racks are known: the compute racks' only."""
-    inband = inband_network(inputs, nodes, srv)
+    """The management networks around the fabrics (`inner`: the in-band network, as
+    `inband_network` sizes it, and the networks' roles but the out-of-band one's, as
+    `network_roles` gives them), and which fabric carries each network. `pdus`: every rack PDU's
+    management port on the out-of-band network (H100 RA Table 8 cables all 108, network racks'
+    too); None before the racks are known: the compute racks' only."""
+    inband, roles = inner
     switches = sum(f.total_switches for f in (ns.compute, ns.storage) if f is not None)
     switches += inband.total_switches if inband else 0
     arch = inputs.architecture
@@ -246,7 +253,7 @@ def _networks(
         storage=ns.storage,
         inband=inband,
         oob=oob,
-        networks=network_roles(ns, inband, oob, lone_unit(inputs.system, inputs.platform.gpu)),
+        networks=roles + oob_role(oob),
     )
 
 
@@ -412,26 +419,39 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
         storage_ports=plan.storage_ports,
         server_ports=server_ports(srv, ns.inband_on_storage),
     )
+    # the in-band network and the roles of all networks but the out-of-band one: the racks'
+    # PDUs are on neither
+    inband = inband_network(inputs, nodes, srv)
+    unit = lone_unit(inputs.system, inputs.platform.gpu)
+    inner = (inband, network_roles(ns, inband, None, unit))
     pdus: int | None = None
-    splitters: list[Link] | None = None
+    terms: PowerTerms | None = None
     settled: FabricsSection | None = None
+    racked: tuple[object, float | None] | None = None  # what the racks were sized for
     # the out-of-band network takes every rack's PDUs, and the racks hold its switches: settle
     # the two (a PDU more seldom adds a switch, a switch more seldom a rack); the compute and
-    # storage fabrics do not move, so their splitter cables are found once, and the power and
-    # racks of networks that did not move are the last pass's
+    # storage fabrics do not move, so their splitter cables and every power term but the
+    # out-of-band network's are found once, and the power and racks of networks that did not
+    # move are the last pass's
     for _ in range(_PDU_SETTLE_PASSES):
-        fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, pdus)
+        fabrics = _networks(inputs, nodes, ns, srv, plan, rack_plan.compute_racks, inner, pdus)
         # the devices beside nodes, switches and servers on the out-of-band network's ports
         others = (STORAGE,) * (plan.appliances is not None) + (PDU,) * bool(pdus)
         if fabrics == settled:
             break
-        if splitters is None:  # the fabrics' splitter cables change their optics' power
+        if terms is None:  # the fabrics' splitter cables change their optics' power
             splitters = scale_out_links(
                 catalog, system, fabrics, srv.section, storage, hosts, splitters_only=True
             )
-        power = power_section(inputs, nodes, fabrics, srv, storage, splitters)
+            terms = power_terms(inputs, nodes, fabrics, srv, storage, splitters)
+        power = power_section(inputs, nodes, fabrics, terms)
         support_w = None if not power.complete else power.it_total_w - power.compute_w
-        racks = racks_section(inputs, rack_plan, fabrics, units, follows_ra, nodes, support_w)
+        held = switch_units(catalog, fabrics)
+        if (held, support_w) != racked:  # else the racks are the last pass's: nothing moved
+            racks = racks_section(
+                inputs, rack_plan, ns.compute, held, units, follows_ra, nodes, support_w
+            )
+            racked = (held, support_w)
         if fabrics.oob is None or racks.pdus == pdus:
             break
         pdus, settled = racks.pdus, fabrics

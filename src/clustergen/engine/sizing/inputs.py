@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu, System
+from clustergen.engine.cache import Same, cached
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import CapBasis, NodePower
 from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
@@ -210,7 +211,8 @@ def resolve_inputs(
         system=system,
         gpu=catalog.gpu(system.gpu or ""),
         architecture=arch,
-        node_power=node_power(system),
+        # the system's own power, once per catalog for this very entry
+        node_power=cached(catalog, ("node_power", Same(system)), lambda: node_power(system)),
     )
     assumed: dict[str, Assumed] = {}
     tier: str | None = choices.storage_tier or request.storage_tier

@@ -346,8 +346,11 @@ def network_roles(
             roles.append(
                 NetworkRole(network="in-band management", carried_by="node", detail=detail)
             )
-    if oob is not None:
-        roles.append(
-            NetworkRole(network="out-of-band management", carried_by="oob", detail=oob.basis)
-        )
-    return roles
+    return roles + oob_role(oob)
+
+
+def oob_role(oob: ManagementNetwork | None) -> list[NetworkRole]:
+    """The out-of-band network's role, the last of `network_roles` (none without the network)."""
+    if oob is None:
+        return []
+    return [NetworkRole(network="out-of-band management", carried_by="oob", detail=oob.basis)]

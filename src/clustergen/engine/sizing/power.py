@@ -8,12 +8,14 @@ in `estimated`, so a reader sees which watts are published and which are bounds.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import Entry
 from clustergen.engine.model.design import (
     FabricsSection,
     ManagementNetwork,
     PowerSection,
-    ServersSection,
     StorageSection,
 )
 from clustergen.engine.model.fabric import FabricDesign
@@ -84,21 +86,6 @@ def _storage_w(storage: StorageSection, unknown: list[str]) -> float | None:
     return a.power_w
 
 
-def _management_links(
-    inputs: Inputs, fabrics: FabricsSection, servers: ServersSection
-) -> list[Link]:
-    """The management networks' host links, the in-band network's switch-to-switch links and
-    the access switches' uplinks, as the design's link list resolves them."""
-    system, catalog = inputs.system, inputs.catalog
-    hosts = []
-    if fabrics.inband is not None:
-        hosts += inband_links(catalog, fabrics.inband, system.inband, servers)
-    if fabrics.oob is not None:
-        hosts.append(management_links(catalog, fabrics.oob, system.oob))
-    uplinks = oob_uplinks(inputs.catalog, fabrics)
-    return hosts + ([uplinks] if uplinks else [])
-
-
 def _optics_w(g: Link, unknown: list[str]) -> float:
     """Watts of a management network's optics at its switches: an active cable's switch ends or
     the switch's modules (the host's end is in the host's budget); copper draws none. A part
@@ -142,74 +129,122 @@ def _management_w(
 
 
 def _estimated(
-    catalog: Catalog,
-    inputs: Inputs,
-    fabrics: FabricsSection,
-    srv: Servers,
-    links: list[Link],
-) -> list[str]:
-    """The power terms that rest on a labelled estimate."""
-    found: list[str | None] = [estimate_of(inputs.system, "max_power_w")]
-    switch_ids = set()
-    for f in (fabrics.compute, fabrics.storage):
-        if f is not None:
-            switch_ids |= {s for s in (f.leaf_switch, f.spine_switch, f.core_switch) if s}
-            for t in f.transceivers:
-                if t.optic:
-                    found.append(estimate_of(catalog.optic(t.optic), "power_w"))
-    switch_ids |= {n.switch for n in (fabrics.inband, fabrics.oob) if n is not None}
-    for g in links:  # the management networks' switch-end optics, the fabrics' splitter cables
+    catalog: Catalog, switch_ids: set[str], links: list[Link], *entries: Entry | None
+) -> set[str]:
+    """The power terms of these switches, link groups' optics (a management network's switch
+    ends, a fabric's splitter cables) and entries that rest on a labelled estimate."""
+    found: list[str | None] = [estimate_of(e, "max_power_w") for e in entries if e is not None]
+    for g in links:
         part = g.b.transceiver or (g.cable if g.cable_power_w is not None else None)
         if part and not is_copper(g.media):
             found.append(estimate_of(catalog.optic(part), "power_w"))
-    for sid in sorted(switch_ids):
+    for sid in switch_ids:
         sw = catalog.switch(sid)
         field = "typical_power_w" if sw.typical_power_w is not None else "max_power_w"
         found.append(estimate_of(sw, field))
-    for system in (srv.management_server, srv.fabric_manager):
-        if system is not None:
-            found.append(estimate_of(system, "max_power_w"))
-    return sorted({e for e in found if e})
+    return {e for e in found if e}
 
 
-def power_section(
+class PowerTerms(NamedTuple):
+    """The power terms of a design but its out-of-band network, which moves with the racks'
+    PDUs while the rest holds (`power_terms`; `power_section` adds the network)."""
+
+    compute_w: float
+    cf_switches_w: float
+    cf_optics_w: float
+    sf_switches_w: float
+    sf_optics_w: float
+    servers_w: float
+    storage_w: float | None
+    fabrics_unknown: list[str]  # named before the management networks'
+    others_unknown: list[str]  # the servers' and storage's, named after them
+    inband_links: list[Link]  # the in-band network's host and switch-to-switch links
+    estimated: set[str]
+
+
+def power_terms(
     inputs: Inputs,
     nodes: int,
     fabrics: FabricsSection,
     srv: Servers,
     storage: StorageSection,
     fabric_links: list[Link],
-) -> PowerSection:
-    """Power per subsystem, IT and facility totals at the PUE, and headroom against the cap (only
-    when every term is known). `fabric_links` are the compute and storage fabrics' link groups
-    (`scale_out_links`), or every group of the design: a splitter cable among them changes its
-    fabric's optics watts (`_splitters_w`); the management networks' are resolved here."""
-    request, common = inputs.request, inputs.common
+) -> PowerTerms:
+    """The terms of `power_section` the out-of-band network leaves alone: the nodes, the compute
+    and storage fabrics (`fabric_links` their link groups, or every group of the design: a
+    splitter cable among them changes its fabric's optics watts, `_splitters_w`), the in-band
+    network's links, the servers and the storage. `fabrics.oob` is not read."""
+    catalog, system = inputs.catalog, inputs.system
     unknown: list[str] = []
-    compute_w = nodes * inputs.platform.node_power.node_w
     cf_switches_w, cf_optics_w = _fabric_terms("compute-fabric", fabrics.compute, unknown)
     cf_optics_w += _splitters_w("compute-fabric", "compute", fabric_links, unknown)
     sf_switches_w, sf_optics_w = _fabric_terms("storage-fabric", fabrics.storage, unknown)
     sf_optics_w += _splitters_w("storage-fabric", "storage", fabric_links, unknown)
+    others: list[str] = []
+    servers_w = _servers_w(srv, others)
+    storage_w = _storage_w(storage, others)
+    inband = []
+    if fabrics.inband is not None:
+        inband = inband_links(catalog, fabrics.inband, system.inband, srv.section)
+    switch_ids = {fabrics.inband.switch} if fabrics.inband is not None else set()
+    optics: list[Entry | None] = []
+    for f in (fabrics.compute, fabrics.storage):
+        if f is not None:
+            switch_ids |= {s for s in (f.leaf_switch, f.spine_switch, f.core_switch) if s}
+            optics += [catalog.optic(t.optic) for t in f.transceivers if t.optic]
+    splitters = [g for g in fabric_links if g.replaced_switch_transceivers is not None]
+    estimated = _estimated(
+        catalog, switch_ids, inband + splitters, system, srv.management_server, srv.fabric_manager
+    )
+    estimated |= {e for e in (estimate_of(o, "power_w") for o in optics if o) if e}
+    return PowerTerms(
+        compute_w=nodes * inputs.platform.node_power.node_w,
+        cf_switches_w=cf_switches_w,
+        cf_optics_w=cf_optics_w,
+        sf_switches_w=sf_switches_w,
+        sf_optics_w=sf_optics_w,
+        servers_w=servers_w,
+        storage_w=storage_w,
+        fabrics_unknown=unknown,
+        others_unknown=others,
+        inband_links=inband,
+        estimated=estimated,
+    )
+
+
+def power_section(
+    inputs: Inputs, nodes: int, fabrics: FabricsSection, terms: PowerTerms
+) -> PowerSection:
+    """Power per subsystem, IT and facility totals at the PUE, and headroom against the cap (only
+    when every term is known): the `terms` of everything but the out-of-band network (found for
+    these `fabrics`), and the management networks' switches and switch-end optics with the
+    out-of-band network's host links and uplinks, as the design's link list resolves them."""
+    request, common, catalog = inputs.request, inputs.common, inputs.catalog
+    oob: list[Link] = []
+    if fabrics.oob is not None:
+        oob.append(management_links(catalog, fabrics.oob, inputs.system.oob))
+    uplinks = oob_uplinks(catalog, fabrics)
+    oob += [uplinks] if uplinks else []
     nets = [n for n in (fabrics.inband, fabrics.oob) if n is not None]
-    links = _management_links(inputs, fabrics, srv.section)
-    mn_w = _management_w(nets, links, nodes, inputs, unknown)
-    servers_w = _servers_w(srv, unknown)
-    storage_w = _storage_w(storage, unknown)
-    it_total = compute_w + cf_switches_w + cf_optics_w + sf_switches_w + sf_optics_w + mn_w
-    it_total += (servers_w or 0.0) + (storage_w or 0.0)
+    unknown = list(terms.fabrics_unknown)
+    mn_w = _management_w(nets, terms.inband_links + oob, nodes, inputs, unknown)
+    unknown += terms.others_unknown
+    it_total = terms.compute_w + terms.cf_switches_w + terms.cf_optics_w + terms.sf_switches_w
+    it_total += terms.sf_optics_w + mn_w + (terms.servers_w or 0.0) + (terms.storage_w or 0.0)
     complete = not unknown
     headroom = None
     if request.power_cap_w and complete:
         headroom = (common.it_cap_w or 0.0) - it_total
+    oob_switch = {fabrics.oob.switch} if fabrics.oob is not None else set()
+    estimated = terms.estimated | _estimated(catalog, oob_switch, oob)
     return PowerSection(
-        compute_w=compute_w,
-        compute_fabric_switches_w=cf_switches_w,
-        compute_fabric_optics_w=cf_optics_w,
-        storage_fabric_w=sf_switches_w + sf_optics_w,
+        compute_w=terms.compute_w,
+        compute_fabric_switches_w=terms.cf_switches_w,
+        compute_fabric_optics_w=terms.cf_optics_w,
+        storage_fabric_w=terms.sf_switches_w + terms.sf_optics_w,
         management_network_w=mn_w,
-        management_servers_w=servers_w,
-        storage_w=storage_w,
+        management_servers_w=terms.servers_w,
+        storage_w=terms.storage_w,
         it_total_w=it_total,
         pue=common.pue,
         facility_total_w=it_total * common.pue,
@@ -218,11 +253,5 @@ def power_section(
         headroom_w=headroom,
         complete=complete,
         unknown=unknown,
-        estimated=_estimated(
-            inputs.catalog,
-            inputs,
-            fabrics,
-            srv,
-            links + [g for g in fabric_links if g.replaced_switch_transceivers is not None],
-        ),
+        estimated=sorted(estimated),
     )

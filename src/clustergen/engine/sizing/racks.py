@@ -6,9 +6,11 @@ import math
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Cdu, RackType, System
+from clustergen.engine.cache import cached, own
 from clustergen.engine.model.compute import RackLoad, RackPlan
 from clustergen.engine.model.cooling import LiquidCooling
 from clustergen.engine.model.design import FabricsSection, RacksSection
+from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.sizing.checks import published_count
 from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.errors import InfeasibleDesignError
@@ -85,18 +87,28 @@ def rack_type_for(
     """The catalog rack of the right cooling whose power profile is nearest the compute rack's:
     rack types are published per density (e.g. two DGX B200 at 28.6 kW, four DGX H100 at ~40 kW),
     so the nearest profile is the one built for this platform. AC-fed racks unless `busbar`
-    names the system a request wants on a DC busbar: then only busbar racks built for it."""
+    names the system a request wants on a DC busbar: then only busbar racks built for it. Once
+    per catalog for the cooling, the rack's power and the busbar system."""
+    cooling, rack_kw = racks.cooling, racks.rack_power_kw
+    return cached(
+        catalog,
+        ("rack_type_for", cooling, rack_kw, busbar),
+        lambda: _nearest_rack(catalog, cooling, rack_kw, busbar),
+    )
+
+
+def _nearest_rack(
+    catalog: Catalog, cooling: str, rack_kw: float, busbar: tuple[str, ...]
+) -> RackType | None:
     power = "dc-busbar" if busbar else "ac-pdu"
     fits = [
         r
         for r in catalog.all("racks", RackType)
-        if r.cooling in (racks.cooling, "air-or-liquid")
+        if r.cooling in (cooling, "air-or-liquid")
         and r.power == power
         and (not busbar or busbar[0] in r.systems)
     ]
-    return min(
-        fits, key=lambda r: (abs(r.power_limit_kw - racks.rack_power_kw), r.id), default=None
-    )
+    return min(fits, key=lambda r: (abs(r.power_limit_kw - rack_kw), r.id), default=None)
 
 
 #: compute rack height where no catalog rack of the platform's load says otherwise
@@ -114,15 +126,21 @@ def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
     notes.assumed += inputs.assumptions("rack_power_kw")
     arch = inputs.architecture
 
+    system, node_w, limit_kw = (
+        inputs.system,
+        inputs.platform.node_power.node_w,
+        inputs.rack_power_kw,
+    )
+    cooling = inputs.cooling
+    ra_per_rack = arch.nodes_per_rack if arch and inputs.rack_layout_from_ra else None
+
     def plan(rack_units: int) -> RackPlan:
-        return plan_racks(
-            inputs.system,
-            nodes,
-            inputs.platform.node_power.node_w,
-            inputs.rack_power_kw,
-            rack_units,
-            inputs.cooling,
-            arch.nodes_per_rack if arch and inputs.rack_layout_from_ra else None,
+        # once per catalog for what `plan_racks` reads of the system and its arguments
+        key = (system.id, system.kind, system.rack_units, nodes, node_w, limit_kw, rack_units)
+        return cached(
+            inputs.catalog,
+            ("plan_racks", *key, cooling, ra_per_rack),
+            lambda: plan_racks(system, nodes, node_w, limit_kw, rack_units, cooling, ra_per_rack),
         )
 
     # 48U unless NVIDIA's rack profile for this load is another height, as the 52U DGX B200
@@ -142,8 +160,9 @@ def compute_racks(inputs: Inputs, nodes: int, notes: Notes) -> RackPlan:
     return again if rack_type_for(inputs.catalog, again) == rack else first
 
 
-def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, list[str]]:
+def switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, tuple[str, ...]]:
     """(rack units of every switch, of the leaves among them, the switches of unknown height):
+    what `racks_section` reads of the fabrics beside the compute fabric's layout;
     each switch at its catalog height, 1U where unknown (so the count is a lower bound, and the
     basis says so). In-rack switches of rack-scale systems (NVL72 OOB) sit in the compute racks
     and are left out."""
@@ -174,7 +193,7 @@ def _switch_units(catalog: Catalog, fabrics: FabricsSection) -> tuple[int, int, 
         unit = height(net.switch)
         total += (net.total_switches - net.in_rack_switches) * unit
         leaves += (net.leaf_switches - net.in_rack_switches) * unit
-    return total, leaves, sorted(unknown)
+    return total, leaves, tuple(sorted(unknown))
 
 
 def _fits_a_compute_rack(
@@ -194,19 +213,21 @@ def _fits_a_compute_rack(
 def racks_section(
     inputs: Inputs,
     plan: RackPlan,
-    fabrics: FabricsSection,
+    cf: FabricDesign | None,
+    switches: tuple[int, int, tuple[str, ...]],
     server_units: int,
     follows_ra: bool,
     nodes: int | None = None,
     support_w: float | None = None,
 ) -> RacksSection:
     """Compute racks, network racks (the RA's SU layout where it has one) and PDUs. Network racks
-    hold every switch at its height, the servers and the storage appliances (`server_units`);
+    hold every switch at its height (`switches`, as `switch_units` finds them; `cf` the compute
+    fabric), the servers and the storage appliances (`server_units`);
     where the RA gives no SU layout and they all fit one compute rack's free space and power
     headroom (`nodes` the design's, `support_w` the power of what the racks hold), they sit
     there and no network rack is added."""
-    arch, cf = inputs.architecture, fabrics.compute
-    switch_ru, leaf_ru, unknown = _switch_units(inputs.catalog, fabrics)
+    arch = inputs.architecture
+    switch_ru, leaf_ru, unknown = switches
     su_racks = 0
     su_layout = bool(follows_ra and arch and arch.network_racks_per_su and cf and cf.su_nodes)
     # heights all known and the RA gives no SU layout: the gear may share a compute rack
@@ -359,9 +380,18 @@ def liquid_cooling(inputs: Inputs, plan: RackPlan, su_racks: int | None) -> Liqu
     in a row, `cdu-spare-units-per-row` spares (the RA's Tier 3 concurrent maintainability).
     Liquid heat is rack power x the platform's published liquid share, or the whole rack power
     (an upper bound) where no share is published. An unknown capacity leaves the count unknown
-    (`cdus` None) with its floor, one unit per loop and the spares."""
+    (`cdus` None) with its floor, one unit per loop and the spares. Once per catalog for the
+    platform, the racks' count and load and the SU's racks (a caller's own system afresh)."""
     if plan.cooling != "liquid" or not plan.compute_racks:
         return None
+    catalog, system = inputs.catalog, inputs.system
+    if not own(catalog, "systems", system):
+        return _liquid_cooling(inputs, plan, su_racks)
+    key = ("liquid_cooling", system.id, plan.compute_racks, plan.rack_power_kw, su_racks)
+    return cached(catalog, key, lambda: _liquid_cooling(inputs, plan, su_racks))
+
+
+def _liquid_cooling(inputs: Inputs, plan: RackPlan, su_racks: int | None) -> LiquidCooling:
     catalog, system = inputs.catalog, inputs.system
     if system.cdu:
         return _cooling_with(inputs, plan, su_racks, catalog.cdu(system.cdu))

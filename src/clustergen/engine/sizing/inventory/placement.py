@@ -95,17 +95,21 @@ def _folded(racks: list[PlacedRack]) -> list[PlacedRack]:
     """Alike racks in a row as one with its `repeat`, so a design of thousands of racks stays a
     small section (`unfolded` gives them back one by one)."""
     out: list[PlacedRack] = []
+    repeats: list[int] = []  # each folded rack's repeat, set once its run is counted
     for rack in racks:
-        last = out[-1] if out else None
-        if last is not None and _next_of(last, rack):
-            out[-1] = last.model_copy(update={"repeat": last.repeat + 1})
+        if out and _next_of(out[-1], rack, repeats[-1]):
+            repeats[-1] += 1
         else:
             out.append(rack)
-    return out
+            repeats.append(rack.repeat)
+    return [
+        r if n == r.repeat else r.model_copy(update={"repeat": n})
+        for r, n in zip(out, repeats, strict=True)
+    ]
 
 
-def _next_of(first: PlacedRack, rack: PlacedRack) -> bool:
-    """Whether `rack` is the next rack of the alike racks `first` stands for."""
+def _next_of(first: PlacedRack, rack: PlacedRack, repeat: int) -> bool:
+    """Whether `rack` is the next rack of the `repeat` alike racks `first` stands for."""
     if (first.role, first.height_u, first.power_w, first.power_complete, len(first.runs)) != (
         rack.role,
         rack.height_u,
@@ -115,10 +119,7 @@ def _next_of(first: PlacedRack, rack: PlacedRack) -> bool:
     ):
         return False
     prefix, _, number = first.name.rpartition("-")
-    if (
-        not number.isdigit()
-        or rack.name != f"{prefix}-{int(number) + first.repeat:0{len(number)}d}"
-    ):
+    if not number.isdigit() or rack.name != f"{prefix}-{int(number) + repeat:0{len(number)}d}":
         return False
     per: dict[str, int] = {}
     for run in first.runs:
@@ -126,7 +127,7 @@ def _next_of(first: PlacedRack, rack: PlacedRack) -> bool:
     return all(
         (a.group, a.count, a.position, a.pitch, a.height)
         == (b.group, b.count, b.position, b.pitch, b.height)
-        and b.first == a.first + first.repeat * per[a.group]
+        and b.first == a.first + repeat * per[a.group]
         for a, b in zip(first.runs, rack.runs, strict=True)
     )
 

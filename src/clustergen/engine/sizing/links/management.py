@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Optic, PortGroup, Switch
-from clustergen.engine.cache import cached
+from clustergen.engine.cache import Same, cached
 from clustergen.engine.model.design import (
     ManagementNetwork,
     ServersSection,
@@ -165,12 +165,13 @@ def management_links(
 
 def _access_links(catalog: Catalog, net: ManagementNetwork, hosts: _Access) -> Link:
     """Resolved once per network and kind of host: a design's power and its link list ask, and
-    so do a trade study's rows that share the network."""
+    so do a trade study's rows that share the network. The hosts' port group is a catalog
+    system's (frozen, kept with it), so it keys by itself, not its contents."""
     group = hosts.group
     key = (
         "management_links",
         net,
-        group.model_dump_json() if group else None,
+        Same(group),
         hosts.links,
         hosts.device,
         hosts.segment,

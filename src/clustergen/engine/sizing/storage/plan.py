@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.cache import cached
 from clustergen.engine.model.design import StorageAppliances, StorageSection, data_path_applies
@@ -47,21 +48,34 @@ class StoragePlan(NamedTuple):
 
 def design_targets(inputs: Inputs, nodes: int) -> StorageTargets:
     """Table 6 guidance for this design's GPUs, in DGX H100-equivalent nodes (8 GPUs each) and the
-    H100 RA's 32-node SU."""
+    H100 RA's 32-node SU, raised to what the request states (`with_stated_needs`). The tier's
+    figures are found once per catalog for the platform's GPUs a node, the tier and the nodes."""
     catalog, system = inputs.catalog, inputs.system
+    sid, per_node, tier = system.id, system.gpus_per_node, inputs.storage_tier
+    t = cached(
+        catalog,
+        ("design_targets", sid, per_node, tier, nodes),
+        lambda: _table6_targets(catalog, sid, per_node, tier, nodes),
+    )
+    return with_stated_needs(t, inputs)
+
+
+def _table6_targets(
+    catalog: Catalog, system_id: str, gpus_per_node: int, tier: str, nodes: int
+) -> StorageTargets:
     ref = catalog.system(_TABLE6_SYSTEM)
     su = catalog.architecture(_TABLE6_ARCHITECTURE).su_nodes
-    gpus = nodes * system.gpus_per_node
+    gpus = nodes * gpus_per_node
     equivalent = max(1, ceil_div(gpus, ref.gpus_per_node))
-    t = storage_targets(catalog, inputs.storage_tier, equivalent, su)
+    t = storage_targets(catalog, tier, equivalent, su)
     basis = t.basis
-    if system.id != ref.id or equivalent != nodes:
+    if system_id != ref.id or equivalent != nodes:
         basis = (
             f"{plural(gpus, 'GPU')} = {plural(equivalent, ref.name + '-equivalent node')} "
             f"({ref.gpus_per_node} GPUs each, "
             f"Table 6's unit); {basis}"
         )
-    return with_stated_needs(t.model_copy(update={"nodes": nodes, "basis": basis}), inputs)
+    return t.model_copy(update={"nodes": nodes, "basis": basis})
 
 
 def with_stated_needs(t: StorageTargets, inputs: Inputs) -> StorageTargets:
