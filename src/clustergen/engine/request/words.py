@@ -295,6 +295,8 @@ FILLER = frozenset(
         "everywhere",
         "currently",
         "retrofit",
+        "completion",
+        "domain",
         "then",
         "way",
         "aggregate",

@@ -834,3 +834,21 @@ def test_an_su_size_said_not_needed_is_not_held() -> None:
 def test_a_share_of_the_hall_already_used_leaves_the_rest() -> None:
     got = parse_request(load_catalog(), "a 1 MW hall, currently 50% used; B200 for training")
     assert got.power_cap_w == pytest.approx(0.5e6)
+
+
+def test_a_quarter_is_a_deadline_not_a_gpu() -> None:
+    """'deadline end of Q1' was refused as an unknown GPU 'q1'."""
+    got = parse_request(
+        load_catalog(),
+        "Continued pretraining of Llama 3.1 70B on 200B tokens of domain data, deadline end of Q1",
+    )
+    assert got.training_days is not None
+    assert got.not_understood == []
+
+
+def test_preference_pairs_of_a_length_are_the_tokens_trained_on() -> None:
+    got = parse_request(
+        load_catalog(), "DPO on Llama 3.1 8B with 1M preference pairs of 1k tokens, 8 H100"
+    )
+    assert got.training_tokens_t == pytest.approx(1e-3)
+    assert got.not_understood == []

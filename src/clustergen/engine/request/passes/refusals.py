@@ -157,6 +157,8 @@ def refuse_unknown_product(r: Draft) -> None:
 #: a few letters, then digits
 _NAMED_GPU = re.compile(
     r"\b(?:on|with|using|across|of)\s+(?:nvidia\s+|amd\s+|intel\s+)?"
+    # not a quarter, a half or a fiscal year ("end of Q1", "in H2", "of FY26")
+    r"(?!(?:q[1-4]|h[12]|fy\d{2,4}|cy\d{2,4})\b)"
     r"((?:[a-z]{1,4})?\d{1,4}[a-z]{0,3}?)s?(?![\w.+-])"
 )
 

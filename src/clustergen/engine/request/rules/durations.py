@@ -304,10 +304,10 @@ DURATION_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "deadline_quarter",
-        r"\b(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(end\s+of\s+)?"
-        r"q([1-4])(?:\s*,?\s*(\d{4}))?\b",
+        r"\b(?:by|before|until|no\s+later\s+than|deadline(?:\s+(?:is|of))?:?|due(?:\s+by)?)\s+"
+        r"(?:the\s+)?(end\s+of\s+)?q([1-4])(?:\s*,?\s*(\d{4}))?\b",
         _quarter,
-        needs=("before", "by", "later", "until"),
+        needs=("before", "by", "later", "until", "deadline", "due"),
     ),
     rule(
         "deadline_holiday",

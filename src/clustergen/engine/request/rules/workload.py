@@ -329,7 +329,8 @@ def _examples(m: re.Match[str]) -> list[Reading]:
 WORKLOAD_RULES: tuple[Rule, ...] = (
     rule(
         "examples",
-        r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<nk>k|m|thousand|million)?\s+(?:training\s+)?"
+        r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<nk>k|m|thousand|million)?\s+"
+        r"(?:(?:training|preference|instruction|chat|labell?ed|synthetic|sft|dpo)\s+)?"
         r"(?:examples|samples|sequences|documents|conversations|dialogues|rows|records|pairs|"
         r"instructions)\s+(?:of|at|with|averaging)\s+(?:about\s+|~\s*|around\s+|roughly\s+)?"
         r"(?P<len>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<lk>k)\b)?\s*tokens?(?:\s+each)?"
