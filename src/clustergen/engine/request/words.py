@@ -297,6 +297,8 @@ FILLER = frozenset(
         "retrofit",
         "completion",
         "domain",
+        "installed",
+        "install",
         "then",
         "way",
         "aggregate",

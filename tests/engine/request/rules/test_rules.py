@@ -852,3 +852,16 @@ def test_preference_pairs_of_a_length_are_the_tokens_trained_on() -> None:
     )
     assert got.training_tokens_t == pytest.approx(1e-3)
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "H200 cluster, 128 GPUs, to be installed in H2 2027",
+        "need ~2k H100 GPUs, ib, 4:1 storage",
+    ],
+)
+def test_an_install_date_and_another_networks_ratio_are_said_not_unread(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    assert got.oversubscription is None

@@ -609,6 +609,35 @@ RULES: tuple[Rule, ...] = (
         _ratio,
         needs=(":",),
     ),
+    # "4:1 storage", "1:1 in-band": a ratio said of another network than the compute fabric is
+    # not one the design takes: said, not applied (those fabrics follow their RA's)
+    rule(
+        "ratio_other_network",
+        r"(?<![\w.])\d+(?:\.\d+)?\s*:\s*\d+(?:\.\d+)?\s*(?:over[- ]?subscri\w*\s+)?(?:for\s+(?:the\s+)?)?"
+        r"(?:storage|in-?band|management|out[- ]of[- ]band|oob|front[- ]?end)\b"
+        r"(?:\s+(?:fabric|network|networking))?",
+        lambda m: [
+            Reading(
+                "_said",
+                "another network's ratio",
+                "a ratio for another network than the compute fabric: not applied (it follows "
+                "its RA's)",
+                "member",
+            )
+        ],
+        needs=("band", "front", "management", "oob", "storage"),
+    ),
+    # "in H2 2027", "installed in Q3": when the cluster goes in, not how long a run takes
+    rule(
+        "install_date",
+        r"\b(?:h[12]|q[1-4]|first\s+half|second\s+half)(?:\s+(?:of\s+)?(?:20\d{2}|fy\s?\d{2,4}))?\b",
+        lambda m: (
+            [Reading("_said", "a date", "when, not how long a run takes", "member")]
+            if re.search(r"\b(?:in|during|for|from)\s+(?:the\s+)?$", m.string[: m.start()])
+            else []
+        ),
+        needs=("h", "q", "first", "second"),
+    ),
     # "20% oversubscription", "50% oversubscribed": the share of downlink bandwidth above the
     # uplinks (1.2:1, 1.5:1); 0% is non-blocking
     rule(
