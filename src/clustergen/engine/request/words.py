@@ -298,6 +298,8 @@ FILLER = frozenset(
         "completion",
         "domain",
         "installed",
+        "got",
+        "full",
         "install",
         "then",
         "way",

@@ -865,3 +865,12 @@ def test_an_install_date_and_another_networks_ratio_are_said_not_unread(text: st
     got = parse_request(load_catalog(), text)
     assert got.not_understood == []
     assert got.oversubscription is None
+
+
+def test_when_growth_comes_is_no_training_deadline() -> None:
+    """'expandable to 512 within 2 years' made a 730-day training deadline."""
+    got = parse_request(
+        load_catalog(), "initially 64 H100, expandable to 512 within 2 years, air-cooled, 2 MW"
+    )
+    assert (got.growth_gpus, got.training_days) == (512, None)
+    assert got.not_understood == []

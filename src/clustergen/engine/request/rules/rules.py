@@ -524,7 +524,10 @@ RULES: tuple[Rule, ...] = (
         r"(?:expand|extend|scal)(?:able|ing|e)|upgradeable|(?:future\s+)?(?:expansion|growth)|"
         r"(?:a\s+)?path)\s+(?:later\s+|eventually\s+|up\s+)?to\s+(?:about\s+|~)?"
         rf"{_NUM}(?:\s*(?:gpus?|accelerators))?\b(?!\s*(?:nodes?|servers?|systems?|racks?|mw|kw|"
-        r"tb|pb|gb|%|percent|users?|tokens?))(?:\s*(?:later|eventually|in\s+(?:phase|year)\s+\d))?",
+        r"tb|pb|gb|%|percent|users?|tokens?))(?:\s*(?:later|eventually|in\s+(?:phase|year)\s+\d"
+        # "expandable to 512 within 2 years": when the growth comes, not a run's deadline
+        r"|(?:within|in|over|by)\s+(?:the\s+next\s+)?(?:\d+(?:\.\d+)?|a|one|two|three|five)\s+"
+        r"(?:years?|months?|quarters?)))?",
         _growth,
         needs=("grow", "expan", "scal", "upgrad", "path", "exten"),
     ),
