@@ -299,6 +299,7 @@ FILLER = frozenset(
         "domain",
         "installed",
         "got",
+        "whichever",
         "full",
         "install",
         "then",

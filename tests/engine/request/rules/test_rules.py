@@ -874,3 +874,17 @@ def test_when_growth_comes_is_no_training_deadline() -> None:
     )
     assert (got.growth_gpus, got.training_days) == (512, None)
     assert got.not_understood == []
+
+
+def test_counted_racks_in_a_figure_are_their_total() -> None:
+    """'fit 2 GB300 NVL72 racks in 300 kW' read a 300 kW rack limit."""
+    got = parse_request(load_catalog(), "can we fit 2 GB300 NVL72 racks in 300 kW?")
+    assert (got.power_cap_w, got.rack_power_kw) == (300e3, None)
+
+
+def test_whichever_uses_less_power_is_understood() -> None:
+    got = parse_request(
+        load_catalog(),
+        "serve Qwen3 235B A22B at 5000 tok/s, H200 or B200, whichever uses less power",
+    )
+    assert got.not_understood == []

@@ -142,13 +142,20 @@ def _rack_limits(low: str, used: list[bool]) -> list[Found]:
     return out
 
 
+#: what puts counted racks into a figure: their total ("2 racks in 300 kW", "within 1 MW")
+_INTO = re.compile(r"\s+(?:in|within|under|inside|into|on)\s+(?:a\s+|the\s+)?")
+
 _KW_EACH = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:kw|kilowatts?)\s+(?:each|apiece)\b")
 
 
 def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] | None:
     before = list(_RACK_WORD.finditer(low, max(cs, m.start() - _RACK_REACH), m.start()))
     if before and not any(ch.isdigit() for ch in low[before[-1].end() : m.start()]):
-        return before[-1].start(), m.end()
+        rack = before[-1]
+        counted = re.search(r"\d", low[max(cs, rack.start() - _RACK_REACH) : rack.start()])
+        if counted and _INTO.match(low, rack.end(), m.start()):
+            return None  # "fit 2 GB300 NVL72 racks in 300 kW": the racks' total, a cap
+        return rack.start(), m.end()
     after = _RACK_WORD.search(low, m.end(), min(ce, m.end() + _RACK_REACH))
     if after and not any(ch.isdigit() for ch in low[m.end() : after.start()]):
         return m.start(), after.end()

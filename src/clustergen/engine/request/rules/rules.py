@@ -811,6 +811,17 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "perf-per-watt", "objective: most PFLOPS per MW")],
         needs=("compute", "efficien", "flops", "perf"),
     ),
+    # "whichever uses less power", "the lowest power draw": the study's own ranking for a sized
+    # request (least IT power), said
+    rule(
+        "least_power",
+        r"\b(?:(?:uses?|using|draws?|needs?|consumes?)\s+(?:the\s+)?(?:less|least)\s+power"
+        r"|(?:least|lowest|less)\s+(?:it\s+)?power(?:\s+(?:draw|use|usage|consumption))?)\b",
+        lambda m: [
+            Reading("_said", "least power", "least IT power: the study's ranking", "member")
+        ],
+        needs=("power",),
+    ),
     rule(
         "biggest",
         # "the biggest H200 cluster we can build", "the largest possible cluster"
