@@ -888,3 +888,9 @@ def test_whichever_uses_less_power_is_understood() -> None:
         "serve Qwen3 235B A22B at 5000 tok/s, H200 or B200, whichever uses less power",
     )
     assert got.not_understood == []
+
+
+def test_a_training_time_with_no_tokens_is_refused_asking_for_them() -> None:
+    """It was 'no candidate platform could be sized (12 dropped)'."""
+    with pytest.raises(RequestError, match="no token count"):
+        parse_request(load_catalog(), "train Llama 3 405B from scratch in under 90 days")

@@ -238,14 +238,24 @@ def refuse_pod_count(r: Draft) -> None:
 
 def refuse_unsized_job(r: Draft) -> None:
     """A model to train or fine-tune and nothing else: the job's size is its tokens and time.
-    A pass: it reads the model and the job together, once nothing else sized the request."""
-    if _sized(r):
-        return
+    A pass: it reads the model and the job together, once nothing else sized the request. A
+    time with no tokens ("train Llama 3 405B in under 90 days") sizes nothing either: the
+    tokens are what the time is for."""
     model = r.fields.get("model") or (
         f"a {r.fields['model_params_b']:g}B model" if r.fields.get("model_params_b") else None
     )
     job = r.fields.get("workload") or next(iter(r.members.get("workload", set())), None)
     if model is None or job not in {"training", "fine-tuning"}:
+        return
+    days, tokens = r.fields.get("training_days"), r.fields.get("training_tokens_t")
+    other = any(k in r.fields for k in SIZE_FIELDS) or r.fields.get("budget_usd")
+    if days and not tokens and not other:
+        raise RequestError(
+            f"{'training' if job == 'training' else 'fine-tuning'} {model} in {days:g} days has "
+            "no size: the request gives no token count",
+            hint="add the tokens, e.g. 'on 15T tokens', or a GPU count",
+        )
+    if _sized(r):
         return
     raise RequestError(
         f"{'training' if job == 'training' else 'fine-tuning'} {model} has no size: the "
