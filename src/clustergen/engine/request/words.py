@@ -300,6 +300,8 @@ FILLER = frozenset(
         "installed",
         "got",
         "whichever",
+        "move",
+        "migrate",
         "full",
         "install",
         "then",

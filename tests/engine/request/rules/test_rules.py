@@ -894,3 +894,20 @@ def test_a_training_time_with_no_tokens_is_refused_asking_for_them() -> None:
     """It was 'no candidate platform could be sized (12 dropped)'."""
     with pytest.raises(RequestError, match="no token count"):
         parse_request(load_catalog(), "train Llama 3 405B from scratch in under 90 days")
+
+
+@pytest.mark.parametrize(
+    ("text", "pflops"),
+    [
+        ("A100 refresh: move our 512 A100 workload to B200, same throughput", 512 * 0.312),
+        ("replace our 256 A100s with B200s, like-for-like performance", 256 * 0.312),
+        ("B200 with equivalent throughput to our 64 DGX A100", 512 * 0.312),
+    ],
+)
+def test_a_successor_matching_the_fleet_delivers_its_compute(text: str, pflops: float) -> None:
+    """'A100 refresh: move our 512 A100 workload to B200' was refused as two GPUs; with 'same
+    throughput' the successor matches the fleet's dense compute, not its GPU count."""
+    got = parse_request(load_catalog(), text)
+    assert got.compute_pflops == pytest.approx(pflops)
+    assert (got.gpus, got.gpu) == (None, "b200")
+    assert got.not_understood == []

@@ -133,6 +133,11 @@ def read_bare_count(r: Draft) -> None:
     if _counted(r):
         return
     platform, old = r.fields.get("platform"), r.replaced
+    if old is not None and "compute_pflops" in r.fields:
+        # the successor matches the fleet's compute ("same throughput"): a count beside the
+        # fleet's name counts the fleet, not the design
+        _fleet_count(r, *old[1])
+        return
     # the successor's own count first ("replace our 256 A100s with 128 B200s": 128 B200s);
     # without one, the replaced fleet's, one for one
     beside = _bare_count(
@@ -143,10 +148,14 @@ def read_bare_count(r: Draft) -> None:
     if old is not None and beside == old[0]:
         _one_for_one(r, old[0], platform)
     elif old is not None:  # the successor counted: the replaced fleet's count is its own
-        (s, e) = old[1]
-        count = count_before(r.low, s, e, None, articles=False)
-        if count is not None and r.free_span(count.start, count.end):
-            r.take(count.start, count.end, f"{count.words!r} -> the fleet replaced")
+        _fleet_count(r, *old[1])
+
+
+def _fleet_count(r: Draft, s: int, e: int) -> None:
+    """The count before the replaced fleet's name, read as the fleet's."""
+    count = count_before(r.low, s, e, None, articles=False)
+    if count is not None and r.free_span(count.start, count.end):
+        r.take(count.start, count.end, f"{count.words!r} -> the fleet replaced")
 
 
 def _one_for_one(r: Draft, old: Named, platform: object) -> None:

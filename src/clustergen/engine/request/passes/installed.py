@@ -373,3 +373,33 @@ def read_replaced_details(r: Draft) -> None:
         watts = float(m.group(1).replace(",", "")) * (1e6 if m.group(2) == "mw" else 1e3)
         r.fields["replaced_power_w"] = watts
         r.take(m.start(), m.end(), f"{m.group(0)!r} -> the replaced fleet's power")
+    _same_compute(r, kind, eid)
+
+
+#: the successor is to match the fleet ("same throughput", "like-for-like performance")
+_SAME = re.compile(
+    r"\b(?:(?:the\s+)?same|equal|equivalent|matching)\s+(?:dense\s+)?(?:throughput|compute|"
+    r"performance|perf|capacity|flops)\b|\blike[- ]for[- ]like(?:\s+(?:throughput|compute|"
+    r"performance|capacity))?\b"
+)
+
+
+def _same_compute(r: Draft, kind: str, eid: str) -> None:
+    """'move our 512 A100 workload to B200, same throughput': the successor delivers the
+    fleet's dense BF16 compute, not as many GPUs again."""
+    m = _SAME.search(r.low)
+    gpus = r.fields.get("replaced_gpus")
+    if m is None or not r.free(m) or not isinstance(gpus, int) or "compute_pflops" in r.fields:
+        return
+    system = r.catalog.system(eid) if kind == "system" else None
+    gpu = r.catalog.gpu(system.gpu if system and system.gpu else eid)
+    if not gpu.bf16_dense_tflops:
+        return
+    pflops = gpus * gpu.bf16_dense_tflops / 1e3
+    r.fields["compute_pflops"] = pflops
+    r.take(
+        m.start(),
+        m.end(),
+        f"{m.group(0).strip()!r} -> dense compute {pflops:,.0f} PFLOPS BF16, the replaced "
+        f"{gpus:,} {gpu.id}'s",
+    )

@@ -482,11 +482,23 @@ _REPLACE_JOIN = re.compile(
 #: DGX H100": a multiple of a fleet's dense compute, written before the fleet's count and name
 _MULTIPLE_OF = re.compile(
     r"(?:(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|times)|\b(?P<w>double|twice|triple|three\s+times|"
-    r"four\s+times))\s+(?:the\s+)?(?:(?:dense\s+)?(?:compute|performance|perf|capacity|flops|"
-    r"throughput)\s+)?(?:of|as)\s+(?:our|the|my|an?)?\s*(?:current|existing|old|present|"
+    r"four\s+times|(?:the\s+)?same|equal|equivalent))\s+(?:the\s+)?(?:(?:dense\s+)?(?:compute|"
+    r"performance|perf|capacity|flops|"
+    r"throughput)\s+)?(?:of|as|to)\s+(?:our|the|my|an?)?\s*(?:current|existing|old|present|"
     r"installed)?\s*(?:cluster\s+(?:of|with)\s+)?(?P<n>\d[\d,]*)\s*(?:x\s*)?$"
 )
-_TIMES_WORD = {"double": 2.0, "twice": 2.0, "triple": 3.0, "three times": 3.0, "four times": 4.0}
+_TIMES_WORD = {
+    "double": 2.0,
+    "twice": 2.0,
+    "triple": 3.0,
+    "three times": 3.0,
+    "four times": 4.0,
+    # "the same compute as our 512 A100": the fleet's own
+    "the same": 1.0,
+    "same": 1.0,
+    "equal": 1.0,
+    "equivalent": 1.0,
+}
 _FLEET_WORD = re.compile(r"s?(?:\s+(?:gpus?|cluster|fleet|nodes?|servers?|systems?))?\b")
 
 
@@ -534,7 +546,14 @@ def read_replaced_fleet(r: Draft) -> None:
         eid = named[new][1]
         r.take(s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced by {eid} (the design is for it)")
         r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
-        keep = [i for i in range(len(named)) if i != old]
+        # the old fleet named again ("A100 refresh: move our 512 A100 workload to B200") is
+        # the same fleet, not a second GPU asked for
+        again = [i for i in range(len(named)) if i != old and named[i] == named[old]]
+        for i in again:
+            a, b = spans[i]
+            if r.free_span(a, b):
+                r.take(a, b, f"{r.low[a:b]!r} -> the fleet replaced")
+        keep = [i for i in range(len(named)) if i != old and i not in again]
         r.named, r.spans = [named[i] for i in keep], [spans[i] for i in keep]
         r.replaced = (named[old], spans[old])
         return
