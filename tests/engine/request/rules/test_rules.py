@@ -911,3 +911,11 @@ def test_a_successor_matching_the_fleet_delivers_its_compute(text: str, pflops: 
     assert got.compute_pflops == pytest.approx(pflops)
     assert (got.gpus, got.gpu) == (None, "b200")
     assert got.not_understood == []
+
+
+def test_a_named_model_beside_another_size_is_two_models() -> None:
+    """'Llama 3.1 8B and 70B' sized the 8B and carried 70B as a stray model size."""
+    cat = load_catalog()
+    with pytest.raises(RequestError, match="two models"):
+        parse_request(cat, "host Llama 3.1 8B and 70B for internal apps")
+    assert parse_request(cat, "Mixtral 8x7B, 47B params, serve on 8 H100").model == "mixtral-8x7b"

@@ -112,6 +112,21 @@ def refuse_unnamed_model(r: Draft) -> None:
 _MOE = re.compile(r"\bmoe\b|\bmixture[- ]of[- ]experts?\b")
 
 
+def refuse_two_model_sizes(r: Draft) -> None:
+    """A named model beside a size that is not its own ("Llama 3.1 8B and 70B"): two models,
+    of which a design sizes one. A pass: it compares the name's catalog size with the size
+    read apart from it."""
+    name, size = r.fields.get("model"), r.fields.get("model_params_b")
+    if not isinstance(name, str) or not isinstance(size, int | float):
+        return
+    own = r.catalog.model(name).params_b
+    if own and abs(own - size) > 0.15 * max(own, size):
+        raise RequestError(
+            f"the request names two models ({name} and a {size:g}B model): a design sizes one",
+            hint="run one request per model",
+        )
+
+
 def refuse_moe_without_active(r: Draft) -> None:
     """A mixture of experts given only its total size computes with its active parameters, which
     the text does not give: sized as dense it would be tens of times too big, so it is refused
