@@ -105,3 +105,8 @@ def test_the_refusal_names_the_models_benchmarked() -> None:
 def test_the_training_suite_is_not_read_as_inference() -> None:
     r = parse_request(CAT, "Llama 3.1 405B pre-training on 512 H100 like MLPerf Training")
     assert not any("MLPerf Inference" in u for u in r.understood)
+
+
+def test_a_training_request_naming_mlperf_is_not_refused() -> None:
+    r = parse_request(CAT, "Llama 3.1 405B pre-training on 512 H100, like MLPerf")
+    assert not any("MLPerf Inference" in u for u in r.understood)

@@ -35,6 +35,7 @@ _KEY = "_mlperf"
 
 
 def _benchmark_of(r: Draft, phrase: str) -> MlperfBenchmark:
+    """The named model's benchmark, or a refusal naming the models benchmarked."""
     benchmarks = r.catalog.all(MlperfBenchmark)
     names = ", ".join(sorted(r.catalog.get(LanguageModel, b.model).name for b in benchmarks))
     model = r.fields.get("model")
@@ -52,29 +53,32 @@ def _benchmark_of(r: Draft, phrase: str) -> MlperfBenchmark:
     return found
 
 
-def read_mlperf(r: Draft) -> None:
-    """The MLPerf benchmark and scenario the request names, its words taken before the serving
-    rules read. A pass: the benchmark is the named model's, found by the name passes."""
-    m = _MLPERF.search(r.low) if "mlperf" in r.low else None
-    if m is None or not r.free(m):
-        return
-    phrase = m.group(0).strip()
-    bench = _benchmark_of(r, phrase)
+def _scenario_of(bench: MlperfBenchmark, phrase: str, scenario: str | None) -> MlperfScenario:
+    """The scenario named, or a refusal naming the ones the benchmark is run in."""
     scenarios = ", ".join(bench.scenarios)
-    scenario = m.group(1)
     if scenario is None:
         raise RequestError(
             f"{phrase!r} names no scenario: MLPerf reports each one as its own result",
             hint=f"say which: {bench.name} is run {scenarios}",
         )
-    if scenario not in bench.scenarios:
-        raise RequestError(
-            f"{bench.name} has no {scenario} scenario",
-            hint=f"it is run {scenarios}",
-        )
-    for k in range(m.start(), m.end()):
-        r.used[k] = True
-    r.fields[_KEY] = (bench.id, scenario, phrase)
+    for known in bench.scenarios:
+        if known == scenario:
+            return known
+    raise RequestError(f"{bench.name} has no {scenario} scenario", hint=f"it is run {scenarios}")
+
+
+def read_mlperf(r: Draft) -> None:
+    """The MLPerf benchmark and scenario the request names, its words taken before the serving
+    rules read. A pass: the benchmark is the named model's, found by the name passes. What it
+    cannot answer is refused by `apply_mlperf`, once the rules have said whether the request is
+    a training one (MLPerf Training is not these benchmarks)."""
+    m = _MLPERF.search(r.low) if "mlperf" in r.low else None
+    if m is None or not r.free(m):
+        return
+    if m.group(1) is not None:  # the scenario's words are the benchmark's, whatever follows
+        for k in range(m.start(), m.end()):
+            r.used[k] = True
+    r.fields[_KEY] = (m.group(1), m.group(0).strip(), m.span())
 
 
 def _ms(ms: float) -> str:
@@ -87,9 +91,13 @@ def apply_mlperf(r: Draft) -> None:
     found = r.fields.pop(_KEY, None)
     if found is None:
         return
-    assert isinstance(found, tuple)  # read_mlperf stores (benchmark id, scenario, phrase)
-    bench_id, scenario, phrase = found
-    bench = r.catalog.get(MlperfBenchmark, bench_id)
+    assert isinstance(found, tuple)  # read_mlperf stores (scenario or None, phrase, span)
+    said_scenario, phrase, (start, end) = found
+    if r.members.get("workload", set()) & {"training", "fine-tuning"}:
+        return  # a training request's "MLPerf" is not an inference benchmark: left unread
+    bench = _benchmark_of(r, phrase)
+    scenario = _scenario_of(bench, phrase, said_scenario)
+    r.used[start:end] = [True] * (end - start)
     limits = bench.scenarios[scenario]
     said: list[str] = []
 
