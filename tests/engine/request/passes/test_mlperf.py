@@ -69,7 +69,7 @@ def test_an_unpublished_prompt_length_stays_the_requests_to_give() -> None:
     assert r.isl_tokens is None
     assert r.osl_tokens == _bench("mixtral-8x7b").osl_tokens
     note = next(u for u in r.understood if "MLPerf Inference" in u)
-    assert "input length assumed" in note
+    assert "mean prompt is not in the catalog (assumed)" in note
 
 
 def test_what_the_request_states_is_kept() -> None:

@@ -115,8 +115,17 @@ def apply_mlperf(r: Draft) -> None:
         said.append(
             f"{'ISL' if isl else 'OSL'} {bench.isl_tokens or bench.osl_tokens} (dataset mean)"
         )
-    if bench.isl_tokens is None and "isl_tokens" not in r.fields:
-        said.append("its mean prompt is not in the catalog (input length assumed)")
+    unknown = [
+        what
+        for what, field, value in (
+            ("prompt", "isl_tokens", bench.isl_tokens),
+            ("answer", "osl_tokens", bench.osl_tokens),
+        )
+        if value is None and field not in r.fields
+    ]
+    if unknown:
+        verb = "are" if len(unknown) > 1 else "is"
+        said.append(f"its mean {' and '.join(unknown)} {verb} not in the catalog (assumed)")
     if scenario == "offline":
         put("interactive", False)
         if "ttft_ms" not in r.fields and "tpot_ms" not in r.fields:
