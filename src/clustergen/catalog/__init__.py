@@ -20,6 +20,7 @@ from clustergen.catalog.workload_models import (
     HourlyPrice,
     InferenceTable,
     LanguageModel,
+    MlperfBenchmark,
     TrainingRow,
 )
 
@@ -29,6 +30,7 @@ __all__ = [
     "HourlyPrice",
     "InferenceTable",
     "LanguageModel",
+    "MlperfBenchmark",
     "Problem",
     "RaPattern",
     "SuTable",

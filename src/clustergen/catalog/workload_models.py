@@ -129,3 +129,37 @@ class HourlyPrice(Entry, kind="hourly_prices", file="hourly_prices.yaml"):
         if self.system is not None and self.usd_per_node_hour is None:
             raise ValueError("a system price needs usd_per_node_hour")
         return self
+
+
+#: the MLPerf Inference datacenter scenarios an LLM benchmark is run in
+MlperfScenario = Literal["offline", "server", "interactive"]
+
+
+class ScenarioLimits(Strict):
+    """One scenario's latency limits, both at the 99th percentile; None where it has none
+    (Offline: every query is issued at once and only throughput is measured)."""
+
+    ttft_p99_ms: float | None = Field(default=None, gt=0, description="time to first token")
+    tpot_p99_ms: float | None = Field(default=None, gt=0, description="time per output token")
+
+
+class MlperfBenchmark(
+    Entry, kind="mlperf_benchmarks", file="mlperf_benchmarks.yaml", noun="MLPerf benchmark"
+):
+    """An MLPerf Inference datacenter LLM benchmark as MLCommons defines it: the model, the
+    dataset's mean prompt and answer, and the latency limits of each scenario it is run in."""
+
+    model: Annotated[str, Ref("models")] = Field(description="model id in models.yaml")
+    benchmark: str = Field(min_length=1, description="MLCommons' name, e.g. llama2-70b")
+    dataset: str = Field(min_length=1)
+    isl_tokens: int | None = Field(default=None, gt=0, description="dataset's mean prompt")
+    osl_tokens: int | None = Field(default=None, gt=0, description="reference's mean answer")
+    scenarios: dict[MlperfScenario, ScenarioLimits] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _latency_scenarios_have_limits(self) -> "MlperfBenchmark":
+        for name, limits in self.scenarios.items():
+            bound = limits.ttft_p99_ms is not None or limits.tpot_p99_ms is not None
+            if bound != (name != "offline"):
+                raise ValueError(f"{name}: only the server and interactive scenarios hold limits")
+        return self

@@ -16,6 +16,7 @@ from clustergen.engine.request.passes import (
     counts,
     installed,
     meanings,
+    mlperf,
     names,
     per_node,
     refusals,
@@ -27,6 +28,7 @@ MODULES: tuple[ModuleType, ...] = (
     counts,
     installed,
     meanings,
+    mlperf,
     names,
     per_node,
     refusals,
@@ -58,6 +60,9 @@ def test_the_rules_read_after_the_catalog_names_and_before_the_readings_of_the_w
     order = [read.__name__ for read in PASSES]
     assert order.index("read_price_rules") < order.index("find_names") < order.index("read_rules")
     assert order.index("read_rules") < order.index("read_bare_count")
+    # the MLPerf scenario's words before the serving rules; its defaults after what they read
+    assert order.index("read_platforms") < order.index("read_mlperf") < order.index("read_rules")
+    assert order.index("read_rules") < order.index("apply_mlperf") < order.index("tokens_from_load")
     assert order.index("note_readings") < order.index("refuse_unknown_model")
 
 

@@ -27,6 +27,7 @@ from clustergen.engine.request.passes.meanings import (
     racks_meaning,
     resolve_members,
 )
+from clustergen.engine.request.passes.mlperf import apply_mlperf, read_mlperf
 from clustergen.engine.request.passes.names import (
     find_names,
     priced_gpu,
@@ -84,7 +85,9 @@ PASSES: tuple[Pass, ...] = (
     read_pod,
     read_storage,
     read_scope,
+    read_mlperf,
     read_rules,
+    apply_mlperf,
     read_cap_basis,
     read_cap_per_room,
     read_cap_reserved,
