@@ -301,6 +301,7 @@ FILLER = frozenset(
         "got",
         "whichever",
         "move",
+        "nvidia",
         "migrate",
         "full",
         "install",

@@ -919,3 +919,12 @@ def test_a_named_model_beside_another_size_is_two_models() -> None:
     with pytest.raises(RequestError, match="two models"):
         parse_request(cat, "host Llama 3.1 8B and 70B for internal apps")
     assert parse_request(cat, "Mixtral 8x7B, 47B params, serve on 8 H100").model == "mixtral-8x7b"
+
+
+def test_the_software_stack_is_said_not_left_unread() -> None:
+    got = parse_request(
+        load_catalog(),
+        "8x DGX B300, Spectrum-X, with Slurm, Kubernetes, BCM and NVIDIA AI Enterprise",
+    )
+    assert got.nodes == 8
+    assert got.not_understood == []

@@ -786,6 +786,33 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs (the most throughput)")],
         needs=("throughput", "token"),
     ),
+    # "with Slurm and Kubernetes", "BCM", "NVIDIA AI Enterprise": the software the cluster runs,
+    # said and not quoted (the management servers are where the scheduler and BCM run)
+    rule(
+        "software",
+        r"\b(?:slurm|kubernetes|k8s|run:?ai|base\s+command(?:\s+manager)?|bcm|nvaie|"
+        r"(?:nvidia\s+)?ai\s+enterprise|mission\s+control|openshift)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "software",
+                "software the cluster runs: not quoted (it runs on the management servers and nodes)",
+                "member",
+            )
+        ],
+        needs=(
+            "slurm",
+            "kube",
+            "k8s",
+            "run",
+            "command",
+            "bcm",
+            "nvaie",
+            "enterprise",
+            "mission",
+            "openshift",
+        ),
+    ),
     # "the cheapest way", "lowest cost per token", "most cost-effective": the study ranks by
     # capital wherever every line is priced, by least IT power otherwise; said, no field
     rule(
