@@ -928,3 +928,8 @@ def test_the_software_stack_is_said_not_left_unread() -> None:
     )
     assert got.nodes == 8
     assert got.not_understood == []
+
+
+def test_asking_which_gives_more_pflops_is_understood() -> None:
+    got = parse_request(load_catalog(), "2 MW, B200 vs GB200, which gives more PFLOPS?")
+    assert got.not_understood == []

@@ -838,6 +838,21 @@ RULES: tuple[Rule, ...] = (
         lambda m: [Reading("objective", "perf-per-watt", "objective: most PFLOPS per MW")],
         needs=("compute", "efficien", "flops", "perf"),
     ),
+    # "which gives more PFLOPS", "the most compute": under a cap the study ranks by dense compute
+    rule(
+        "most_compute",
+        r"\b(?:more|most|highest|max(?:imum)?|greatest)\s+(?:dense\s+)?(?:[ptez]?flops|compute|"
+        r"performance)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "most compute",
+                "the most dense compute: the study ranks by it under a cap, by it per MW for a count",
+                "member",
+            )
+        ],
+        needs=("flops", "compute", "performance"),
+    ),
     # "whichever uses less power", "the lowest power draw": the study's own ranking for a sized
     # request (least IT power), said
     rule(
