@@ -388,6 +388,25 @@ class _Parts(NamedTuple):
 _PDU_SETTLE_PASSES = 3
 
 
+#: defaults that only a compute fabric, or storage of the design's own, makes true
+_FABRIC_DEFAULTS = frozenset({"switch", "oversubscription", "port_speed_gbps", "planes"})
+_STORAGE_DEFAULTS = frozenset({"storage_tier"})
+
+
+def _applying(
+    assumed: list[Assumed], fabrics: FabricsSection, storage: StorageSection
+) -> list[Assumed]:
+    """The assumptions the design rests on: a single node has no compute fabric, so no switch
+    was assumed for it; the site's storage is sized by what it must deliver, not by a tier the
+    design builds (a one-node serving design listed both)."""
+    drop: set[str] = set()
+    if fabrics.compute is None:
+        drop |= _FABRIC_DEFAULTS
+    if storage.site_storage:
+        drop |= _STORAGE_DEFAULTS
+    return [a for a in assumed if a.field not in drop]
+
+
 def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Sized:
     """One pass: every section from the inputs and the sections before it. Raises OverCap when
     the design is over its IT cap or its capital budget (unless `check_cap` is off)."""
@@ -532,7 +551,9 @@ def finish_design(
         mode=mode,
         request=inputs.request,
         choices=inputs.choices,
-        assumptions=[*sized.head, *(assumptions or []), *sized.notes.assumed],
+        assumptions=_applying(
+            [*sized.head, *(assumptions or []), *sized.notes.assumed], sized.fabrics, sized.storage
+        ),
         platform=_platform_section(inputs, platform_reason, sized.follows_ra),
         compute=sized.compute,
         fabrics=sized.fabrics,
