@@ -388,23 +388,17 @@ class _Parts(NamedTuple):
 _PDU_SETTLE_PASSES = 3
 
 
-#: defaults that only a compute fabric, or storage of the design's own, makes true
+#: defaults that only a compute fabric makes true
 _FABRIC_DEFAULTS = frozenset({"switch", "oversubscription", "port_speed_gbps", "planes"})
-_STORAGE_DEFAULTS = frozenset({"storage_tier"})
 
 
-def _applying(
-    assumed: list[Assumed], fabrics: FabricsSection, storage: StorageSection
-) -> list[Assumed]:
+def _applying(assumed: list[Assumed], fabrics: FabricsSection) -> list[Assumed]:
     """The assumptions the design rests on: a single node has no compute fabric, so no switch
-    was assumed for it; the site's storage is sized by what it must deliver, not by a tier the
-    design builds (a one-node serving design listed both)."""
-    drop: set[str] = set()
-    if fabrics.compute is None:
-        drop |= _FABRIC_DEFAULTS
-    if storage.site_storage:
-        drop |= _STORAGE_DEFAULTS
-    return [a for a in assumed if a.field not in drop]
+    was assumed for it (a one-node serving design listed one). The storage tier stays: it sets
+    what the site's storage must deliver."""
+    if fabrics.compute is not None:
+        return assumed
+    return [a for a in assumed if a.field not in _FABRIC_DEFAULTS]
 
 
 def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Sized:
@@ -552,7 +546,7 @@ def finish_design(
         request=inputs.request,
         choices=inputs.choices,
         assumptions=_applying(
-            [*sized.head, *(assumptions or []), *sized.notes.assumed], sized.fabrics, sized.storage
+            [*sized.head, *(assumptions or []), *sized.notes.assumed], sized.fabrics
         ),
         platform=_platform_section(inputs, platform_reason, sized.follows_ra),
         compute=sized.compute,
