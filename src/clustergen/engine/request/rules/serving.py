@@ -375,17 +375,18 @@ def _engine(m: re.Match[str]) -> list[Reading]:
 
 #: the words of a serving stack a negation may rule out, item by item
 _STACK = (
-    r"dynamo|vllm|sglang|tensorrt[- ]?llm|trt[- ]?llm|disaggregat(?:ed|ion)(?:\s+(?:serving|prefill))?"
-    r"|mtp|speculative\s+decoding|eagle[- ]?3?"
+    r"dynamo|vllm|sglang|tensorrt[- ]?llm|trt[- ]?llm|(?:p/d\s+)?disaggregat(?:ed|ion)(?:\s+(?:prefill"
+    r"(?:[- /](?:and\s+)?decode)?|serving|inference))?|separate\s+prefill|mtp|speculative\s+decoding"
+    r"|multi[- ]token\s+prediction|eagle[- ]?3?"
 )
 
 
 def _stack_ruled_out(m: re.Match[str]) -> list[Reading]:
     out: list[Reading] = []
     for item in re.findall(_STACK, m.group(0)):
-        if item.startswith("disaggregat"):
+        if "disaggregat" in item or item.startswith("separate"):
             out.append(Reading("disaggregated", False, "prefill and decode on the same servers"))
-        elif item in ("mtp", "speculative decoding") or item.startswith("eagle"):
+        elif item.startswith(("mtp", "speculative", "multi", "eagle")):
             out.append(Reading("speculative_decoding", False, "no speculative decoding"))
         else:
             engine = next(v for k, v in _ENGINES.items() if k in item)
@@ -399,7 +400,8 @@ STACK_RULES: tuple[Rule, ...] = (
     # of the list (before the rules that read the words as asked for)
     rule(
         "stack_ruled_out",
-        r"\b(?:no|not|without|avoid(?:ing)?|(?:do\s+not|don[’']?t)\s+(?:want|need|use)|rather\s+not)"
+        r"\b(?:no|not|without|avoid(?:ing)?|skip(?:ping)?|(?:do\s+not|don[’']?t)\s+(?:want|need|use)"
+        r"|rather\s+not)"
         r"\s+(?:(?:using|use|any|a|the|nvidia)\s+)*(?:"
         + _STACK
         + r")(?:\s*(?:,|/|or|nor|and|,\s*or)\s*(?:"
@@ -416,6 +418,8 @@ STACK_RULES: tuple[Rule, ...] = (
             "trt",
             "tensorrt",
             "vllm",
+            "prediction",
+            "separate",
         ),
     ),
     rule(
@@ -424,25 +428,20 @@ STACK_RULES: tuple[Rule, ...] = (
         _engine,
         needs=("dynamo", "llm", "sglang", "tensorrt", "trt"),
     ),
-    # "no disaggregation", "without MTP", "MTP off", "aggregated serving": said not to be used
-    # (before the rules that read the words as asked for)
+    # "aggregated serving", "MTP off": said not to be used without a negation word ("no
+    # disaggregation", "without MTP" are the ruled-out stack's, above)
     rule(
         "not_disaggregated",
-        r"\b(?:no|not|without|avoid(?:ing)?|skip(?:ping)?)\s+(?:(?:using|use|any|a)\s+)?"
-        r"(?:disaggregat(?:ed|ion)|p/d\s+disaggregation|separate\s+prefill)(?:\s+(?:prefill(?:[- /]"
-        r"(?:and\s+)?decode)?|serving|inference))?\b"
-        r"|(?<!dis)\baggregated\s+(?:serving|inference|prefill)\b"
+        r"(?<!dis)\baggregated\s+(?:serving|inference|prefill)\b"
         r"|\b(?:co-?located|colocated)\s+prefill(?:\s+and\s+decode)?\b",
         lambda m: [Reading("disaggregated", False, "prefill and decode on the same servers")],
-        needs=("aggregat", "located", "separate"),
+        needs=("aggregat", "located"),
     ),
     rule(
         "no_speculative_decoding",
-        r"\b(?:no|not|without|avoid(?:ing)?)\s+(?:(?:using|use|any)\s+)?(?:speculative\s+decoding"
-        r"|mtp|multi[- ]token\s+prediction|eagle[- ]?3?)\b"
-        r"|\b(?:speculative\s+decoding|mtp|eagle[- ]?3?)\s+(?:off|disabled|turned\s+off)\b",
+        r"\b(?:speculative\s+decoding|mtp|eagle[- ]?3?)\s+(?:off|disabled|turned\s+off)\b",
         lambda m: [Reading("speculative_decoding", False, "no speculative decoding")],
-        needs=("eagle", "mtp", "prediction", "speculative"),
+        needs=("eagle", "mtp", "speculative"),
     ),
     rule(
         "disaggregated",
