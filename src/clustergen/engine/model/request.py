@@ -346,6 +346,12 @@ class DesignRequest(BaseModel):
         description="usable storage capacity wanted, TB ('5 PB usable' is 5000): the "
         "appliances are counted to hold it",
     )
+    storage_capacity_per: Literal["node", "gpu"] | None = Field(
+        default=None,
+        description="the stated usable capacity is per host (a server, or a rack-scale system's "
+        "compute tray) or per GPU, not in total ('20 TB of storage per node'): the design "
+        "multiplies it by its own hosts or GPUs",
+    )
     storage_bandwidth_per: Literal["node", "gpu"] | None = Field(
         default=None,
         description="the stated read and write bandwidth is per host (a server, or a rack-scale "
@@ -588,6 +594,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "platforms_avoided": FieldWords("systems or GPUs avoided where possible"),
     "gpu_architecture": FieldWords("GPU architecture"),
     "storage_capacity_tb": FieldWords("usable storage capacity", unit="TB"),
+    "storage_capacity_per": FieldWords("storage capacity stated per"),
     "storage_bandwidth_per": FieldWords("storage bandwidth stated per"),
     "storage_read_gb_per_s": FieldWords("storage read bandwidth", unit="GB/s"),
     "storage_write_gb_per_s": FieldWords("storage write bandwidth", unit="GB/s"),

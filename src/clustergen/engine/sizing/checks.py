@@ -26,7 +26,7 @@ from clustergen.engine.model.design import (
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.model.workload import WorkloadEstimate
-from clustergen.engine.sizing.inputs import Inputs, stated_bandwidth_scale
+from clustergen.engine.sizing.inputs import Inputs, stated_bandwidth_scale, stated_capacity_tb
 from clustergen.engine.sizing.platform import lone_unit
 from clustergen.units import plural, ratio, watts
 
@@ -211,7 +211,7 @@ def stated_storage_checks(inputs: Inputs, storage: StorageSection) -> list[Check
     delivered = {
         "read": (read and read * times, app.read_gb_per_s if app else fs.read_gb_per_s),
         "write": (write and write * times, app.write_gb_per_s if app else fs.write_gb_per_s),
-        "capacity": (request.storage_capacity_tb, usable),
+        "capacity": (stated_capacity_tb(inputs, storage.targets.nodes)[0], usable),
     }
     out = []
     for what, (asked, has) in delivered.items():

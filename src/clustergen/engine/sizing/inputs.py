@@ -271,9 +271,22 @@ class Notes:
 
 
 def stated_bandwidth_scale(inputs: Inputs, nodes: int) -> tuple[float, str]:
-    """What a bandwidth stated per host or per GPU is multiplied by, and how it is said: a host is
+    """What a bandwidth stated per host or per GPU is multiplied by, and how it is said."""
+    return stated_scale(inputs, nodes, inputs.request.storage_bandwidth_per)
+
+
+def stated_capacity_tb(inputs: Inputs, nodes: int) -> tuple[float | None, str]:
+    """The usable capacity the request states, in total for this design's `nodes` (a capacity
+    stated per host or per GPU multiplied by them), and how it was multiplied."""
+    tb = inputs.request.storage_capacity_tb
+    times, each = stated_scale(inputs, nodes, inputs.request.storage_capacity_per)
+    return (None if tb is None else tb * times), each
+
+
+def stated_scale(inputs: Inputs, nodes: int, per: str | None) -> tuple[float, str]:
+    """What a figure stated per host or per GPU is multiplied by, and how it is said: a host is
     a server, or a rack-scale system's compute tray (its hosts, as the catalog lists them)."""
-    per, system = inputs.request.storage_bandwidth_per, inputs.system
+    system = inputs.system
     if per == "gpu":
         gpus = nodes * system.gpus_per_node
         return gpus, f"the stated figure per GPU x {plural(gpus, 'GPU')}"

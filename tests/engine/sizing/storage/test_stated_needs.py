@@ -93,3 +93,25 @@ def test_a_bandwidth_stated_per_host_or_gpu_is_multiplied_by_the_designs_own() -
         assert d.storage.targets.read_gb_per_s >= total
         check = next(c for c in d.checks if c.name == "storage read meets the request")
         assert check.figure.endswith(f"of {total:,g} GB/s read")
+
+
+def test_a_capacity_stated_per_host_or_gpu_is_multiplied_by_the_designs_own() -> None:
+    # 32 H100 nodes x 20 TB; 18 compute trays of one NVL72 rack x 10 TB; 512 GPUs x 2 TB
+    for text, per, total in (
+        ("We need 20 TB of storage per node for 32 H100 nodes", "node", 32 * 20.0),
+        ("72 GB200 GPUs, 10 TB usable per node", "node", 18 * 10.0),
+        ("512 H100 GPUs, 2 TB storage each GPU", "gpu", 512 * 2.0),
+    ):
+        request = merge_request(CAT, text, {})
+        assert request.storage_capacity_per == per
+        d = plan_design(CAT, request)
+        assert d.storage.targets.capacity_tb == total
+        check = next(c for c in d.checks if c.name == "storage capacity meets the request")
+        assert check.figure.endswith(f"of {total:,g} TB usable")
+
+
+def test_a_total_capacity_is_not_multiplied() -> None:
+    request = merge_request(CAT, "512 H100 GPUs, 2 PB usable storage", {})
+    assert request.storage_capacity_per is None
+    d = plan_design(CAT, request)
+    assert d.storage.targets.capacity_tb == 2000

@@ -18,7 +18,12 @@ from clustergen.catalog.models import System
 from clustergen.engine.cache import cached
 from clustergen.engine.model.design import StorageAppliances, StorageSection, data_path_applies
 from clustergen.engine.model.storage import DesignIo, StorageTargets
-from clustergen.engine.sizing.inputs import Inputs, Notes, stated_bandwidth_scale
+from clustergen.engine.sizing.inputs import (
+    Inputs,
+    Notes,
+    stated_bandwidth_scale,
+    stated_capacity_tb,
+)
 from clustergen.engine.sizing.management import standalone, storage_asked
 from clustergen.engine.sizing.storage.io import analyze_storage
 from clustergen.engine.sizing.storage.targets import design_io, storage_targets
@@ -83,19 +88,21 @@ def with_stated_needs(t: StorageTargets, inputs: Inputs) -> StorageTargets:
     states: a customer's figure is a floor the tier's guidance does not lower."""
     request = inputs.request
     times, each = stated_bandwidth_scale(inputs, t.nodes)
+    capacity, each_tb = stated_capacity_tb(inputs, t.nodes)
     read, write = request.storage_read_gb_per_s, request.storage_write_gb_per_s
     asked = {
         "read_gb_per_s": read and read * times,
         "write_gb_per_s": write and write * times,
-        "capacity_tb": request.storage_capacity_tb,
+        "capacity_tb": capacity,
     }
     raised = {k: v for k, v in asked.items() if v and v > (getattr(t, k) or 0.0)}
     if not raised:
         return t
     words = {"read_gb_per_s": "read GB/s", "write_gb_per_s": "write GB/s", "capacity_tb": "TB"}
-    said = ", ".join(f"{v:,g} {words[k]}" for k, v in raised.items())
-    if each:
-        said += f" ({each})"
+    how = {"read_gb_per_s": each, "write_gb_per_s": each, "capacity_tb": each_tb}
+    said = ", ".join(
+        f"{v:,g} {words[k]}" + (f" ({how[k]})" if how[k] else "") for k, v in raised.items()
+    )
     return t.model_copy(update={**raised, "basis": f"{t.basis}; raised to the request's {said}"})
 
 
@@ -152,7 +159,7 @@ def _data_path(
             checkpoints=training_like,
             appliance=appliance,
             write_gb_per_s=targets.write_gb_per_s,
-            capacity_tb=request.storage_capacity_tb,
+            capacity_tb=stated_capacity_tb(inputs, nodes)[0],
             checkpoint_interval_s=request.checkpoint_interval_s,
         )
 
@@ -171,7 +178,7 @@ def _data_path(
         request.sample_mb,
         request.checkpoint_gb,
         request.model_params_b,
-        request.storage_capacity_tb,
+        stated_capacity_tb(inputs, nodes)[0],
         request.checkpoint_interval_s,
     )
     return cached(catalog, key, size_io)
