@@ -244,6 +244,9 @@ def test_a_sequence_length_after_its_figure_is_read_not_taken_for_video(
         ("max 6 racks, 40 kW each, H200", 6, 40.0),
         ("10 racks x 40 kW, inference for Llama 3.1 70B", 10, 40.0),
         ("B200 training, room for 3 racks of 60 kW", 3, 60.0),
+        # a room's power after its racks is the room's total, never each rack's
+        ("10 racks in a 400 kW room, B200 training", 10, None),
+        ("we have 12 rack positions and 600 kW, H100 training", 12, None),
     ],
 )
 def test_the_sites_rack_positions_are_read_with_their_power(
@@ -262,6 +265,45 @@ def test_racks_and_their_power_bound_the_it_power_when_no_cap_is_stated() -> Non
     # a stated cap stands: the racks only count
     stated = parse_request(cat, "500 kW IT for 10 racks, H100 training")
     assert (stated.power_cap_w, stated.max_racks, stated.rack_power_kw) == (500e3, 10, None)
+
+
+def test_a_rooms_power_beside_its_racks_is_a_cap_not_a_rack_limit() -> None:
+    cat = load_catalog()
+    for text in ("we have 12 rack positions and 600 kW, training", "10 racks in a 600 kW room"):
+        got = parse_request(cat, text)
+        assert got.power_cap_w == 600e3
+        assert got.rack_power_kw is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 B200 in our Frankfurt data center, 4 MW",
+        "512 GPUs training at our Ashburn site",
+        "512 GPUs, located in Texas, training",
+        "based in Austin, TX with 2 MW",
+        "512 GPUs in our existing data center",
+    ],
+)
+def test_where_the_cluster_stands_is_said_and_sizes_nothing(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    assert any("where the cluster stands" in u for u in got.understood)
+    assert got.existing_gpus is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "256 H200 training, with separate in-band and out-of-band management networks",
+        "256 H200 training, dedicated storage network",
+        "we need an in-band network, 64 GPUs",
+    ],
+)
+def test_the_networks_every_design_has_apart_are_said(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    assert any("designed apart from the compute fabric" in u for u in got.understood)
 
 
 def test_a_count_of_named_racks_is_still_what_to_build() -> None:

@@ -145,6 +145,9 @@ def _rack_limits(low: str, used: list[bool]) -> list[Found]:
 #: what puts counted racks into a figure: their total ("2 racks in 300 kW", "within 1 MW")
 _INTO = re.compile(r"\s+(?:in|within|under|inside|into|on)\s+(?:a\s+|the\s+)?")
 
+#: words joining counted racks to a second figure of the site, not to the racks' own power
+_TOTAL_AFTER = re.compile(r"\b(?:and|plus|total(?:l?ing)?|combined|overall)\b")
+
 _KW_EACH = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:kw|kilowatts?)\s+(?:each|apiece)\b")
 
 
@@ -153,8 +156,13 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
     if before and not any(ch.isdigit() for ch in low[before[-1].end() : m.start()]):
         rack = before[-1]
         counted = re.search(r"\d", low[max(cs, rack.start() - _RACK_REACH) : rack.start()])
-        if counted and _INTO.match(low, rack.end(), m.start()):
-            return None  # "fit 2 GB300 NVL72 racks in 300 kW": the racks' total, a cap
+        if counted and (
+            _INTO.match(low, rack.end(), m.start())
+            or _TOTAL_AFTER.search(low, rack.end(), m.start())
+        ):
+            # "fit 2 GB300 NVL72 racks in 300 kW", "12 rack positions and 600 kW": the racks'
+            # total, a cap
+            return None
         return rack.start(), m.end()
     after = _RACK_WORD.search(low, m.end(), min(ce, m.end() + _RACK_REACH))
     if after and not any(ch.isdigit() for ch in low[m.end() : after.start()]):

@@ -109,8 +109,9 @@ LOAD_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "concurrent_users",
-        _AMOUNT + r"\s*(?:concurrent|simultaneous|parallel|active)\s+(?:users?|sessions?|"
-        r"streams?|requests?|conversations?|calls?|callers?|chats?|connections?|agents?)\b",
+        _AMOUNT + r"\s*(?:concurrent|simultaneous|parallel|active)\s+(?:(?:chat|user|agent|"
+        r"client|api|inference)\s+)?(?:users?|sessions?|streams?|requests?|conversations?|calls?|"
+        r"callers?|chats?|connections?|agents?)\b",
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
         needs=("active", "concurrent", "parallel", "simultaneous"),
     ),

@@ -314,9 +314,17 @@ _TB = {
 
 
 def _capacity(m: re.Match[str]) -> list[Reading]:
-    size, unit = next((v, u) for v, u in zip(m.groups()[0::2], m.groups()[1::2], strict=True) if v)
+    said = m.groups()[:-1]  # (figure, unit) pairs, one per form; the last group is "per node"
+    size, unit = next((v, u) for v, u in zip(said[0::2], said[1::2], strict=True) if v)
     tb = num(size) * _TB[unit]
-    return [Reading("storage_capacity_tb", tb, f"usable storage {tb:,g} TB")]
+    per = m.group("cap_per")
+    if per is None:
+        return [Reading("storage_capacity_tb", tb, f"usable storage {tb:,g} TB")]
+    host = "gpu" if per.startswith("gpu") else "node"
+    return [
+        Reading("storage_capacity_tb", tb, f"usable storage {tb:,g} TB per {host}"),
+        Reading("storage_capacity_per", host, "", "set"),
+    ]
 
 
 def _bandwidth(m: re.Match[str]) -> list[Reading]:
@@ -383,9 +391,12 @@ _OWN_STORAGE = (
 # a bare count with a rack power ("10 racks at 30 kW") is what the site has too
 RACK_CEILING = rule(
     "max_racks",
-    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+|one|(?:a\s+)?single|a)\s+racks?\b{_rack_kw('kw')}?"
+    rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+|one|(?:a\s+)?single|a)\s+racks?\b"
+    rf"(?:\s+(?:positions|spaces|slots|locations))?{_rack_kw('kw')}?"
     rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"
-    rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')})",
+    rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')}"
+    # "10 racks in a 400 kW room": the racks a room of that power holds
+    r"|(?=\s+(?:in|within|inside)\s+(?:a|an|the|our|one)?\s*\d[\d,.]*\s*(?:kw|mw)\b))",
     _racks,
     needs=("rack",),
 )
@@ -424,7 +435,7 @@ NEED_RULES: tuple[Rule, ...] = (
         "storage_capacity",
         # "2 PB (of) Lustre", "4 PB parallel file system": a storage system's name, read by its
         # own pass, follows the figure and is not taken again (tried first: the name is taken)
-        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b(?:\s+(?:of|on|in))?"
+        r"(?:(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b(?:\s+(?:of|on|in))?"
         r"(?=\s+(?:[\w-]+\s+){0,2}?(?:parallel\s+file\s*systems?|lustre|weka|vast|gpfs|"
         r"spectrum\s+scale|ddn|ceph|object\s+stor(?:e|age)|nas|flashblade|netapp|powerscale|"
         r"beegfs|exascaler)\b)|"
@@ -439,7 +450,9 @@ NEED_RULES: tuple[Rule, ...] = (
         # "storage: 3 PB"
         r"|\bstorage\s*(?::|=|-)\s*(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b"
         # a bare "5 PB" (tried last): in a cluster request only storage holds petabytes
-        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|petabytes?)\b(?!\s*(?:/|per\b|ps\b))",
+        r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|petabytes?)\b(?!\s*(?:/|per\b|ps\b))"
+        # "20 TB of storage per node": a capacity for each host or GPU, not the total
+        r")" + _per("cap_per"),
         _capacity,
         needs=(
             "capacity",
@@ -1147,4 +1160,46 @@ RULES: tuple[Rule, ...] = (
         needs=("host", "inference", "inferencing", "serve", "serving", "summari"),
     ),
     rule("w_mixed", r"\bmixed\b", _member("workload", "mixed", "workload"), needs=("mixed",)),
+    # "in our Frankfurt data center", "at the Ashburn site", "located in Texas": where it stands
+    # is said; the design rests on the site's power, cooling and racks the request states
+    rule(
+        "site",
+        r"\b(?:in|at)\s+(?:our|the|a|an|their|your)\s+(?!(?:new|main|primary|same|other|"
+        r"second|first|largest|smaller?|bigger|larger)\b)[a-z][a-z.'-]*"
+        r"(?:\s+[a-z][a-z.'-]*)?\s+(?:data\s*cent(?:er|re)s?|datacent(?:er|re)s?|site|campus|"
+        r"facility|region|colo(?:cation)?|hall)\b"
+        r"|\b(?:located|based|sited|hosted|housed)\s+in\s+(?:the\s+)?[a-z][a-z.'-]*"
+        r"(?:\s+(?!(?:with|and|for|at|on|in|under|using)\b)[a-z][a-z.'-]*)?(?:,\s*[a-z]{2}\b)?",
+        lambda m: [
+            Reading(
+                "_said",
+                "site",
+                "where the cluster stands: said (sized by the power, cooling and racks stated)",
+                "member",
+            )
+        ],
+        needs=(
+            *("cent", "site", "campus", "facility", "region", "colo", "hall"),
+            *("located", "based", "sited", "hosted", "housed"),
+        ),
+    ),
+    # "separate in-band and out-of-band networks", "a dedicated storage network": every design
+    # has its storage, in-band and out-of-band networks apart from the compute fabric
+    rule(
+        "own_networks",
+        r"\b(?:separate|dedicated|isolated|distinct|own|independent)\s+(?:(?:in-?band|out-of-band|"
+        r"oob|management|storage|north[- ]south|front[- ]?end|and|,)\s*)+(?:networks?|fabrics?)\b"
+        r"|\b(?:in-?band|out-of-band|oob)\s+(?:and\s+(?:in-?band|out-of-band|oob)\s+)?"
+        r"(?:management\s+)?(?:networks?|fabrics?)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "own networks",
+                "storage, in-band and out-of-band networks: each designed apart from the compute "
+                "fabric",
+                "member",
+            )
+        ],
+        needs=("network", "fabric"),
+    ),
 )
