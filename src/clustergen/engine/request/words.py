@@ -292,6 +292,8 @@ FILLER = frozenset(
         "requirement",
         "colocation",
         "cage",
+        "supply",
+        "supplies",
         "everywhere",
         "currently",
         "retrofit",
