@@ -596,6 +596,9 @@ def test_doubling_or_tripling_an_installation_adds_to_it(
         ("5 MW, not 10 MW, training", 5e6),
         ("3 MW rather than 5 MW, 256 H100", 3e6),
         ("not more than 5 MW, 512 GPUs", 5e6),
+        # the figure the site lacks is no cap; the one it has is
+        ("We don't have 5 MW, only 2 MW, 256 GPUs training", 2e6),
+        ("we do not have 10 MW; we have 3 MW. training", 3e6),
     ],
 )
 def test_a_power_figure_said_not_to_be_the_limit_is_no_cap(text: str, cap_w: float | None) -> None:

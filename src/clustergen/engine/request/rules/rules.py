@@ -510,12 +510,13 @@ RULES: tuple[Rule, ...] = (
     # no cap (before the cap rules take it); "not more than 5 MW" is one (no figure follows "not")
     rule(
         "power_ruled_out",
-        r"\b(?:not|rather\s+than|instead\s+of)\s+(?:a\s+|the\s+)?(\d[\d,]*(?:\.\d+)?\s*"
+        r"\b(?:not|rather\s+than|instead\s+of|(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not)"
+        r"\s+(?:have|get))\s+(?:a\s+|the\s+)?(\d[\d,]*(?:\.\d+)?\s*"
         r"(?:mw|kw|gw|megawatts?|kilowatts?|gigawatts?))\b(?!\s*(?:or|and)\s+(?:more|less|over|under))",
         lambda m: [
             Reading("_said", "not a power limit", f"not a power limit ({m.group(1)})", "member")
         ],
-        needs=("not", "rather", "instead"),
+        needs=("not", "rather", "instead", "have", "get"),
     ),
     RACK_CEILING,
     # the size the cluster must grow to later: "room to grow to 1024 GPUs", "expandable to 2k
