@@ -293,6 +293,10 @@ FILLER = frozenset(
         "colocation",
         "cage",
         "supply",
+        "offer",
+        # "how big a cluster fits in 10 MW": the most-GPUs question, read by its rule
+        "big",
+        "large",
         "supplies",
         "everywhere",
         "currently",

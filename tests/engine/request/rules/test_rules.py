@@ -978,3 +978,40 @@ def test_the_software_stack_is_said_not_left_unread() -> None:
 def test_asking_which_gives_more_pflops_is_understood() -> None:
     got = parse_request(load_catalog(), "2 MW, B200 vs GB200, which gives more PFLOPS?")
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "replaced", "gpu"),
+    [
+        ("We run 32 A100 nodes and want to move to H200 with the same node count", "a100", "h200"),
+        ("we have 256 H100 and plan to migrate to B300", "h100", "b300"),
+        ("our 64 H100 servers: we'd like to upgrade them to B200", "h100", "b200"),
+    ],
+)
+def test_a_fleet_moved_to_a_successor_is_replaced_not_two_gpus(
+    text: str, replaced: str, gpu: str
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.replaced_platform or "").startswith(replaced)
+    assert got.gpu == gpu
+    assert got.not_understood == []
+
+
+def test_how_many_after_a_sized_job_asks_its_need_not_the_most_that_fit() -> None:
+    cat = load_catalog()
+    job = "Train Llama 3 405B from scratch on 15T tokens within 100 days, how many B200s?"
+    assert parse_request(cat, job).objective is None
+    served = "serve Llama 3.1 70B to 500 concurrent users. How many H200?"
+    assert parse_request(cat, served).objective is None
+    # a bound keeps the question the most that fit
+    assert parse_request(cat, "5 MW for training, how many GPUs?").objective == "most-gpus"
+    assert parse_request(cat, "How big a B300 cluster fits in 10 MW?").objective == "most-gpus"
+
+
+def test_the_smallest_configuration_of_a_named_platform_is_one_node() -> None:
+    cat = load_catalog()
+    got = parse_request(cat, "What's the smallest GB200 configuration you can offer?")
+    assert got.nodes == 1
+    assert got.not_understood == []
+    with pytest.raises(RequestError):
+        parse_request(cat, "the smallest cluster")  # nothing named: still nothing to size

@@ -23,6 +23,7 @@ from clustergen.engine.request.passes.meanings import (
     budget_meaning,
     context_meaning,
     data_meaning,
+    need_meaning,
     note_readings,
     racks_meaning,
     resolve_members,
@@ -105,6 +106,7 @@ PASSES: tuple[Pass, ...] = (
     context_meaning,
     data_meaning,
     racks_meaning,
+    need_meaning,
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another
     refuse_unknown_model,

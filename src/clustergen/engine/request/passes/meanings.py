@@ -195,6 +195,34 @@ def racks_meaning(r: Draft) -> None:
     )
 
 
+def need_meaning(r: Draft) -> None:
+    """ "Train Llama 3 405B on 15T tokens within 100 days, how many B200s?": a bare "how many"
+    after a sized job asks what the job needs, not the most GPUs that fit (the rule reading it
+    sees only the words after it). A pass: the job may be stated anywhere before the question,
+    and a bound (a cap, a budget, racks) keeps the most-GPUs reading."""
+    if r.fields.get("objective") != "most-gpus" or not _HOW_MANY.search(r.low):
+        return
+    if _MOST_WORDS.search(r.low):
+        return  # "the most GPUs", "how many fit": the objective was said in its own words
+    bounds = ("power_cap_w", "capital_budget_usd", "max_racks")
+    if any(r.fields.get(f) is not None for f in bounds):
+        return
+    trained = r.fields.get("training_tokens_t") and r.fields.get("training_days")
+    served = r.fields.get("output_tokens_per_s")
+    if not (trained or served):
+        return
+    del r.fields["objective"]
+    r.understood.append(
+        f"'how many' -> the GPUs the {'run' if trained else 'serving load'} needs (nothing "
+        "bounds a most-GPUs answer)"
+    )
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\b")
+#: the words that ask for the most GPUs themselves (the most_gpus rule's other forms)
+_MOST_WORDS = re.compile(r"\b(?:max(?:imum|imi[sz]e)?|most|as\s+many|fits?|fitting)\b")
+
+
 def note_readings(r: Draft) -> None:
     """What was read, and the words no rule or pass read ("not understood"). A pass: it is the
     reading's record, made once every reading is done (the refusals after it add no field)."""

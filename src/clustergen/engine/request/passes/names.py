@@ -472,6 +472,12 @@ _RETIRE_VERB = re.compile(
     r"\b(?:replac(?:e|es|ing|ement)|refresh(?:es|ing)?|upgrad(?:e|es|ing)|retir(?:e|es|ing)|"
     r"decommission(?:s|ing)?|sunset(?:s|ting)?|swap(?:ping)?\s+out)\b(?=[^.;!?]*$)"
 )
+#: "we run 32 A100 nodes and want to move to H200": the verb between the two names
+_REPLACE_BETWEEN = re.compile(
+    r"[^.;!?]{0,60}?\b(?P<v>mov(?:e|ing)|migrat(?:e|ing)|upgrad(?:e|ing)|switch(?:ing)?|"
+    r"transition(?:ing)?|refresh(?:ing)?)\s+(?:them\s+|it\s+|everything\s+|all\s+of\s+it\s+)?"
+    r"(?:over\s+)?(?:to|onto)\s+(?:the\s+|a\s+)?$"
+)
 _REPLACE_JOIN = re.compile(
     r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into|(?:now\s+)?(?:want|need|would\s+like|go\s+with|"
     r"take))\b[^.;!?]{0,20}$"
@@ -541,11 +547,15 @@ def read_replaced_fleet(r: Draft) -> None:
     for old, new in itertools.pairwise(platforms):
         (s_old, e_old), (s_new, _) = spans[old], spans[new]
         verb = _REPLACE_VERB.search(r.low[:s_old])
-        if not verb or not _REPLACE_JOIN.match(r.low[e_old:s_new]) or named[old] == named[new]:
+        v_start, v_end = verb.span() if verb else (0, 0)
+        if not (verb and _REPLACE_JOIN.match(r.low[e_old:s_new])):
+            verb = _REPLACE_BETWEEN.match(r.low, e_old, s_new)
+            v_start, v_end = verb.span("v") if verb else (0, 0)
+        if not verb or named[old] == named[new]:
             continue
         eid = named[new][1]
         r.take(s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced by {eid} (the design is for it)")
-        r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
+        r.take(v_start, v_end, f"{r.low[v_start:v_end]!r} -> the design replaces a fleet")
         # the old fleet named again ("A100 refresh: move our 512 A100 workload to B200") is
         # the same fleet, not a second GPU asked for
         again = [i for i in range(len(named)) if i != old and named[i] == named[old]]

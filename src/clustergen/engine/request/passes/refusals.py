@@ -285,10 +285,31 @@ def _quoted(text: str, limit: int = 120) -> str:
     return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
 
 
+#: "the smallest GB200 configuration", "an entry-level H100 cluster", "minimum setup"
+_SMALLEST = re.compile(
+    r"\b(?:smallest|minimum|minimal|entry[- ]level|starter)\s+(?:possible\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:config(?:uration)?s?|clusters?|setups?|systems?|deployments?|"
+    r"footprints?|building\s+blocks?|installations?|pods?)\b"
+)
+
+
 def refuse_nothing_to_size(r: Draft) -> None:
     """No GPU count, node count, power cap, budget or workload anywhere in the request. A pass:
     no one phrase is missing, the whole request is."""
     if _sized(r):
+        return
+    smallest = _SMALLEST.search(r.low)
+    if smallest and (r.fields.get("platform") or r.fields.get("gpu")):
+        # "the smallest GB200 configuration you can offer": one node (a rack-scale system's
+        # rack) of what is named, the unit it is built in
+        r.fields["nodes"] = 1
+        r.take(
+            smallest.start(),
+            smallest.end(),
+            f"{smallest.group(0)!r} -> 1 node (the smallest unit the platform is built in)",
+        )
+        r.fields["understood"] = r.understood
+        r.fields["not_understood"] = r.leftovers()
         return
     serving = ("output_tokens_per_s", "isl_tokens", "osl_tokens", "ttft_ms", "tpot_ms")
     if any(r.fields.get(f) for f in serving):

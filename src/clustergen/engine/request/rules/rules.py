@@ -784,12 +784,13 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:max(?:imum)?|most)\s+(?:number\s+of\s+)?(?:gpus?|accelerators?)\b"
         r"|\bas\s+many\s+(?:gpus?|accelerators?)\s+as\b"
         r"|\bmaximi[sz]e\s+(?:the\s+)?(?:number\s+of\s+)?(?:gpus?\b|accelerators?\b|\S+\s+count\b)"
-        r"|\bhow\s+many\b(?=[^.?!;]{0,40}\b(?:fits?|will\s+fit|can\s+(?:we|i)\s+(?:get|put|power))\b)"
+        r"|\bhow\s+(?:many|big|large)\b(?=[^.?!;]{0,40}\b(?:fits?|will\s+fit|can\s+(?:we|i)\s+"
+        r"(?:get|put|power|build))\b)"
         r"|\bhow\s+many\b(?![^.?!;]{0,60}\b(?:need|needed|required?|requires|takes?|it\s+take"
         r"|to\s+(?:pre-?train|train|fine-?tune|serve|run|host|deploy)"
         r"|for\s+(?:pre-?training|training|fine-?tuning|serving|inference))\b)",
         lambda m: [Reading("objective", "most-gpus", "objective: most GPUs", "set")],
-        needs=("many", "max", "most"),  # "maximize" holds "max"
+        needs=("how", "many", "max", "most"),  # "maximize" holds "max"
     ),
     # "maximize throughput", "the most tokens per second within 20 MW": for a served model the
     # most GPUs the bound holds (each serves at the limits asked)
@@ -1183,6 +1184,16 @@ RULES: tuple[Rule, ...] = (
             *("cent", "site", "campus", "facility", "region", "colo", "hall"),
             *("located", "based", "sited", "hosted", "housed"),
         ),
+    ),
+    # "move to H200 with the same node count": a fleet replaced one for one, as its count is read
+    rule(
+        "same_count",
+        r"\b(?:the\s+)?same\s+(?:(?:node|gpu|system|server)\s+count|number\s+of\s+(?:nodes|gpus|"
+        r"systems|servers|boxes))\b",
+        lambda m: [
+            Reading("_said", "same count", "the replaced fleet's count, one for one", "member")
+        ],
+        needs=("count", "number"),
     ),
     # "separate in-band and out-of-band networks", "a dedicated storage network": every design
     # has its storage, in-band and out-of-band networks apart from the compute fabric
