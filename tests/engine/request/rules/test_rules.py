@@ -1015,3 +1015,18 @@ def test_the_smallest_configuration_of_a_named_platform_is_one_node() -> None:
     assert got.not_understood == []
     with pytest.raises(RequestError):
         parse_request(cat, "the smallest cluster")  # nothing named: still nothing to size
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("4 DGX B200 for a university lab, air cooled, 208V power", "supply voltage"),
+        ("512 GPUs, 415 V three-phase feeds", "supply voltage"),
+        ("99.9% uptime for inference of Llama 3.3 70B, 1,000 concurrent users", "availability"),
+        ("512 GPUs training, high availability", "availability"),
+    ],
+)
+def test_the_sites_voltage_and_an_uptime_are_said_not_left_unread(text: str, said: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    assert any(f"-> {said}" in u for u in got.understood)

@@ -1195,6 +1195,38 @@ RULES: tuple[Rule, ...] = (
         ],
         needs=("count", "number"),
     ),
+    # "208V power", "415 V three-phase": the site's supply voltage, said (the rack PDUs that take
+    # it are a line to choose; no figure of the design moves with it)
+    rule(
+        "voltage",
+        r"(?<![\w.])(?:1[012]\d|2[0-4]\d|3[4-9]\d|4[0-8]\d)\s*(?:/\s*\d{3}\s*)?(?:v|vac|volts?)\b"
+        r"(?:\s+(?:ac|dc|three[- ]phase|3[- ]phase|single[- ]phase|power|feeds?|circuits?))*",
+        lambda m: [
+            Reading(
+                "_said",
+                "voltage",
+                "supply voltage: said (the rack PDUs are to choose for it; no figure moves with it)",
+                "member",
+            )
+        ],
+        needs=("v",),
+    ),
+    # "99.9% uptime", "high availability": said; the design's redundancy is the RA's (switch
+    # pairs, spines spread, N+N power shelves), not sized to a service level
+    rule(
+        "availability",
+        r"(?<![\w.])\d{2}(?:\.\d+)?\s*%\s*(?:uptime|availability|available|sla)\b"
+        r"|\b(?:high[- ]availability|highly[- ]available)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "availability",
+                "availability: said, not sized (the redundancy is the reference architecture's)",
+                "member",
+            )
+        ],
+        needs=("uptime", "availab", "sla"),
+    ),
     # "separate in-band and out-of-band networks", "a dedicated storage network": every design
     # has its storage, in-band and out-of-band networks apart from the compute fabric
     rule(
