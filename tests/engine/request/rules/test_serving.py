@@ -368,8 +368,41 @@ def test_a_latency_per_token_or_end_to_end_is_not_a_first_token_limit() -> None:
     f = _fields("serve llama 3.1 70b at 5000 tokens per second, latency 40 ms per token")
     assert f.get("ttft_ms") is None
     assert f["tpot_ms"] == pytest.approx(40.0)
-    with pytest.raises(RequestError, match="end-to-end latency limit is not modelled"):
-        _fields("serve llama 3.1 70b at 5000 tokens per second, end-to-end latency under 10 s")
+    # an end-to-end limit is split: the first token's share, the rest over the answer's tokens
+    f = _fields("serve llama 3.1 70b at 5000 tokens per second, end-to-end latency under 10 s")
+    assert f["ttft_ms"] == pytest.approx(1000.0)  # e2e-ttft-share 0.1
+    assert f["tpot_ms"] == pytest.approx(9.0)  # 9 s over the default 1,000 tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "ttft", "tpot"),
+    [
+        # the words after the figure; the answer's length stated
+        ("Llama 3.1 70B, 57.9 requests/s, 300 output tokens, p95 latency 3s end to end", 300, 9),
+        # a stated TTFT replaces the share
+        (
+            "Llama 3.1 70B, 100 concurrent users, TTFT 1 s, e2e latency 10 s, 500 output tokens",
+            1000,
+            18,
+        ),
+        # a stated TPOT that already holds the limit stands
+        (
+            "Llama 3.1 70B, 100 concurrent users, TPOT 10 ms, e2e latency 10 s, 500 output tokens",
+            1000,
+            10,
+        ),
+    ],
+)
+def test_an_end_to_end_limit_is_read_as_a_first_token_and_a_per_token_limit(
+    text: str, ttft: float, tpot: float
+) -> None:
+    f = _fields(text)
+    assert (f["ttft_ms"], f["tpot_ms"]) == (pytest.approx(ttft), pytest.approx(tpot))
+
+
+def test_an_end_to_end_limit_the_first_token_uses_up_is_refused() -> None:
+    with pytest.raises(RequestError, match="leaves nothing"):
+        parse_request(CAT, "Llama 3.1 70B, 100 users, TTFT 5 s, end-to-end latency 3 s")
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from clustergen.engine.request.passes.meanings import (
     budget_meaning,
     context_meaning,
     data_meaning,
+    e2e_meaning,
     need_meaning,
     note_readings,
     racks_meaning,
@@ -95,6 +96,7 @@ PASSES: tuple[Pass, ...] = (
     read_cap_scope,
     read_gpus_per_node,
     # readings of the whole request
+    e2e_meaning,  # before the load: a concurrency's tokens/s is read at the TPOT it sets
     tokens_from_load,
     read_su_count,
     read_bare_count,

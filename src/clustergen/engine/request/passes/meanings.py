@@ -195,6 +195,44 @@ def racks_meaning(r: Draft) -> None:
     )
 
 
+def e2e_meaning(r: Draft) -> None:
+    """An end-to-end latency limit ("p95 latency 3 s end to end") as the two limits the serving
+    model takes: TTFT as stated, else its planning share of the limit (`e2e-ttft-share`), and
+    TPOT the rest over the answer's tokens (stated, else the default length). A pass: the
+    answer's length and the TTFT may be stated anywhere in the request."""
+    e2e = r.fields.pop("_e2e_ms", None)
+    r.phrases.pop("_e2e_ms", None)
+    if not isinstance(e2e, float):
+        return
+    said_osl = r.fields.get("osl_tokens")
+    osl = int(said_osl) if isinstance(said_osl, int) else int(_value(r, "osl-tokens"))
+    ttft = r.fields.get("ttft_ms")
+    share = _value(r, "e2e-ttft-share")
+    first = float(ttft) if isinstance(ttft, float) else e2e * share
+    if first >= e2e:
+        raise RequestError(
+            f"a first token in {first:,g} ms leaves nothing of the {e2e:,g} ms end-to-end limit "
+            "for the answer's tokens",
+            hint="give a longer end-to-end limit or a shorter TTFT",
+        )
+    tpot = (e2e - first) / max(1, osl)
+    stated = r.fields.get("tpot_ms")
+    if isinstance(stated, float) and stated <= tpot:
+        tpot = stated  # the stated per-token limit already holds the end-to-end one
+    r.fields["ttft_ms"], r.fields["tpot_ms"] = first, tpot
+    r.understood.append(
+        f"end-to-end {e2e:,g} ms over {osl:,} output tokens"
+        + ("" if said_osl else " (the default length)")
+        + f" -> TTFT {first:,.0f} ms"
+        + ("" if isinstance(ttft, float) else f" ({share:.0%} of it, e2e-ttft-share)")
+        + f" + {osl:,} x TPOT {tpot:.3g} ms"
+    )
+
+
+def _value(r: Draft, assumption: str) -> float:
+    return float(r.catalog.assumption(assumption).value)
+
+
 def need_meaning(r: Draft) -> None:
     """ "Train Llama 3 405B on 15T tokens within 100 days, how many B200s?": a bare "how many"
     after a sized job asks what the job needs, not the most GPUs that fit (the rule reading it

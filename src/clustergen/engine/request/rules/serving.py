@@ -106,12 +106,14 @@ def _latency(field: str, name: str, said: str = ""):  # type: ignore[no-untyped-
 
 
 def _end_to_end(m: re.Match[str]) -> list[Reading]:
-    raise RequestError(
-        f"{m.group(0).strip()!r}: an end-to-end latency limit is not modelled (it binds the "
-        "first token and every token after it together)",
-        hint="state it as a first-token limit and a per-token time, e.g. 'TTFT under 1 s, 30 ms "
-        "per token' (a 500-token answer then takes about 16 s)",
-    )
+    """An end-to-end limit binds the first token and every token after it together: kept whole
+    here, split into the two limits the serving model takes once the answer's length and any
+    stated TTFT are known (`passes.meanings.e2e_meaning`)."""
+    limit = _LIMIT.search(m.group(0))
+    assert limit is not None  # the patterns hold one
+    ms = float(limit.group(1)) * (1.0 if limit.group(2).startswith("m") else 1e3)
+    pct = _percentile(m)
+    return [Reading("_e2e_ms", ms, f"end-to-end {ms:g} ms")] + ([pct] if pct else [])
 
 
 def _per_user(m: re.Match[str]) -> list[Reading]:
@@ -244,7 +246,14 @@ LATENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:end[- ]to[- ]end|e2e|total|full[- ]response)\s+(?:latency|response\s+times?)\b"
         + _LINK
         + r"(\d+(?:\.\d+)?)\s*"
-        + _SECONDS,
+        + _SECONDS
+        # "p95 latency 3s end to end": the words after the figure
+        + r"|\b(?:latency|response\s+times?)\b"
+        + _LINK
+        + r"(\d+(?:\.\d+)?)\s*"
+        + _SECONDS
+        + r"\s*(?:,\s*)?(?:end[- ]to[- ]end|e2e|in\s+total|for\s+the\s+(?:full|whole)\s+"
+        r"(?:response|answer))\b",
         _end_to_end,
         needs=("latency", "response"),
     ),
