@@ -447,3 +447,16 @@ def test_a_concurrency_with_its_noun_left_out_is_read() -> None:
     r = parse_request(CAT, text)
     assert r.output_tokens_per_s == 20_000
     assert r.not_understood == []
+
+
+def test_a_bare_speed_beside_many_users_is_each_users_speed() -> None:
+    text = (
+        "Serve a 70B model to 2,000 concurrent users with a 2 s time to first token and 30 tokens/s"
+    )
+    f = _fields(text)
+    assert f["tpot_ms"] == pytest.approx(1e3 / 30)
+    assert f["output_tokens_per_s"] == pytest.approx(2000 * 30)
+    # a total that gives every stream at least a token a second stays a total (and clashes
+    # with the assumed speed: the request must say which)
+    with pytest.raises(RequestError, match="makes 400 output tokens/s"):
+        parse_request(CAT, "serve Llama 3.1 8B to 20 concurrent users, 5000 tokens/s")

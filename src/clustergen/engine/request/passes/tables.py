@@ -28,7 +28,12 @@ def tokens_from_load(r: Draft) -> None:
     Documents of so many tokens in a time ("10 million documents of 4k tokens within 24 hours")
     for a served model only are a batch of prompts done in that window, not tokens to train on."""
     _documents_as_prompts(r)
-    r.understood += to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
+    total = r.phrases.get("output_tokens_per_s")
+    sized = to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
+    if total is not None and any(s.startswith(f"{total!r} -> ") for s in sized):
+        # the figure was re-read as each user's speed: its first note no longer holds
+        r.understood[:] = [u for u in r.understood if not u.startswith(f"{total!r} -> serving")]
+    r.understood += sized
 
 
 def _documents_as_prompts(r: Draft) -> None:

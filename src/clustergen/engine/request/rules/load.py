@@ -214,6 +214,24 @@ def to_tokens(
             hint="say how many users, e.g. '5,000 users, 10% active at peak'",
         )
     sized: list[str] = []
+    given = fields.get("output_tokens_per_s")
+    streams = fields.get("_concurrent")
+    # "2,000 concurrent users ... and 30 tokens/s": as a total, each stream would get under one
+    # token a second, which no chat is; the figure is each user's speed
+    if (
+        given is not None
+        and streams is not None
+        and "tpot_ms" not in fields
+        and _number(given) < _number(streams)
+    ):
+        fields["tpot_ms"] = 1e3 / _number(given)
+        said = phrases.pop("output_tokens_per_s")
+        del fields["output_tokens_per_s"]
+        sized.append(
+            f"{said!r} -> {_number(given):g} tokens/s per user, TPOT {1e3 / _number(given):.3g}"
+            f" ms (as a total it would leave each of {_number(streams):,g} streams under one "
+            "token/s)"
+        )
     for key, needs, what in (
         ("_requests_per_s", "osl_tokens", "output tokens per request"),
         ("_concurrent", "tpot_ms", "TPOT"),
