@@ -1030,3 +1030,14 @@ def test_the_sites_voltage_and_an_uptime_are_said_not_left_unread(text: str, sai
     got = parse_request(load_catalog(), text)
     assert got.not_understood == []
     assert any(f"-> {said}" in u for u in got.understood)
+
+
+def test_what_a_cluster_is_for_and_the_halls_water_are_said() -> None:
+    text = (
+        "Hi, we're a pharma company planning a 256-GPU cluster for protein folding and LLM "
+        "fine-tuning; we have a 500 kW hall with chilled water."
+    )
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    assert (got.gpus, got.power_cap_w, got.workload) == (256, 500e3, "fine-tuning")
+    assert any("facility water" in u for u in got.understood)

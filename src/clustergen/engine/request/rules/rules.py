@@ -1195,6 +1195,39 @@ RULES: tuple[Rule, ...] = (
         ],
         needs=("count", "number"),
     ),
+    # "protein folding and LLM fine-tuning", "a pharma company", "chilled water in the hall":
+    # what the cluster is for and what the hall offers, said (the workload and limits stated
+    # size it; liquid-cooled racks are weighed unless air is asked for)
+    rule(
+        "domain",
+        r"\b(?:protein[- ]folding|drug[- ]discovery|genomics|bioinformatics|molecular[- ]dynamics|"
+        r"computer[- ]vision|recommend(?:er|ation)[- ](?:systems?|models?)|scientific[- ]computing|"
+        r"weather|climate|cfd|pharma(?:ceutical)?|biotech|life[- ]sciences)\b",
+        lambda m: [
+            Reading(
+                "_said", "domain", "the field it serves: said (the workload sizes it)", "member"
+            )
+        ],
+        needs=(
+            *("protein", "drug", "genomics", "bioinfo", "molecular", "vision", "recommend"),
+            *("scientific", "weather", "climate", "cfd", "pharma", "biotech", "life"),
+            *("computer", "discovery", "sciences"),
+        ),
+    ),
+    rule(
+        "facility_water",
+        r"\b(?:chilled|facility|warm|cooling)[- ]water(?:\s+(?:loop|supply|available))?\b"
+        r"|\b(?:tcs|fws)\s+loop\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "facility water",
+                "facility water: said (liquid-cooled racks and their CDUs can be fed)",
+                "member",
+            )
+        ],
+        needs=("water", "loop"),
+    ),
     # "208V power", "415 V three-phase": the site's supply voltage, said (the rack PDUs that take
     # it are a line to choose; no figure of the design moves with it)
     rule(
