@@ -294,6 +294,10 @@ FILLER = frozenset(
         "cage",
         "supply",
         "offer",
+        "aging",
+        "ageing",
+        "old",
+        "legacy",
         # "how big a cluster fits in 10 MW": the most-GPUs question, read by its rule
         "big",
         "large",
