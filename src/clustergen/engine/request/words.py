@@ -295,6 +295,8 @@ FILLER = frozenset(
         "supply",
         "offer",
         "aging",
+        "rated",
+        "lighting",
         "ageing",
         "old",
         "legacy",

@@ -1041,3 +1041,21 @@ def test_what_a_cluster_is_for_and_the_halls_water_are_said() -> None:
     assert got.not_understood == []
     assert (got.gpus, got.power_cap_w, got.workload) == (256, 500e3, "fine-tuning")
     assert any("facility water" in u for u in got.understood)
+
+
+@pytest.mark.parametrize(
+    ("text", "basis", "pue"),
+    [
+        ("2 MW, of which 20% is for cooling, 256 GPUs", "facility", 1.25),
+        ("we have 5 MW; 25% goes to cooling and overhead. 512 GPUs training", "facility", 1.3333),
+        ("3 MW gross, 256 GPUs", "facility", None),
+        ("3 MW net IT, 256 GPUs", "it", None),
+        ("the data hall is rated for 2 MW of IT, 256 GPUs", "it", None),
+    ],
+)
+def test_the_power_caps_basis_is_read_from_how_the_site_states_it(
+    text: str, basis: str, pue: float | None
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    assert (got.power_cap_basis, got.pue) == (basis, pue)

@@ -172,7 +172,7 @@ def _rack_span(low: str, cs: int, ce: int, m: re.Match[str]) -> tuple[int, int] 
 
 #: words that put a power figure at the facility (meter, site, utility feed) or at the IT load
 _FACILITY = re.compile(
-    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|transformers?|all[- ]in|"
+    r"\b(?:facility|site|meter|utility|grid|building|substation|feed|transformers?|all[- ]in|gross|"
     r"(?:including|incl\.?|inclusive\s+of|with)\s+(?:the\s+)?(?:cooling|overhead|mechanical|pue)"
     r"(?:\s+included)?|"
     r"(?:cooling|overhead|pue)\s+(?:is\s+|are\s+)?included|total (?:power|load|draw))\b"
@@ -186,6 +186,8 @@ _IT = re.compile(
     r"|(?<!half )(?<!all )(?<!most )(?<!some )(?<!part )(?<!much )(?<!%)(?<!% )of it\b"
     r"(?!\s+(?:is|are|was|will|would|reserved|available|usable|used|goes|go|set)\b))"
     r"|\(\s*it\s*\)"
+    # "3 MW net IT", "3 MW net"
+    r"|\bnet\s+it\b|(?<=mw )net\b|(?<=kw )net\b"
 )
 
 
@@ -540,6 +542,33 @@ _SHARE_OF_CAP = re.compile(
 )
 
 
+#: "2 MW, of which 20% is for cooling": the figure is the facility's, its overhead a share of it
+_COOLING_SHARE = re.compile(
+    r"(?:\bof\s+which\s+)?(?<![\w.])(?P<pct>\d+(?:\.\d+)?)\s*%\s+(?:of\s+(?:it|that|this)\s+)?"
+    r"(?:is\s+|are\s+|goes\s+|will\s+go\s+|gets\s+|is\s+needed\s+)?(?:for|to|on|into)\s+(?:the\s+)?"
+    r"(?:cooling\s+and\s+[a-z]+|cooling|overhead|mechanical(?:\s+load)?|facility\s+overhead)\b"
+)
+
+
+def _cooling_share(r: Draft, start: int, end: int) -> None:
+    """A share of the cap that goes to cooling makes the cap the facility's and its PUE
+    1 / (1 - share), unless a PUE is stated."""
+    m = next(
+        (m for m in _COOLING_SHARE.finditer(r.low, start, end) if _free(r.used, *m.span())), None
+    )
+    if m is None:
+        return
+    pct = float(m.group("pct"))
+    if not 0 < pct < 100:
+        raise RequestError(f"{m.group(0).strip()!r} is not a share of the power", hint="say 1-99%")
+    r.fields["power_cap_basis"] = "facility"
+    note = "facility power cap"
+    if "pue" not in r.fields:
+        r.fields["pue"] = round(1 / (1 - pct / 100), 4)
+        note += f", PUE {r.fields['pue']:g} (1 / (1 - {pct:g}%))"
+    r.take(m.start(), m.end(), f"{m.group(0).strip()!r} -> {note}")
+
+
 def read_cap_reserved(r: Draft) -> None:
     """A share of the capped power others hold ("4 MW, 50% reserved for other IT") or the
     cluster may use ("40% of it is available for AI"): the cap is the cluster's part. A pass:
@@ -551,6 +580,7 @@ def read_cap_reserved(r: Draft) -> None:
     if at < 0:
         return
     start, end = _sentence(r.low, at)
+    _cooling_share(r, 0, len(r.low))  # "...; 25% goes to cooling": said of the power anywhere
     m = next(
         (m for m in _SHARE_OF_CAP.finditer(r.low, start, end) if _free(r.used, *m.span())), None
     )
