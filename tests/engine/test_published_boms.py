@@ -290,7 +290,9 @@ CASES: list[Any] = [
             reason=(
                 "the in-band network is one switch model: the SN5600 leaves and spines are "
                 "built (4), the RA's SN2201 access pair is not (no rule yet builds a second "
-                "access model; the management servers' ports sit on the SN5600 leaves)"
+                "access model; the management servers' ports sit on the SN5600 leaves). No RA "
+                "text found says what lands on the SN2201 pair or how it uplinks (catalog "
+                "su_tables.yaml dgx-superpod-b200-tables notes), so it is not guessed"
             ),
         ),
     ),
