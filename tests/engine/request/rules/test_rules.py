@@ -1059,3 +1059,27 @@ def test_the_power_caps_basis_is_read_from_how_the_site_states_it(
     got = parse_request(load_catalog(), text)
     assert got.not_understood == []
     assert (got.power_cap_basis, got.pue) == (basis, pue)
+
+
+@pytest.mark.parametrize(
+    ("text", "existing", "added"),
+    [
+        # the count before a part whose name starts with "gb" is a count, not gigabytes
+        ("we have 2 GB200 NVL72 racks and want to add 1 more", 2, 1),
+        ("add one more NVL72 rack to our two GB200 NVL72 racks", 2, 1),
+        # a growth to a total beside what stands adds the difference
+        ("we have 64 DGX H100 and want to grow to 128", 64, 64),
+        ("our 1 GB200 NVL72 rack, grow to 4 racks", 1, 3),
+        ("we run 256 H100 GPUs today; expand to 512 GPUs", 256, 256),
+    ],
+)
+def test_what_stands_and_what_is_added_are_read_apart(text: str, existing: int, added: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert (got.existing_nodes or got.existing_gpus) == existing
+    assert (got.nodes or got.gpus) == added
+    assert got.not_understood == []
+
+
+def test_room_to_grow_without_what_stands_stays_room() -> None:
+    got = parse_request(load_catalog(), "a 64-node H100 cluster with room to grow to 1024 GPUs")
+    assert (got.nodes, got.growth_gpus, got.existing_nodes) == (64, 1024, None)

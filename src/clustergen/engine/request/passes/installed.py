@@ -26,7 +26,8 @@ _EXISTING = re.compile(
     r"currently|today|installed|in\s+production|in\s+place|"
     r"we\s+(?:already\s+|currently\s+)?(?:have|run|operate|own)|"
     r"our\s+(?:current\s+|present\s+)?(?:[\w,.-]+\s+){0,4}?(?:cluster|superpod|basepod|pod|"
-    r"fabric|installation|deployment|fleet|estate|environment|farm))\b"
+    r"fabric|installation|deployment|fleet|estate|environment|farm|racks?|nodes|servers|systems|"
+    r"gpus|boxes|machines))\b"
 )
 _WORDS = "|".join(sorted((re.escape(w) for w in WORD_COUNTS if w not in {"a", "an"}), key=len))
 #: a number read whole ("1.5" is never "1" followed by ".5"): the lookahead stops a backtrack
@@ -54,7 +55,7 @@ _INCREMENT = (
 #: a count that may be the installation's: a number not of power, speed, bytes or time
 _COUNT = re.compile(
     rf"(?<![\w.$]){_NUM}(?:\s*-\s*|\s+)?(?:{_UNIT}\b)?"
-    r"(?!\s*(?:[kmg]w|w\b|g\b|gb|tb|pb|%|gbps|gb/s|tb/s|ms|tokens?|b\b|t\b|:|x\b|-?tier|"
+    r"(?!\s*(?:[kmg]w|w\b|g\b|gb\b|tb\b|pb\b|%|gbps|gb/s|tb/s|ms|tokens?|b\b|t\b|:|x\b|-?tier|"
     r"ports?|years?|months?|days?|hours?|kwh|usd|\$|percent|pue))"
 )
 _FABRIC = re.compile(
@@ -134,6 +135,37 @@ def _increment(r: Draft) -> Found | None:
     return None
 
 
+#: "we have 64 DGX H100 and want to grow to 128": the installation's total after the growth
+_GROW_TO = re.compile(
+    r"\b(?:grow|expand|extend|scale(?:\s+(?:out|up))?|take|bring)\w*\s+(?:(?:it|this|that|them|"
+    r"the\s+\w+|our\s+\w+)\s+)?(?:out\s+|up\s+)?to\s+(?:a\s+total\s+of\s+|about\s+)?"
+    rf"{_NUM}(?:\s*-?\s*{_UNIT}\b)?(?:\s+in\s+(?:all|total))?"
+)
+
+
+def _grown_to(r: Draft) -> Found | None:
+    """A growth to a total ("grow to 128"), beside a count of what stands in its own unit: the
+    increment is the difference. None when no count of what stands is read, or the units
+    differ (then the growth is room to grow, read by its rule)."""
+    for m in _GROW_TO.finditer(r.low):
+        if not r.free(m):
+            continue
+        total = Found(_value(m.group(1)), _unit(m.group(2)), m.start(), m.end())
+        old = next(
+            (f for c in _EXISTING.finditer(r.low) if (f := _existing(r, c, total)) is not None),
+            None,
+        )
+        if old is None or (total.unit and old.unit and total.unit != old.unit):
+            return None
+        if total.value <= old.value:
+            raise RequestError(
+                f"{m.group(0).strip()!r} is no growth of the {old.value:,} that stand",
+                hint="give the total after the growth, or the count to add",
+            )
+        return total._replace(value=total.value - old.value, unit=total.unit or old.unit)
+    return None
+
+
 def _existing(r: Draft, cue: re.Match[str], skip: Found) -> Found | None:
     """The count nearest the installation cue in its sentence, other than the increment's."""
     lo, hi = _sentence(r.low, cue.start())
@@ -187,7 +219,7 @@ def read_existing_installation(r: Draft) -> None:
     grow, cue = _GROW.search(r.low), _EXISTING.search(r.low)
     if grow is None or cue is None or r.replaced is not None:
         return
-    added = _increment(r)
+    added = _increment(r) or _grown_to(r)
     if added is None:
         return
     # the first cue whose sentence holds a count ("We have 1.5 MW left; add 256 GPUs to our
