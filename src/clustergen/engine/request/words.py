@@ -295,6 +295,8 @@ FILLER = frozenset(
         "supply",
         "offer",
         "aging",
+        "whatever",
+        "generation",
         "rated",
         "lighting",
         "ageing",

@@ -1083,3 +1083,17 @@ def test_what_stands_and_what_is_added_are_read_apart(text: str, existing: int, 
 def test_room_to_grow_without_what_stands_stays_room() -> None:
     got = parse_request(load_catalog(), "a 64-node H100 cluster with room to grow to 1024 GPUs")
     assert (got.nodes, got.growth_gpus, got.existing_nodes) == (64, 1024, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We want NVIDIA's latest and greatest for training, around 4,000 GPUs",
+        "512 of the newest GPUs",
+        "512 GPUs, whatever is most power efficient",
+    ],
+)
+def test_words_of_age_and_indifference_leave_nothing_unread(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.gpus in (512, 4000)
+    assert got.not_understood == []

@@ -990,7 +990,10 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         "gpus",
-        _NUM + r"(?:\s*x\s*|\s*-\s*|\s*)(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
+        # "512 of the newest GPUs", "512 latest-generation GPUs": words of age between
+        _NUM + r"(?:\s*x\s*|\s*-\s*|\s*)(?:of\s+the\s+)?(?:(?:newest|latest|most\s+recent|"
+        r"current|latest[- ]gen(?:eration)?|current[- ]gen(?:eration)?|next[- ]gen(?:eration)?|"
+        r"top[- ]of[- ]the[- ]line|fastest|best)\s+)?(?:nvidia\s+)?(?:gpus?|accelerators?)\b",
         _count("gpus", "GPUs"),
         needs=("accelerator", "gpu"),
     ),
@@ -1227,6 +1230,23 @@ RULES: tuple[Rule, ...] = (
             )
         ],
         needs=("water", "loop"),
+    ),
+    # "NVIDIA's latest and greatest", "state-of-the-art GPUs": the study weighs current systems
+    # only unless one is named, so the newest parts are what it weighs already; said
+    rule(
+        "newest",
+        r"\b(?:latest(?:\s+and\s+greatest)?|newest|most\s+recent|state[- ]of[- ]the[- ]art|"
+        r"cutting[- ]edge|bleeding[- ]edge|current[- ]gen(?:eration)?|latest[- ]gen(?:eration)?)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "newest",
+                "the newest parts: the study weighs current systems only (a superseded one only "
+                "when named)",
+                "member",
+            )
+        ],
+        needs=("latest", "newest", "recent", "state", "cutting", "bleeding", "current"),
     ),
     # "208V power", "415 V three-phase": the site's supply voltage, said (the rack PDUs that take
     # it are a line to choose; no figure of the design moves with it)
