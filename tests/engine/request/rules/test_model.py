@@ -203,3 +203,12 @@ def test_a_moe_given_only_its_total_is_refused_with_what_to_add() -> None:
     r = merge_request(cat, "train a 400B mixture-of-experts model, 17B active, on 10T tokens", {})
     assert r.active_params_b == 17.0
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("512 next-gen Rubin GPUs", "rubin"), ("512 Gaudi 3 for training", "gaudi 3")],
+)
+def test_an_accelerator_family_the_catalog_lacks_is_refused_by_name(text: str, name: str) -> None:
+    with pytest.raises(NotFoundError, match=f"unknown GPU '{name}'"):
+        parse_request(CAT, text)

@@ -178,6 +178,14 @@ _NAMED_GPU = re.compile(
 )
 
 
+#: accelerator families named by a word alone, none of them in the catalog as shipped (a
+#: catalog layer that adds one makes its word a catalog name, and it is read as such)
+_FAMILY = re.compile(
+    r"\b(?:rubin|feynman|gaudi\s*\d?|trainium\s*\d?|inferentia\s*\d?|tpu\s*v?\d*[a-z]?|"
+    r"cerebras|groq|volta|pascal)\b"
+)
+
+
 #: a word of a catalog name
 _NAME_WORD = re.compile(r"[a-z0-9.+]+")
 
@@ -204,6 +212,10 @@ def refuse_unknown_named_gpu(r: Draft) -> None:
     """A GPU named without a count that the catalog lacks ("serve 8B on L4") is refused with the
     closest entries: sizing the default GPU instead would answer another question. A pass: a
     word is unknown only against every word of the catalog's names."""
+    for m in _FAMILY.finditer(r.low):
+        # "512 next-gen Rubin GPUs": a family the catalog holds no part of, named without digits
+        if not any(r.used[m.start() : m.end()]) and m.group(0) not in _name_words(r.catalog):
+            raise NotFoundError("GPU", m.group(0), r.catalog.closest("gpus", m.group(0)))
     for m in _NAMED_GPU.finditer(r.low):
         word = m.group(1)
         if any(r.used[m.start(1) : m.end(1)]) or word[0].isdigit():
