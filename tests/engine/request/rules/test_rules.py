@@ -1097,3 +1097,16 @@ def test_words_of_age_and_indifference_leave_nothing_unread(text: str) -> None:
     got = parse_request(load_catalog(), text)
     assert got.gpus in (512, 4000)
     assert got.not_understood == []
+
+
+def test_a_checkpoints_write_window_is_its_write_rate_never_the_runs_deadline() -> None:
+    cat = load_catalog()
+    got = parse_request(
+        cat, "checkpoints of 2 TB every hour must write in under 2 minutes, 1024 H100"
+    )
+    assert got.training_days is None
+    assert (got.checkpoint_gb, got.checkpoint_interval_s) == (2000, 3600)
+    assert got.storage_write_gb_per_s == pytest.approx(2000 / 120)
+    assert got.not_understood == []
+    with pytest.raises(RequestError, match="needs the checkpoint's size"):
+        parse_request(cat, "1024 H100 training, checkpoints must be written within 60 s")

@@ -21,6 +21,7 @@ from clustergen.engine.request.passes.installed import (
 )
 from clustergen.engine.request.passes.meanings import (
     budget_meaning,
+    checkpoint_meaning,
     context_meaning,
     data_meaning,
     e2e_meaning,
@@ -108,6 +109,7 @@ PASSES: tuple[Pass, ...] = (
     context_meaning,
     data_meaning,
     racks_meaning,
+    checkpoint_meaning,
     need_meaning,
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another

@@ -233,6 +233,30 @@ def _value(r: Draft, assumption: str) -> float:
     return float(r.catalog.assumption(assumption).value)
 
 
+def checkpoint_meaning(r: Draft) -> None:
+    """A checkpoint's write window ("checkpoints of 2 TB must write in under 2 minutes") is the
+    write bandwidth that holds it: size over window, unless a larger write rate is stated. A
+    pass: the size may be stated anywhere in the request."""
+    window = r.fields.pop("_checkpoint_write_s", None)
+    r.phrases.pop("_checkpoint_write_s", None)
+    if not isinstance(window, float) or window <= 0:
+        return
+    size = r.fields.get("checkpoint_gb")
+    if not isinstance(size, float):
+        raise RequestError(
+            f"a checkpoint written within {window:,g} s needs the checkpoint's size",
+            hint="say it, e.g. 'checkpoints of 2 TB', or state the write rate ('200 GB/s write')",
+        )
+    rate = size / window
+    stated = r.fields.get("storage_write_gb_per_s")
+    if isinstance(stated, float) and stated >= rate:
+        return
+    r.fields["storage_write_gb_per_s"] = rate
+    r.understood.append(
+        f"checkpoint {size:,g} GB within {window:,g} s -> storage write {rate:,.3g} GB/s"
+    )
+
+
 def need_meaning(r: Draft) -> None:
     """ "Train Llama 3 405B on 15T tokens within 100 days, how many B200s?": a bare "how many"
     after a sized job asks what the job needs, not the most GPUs that fit (the rule reading it

@@ -360,12 +360,22 @@ _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def _interval(m: re.Match[str]) -> list[Reading]:
-    if m.group(3):  # "hourly checkpoints"
+    g = m.groupdict()
+    size = []
+    if g["size"]:  # "checkpoints of 2 TB every hour": the size said inside the phrase
+        gb = float(g["size"]) * (1000.0 if g["su"] == "tb" else 1.0)
+        size = [Reading("checkpoint_gb", gb, f"checkpoint {gb:g} GB")]
+    if g["hourly"]:  # "hourly checkpoints"
         return [Reading("checkpoint_interval_s", 3600.0, "checkpoint every 3,600 s")]
-    said = m.group(1)
+    said = g["every"]
     count = num(said) if said and said[0].isdigit() else 1.0  # "every hour", "once an hour"
-    seconds = count * _SECONDS[m.group(2)[0]]
-    return [Reading("checkpoint_interval_s", seconds, f"checkpoint every {seconds:,g} s")]
+    seconds = count * _SECONDS[g["unit"][0]]
+    return [Reading("checkpoint_interval_s", seconds, f"checkpoint every {seconds:,g} s"), *size]
+
+
+def _write_window(m: re.Match[str]) -> list[Reading]:
+    seconds = float(m.group(1)) * _SECONDS[m.group(2)[0]]
+    return [Reading("_checkpoint_write_s", seconds, f"checkpoint written within {seconds:,g} s")]
 
 
 _BW_UNIT = r"(?:tb/s|gb/s|gbytes/s|tbytes/s|gigabytes?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)"
@@ -485,11 +495,25 @@ NEED_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "checkpoint_interval",
-        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b(?:\s+\w+){0,3}?\s+(?:every|each|once\s+an?)\s+"
-        r"(\d+(?:\.\d+)?|an?|one)?\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b"
-        r"|\b(hourly)\s+(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b",
+        r"\b(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b"
+        r"(?:\s+(?:of\s+)?(?P<size>\d+(?:\.\d+)?)\s*(?P<su>gb|tb)\b)?(?:\s+\w+){0,3}?\s+"
+        r"(?:every|each|once\s+an?)\s+"
+        r"(?P<every>\d+(?:\.\d+)?|an?|one)?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|"
+        r"hrs?|h)\b"
+        r"|\b(?P<hourly>hourly)\s+(?:checkpoint(?:s|ing)?|ckpts?|saves?)\b",
         _interval,
         needs=("checkpoint", "ckpt", "save", "hourly"),
+    ),
+    # "(checkpoints) must write in under 2 minutes": the time a checkpoint may take to write,
+    # never the run's deadline (read before the durations)
+    rule(
+        "checkpoint_write_window",
+        r"\b(?:must\s+|should\s+|has\s+to\s+|have\s+to\s+|needs?\s+to\s+)?(?:be\s+)?"
+        r"(?:writ(?:e|ten)|sav(?:e|ed)|flush(?:ed)?|persist(?:ed)?)\s+(?:in|within)\s+"
+        r"(?:under\s+|less\s+than\s+|at\s+most\s+)?(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|"
+        r"mins?|m)\b",
+        _write_window,
+        needs=("writ", "sav", "flush", "persist"),
     ),
 )
 
