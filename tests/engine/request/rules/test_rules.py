@@ -1110,3 +1110,12 @@ def test_a_checkpoints_write_window_is_its_write_rate_never_the_runs_deadline() 
     assert got.not_understood == []
     with pytest.raises(RequestError, match="needs the checkpoint's size"):
         parse_request(cat, "1024 H100 training, checkpoints must be written within 60 s")
+
+
+def test_a_second_colder_tier_is_said_not_summed_or_refused() -> None:
+    cat = load_catalog()
+    got = parse_request(cat, "at least 400 TB of fast scratch plus 5 PB capacity tier, 512 GPUs")
+    assert got.storage_capacity_tb == 400
+    assert any("second storage tier of 5,000 TB" in u for u in got.understood)
+    assert got.not_understood == []
+    assert parse_request(cat, "512 GPUs, 5 PB capacity").storage_capacity_tb == 5000

@@ -441,6 +441,25 @@ NEED_RULES: tuple[Rule, ...] = (
         lambda m: [Reading("storage_excluded", True, "storage: the customer's own, not quoted")],
         needs=("our", "storage", "the", "bring", "byo"),
     ),
+    # "plus 5 PB capacity tier", "2 PB of archive": a second, colder tier beside the one the
+    # design sizes (its appliances hold the fast tier); said, not quoted
+    rule(
+        "second_tier",
+        r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(pb|tb|petabytes?|terabytes?)\b\s*(?:of\s+)?"
+        r"(?:(?:(?:capacity|archive|archival|cold|nearline|backup|bulk|object|hdd|disk)\s+)+"
+        r"(?:storage\s+)?tier\b|(?:archive|archival|cold|nearline|backup)(?:\s+(?:storage|tier|store))?"
+        r"\b)",
+        lambda m: [
+            Reading(
+                "_said",
+                "second tier",
+                f"a second storage tier of {num(m.group(1)) * _TB[m.group(2)]:,g} TB: said, not "
+                "quoted (the design sizes the fast tier; ask for it as its own storage)",
+                "member",
+            )
+        ],
+        needs=("tier", "archiv", "cold", "nearline", "backup"),
+    ),
     rule(
         "storage_capacity",
         # "2 PB (of) Lustre", "4 PB parallel file system": a storage system's name, read by its
