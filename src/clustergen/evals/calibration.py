@@ -181,6 +181,36 @@ def inference_errors(
     return out
 
 
+def offline_run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError]:
+    """Each published offline-scenario run (every sample given at once, no latency limit)
+    against the estimator's best replica for a request that says "offline", per GPU."""
+    out = []
+    for r in runs:
+        request = DesignRequest(
+            model=r["model"],
+            gpu=r["gpu"],
+            precision=r["precision"],
+            isl_tokens=r["isl_tokens"],
+            osl_tokens=r["osl_tokens"],
+            interactive=False,
+            workload="inference",
+        )
+        w = resolve_workload(catalog, request)
+        choice, _ = choose_replica(catalog, w)
+        estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
+        out.append(
+            FigureError(
+                r["id"],
+                r["model"],
+                w.arch.moe,
+                w.arch.active / 1e9,
+                r["tokens_per_s"] / r["gpus"],
+                estimated,
+            )
+        )
+    return out
+
+
 def curve_errors(catalog: Catalog, tables: list[dict[str, Any]]) -> list[FigureError]:
     """Each published point of a serving curve (output tokens/s per GPU at a tokens/s per user,
     with the table's serving stack) against the estimator's best replica at that interactivity."""
