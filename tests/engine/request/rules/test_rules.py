@@ -1119,3 +1119,17 @@ def test_a_second_colder_tier_is_said_not_summed_or_refused() -> None:
     assert any("second storage tier of 5,000 TB" in u for u in got.understood)
     assert got.not_understood == []
     assert parse_request(cat, "512 GPUs, 5 PB capacity").storage_capacity_tb == 5000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is GB300 worth it over B300 for our 2 MW site?",
+        "is B200 better than H200 for 512 GPUs training",
+    ],
+)
+def test_a_question_setting_two_gpus_side_by_side_weighs_both(text: str) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.gpus_weighed is not None
+    assert len(got.gpus_weighed) == 2
+    assert got.not_understood == []

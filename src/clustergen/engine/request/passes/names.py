@@ -616,7 +616,11 @@ def _replaced_by_current(r: Draft) -> None:
 
 #: words that set two GPUs side by side to be weighed ("B200 or GB200", "H200 vs B200",
 #: "compare B200 and GB200")
-_EITHER = re.compile(r"^[\s,]*(?:or|vs\.?|versus|against|and|compared\s+(?:to|with))[\s,]*$")
+_EITHER = re.compile(
+    r"^[\s,]*(?:or|vs\.?|versus|against|and|compared\s+(?:to|with)|better\s+than|"
+    # "is GB300 worth it over B300": a question that weighs the two
+    r"(?:(?:really\s+)?worth\s+(?:it\s+|the\s+(?:premium|cost|extra|money)\s+)?)over)[\s,]*$"
+)
 _COMPARE = re.compile(r"\b(?:compare|comparing|comparison\s+of|either|weigh|choose\s+between)\b")
 
 
