@@ -68,6 +68,13 @@ def test_a_replacement_without_an_envelope_keeps_the_fleets_own_power() -> None:
     assert d.power.it_total_w <= d.power.cap_w
 
 
+def test_a_replacement_that_keeps_the_count_takes_no_envelope() -> None:
+    d = _design("We run 32 A100 nodes and want to move to H200 with the same node count")
+    assert (d.compute.nodes, d.compute.gpus) == (32, 256)
+    assert d.power.cap_w is None
+    assert not any(a.field == "power_cap_w" for a in d.assumptions)
+
+
 def test_a_rebuild_from_request_and_choices_is_the_same_increment() -> None:
     """The assembly restates every design of an expansion request, so the agent's and a
     rebuild's designs are the planner's."""

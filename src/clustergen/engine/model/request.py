@@ -464,6 +464,12 @@ class DesignRequest(BaseModel):
         description="power envelope of the replaced fleet in W (IT): with no power cap, the "
         "successor is sized within it (None: the replaced fleet's own estimated IT power)",
     )
+    replaced_one_for_one: bool | None = Field(
+        default=None,
+        description="the replaced fleet's count is kept ('the same node count', 'one for "
+        "one'): the successor is built at that count, the old fleet's power a comparison, "
+        "never its envelope",
+    )
     # --- end of the installation block ---
     understood: list[str] = Field(
         default_factory=empty_list, description="phrase -> field, as read"
@@ -613,6 +619,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "replaced_platform": FieldWords("platform replaced"),
     "replaced_gpus": FieldWords("GPUs replaced"),
     "replaced_power_w": FieldWords("replaced fleet's power envelope", unit="W"),
+    "replaced_one_for_one": FieldWords("replaced fleet's count kept"),
     "understood": FieldWords("phrases understood"),
     "not_understood": FieldWords("words not understood"),
     "su_architecture": FieldWords("reference architecture whose SUs were counted"),

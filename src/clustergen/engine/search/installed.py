@@ -69,7 +69,7 @@ def plan_replacement(catalog: Catalog, request: DesignRequest, plan: Plan) -> De
     old = system_of(catalog, old_name, None)
     gpus = request.replaced_gpus or request.gpus
     ask, notes = request, []
-    if request.power_cap_w is None and gpus:
+    if request.power_cap_w is None and gpus and not request.replaced_one_for_one:
         envelope, basis = request.replaced_power_w, "as stated"
         if envelope is None:
             fleet = plan(catalog, DesignRequest(platform=old.id, gpus=gpus))

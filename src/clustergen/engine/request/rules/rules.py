@@ -1235,11 +1235,11 @@ RULES: tuple[Rule, ...] = (
     rule(
         "same_count",
         r"\b(?:the\s+)?same\s+(?:(?:node|gpu|system|server)\s+count|number\s+of\s+(?:nodes|gpus|"
-        r"systems|servers|boxes))\b",
+        r"systems|servers|boxes))\b|\bone[- ]for[- ]one\b",
         lambda m: [
-            Reading("_said", "same count", "the replaced fleet's count, one for one", "member")
+            Reading("replaced_one_for_one", True, "the replaced fleet's count kept, one for one")
         ],
-        needs=("count", "number"),
+        needs=("count", "number", "one"),
     ),
     # "protein folding and LLM fine-tuning", "a pharma company", "chilled water in the hall":
     # what the cluster is for and what the hall offers, said (the workload and limits stated
