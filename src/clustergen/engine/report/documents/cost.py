@@ -109,7 +109,8 @@ def cost_section(d: Design) -> list[str]:
         )
         out += [f"- {u}" for u in c.unpriceable]
     if c.assumed:
-        out.append("")
+        # a paragraph between: two lists apart only by a blank line run together in Markdown
+        out += ["", "The cost figures assume:", ""]
     for a in c.assumed:
         out.append(f"- Assumed {field_words(a.field)} {a.value}: {a.reason}.")
     return out
