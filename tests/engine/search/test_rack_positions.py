@@ -55,3 +55,11 @@ def test_a_count_the_positions_cannot_hold_is_refused_with_what_they_hold() -> N
     fitted = plan_design(CAT, request.model_copy(update={"fit": True}))
     assert fitted.compute.gpus == fits
     assert fitted.racks.total_racks <= 2
+
+
+def test_racks_that_bind_before_the_cap_are_said_with_their_limit() -> None:
+    text = "we have 12 rack positions and 600 kW, B200 training, as many GPUs as fit"
+    d = plan_design(CAT, parse_request(CAT, text))
+    assert d.notice is not None
+    assert "the site's 12 racks bind, not the cap" in d.notice
+    assert "assumed 40 kW a rack" in d.notice

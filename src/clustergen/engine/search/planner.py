@@ -196,6 +196,28 @@ def filled_line(best: Alternative) -> str | None:
     )
 
 
+def racks_bind_line(request: DesignRequest, d: Design) -> str | None:
+    """The first-lines statement that the site's rack positions, not its power, bound a design
+    filled to fit, with the rack limit that made them bind (stated, or assumed)."""
+    cap, racks = request.power_cap_w, request.max_racks
+    if not cap or not racks or d.racks.total_racks < racks:
+        return None
+    it = d.power.it_total_w
+    if it is None or it >= 0.9 * cap:
+        return None
+    limit = next((a for a in d.assumptions if a.field == "rack_power_kw"), None)
+    per_rack = (
+        f"at the assumed {limit.value} kW a rack ({limit.reason})"
+        if limit
+        else f"at the stated {request.rack_power_kw:g} kW a rack"
+    )
+    return (
+        f"the site's {racks} racks bind, not the cap: {per_rack}, "
+        f"{(cap - it) / 1e3:,.0f} kW of the {cap / 1e3:,.0f} kW cap is unused (state the racks' "
+        "power, e.g. '50 kW per rack', to use more of it)"
+    )
+
+
 def _compute_sized(request: DesignRequest, best: Alternative) -> Assumed:
     """How a compute target became the design's GPUs, and the dense compute they deliver."""
     precision = (request.precision or "bf16").upper()
@@ -229,6 +251,7 @@ def _answer(
     notices = [
         capital_unknown_line(d),
         filled_line(best) if request.objective == "most-gpus" else None,
+        racks_bind_line(request, d) if request.objective == "most-gpus" else None,
         None
         if request.objective == "most-gpus"
         else overshoot_line(best, len({r.platform for r in study.rows})),
