@@ -348,9 +348,8 @@ class DesignRequest(BaseModel):
     )
     storage_capacity_per: Literal["node", "gpu"] | None = Field(
         default=None,
-        description="the stated usable capacity is per host (a server, or a rack-scale system's "
-        "compute tray) or per GPU, not in total ('20 TB of storage per node'): the design "
-        "multiplies it by its own hosts or GPUs",
+        description="the stated capacity is per host or per GPU ('20 TB per node'): multiplied "
+        "by the design's own",
     )
     storage_bandwidth_per: Literal["node", "gpu"] | None = Field(
         default=None,
@@ -466,9 +465,8 @@ class DesignRequest(BaseModel):
     )
     replaced_one_for_one: bool | None = Field(
         default=None,
-        description="the replaced fleet's count is kept ('the same node count', 'one for "
-        "one'): the successor is built at that count, the old fleet's power a comparison, "
-        "never its envelope",
+        description="the replaced fleet's count is kept ('the same node count'): no power "
+        "envelope from the old fleet",
     )
     # --- end of the installation block ---
     understood: list[str] = Field(
