@@ -44,7 +44,7 @@ MIXTRAL_MISS = "Mixtral: mean prompt unpublished, MoE efficiency extrapolated (s
 #: it runs at, which took GB300 from +70/+219 % to +50/+177 %), the KV reservation (already the
 #: prompt plus the whole output per sequence, as TensorRT-LLM's default GUARANTEED_NO_EVICT
 #: reserves it), and the prompts riding in DEP steps (a prompt's attention on one rank while the
-#: others wait: 3-8 ms a step at these loads). Carrying the DEP4 factor only to DEP4 replicas
+#: others wait: an estimated 3-8 ms a step at these loads). Carrying the DEP4 factor only to DEP4 replicas
 #: brings B200/GB200 to +47/+66 % offline and +164/+186 % server, but leaves InferenceX's GB200
 #: NVL72 DEP32 point at 75 tokens/s per user 32 % under (test_stack.py): not merged
 DEEPSEEK_MISS = (
