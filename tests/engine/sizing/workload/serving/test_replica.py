@@ -94,3 +94,35 @@ def test_an_anchor_meets_the_published_row_without_speeding_up_one_user() -> Non
     assert fitted.tokens_per_s(fitted.max_batch) == pytest.approx(target, rel=1e-6)
     assert fitted.floor_s(1.0) == pytest.approx(rep.floor_s(1.0))
     assert fitted.step_s(1.0) > rep.scaled(1.3).step_s(1.0)
+
+
+def _dep8(model: str, gpu: str, isl: int, precision: str = "fp4") -> Replica:
+    arch = arch_of(CAT.model(model), None)
+    assert arch is not None
+    rep = build_replica(arch, CAT.gpu(gpu), precision, 8, 1, isl, 2000, EFF, "dep", 8)
+    assert rep is not None
+    return rep
+
+
+def test_an_fp4_moe_attends_at_the_fp8_peak_only_its_experts_are_fp4() -> None:
+    """DeepSeek-R1's FP4 checkpoint quantizes only the routed experts, and TensorRT-LLM runs its
+    attention in FP8 (tech blog 3): what a longer context adds to a sequence's step (MLA's math
+    over the cache, the cache read) costs GB300 (15 PF FP4, 5 PF FP8, 8 TB/s) what it costs
+    GB200 (10 PF FP4, 5 PF FP8, 8 TB/s); the routed experts' math alone is faster on GB300."""
+    added = {
+        gpu: _dep8("deepseek-r1", gpu, 9000).per_seq_s - _dep8("deepseek-r1", gpu, 1000).per_seq_s
+        for gpu in ("gb200", "gb300")
+    }
+    assert added["gb300"] == pytest.approx(added["gb200"], rel=1e-9)
+    assert (
+        _dep8("deepseek-r1", "gb300", 1000).per_seq_s
+        < _dep8("deepseek-r1", "gb200", 1000).per_seq_s
+    )
+
+
+def test_a_dense_fp4_model_keeps_its_attention_at_the_fp4_rate_it_was_fitted_at() -> None:
+    """A dense FP4 checkpoint (every linear layer FP4) keeps one rate for its forward: the
+    dense efficiencies were fitted on it, FP4 tables included."""
+    gb200 = _replica("llama-3.1-405b", "gb200", 4, 1000, 1000, "fp4")
+    gb300 = _replica("llama-3.1-405b", "gb300", 4, 1000, 1000, "fp4")
+    assert gb300.per_seq_s < gb200.per_seq_s

@@ -417,6 +417,12 @@ def moe_overhead_s(arch: Arch, eff: Efficiency) -> float:
     )
 
 
+def _fp8_compute(gpu: Gpu, gpus: int, per_gpu: float) -> float | None:
+    """FLOP/s of `gpus` GPUs at the FP8 dense peak (None when unknown)."""
+    peak = gpu.fp8_dense_tflops
+    return gpus * peak * 1e12 * per_gpu if peak else None
+
+
 def kv_bytes(precision: str) -> float:
     """KV-cache bytes per value: FP8 alongside FP8 and FP4 weights, else 16-bit."""
     return 1.0 if precision in ("fp8", "fp4") else 2.0
@@ -471,6 +477,13 @@ def build_replica(
     share = m.experts_per_token / m.experts if m and m.experts and m.experts_per_token else 1.0
     # FLOPs of one token's routed experts, on top of its whole forward at the dense efficiency
     expert_extra = 2 * routed * share * slow if arch.moe else 0.0
+    # the rest of the forward (attention's projections and its math over the cache, the shared
+    # and dense layers) runs at the FP8 peak when only the routed experts are FP4 (the
+    # checkpoint above; TensorRT-LLM tech blog 3, "Precision strategy": "FP8 KV cache and FP8
+    # attention"): FP4's faster tensor cores serve only the routed experts' GEMMs
+    routed_flops = 2 * routed * share if arch.moe else 0.0
+    rest = _fp8_compute(gpu, n, per_gpu) if precision == "fp4" and arch.moe else None
+    rest = rest or compute
     # a stage of `tp` GPUs: TP or PP splits the weights once over all the replica's GPUs
     held = (shared * shared_bpp + routed * bpp) if arch.moe else arch.weight_bytes(precision)
     if lay.dep:
@@ -483,14 +496,16 @@ def build_replica(
         pp=pp,
         isl=isl,
         osl=osl,
-        prefill_s=(arch.prefill_flops(isl) + isl * expert_extra) / (compute * eff.prefill)
+        prefill_s=(arch.prefill_flops(isl) - isl * routed_flops) / (rest * eff.prefill)
+        + isl * (routed_flops + expert_extra) / (compute * eff.prefill)
         + isl * a2a,
         shared_s=shared_read / bandwidth,  # a look-up reads rows
         # a step streams each touched expert's matrices through a grouped GEMM of a few rows:
         # short reads that reach `expert_read` of the bandwidth the dense weights do
         routed_s=routed * bpp / (expert_bandwidth * eff.expert_read),
         route_share=share,
-        per_seq_s=(arch.decode_flops_per_token(context) + expert_extra) / (compute * eff.decode)
+        per_seq_s=(arch.decode_flops_per_token(context) - routed_flops) / (rest * eff.decode)
+        + (routed_flops + expert_extra) / (compute * eff.decode)
         + kv_read
         + a2a,
         max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
