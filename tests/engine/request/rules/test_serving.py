@@ -460,3 +460,14 @@ def test_a_bare_speed_beside_many_users_is_each_users_speed() -> None:
     # with the assumed speed: the request must say which)
     with pytest.raises(RequestError, match="makes 400 output tokens/s"):
         parse_request(CAT, "serve Llama 3.1 8B to 20 concurrent users, 5000 tokens/s")
+
+
+def test_an_embedding_load_beside_a_chat_load_is_said_and_the_chat_load_sized() -> None:
+    text = (
+        "We expect 3,000 QPS of embeddings plus a chat model; chat is Llama 3.1 8B with 500 "
+        "concurrent sessions"
+    )
+    r = parse_request(CAT, text)
+    assert r.output_tokens_per_s == pytest.approx(500 * 20)  # 500 streams at the assumed 50 ms
+    assert any("embedding or reranking load" in u for u in r.understood)
+    assert r.not_understood == []

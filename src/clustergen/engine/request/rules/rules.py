@@ -441,6 +441,24 @@ NEED_RULES: tuple[Rule, ...] = (
         lambda m: [Reading("storage_excluded", True, "storage: the customer's own, not quoted")],
         needs=("our", "storage", "the", "bring", "byo"),
     ),
+    # "3,000 QPS of embeddings plus a chat model": an embedding or reranking load is not a
+    # generation load the serving model sizes; said, and the chat load is sized alone
+    rule(
+        "embedding_load",
+        r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*k?\s*(?:qps|rps|requests?\s*(?:/|per)\s*s(?:ec(?:ond)?)?|"
+        r"queries\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\s+(?:of\s+|for\s+)?(?:the\s+)?(?:embeddings?|"
+        r"embedding\s+(?:model|calls|requests)|rerank(?:ing|er)?|retrieval|vector\s+search)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "embedding load",
+                "an embedding or reranking load: not sized (the serving model sizes generation; "
+                "ask for it as its own request)",
+                "member",
+            )
+        ],
+        needs=("embed", "rerank", "retrieval", "vector"),
+    ),
     # "plus 5 PB capacity tier", "2 PB of archive": a second, colder tier beside the one the
     # design sizes (its appliances hold the fast tier); said, not quoted
     rule(
