@@ -185,6 +185,10 @@ def _load_words(m: re.Match[str]) -> str:
     return shown if _period_s(m) == 1.0 else f"{shown} ({m.group(0).strip()})"
 
 
+#: a volume stated per day or longer ("5M requests/day", "2 million tickets a month")
+_PER_LONG = re.compile(r"(?:/|\bper\b|\ba\b|\beach\b|\bevery\b)\s*(?:day|week|month|year)")
+
+
 def _number(value: object) -> float:
     assert isinstance(value, int | float)  # the rules read numbers into these fields
     return float(value)
@@ -261,5 +265,8 @@ def to_tokens(
             )
         fields["output_tokens_per_s"] = rate
         phrases["output_tokens_per_s"] = shown
-        sized.append(f"{LOAD_NOTE} {shown!r} = {rate:,.0f} output tokens/s")
+        # a volume over a day or longer is its average: said where the load is, not only
+        # beside the phrase (the summary and the first lines quote this line)
+        even = "; an even rate, a peak needs more" if _PER_LONG.search(phrase) else ""
+        sized.append(f"{LOAD_NOTE} {shown!r} = {rate:,.0f} output tokens/s{even}")
     return sized
