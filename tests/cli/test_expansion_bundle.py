@@ -129,3 +129,29 @@ def test_a_reused_fabric_manager_asks_for_no_node_slot(bundle: Bundle) -> None:
 def test_the_workbook_says_it_is_an_expansion(bundle: Bundle) -> None:
     ws = load_workbook(bundle.out / "bom.xlsx")["Summary"]
     assert ws.cell(2, 1).value == "Expansion of"
+
+
+def _plan_racks(b: Bundle) -> dict[str, list[dict[str, str]]]:
+    racks: dict[str, list[dict[str, str]]] = {}
+    for row in csv.DictReader(io.StringIO((b.out / "rack_plan.csv").read_text())):
+        racks.setdefault(row["rack"], []).append(row)
+    return racks
+
+
+def test_the_rack_plan_places_what_the_racks_section_counts_and_powers(bundle: Bundle) -> None:
+    racks = bundle.design["racks"]
+    plan = _plan_racks(bundle)
+    # a rack with PDUs is a new one (a standing compute rack takes new nodes in its free slots)
+    fed = {name for name, rows in plan.items() if any(r["role"] == "power" for r in rows)}
+    support = [name for name, rows in plan.items() if rows[0]["role"] != "compute"]
+    assert len(fed) == racks["total_racks"]
+    assert len(support) == racks["network_racks"]
+    assert set(support) <= fed
+    pdus = sum(1 for rows in plan.values() for r in rows if r["role"] == "power")
+    assert pdus == racks["pdus"]
+
+
+def test_the_bom_orders_the_racks_and_pdus_the_racks_section_counts(bundle: Bundle) -> None:
+    racks = bundle.design["racks"]
+    assert sum(int(r["quantity"]) for r in _lines(bundle, "rack")) == racks["total_racks"]
+    assert sum(int(r["quantity"]) for r in _lines(bundle, "pdu")) == racks["pdus"]

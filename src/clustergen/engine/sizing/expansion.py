@@ -19,20 +19,22 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed, Check
+from clustergen.engine.model.compute import RackLoad
 from clustergen.engine.model.design import (
     Design,
     DesignChoices,
     ExpansionSection,
     PowerSection,
+    RacksSection,
     TradeStudy,
 )
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.inventory import Inventory, PartKind, PlacedRack, unfolded
 from clustergen.engine.model.links import LinkGroup, record
 from clustergen.engine.model.request import DesignRequest, Fabric
 from clustergen.engine.sizing.bom import as_bom_lines, build_bom, totals
 from clustergen.engine.sizing.checks import check
-from clustergen.engine.sizing.inventory import increment_of
+from clustergen.engine.sizing.inventory import SUPPORT, USABLE_U, increment_of
 from clustergen.engine.sizing.platform import it_cap_w
 from clustergen.errors import InfeasibleDesignError, RequestError
 from clustergen.units import plural, watts
@@ -137,8 +139,10 @@ def _exact(line: BomLine) -> tuple[str, str | None, str, str]:
     return (*_key(line), line.description)
 
 
-#: BOM categories drawn from the links: the increment's are its own links' (their counts)
-LINKED = frozenset({PartKind.TRANSCEIVER, PartKind.CABLE})
+#: BOM categories the increment projects from its own links and racks (their counts)
+LINKED = frozenset(
+    {PartKind.TRANSCEIVER, PartKind.CABLE, PartKind.RACK, PartKind.PDU, PartKind.POWER_SHELF}
+)
 
 
 def bom_increment(
@@ -331,9 +335,11 @@ def _expanded(
     updates: dict[str, object] = {"request": request}
     reused = "fabric managers (UFM), management servers, storage and the management core"
     if standing is not None and grown is not None:
-        devices = _devices(d, standing, grown)
-        links = devices.get("links")
-        linked = None if not isinstance(links, list) else _linked(catalog, grown, links)
+        devices = _devices(catalog, d, standing, grown)
+        links, racks = devices.get("links"), devices.get("racks", d.racks)
+        linked = None
+        if isinstance(links, list) and isinstance(racks, RacksSection):
+            linked = _linked(catalog, grown, links, racks)
         bom = bom_increment(d.bom, standing.bom, grown.bom, linked)
         updates["bom"], updates["bom_totals"] = bom, totals(bom)
         updates["power"] = power = _power(d, standing, grown)
@@ -448,9 +454,12 @@ def _grown_by(f: FabricDesign | None, standing: Design, grown: Design) -> Fabric
     )
 
 
-def _linked(catalog: Catalog, grown: Design, links: list[LinkGroup]) -> list[BomLine]:
-    """The grown installation's BOM rebuilt over the increment's links: its transceiver and
-    cable lines are the increment's own (each describes the increment's link counts)."""
+def _linked(
+    catalog: Catalog, grown: Design, links: list[LinkGroup], racks: RacksSection
+) -> list[BomLine]:
+    """The grown installation's BOM rebuilt over the increment's links and racks: its
+    transceiver, cable, rack and PDU lines are the increment's own (each describes the
+    increment's counts)."""
     return as_bom_lines(
         build_bom(
             catalog,
@@ -458,20 +467,24 @@ def _linked(catalog: Catalog, grown: Design, links: list[LinkGroup]) -> list[Bom
             grown.compute,
             grown.fabrics,
             grown.servers,
-            grown.racks,
+            racks,
             grown.storage,
             [record(g) for g in links],
         )
     )
 
 
-def _devices(d: Design, standing: Design, grown: Design) -> dict[str, object]:
-    """The increment's inventory and links: the grown installation's new devices, in the racks
-    they stand in, and the links that reach them (sizing/inventory/increment.py); the nodes are
-    the increment's own platform's where it is not the installation's."""
+def _devices(catalog: Catalog, d: Design, standing: Design, grown: Design) -> dict[str, object]:
+    """The increment's inventory, links and racks: the grown installation's new devices, in the
+    racks they stand in, and the links that reach them (sizing/inventory/increment.py); the nodes
+    are the increment's own platform's where it is not the installation's; the racks section
+    counts the network racks the placement fills."""
     if standing.inventory is None or grown.inventory is None or d.inventory is None:
         return {}
-    inc = increment_of(standing.inventory, grown.inventory, standing.links, grown.links, REUSED)
+    net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
+    inc = increment_of(
+        standing.inventory, grown.inventory, standing.links, grown.links, REUSED, net_pdus
+    )
     own = {g.id: g for g in d.inventory.groups if g.kind in PER_NODE}
     fields = ("name", "part", "vendor", "unit_power_w", "rack_units", "rack_units_known")
     groups = [
@@ -480,7 +493,80 @@ def _devices(d: Design, standing: Design, grown: Design) -> dict[str, object]:
         else g
         for g in inc.inventory.groups
     ]
-    return {"inventory": inc.inventory.model_copy(update={"groups": groups}), "links": inc.links}
+    inventory = inc.inventory.model_copy(update={"groups": groups})
+    return {
+        "inventory": inventory,
+        "links": inc.links,
+        "racks": _racks(d, standing.inventory, inventory),
+    }
+
+
+def _racks(d: Design, standing: Inventory, inventory: Inventory) -> RacksSection:
+    """The increment's racks section as its placement fills them: the new compute racks (a
+    standing rack's free slots that take new nodes are said, not counted), the network racks its
+    new switches, servers and storage fill (none of the standing racks' room assumed), and the
+    PDUs the new racks hold."""
+    r = d.racks
+    racks = unfolded(inventory.racks)
+    support = sum(1 for rack in racks if rack.role in SUPPORT)
+    pdus = sum(
+        run.count
+        for rack in racks
+        for run in rack.runs
+        if (g := inventory.group(run.group)) is not None and g.kind == PartKind.PDU
+    )
+    stood = {rack.name for rack in unfolded(standing.racks)}
+    fed = [rack for rack in racks if rack.role == "compute" and rack.name not in stood]
+    loads = _loads(fed, inventory, d.compute.node_power.node_w)
+    plan = r.compute.model_copy(
+        update={"compute_racks": sum(ld.racks for ld in loads), "rack_loads": loads}
+    )
+    shared = [rack.name for rack in racks if rack.role == "compute" and rack.name in stood]
+    basis = (
+        f"{plural(support, 'new network rack')} for the increment's switches, each filled from "
+        f"U3 up to {USABLE_U} usable U (the standing racks' free room is not known, so none is "
+        "assumed)"
+    )
+    if shared:
+        basis += f"; new nodes also take the free slots of standing rack {', '.join(shared)}"
+    return r.model_copy(
+        update={
+            "compute": plan,
+            "network_racks": support,
+            "su_network_racks": min(r.su_network_racks, support),
+            "total_racks": plan.compute_racks + support,
+            "pdus": pdus,
+            "basis": basis,
+        }
+    )
+
+
+def _loads(racks: list[PlacedRack], inventory: Inventory, node_w: float) -> list[RackLoad]:
+    """New compute racks grouped by the nodes they hold and the power each draws, in order."""
+    out: list[RackLoad] = []
+    for rack in racks:
+        nodes = sum(
+            run.count
+            for run in rack.runs
+            if (g := inventory.group(run.group)) is not None and g.kind == PartKind.COMPUTE
+        )
+        kw = (rack.power_w or 0.0) / 1e3
+        load = RackLoad(
+            racks=1,
+            nodes=nodes,
+            power_kw=kw,
+            support_kw=round(max(0.0, kw - nodes * node_w / 1e3), 3),
+        )
+        last = out[-1] if out else None
+        if last is not None and (last.nodes, last.power_kw, last.support_kw) == (
+            load.nodes,
+            load.power_kw,
+            load.support_kw,
+        ):
+            out[-1] = last.model_copy(update={"racks": last.racks + 1})
+        else:
+            out.append(load)
+    return out
 
 
 def _leaves(n: int) -> str:
