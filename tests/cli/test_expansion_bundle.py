@@ -155,3 +155,12 @@ def test_the_bom_orders_the_racks_and_pdus_the_racks_section_counts(bundle: Bund
     racks = bundle.design["racks"]
     assert sum(int(r["quantity"]) for r in _lines(bundle, "rack")) == racks["total_racks"]
     assert sum(int(r["quantity"]) for r in _lines(bundle, "pdu")) == racks["pdus"]
+
+
+def test_the_chosen_row_counts_the_increments_switches_and_racks(bundle: Bundle) -> None:
+    d = bundle.design
+    chosen = next(r for r in d["alternatives"]["rows"] if r["chosen"])
+    fabrics = d["fabrics"]
+    nets = (fabrics["compute"], fabrics["storage"], fabrics["inband"], fabrics["oob"])
+    assert chosen["switches"] == sum(f["total_switches"] for f in nets if f)
+    assert chosen["racks"] == d["racks"]["total_racks"]

@@ -26,6 +26,7 @@ from clustergen.engine.model.design import (
     ExpansionSection,
     PowerSection,
     RacksSection,
+    ServersSection,
     TradeStudy,
 )
 from clustergen.engine.model.fabric import FabricDesign
@@ -343,24 +344,7 @@ def _expanded(
         bom = bom_increment(d.bom, standing.bom, grown.bom, linked)
         updates["bom"], updates["bom_totals"] = bom, totals(bom)
         updates["power"] = power = _power(d, standing, grown)
-        if d.alternatives is not None:
-            updates["alternatives"] = _study(d.alternatives, d.power, power)
-        was = f"reused from the existing installation: {reused}"
-        updates["servers"] = d.servers.model_copy(
-            update={
-                "fabric_managers": 0,
-                "management_servers": 0,
-                "basis": was,
-                # the rules count the increment's own servers: none is new
-                "fabric_manager_rule": None
-                if d.servers.fabric_manager_rule is None
-                else f"none new ({was})",
-                "management_rule": None
-                if d.servers.management_rule is None
-                else f"none new ({was})",
-                "fabric_manager_pair_cables": 0,
-            }
-        )
+        updates["servers"] = _servers(d, reused)
         cf = d.fabrics.compute
         if cf is not None and room is not None:
             cf = cf.model_copy(
@@ -389,6 +373,8 @@ def _expanded(
         updates["power"] = power.model_copy(update={"estimated": estimated})
         # the fabric managers are the installation's: no node slot is left for one
         updates["warnings"] = [w for w in d.warnings if not (cf and w in cf.notes)]
+        if d.alternatives is not None:
+            updates["alternatives"] = _study(d.alternatives, d, d.model_copy(update=updates))
     restated = updates.get("power", d.power)
     it_w = restated.it_total_w if isinstance(restated, PowerSection) else d.power.it_total_w
     checks = [c for c in d.checks if not c.name.startswith("power under cap")]
@@ -413,15 +399,46 @@ def _expanded(
     return d.model_copy(update=updates)
 
 
-def _study(study: TradeStudy, was: PowerSection, power: PowerSection) -> TradeStudy:
-    """The chosen row is this design: its power (and a score that was its IT power) is the
-    increment's, as restated, and so is the figure the other rows are weighed against."""
+def _servers(d: Design, reused: str) -> ServersSection:
+    """No server is new: the installation's fabric managers and management servers serve it."""
+    was = f"reused from the existing installation: {reused}"
+    s = d.servers
+    return s.model_copy(
+        update={
+            "fabric_managers": 0,
+            "management_servers": 0,
+            "basis": was,
+            # the rules count the increment's own servers: none is new
+            "fabric_manager_rule": None if s.fabric_manager_rule is None else f"none new ({was})",
+            "management_rule": None if s.management_rule is None else f"none new ({was})",
+            "fabric_manager_pair_cables": 0,
+        }
+    )
+
+
+def _study(study: TradeStudy, d: Design, inc: Design) -> TradeStudy:
+    """The chosen row is this design: its power (and a score that was its IT power), switches
+    and racks are the increment's, as restated, and so is the figure the other rows are weighed
+    against (they are the candidates as designs of their own)."""
+    was, power = d.power, inc.power
     old, new = f"against {watts(was.it_total_w)} IT", f"against {watts(power.it_total_w)} IT"
+    fabrics = inc.fabrics
+    switches = sum(
+        f.total_switches
+        for f in (fabrics.compute, fabrics.storage, fabrics.inband, fabrics.oob)
+        if f
+    )
     rows = []
     for r in study.rows:
         update: dict[str, object] = {}
         if r.chosen:
-            update = {"it_power_w": power.it_total_w, "facility_power_w": power.facility_total_w}
+            update = {
+                "it_power_w": power.it_total_w,
+                "facility_power_w": power.facility_total_w,
+                "fabric_power_w": power.compute_fabric_switches_w + power.compute_fabric_optics_w,
+                "switches": switches,
+                "racks": inc.racks.total_racks,
+            }
             if r.objective == was.it_total_w:
                 update["objective"] = power.it_total_w
         elif r.why_not and old in r.why_not:
