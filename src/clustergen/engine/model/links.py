@@ -113,3 +113,13 @@ class Link(NamedTuple):
     def contract(self) -> LinkGroup:
         """The contract type, validated."""
         return LinkGroup(**{**self._asdict(), "a": self.a.contract(), "b": self.b.contract()})
+
+
+def record(g: LinkGroup) -> Link:
+    """A contract `LinkGroup` as sizing's record again (the BOM's line builders read these):
+    what an increment's links, taken from the grown installation's, are priced from."""
+
+    def end(e: LinkEnd) -> End:
+        return End(**{**e.model_dump(), "groups": tuple(e.groups)})
+
+    return Link(**{**g.model_dump(exclude={"a", "b"}), "a": end(g.a), "b": end(g.b)})

@@ -19,16 +19,26 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.bom import BomLine
 from clustergen.engine.model.common import Assumed, Check
-from clustergen.engine.model.design import Design, DesignChoices, ExpansionSection, PowerSection
+from clustergen.engine.model.compute import RackLoad
+from clustergen.engine.model.design import (
+    Design,
+    DesignChoices,
+    ExpansionSection,
+    PowerSection,
+    RacksSection,
+    ServersSection,
+    TradeStudy,
+)
 from clustergen.engine.model.fabric import FabricDesign
-from clustergen.engine.model.inventory import PartKind
+from clustergen.engine.model.inventory import Inventory, PartKind, PlacedRack, unfolded
+from clustergen.engine.model.links import LinkGroup, record
 from clustergen.engine.model.request import DesignRequest, Fabric
-from clustergen.engine.sizing.bom import totals
+from clustergen.engine.sizing.bom import as_bom_lines, build_bom, totals
 from clustergen.engine.sizing.checks import check
-from clustergen.engine.sizing.inventory import increment_of
+from clustergen.engine.sizing.inventory import SUPPORT, USABLE_U, increment_of
 from clustergen.engine.sizing.platform import it_cap_w
 from clustergen.errors import InfeasibleDesignError, RequestError
-from clustergen.units import plural
+from clustergen.units import plural, watts
 
 #: builds one whole design from a request and choices (the assembly, passed down to this layer)
 Build = Callable[[DesignRequest, DesignChoices], Design]
@@ -130,17 +140,30 @@ def _exact(line: BomLine) -> tuple[str, str | None, str, str]:
     return (*_key(line), line.description)
 
 
+#: BOM categories the increment projects from its own links and racks (their counts)
+LINKED = frozenset(
+    {PartKind.TRANSCEIVER, PartKind.CABLE, PartKind.RACK, PartKind.PDU, PartKind.POWER_SHELF}
+)
+
+
 def bom_increment(
-    increment: list[BomLine], standing: list[BomLine], grown: list[BomLine]
+    increment: list[BomLine],
+    standing: list[BomLine],
+    grown: list[BomLine],
+    linked: list[BomLine] | None = None,
 ) -> list[BomLine]:
-    """The new parts only: the increment's own nodes (as designed), and of everything else the
-    grown installation's lines less the standing one's; what is reused is left out."""
+    """The new parts only: the increment's own nodes (as designed); its transceivers and cables
+    from its own links (`linked`: the grown installation's BOM rebuilt over the increment's
+    links, whose other lines are the grown ones, in order); of everything else the grown
+    installation's lines less the standing one's; what is reused is left out."""
     # a line is matched to the standing one of the same description first, then to what is
     # left of the same part (a description that names a count differs between the two)
+    skip = PER_NODE | REUSED | (LINKED if linked is not None else frozenset())
     exact: dict[tuple[str, str | None, str, str], int] = {}
     for line in standing:
-        exact[_exact(line)] = exact.get(_exact(line), 0) + line.quantity
-    grown_lines = [ln for ln in grown if ln.category not in PER_NODE | REUSED]
+        if line.category not in skip:
+            exact[_exact(line)] = exact.get(_exact(line), 0) + line.quantity
+    grown_lines = [ln for ln in grown if ln.category not in skip]
     more = {}
     for i, line in enumerate(grown_lines):
         took = min(line.quantity, exact.get(_exact(line), 0))
@@ -149,12 +172,21 @@ def bom_increment(
     pool: dict[tuple[str, str | None, str], int] = {}
     for key, left in exact.items():
         pool[key[:3]] = pool.get(key[:3], 0) + left
-    lines = [ln for ln in increment if ln.category in PER_NODE]
+    added: list[BomLine | None] = []
     for i, line in enumerate(grown_lines):
         took = min(more[i], pool.get(_key(line), 0))
         pool[_key(line)] = pool.get(_key(line), 0) - took
-        if more[i] - took > 0:
-            lines.append(_scaled(line, more[i] - took))
+        added.append(_scaled(line, more[i] - took) if more[i] - took > 0 else None)
+    lines = [ln for ln in increment if ln.category in PER_NODE]
+    if linked is None:
+        return lines + [ln for ln in added if ln is not None]
+    # the rebuilt BOM's other lines are the grown ones in order: each takes its difference
+    others = iter(added)
+    for ln in linked:
+        if ln.category in LINKED:
+            lines.append(ln)
+        elif ln.category not in PER_NODE | REUSED and (kept := next(others)) is not None:
+            lines.append(kept)
     return lines
 
 
@@ -203,7 +235,7 @@ def expand_design(catalog: Catalog, request: DesignRequest, d: Design, build: Bu
             reason="the existing installation's size was not stated: whether its spine "
             "has room for the increment cannot be checked",
         )
-        return _expanded(request, d, None, None, None, old, None, [note])
+        return _expanded(catalog, request, d, None, None, None, old, None, [note])
     choices = _choices(d, old, tech)
     standing = build(_standing_request(request, old.id, nodes, tech), choices)
     grown_nodes = nodes + math.ceil(d.compute.nodes * _ports(new) / _ports(old))
@@ -212,7 +244,7 @@ def expand_design(catalog: Catalog, request: DesignRequest, d: Design, build: Bu
     room = fabric_room(sf, gf, request.existing_spine_free_ports) if sf and gf else None
     if room is not None and not room.fits:
         raise InfeasibleDesignError(_no_room(standing, room, d, old, nodes))
-    return _expanded(request, d, standing, grown, room, old, nodes, [])
+    return _expanded(catalog, request, d, standing, grown, room, old, nodes, [])
 
 
 def system_of(catalog: Catalog, name: str, beside: str | None) -> System:
@@ -289,6 +321,7 @@ def _no_room(standing: Design, room: Room, increment: Design, old: System, nodes
 
 
 def _expanded(
+    catalog: Catalog,
     request: DesignRequest,
     d: Design,
     standing: Design | None,
@@ -303,23 +336,15 @@ def _expanded(
     updates: dict[str, object] = {"request": request}
     reused = "fabric managers (UFM), management servers, storage and the management core"
     if standing is not None and grown is not None:
-        bom = bom_increment(d.bom, standing.bom, grown.bom)
+        devices = _devices(catalog, d, standing, grown)
+        links, racks = devices.get("links"), devices.get("racks", d.racks)
+        linked = None
+        if isinstance(links, list) and isinstance(racks, RacksSection):
+            linked = _linked(catalog, grown, links, racks)
+        bom = bom_increment(d.bom, standing.bom, grown.bom, linked)
         updates["bom"], updates["bom_totals"] = bom, totals(bom)
         updates["power"] = power = _power(d, standing, grown)
-        if d.alternatives is not None:
-            # the chosen row is this design: its power is the increment's, as restated
-            rows = [
-                r.model_copy(update={"it_power_w": power.it_total_w}) if r.chosen else r
-                for r in d.alternatives.rows
-            ]
-            updates["alternatives"] = d.alternatives.model_copy(update={"rows": rows})
-        updates["servers"] = d.servers.model_copy(
-            update={
-                "fabric_managers": 0,
-                "management_servers": 0,
-                "basis": f"reused from the existing installation: {reused}",
-            }
-        )
+        updates["servers"] = _servers(d, reused)
         cf = d.fabrics.compute
         if cf is not None and room is not None:
             cf = cf.model_copy(
@@ -328,11 +353,28 @@ def _expanded(
                     "spine_switches": room.spines,
                     "core_switches": room.cores,
                     "total_switches": room.leaves + room.spines + room.cores,
-                    "notes": [*cf.notes, _fabric_words(room)],
+                    "notes": [
+                        *(
+                            n
+                            for n in cf.notes
+                            if not cf.fabric_manager_links or n not in d.warnings
+                        ),
+                        _fabric_words(room),
+                    ],
                 }
             )
-            updates["fabrics"] = d.fabrics.model_copy(update={"compute": cf})
-        updates.update(_devices(d, standing, grown))
+            updates["fabrics"] = d.fabrics.model_copy(
+                update={"compute": cf, "storage": _grown_by(d.fabrics.storage, standing, grown)}
+            )
+        updates.update(devices)
+        names = {ln.name for ln in bom}
+        # a labelled estimate is the increment's where its part is on the increment's BOM
+        estimated = [e for e in power.estimated if any(e.startswith(f"{n}: ") for n in names)]
+        updates["power"] = power.model_copy(update={"estimated": estimated})
+        # the fabric managers are the installation's: no node slot is left for one
+        updates["warnings"] = [w for w in d.warnings if not (cf and w in cf.notes)]
+        if d.alternatives is not None:
+            updates["alternatives"] = _study(d.alternatives, d, d.model_copy(update=updates))
     restated = updates.get("power", d.power)
     it_w = restated.it_total_w if isinstance(restated, PowerSection) else d.power.it_total_w
     checks = [c for c in d.checks if not c.name.startswith("power under cap")]
@@ -357,13 +399,109 @@ def _expanded(
     return d.model_copy(update=updates)
 
 
-def _devices(d: Design, standing: Design, grown: Design) -> dict[str, object]:
-    """The increment's inventory and links: the grown installation's new devices, in the racks
-    they stand in, and the links that reach them (sizing/inventory/increment.py); the nodes are
-    the increment's own platform's where it is not the installation's."""
+def _servers(d: Design, reused: str) -> ServersSection:
+    """No server is new: the installation's fabric managers and management servers serve it."""
+    was = f"reused from the existing installation: {reused}"
+    s = d.servers
+    return s.model_copy(
+        update={
+            "fabric_managers": 0,
+            "management_servers": 0,
+            "basis": was,
+            # the rules count the increment's own servers: none is new
+            "fabric_manager_rule": None if s.fabric_manager_rule is None else f"none new ({was})",
+            "management_rule": None if s.management_rule is None else f"none new ({was})",
+            "fabric_manager_pair_cables": 0,
+        }
+    )
+
+
+def _study(study: TradeStudy, d: Design, inc: Design) -> TradeStudy:
+    """The chosen row is this design: its power (and a score that was its IT power), switches
+    and racks are the increment's, as restated, and so is the figure the other rows are weighed
+    against (they are the candidates as designs of their own)."""
+    was, power = d.power, inc.power
+    old, new = f"against {watts(was.it_total_w)} IT", f"against {watts(power.it_total_w)} IT"
+    fabrics = inc.fabrics
+    switches = sum(
+        f.total_switches
+        for f in (fabrics.compute, fabrics.storage, fabrics.inband, fabrics.oob)
+        if f
+    )
+    rows = []
+    for r in study.rows:
+        update: dict[str, object] = {}
+        if r.chosen:
+            update = {
+                "it_power_w": power.it_total_w,
+                "facility_power_w": power.facility_total_w,
+                "fabric_power_w": power.compute_fabric_switches_w + power.compute_fabric_optics_w,
+                "switches": switches,
+                "racks": inc.racks.total_racks,
+            }
+            if r.objective == was.it_total_w:
+                update["objective"] = power.it_total_w
+        elif r.why_not and old in r.why_not:
+            update = {"why_not": r.why_not.replace(old, new)}
+        rows.append(r.model_copy(update=update) if update else r)
+    return study.model_copy(update={"rows": rows})
+
+
+def _grown_by(f: FabricDesign | None, standing: Design, grown: Design) -> FabricDesign | None:
+    """A fabric of the increment's own (the storage fabric) restated as what the grown
+    installation's adds to the standing one's: its new switches, as the BOM orders them."""
+    s, g = standing.fabrics.storage, grown.fabrics.storage
+    if f is None or s is None or g is None:
+        return f
+    leaves = max(0, g.leaf_switches - s.leaf_switches)
+    spines = max(0, g.spine_switches - s.spine_switches)
+    cores = max(0, g.core_switches - s.core_switches)
+    added = f"{_leaves(leaves)} and {plural(spines, 'spine')} added to the standing fabric's"
+    return f.model_copy(
+        update={
+            "leaf_switches": leaves,
+            "spine_switches": spines,
+            "core_switches": cores,
+            "total_switches": leaves + spines + cores,
+            "notes": [
+                *f.notes,
+                f"{added} {_leaves(s.leaf_switches)}, {plural(s.spine_switches, 'spine')}",
+            ],
+        }
+    )
+
+
+def _linked(
+    catalog: Catalog, grown: Design, links: list[LinkGroup], racks: RacksSection
+) -> list[BomLine]:
+    """The grown installation's BOM rebuilt over the increment's links and racks: its
+    transceiver, cable, rack and PDU lines are the increment's own (each describes the
+    increment's counts)."""
+    return as_bom_lines(
+        build_bom(
+            catalog,
+            catalog.system(grown.platform.system),
+            grown.compute,
+            grown.fabrics,
+            grown.servers,
+            racks,
+            grown.storage,
+            [record(g) for g in links],
+        )
+    )
+
+
+def _devices(catalog: Catalog, d: Design, standing: Design, grown: Design) -> dict[str, object]:
+    """The increment's inventory, links and racks: the grown installation's new devices, in the
+    racks they stand in, and the links that reach them (sizing/inventory/increment.py); the nodes
+    are the increment's own platform's where it is not the installation's; the racks section
+    counts the network racks the placement fills."""
     if standing.inventory is None or grown.inventory is None or d.inventory is None:
         return {}
-    inc = increment_of(standing.inventory, grown.inventory, standing.links, grown.links, REUSED)
+    net_pdus = int(float(catalog.assumption("network-rack-pdus").value))
+    inc = increment_of(
+        standing.inventory, grown.inventory, standing.links, grown.links, REUSED, net_pdus
+    )
     own = {g.id: g for g in d.inventory.groups if g.kind in PER_NODE}
     fields = ("name", "part", "vendor", "unit_power_w", "rack_units", "rack_units_known")
     groups = [
@@ -372,7 +510,80 @@ def _devices(d: Design, standing: Design, grown: Design) -> dict[str, object]:
         else g
         for g in inc.inventory.groups
     ]
-    return {"inventory": inc.inventory.model_copy(update={"groups": groups}), "links": inc.links}
+    inventory = inc.inventory.model_copy(update={"groups": groups})
+    return {
+        "inventory": inventory,
+        "links": inc.links,
+        "racks": _racks(d, standing.inventory, inventory),
+    }
+
+
+def _racks(d: Design, standing: Inventory, inventory: Inventory) -> RacksSection:
+    """The increment's racks section as its placement fills them: the new compute racks (a
+    standing rack's free slots that take new nodes are said, not counted), the network racks its
+    new switches, servers and storage fill (none of the standing racks' room assumed), and the
+    PDUs the new racks hold."""
+    r = d.racks
+    racks = unfolded(inventory.racks)
+    support = sum(1 for rack in racks if rack.role in SUPPORT)
+    pdus = sum(
+        run.count
+        for rack in racks
+        for run in rack.runs
+        if (g := inventory.group(run.group)) is not None and g.kind == PartKind.PDU
+    )
+    stood = {rack.name for rack in unfolded(standing.racks)}
+    fed = [rack for rack in racks if rack.role == "compute" and rack.name not in stood]
+    loads = _loads(fed, inventory, d.compute.node_power.node_w)
+    plan = r.compute.model_copy(
+        update={"compute_racks": sum(ld.racks for ld in loads), "rack_loads": loads}
+    )
+    shared = [rack.name for rack in racks if rack.role == "compute" and rack.name in stood]
+    basis = (
+        f"{plural(support, 'new network rack')} for the increment's switches, each filled from "
+        f"U3 up to {USABLE_U} usable U (the standing racks' free room is not known, so none is "
+        "assumed)"
+    )
+    if shared:
+        basis += f"; new nodes also take the free slots of standing rack {', '.join(shared)}"
+    return r.model_copy(
+        update={
+            "compute": plan,
+            "network_racks": support,
+            "su_network_racks": min(r.su_network_racks, support),
+            "total_racks": plan.compute_racks + support,
+            "pdus": pdus,
+            "basis": basis,
+        }
+    )
+
+
+def _loads(racks: list[PlacedRack], inventory: Inventory, node_w: float) -> list[RackLoad]:
+    """New compute racks grouped by the nodes they hold and the power each draws, in order."""
+    out: list[RackLoad] = []
+    for rack in racks:
+        nodes = sum(
+            run.count
+            for run in rack.runs
+            if (g := inventory.group(run.group)) is not None and g.kind == PartKind.COMPUTE
+        )
+        kw = (rack.power_w or 0.0) / 1e3
+        load = RackLoad(
+            racks=1,
+            nodes=nodes,
+            power_kw=kw,
+            support_kw=round(max(0.0, kw - nodes * node_w / 1e3), 3),
+        )
+        last = out[-1] if out else None
+        if last is not None and (last.nodes, last.power_kw, last.support_kw) == (
+            load.nodes,
+            load.power_kw,
+            load.support_kw,
+        ):
+            out[-1] = last.model_copy(update={"racks": last.racks + 1})
+        else:
+            out.append(load)
+    return out
 
 
 def _leaves(n: int) -> str:

@@ -241,6 +241,19 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
         ("Checks", cell_text(v.status), None, cell_text(v.line)),
         ("Made by", f"clustergen {d.provenance.engine_version}", None, d.provenance.catalog_hash),
     ]
+    e = d.expansion
+    if e is not None:
+        # the BOM is the increment's: a buyer reads that before any figure
+        had = "size not stated" if e.existing_gpus is None else f"{e.existing_gpus:,} GPUs"
+        rows.insert(
+            0,
+            (
+                "Expansion of",
+                cell_text(f"the existing {e.existing_platform} installation ({had})"),
+                None,
+                cell_text("figures and BOM are the increment only; " + (d.notice or "")),
+            ),
+        )
     _append(ws, ["Figure", "Value", "Note"])
     for label, value, fmt, note in rows:
         _append(ws, [label, value, note or None])

@@ -14,10 +14,10 @@ from clustergen.engine.model.design import (
 )
 from clustergen.engine.model.inventory import Inventory
 from clustergen.engine.sizing.inventory.groups import device_groups, node_group
-from clustergen.engine.sizing.inventory.increment import increment_of
-from clustergen.engine.sizing.inventory.placement import PLACEMENT_BASIS, place
+from clustergen.engine.sizing.inventory.increment import SUPPORT, increment_of
+from clustergen.engine.sizing.inventory.placement import PLACEMENT_BASIS, USABLE_U, place
 
-__all__ = ["build_inventory", "device_groups", "increment_of", "node_group"]
+__all__ = ["SUPPORT", "USABLE_U", "build_inventory", "device_groups", "increment_of", "node_group"]
 
 
 def build_inventory(

@@ -26,6 +26,7 @@ from clustergen.engine.model.inventory import (
     unfolded,
 )
 from clustergen.engine.model.links import LinkGroup
+from clustergen.engine.sizing.inventory.placement import FIRST_U, RACK_U, USABLE_U
 from clustergen.units import plural
 
 #: what the increment's inventory basis adds to the placement's
@@ -49,6 +50,7 @@ def increment_of(
     standing_links: list[LinkGroup],
     grown_links: list[LinkGroup],
     reused: Iterable[PartKind],
+    network_rack_pdus: int = 0,
 ) -> Increment:
     """The grown installation's devices, racks and links less the standing one's."""
     had = {g.id: g.count for g in standing.groups}
@@ -64,7 +66,7 @@ def increment_of(
         )
         for g in grown.groups
     ]
-    racks = _new_racks(standing, grown, groups)
+    racks = _new_racks(standing, grown, groups, network_rack_pdus)
     placed: dict[str, int] = {}
     for rack in racks:
         for run in rack.runs:
@@ -103,7 +105,7 @@ def _with_rack(g: DeviceGroup) -> bool:
 
 
 def _new_racks(
-    standing: Inventory, grown: Inventory, groups: list[DeviceGroup]
+    standing: Inventory, grown: Inventory, groups: list[DeviceGroup], network_rack_pdus: int
 ) -> list[PlacedRack]:
     """The grown racks that hold a new device, each with its new devices only."""
     stood = {r.name for r in unfolded(standing.racks)}
@@ -135,7 +137,141 @@ def _new_racks(
                 )
         if any(not _with_rack(by_id[r.group]) for r in runs) or (runs and rack.name not in stood):
             out.append(rack.model_copy(update={"runs": runs}))
+    return _restacked(out, stood, by_id, network_rack_pdus)
+
+
+#: the racks of switches, servers and storage (not the compute racks, nor a row's CDU cabinets)
+SUPPORT = ("network", "management", "storage")
+
+
+def _restacked(
+    racks: list[PlacedRack], stood: set[str], by_id: dict[str, DeviceGroup], pdus_each: int
+) -> list[PlacedRack]:
+    """The new switches, servers and storage in the new network racks only: the grown layout
+    packs every rack afresh, so a standing rack's room is not known and none is assumed; each
+    new rack's devices stack from U3 up, the standing racks' new devices after them where there
+    is room, in further racks where there is none; each new rack with its PDUs."""
+    # a new compute rack draws what its new devices draw (the grown rack's reused gear is not new)
+    keep = [
+        r if r.name in stood else _powered(r, r.runs, by_id) for r in racks if r.role not in SUPPORT
+    ]
+    homes = [r for r in racks if r.role in SUPPORT and r.name not in stood]
+    moved = [
+        run
+        for r in racks
+        if r.role in SUPPORT and r.name in stood
+        for run in r.runs
+        if not _with_rack(by_id[run.group])
+    ]
+    stacks: list[list[PlacedRun]] = [[] for _ in homes]
+    for rack, stack in zip(homes, stacks, strict=True):
+        for run in rack.runs:
+            if not _with_rack(by_id[run.group]):
+                _stack(stacks, run, stack)
+    for run in moved:
+        _stack(stacks, run, None)
+    pdu = next((g for g in by_id.values() if _with_rack(g)), None)
+    numbered = max(
+        (r.first + r.count - 1 for r in _runs(keep, pdu)),
+        default=(pdu.standing or 0) if pdu else 0,
+    )
+    names = _further_names(racks, stood, len(stacks) - len(homes))
+    out = []
+    for i, stack in enumerate(stacks):
+        if not stack:
+            continue
+        if pdu is not None and pdus_each:
+            # every new network rack its PDUs, numbered on from the compute racks'
+            stack.append(
+                PlacedRun(
+                    group=pdu.id, first=numbered + 1, count=pdus_each, position=0, pitch=0, height=0
+                )
+            )
+            numbered += pdus_each
+        rack = (
+            homes[i]
+            if i < len(homes)
+            else PlacedRack(
+                name=names[i - len(homes)],
+                role="network",
+                height_u=RACK_U,
+                runs=[],
+                power_w=None,
+                power_complete=True,
+            )
+        )
+        out.append(_powered(rack, stack, by_id))
+    return keep + out
+
+
+def _runs(racks: list[PlacedRack], g: DeviceGroup | None) -> list[PlacedRun]:
+    return [run for r in racks for run in r.runs if g is not None and run.group == g.id]
+
+
+def _stack(stacks: list[list[PlacedRun]], run: PlacedRun, home: list[PlacedRun] | None) -> None:
+    """A run onto `home`, or whole onto the first stack with room for it, else over the stacks'
+    free space in order, a further stack where none is left."""
+
+    def used(stack: list[PlacedRun]) -> int:
+        return sum(r.count * r.height for r in stack)
+
+    if home is None:
+        home = next((st for st in stacks if used(st) + run.count * run.height <= USABLE_U), None)
+    left, first = run.count, run.first
+    while left:
+        room = [
+            st
+            for st in ([home] if home is not None else []) + stacks
+            if used(st) + run.height <= USABLE_U
+        ]
+        stack = room[0] if room else None
+        if stack is None:
+            stack = []
+            stacks.append(stack)
+        n = (
+            left
+            if stack is home
+            else min(left, max(1, (USABLE_U - used(stack)) // max(1, run.height)))
+        )
+        stack.append(
+            run.model_copy(
+                update={
+                    "first": first,
+                    "count": n,
+                    "position": FIRST_U + used(stack),
+                    "pitch": run.height,
+                }
+            )
+        )
+        left, first = left - n, first + n
+
+
+def _further_names(racks: list[PlacedRack], stood: set[str], n: int) -> list[str]:
+    """Names for `n` network racks past every rack named so far."""
+    taken = {r.name for r in racks} | stood
+    out: list[str] = []
+    k = 0
+    while len(out) < n:
+        k += 1
+        name = f"network-{k:02d}"
+        if name not in taken:
+            out.append(name)
     return out
+
+
+def _powered(rack: PlacedRack, runs: list[PlacedRun], by_id: dict[str, DeviceGroup]) -> PlacedRack:
+    """A rack with these runs, its power theirs (a PDU's none)."""
+    devices = [r for r in runs if not _with_rack(by_id[r.group])]
+    known = [by_id[r.group].unit_power_w for r in devices]
+    return rack.model_copy(
+        update={
+            "runs": runs,
+            "power_w": sum(
+                w * r.count for w, r in zip(known, devices, strict=True) if w is not None
+            ),
+            "power_complete": all(w is not None for w in known),
+        }
+    )
 
 
 def _key(g: LinkGroup) -> tuple[object, ...]:

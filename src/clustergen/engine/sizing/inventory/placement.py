@@ -36,7 +36,7 @@ USABLE_U = 36
 #: height of a network, management or storage rack (the RAs' 48U minimum)
 RACK_U = 48
 #: the lowest U a network rack's devices take (U1-U2 left for cable management)
-_FIRST_U = 3
+FIRST_U = 3
 
 PLACEMENT_BASIS = (
     "nodes from U2 up with a free U between them, in-rack switches at the top; a rack-scale "
@@ -284,7 +284,7 @@ def _pack_groups(items: list[_Item], count: int) -> list[_Rack]:
             if rack is None:
                 rack = _Rack("network", RACK_U)
                 racks.append(rack)
-            x.position = _FIRST_U + rack.used()
+            x.position = FIRST_U + rack.used()
             rack.items.append(x)
     return [r for r in racks if r.items]
 
@@ -295,7 +295,7 @@ def _pack(items: list[_Item]) -> list[_Rack]:
     for x in items:
         if not racks or racks[-1].used() + x.height > USABLE_U:
             racks.append(_Rack("network", RACK_U))
-        x.position = _FIRST_U + racks[-1].used()
+        x.position = FIRST_U + racks[-1].used()
         racks[-1].items.append(x)
     return racks
 
