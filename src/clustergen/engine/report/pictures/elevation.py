@@ -4,6 +4,7 @@ like it."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from clustergen.engine.model.design import Design
@@ -124,17 +125,18 @@ def rack_elevations(d: Design) -> bytes:
     """One elevation per rack type, as PNG bytes; hatched: a device whose height is unknown."""
     racks = rack_plan(d)
     picked = picked_racks(racks)
-    fig, axes = subplots(1, max(1, len(picked)), figsize=(3.0 * max(1, len(picked)) + 1, 8))
+    width_in = 3.0 * max(1, len(picked)) + 1
+    fig, axes = subplots(1, max(1, len(picked)), figsize=(width_in, 8), constrained_layout=True)
     axes = list(axes) if len(picked) > 1 else [axes]
     for ax, (kind, rack) in zip(axes, picked, strict=False):
         alike = sum(1 for r in racks if r.role == rack.role)
         _panel(ax, kind, rack, alike, d.racks.compute.cooling)
     axes[0].set_ylabel("rack units")
-    fig.suptitle(
-        plot_text(
-            f"Rack elevations (front): {racks_in_all(racks)} in all; "
-            f"hatched: height unknown, an estimate held (switch 1U, server {SERVER_RACK_UNITS}U)"
-        ),
-        fontsize=10,
+    title = plot_text(
+        f"Rack elevations (front): {racks_in_all(racks)} in all; "
+        f"hatched: height unknown, an estimate held (switch 1U, server {SERVER_RACK_UNITS}U)"
     )
+    # a narrow figure (two rack types) clipped the title at both edges: wrapped to its width
+    # (about 11 characters an inch at 10 pt)
+    fig.suptitle(textwrap.fill(title, width=int(width_in * 11)), fontsize=10)
     return png(fig)
