@@ -226,6 +226,8 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
         ("Platform", cell_text(p.name), None, ""),
         ("GPUs", c.gpus, QTY, cell_text(p.gpu_name)),
         (node_noun(d).capitalize() + "s", c.nodes, QTY, ""),
+        # a rack-scale system's node is a rack: the racks of every kind are a figure apart
+        ("Racks in all", d.racks.total_racks, QTY, "compute, network, storage and management"),
         ("Scalable units", *_scalable_units(d)),
         ("IT power, design (kW)", pw.it_total_w / 1e3, KW, ""),
         ("IT power, sum of BOM lines (kW)", Formula(f"=BOM!{lp}{bom.total_row}/1000"), KW, ""),
