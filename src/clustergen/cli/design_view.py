@@ -45,9 +45,16 @@ def summary(d: Design) -> None:
     stdout.print(line, soft_wrap=False)
     if d.notice:  # what the answer does beyond or instead of the request comes first
         say(d.notice if d.pools else f"note: {d.notice}")
+    why = p.reason
     if d.alternatives is not None:  # the one objective this kind of question is answered by
-        say(f"objective: {d.alternatives.objective}")
-    say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {p.reason}")
+        objective = d.alternatives.objective
+        say(f"objective: {objective}")
+        # the reason opens with the objective just said: the line goes on from there
+        for lead in ("named in the request; ", ""):
+            if why.startswith(lead + objective):
+                why = lead + "the objective above" + why[len(lead + objective) :]
+                break
+    say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {why}")
     basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
     if basis is not None:
         say(f"power cap basis not stated: {basis.reason}; checked both ways (see checks)")
