@@ -62,7 +62,7 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
         (
             "racks",
             f"{d.racks.compute.compute_racks:,} compute ({compute_rack_words(d)}) + "
-            f"{d.racks.network_racks:,} network"
+            f"{support_racks_words(d)}"
             + (" (switches and servers in a compute rack)" if not d.racks.network_racks else ""),
         )
     )
@@ -149,3 +149,24 @@ def _data_path(d: Design) -> str:
     if io.checkpoint_write_s is not None:
         text += f"; checkpoint {io.checkpoint_write_s:,.1f} s"
     return text + f"; layout: {d.storage.layout}"
+
+
+def support_racks_words(d: Design) -> str:
+    """The racks beside the compute racks by what the rack plan puts in them ("5 network + 1
+    storage"), or "N network" when the plan names them no other way."""
+    from collections import Counter
+
+    from clustergen.engine.model.inventory import PARTS
+    from clustergen.engine.report.files.rackplan import rack_plan
+
+    n = d.racks.network_racks
+    row = {spec.role for spec in PARTS.values() if spec.stands == "row"}  # in-row CDUs
+    roles: Counter[str] = Counter(
+        str(r.role) for r in rack_plan(d) if r.role != "compute" and r.role not in row
+    )
+    if not n or sum(roles.values()) != n or set(roles) <= {"network"}:
+        return f"{n:,} network"
+    order = ("network", "storage", "management")
+    return " + ".join(
+        f"{roles[k]:,} {k}" for k in (*order, *sorted(set(roles) - set(order))) if roles[k]
+    )

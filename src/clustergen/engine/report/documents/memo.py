@@ -17,6 +17,7 @@ from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
+from clustergen.engine.report.figures import support_racks_words
 from clustergen.engine.report.files.bomfile import (
     bom_csv,
     bom_power_w,
@@ -184,7 +185,7 @@ def key_figures(d: Design) -> list[str]:
             + ", ".join(f"{p.role} pool {p.racks}" for p in d.pools)
             + ")"
             if d.pools
-            else f"{r.compute.compute_racks} compute + {r.network_racks} network",
+            else f"{r.compute.compute_racks} compute + {support_racks_words(d)}",
         ),
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
