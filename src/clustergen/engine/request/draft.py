@@ -55,6 +55,11 @@ _GROW_IT = re.compile(
 _GROW_BY = {"double": 1, "triple": 2, "quadruple": 3}
 
 
+#: "8xH100", "4xB200", "2xGB200": a count of GPUs written against the part it counts (read as
+#: "8-gpu h100": "a single 8xH100 node" is one node's GPUs, never 8 nodes)
+_JOINED_COUNT = re.compile(r"\b(\d{1,5})x(?=(?:h|b|a|gb|gh|l|rtx)\d)")
+
+
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
 
@@ -64,6 +69,8 @@ class Draft:
         # "w/" and "w/o" as a note writes them ("32 nodes w/ 8 GPUs each", "w/o storage")
         low = re.sub(r"\bw/o(?=\s)", "without", text.lower().replace("×", "x"))
         low = re.sub(r"\bw/(?=\s)", "with", low)
+        # "a single 8xH100 node": a count joined to a part's name ("8x7B" is a model's name)
+        low = _JOINED_COUNT.sub(r"\1-gpu ", low)
         # "Llama-3-style 8B models": a model like the family's, sized by its figure (read as a
         # bare size; the family words name no model the catalog holds at that size)
         low = _STYLE.sub(lambda m: " " * len(m.group(0)), low)

@@ -1133,3 +1133,36 @@ def test_a_question_setting_two_gpus_side_by_side_weighs_both(text: str) -> None
     assert got.gpus_weighed is not None
     assert len(got.gpus_weighed) == 2
     assert got.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        # a work volume of any kind of item, and where the data may live
+        (
+            "We're a hospital network. We want to run Llama 3.3 70B on-prem for clinical note "
+            "summarization, about 2,000 notes an hour, each ~3k tokens in and 500 out. HIPAA, "
+            "no cloud.",
+            {"isl_tokens": 3000, "osl_tokens": 500},
+        ),
+        # a count joined to the part: GPUs, never nodes ("8x7B" stays a model's name)
+        ("Mixtral 8x7B on 4xH100", {"gpus": 4, "model": "mixtral-8x7b"}),
+        # one rack: the site's, or the named system's count
+        ("single rack, max GPUs, 50 kW, air only", {"max_racks": 1}),
+        ("GB200 NVL72, single rack", {"nodes": 1, "platform": "gb200-nvl72"}),
+        # no figure for "including cooling" to qualify: it asks the facility's power
+        ("How much power would 1,000 H200s need including cooling?", {"gpus": 1000}),
+    ],
+)
+def test_more_of_what_customers_write_leaves_nothing_unread(
+    text: str, fields: dict[str, object]
+) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.not_understood == []
+    for field, value in fields.items():
+        assert getattr(got, field) == value, field
+
+
+def test_a_single_joined_gpu_node_is_its_gpus_not_that_many_nodes() -> None:
+    got = parse_request(load_catalog(), "can we run Llama 3.1 405B on a single 8xH100 node?")
+    assert (got.gpus, got.nodes) == (8, None)

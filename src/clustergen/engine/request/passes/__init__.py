@@ -23,6 +23,7 @@ from clustergen.engine.request.passes.meanings import (
     budget_meaning,
     checkpoint_meaning,
     context_meaning,
+    cooling_included_meaning,
     data_meaning,
     e2e_meaning,
     need_meaning,
@@ -110,6 +111,7 @@ PASSES: tuple[Pass, ...] = (
     data_meaning,
     racks_meaning,
     checkpoint_meaning,
+    cooling_included_meaning,
     need_meaning,
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another

@@ -257,6 +257,21 @@ def checkpoint_meaning(r: Draft) -> None:
     )
 
 
+def cooling_included_meaning(r: Draft) -> None:
+    """ "How much power would 1,000 H200s need including cooling?": with no power figure to
+    qualify, the words ask for the facility's power, which every design states beside its IT
+    power (IT x PUE). A pass: a cap's own "including cooling" is read with the cap first."""
+    for m in _WITH_COOLING.finditer(r.low):
+        if r.free(m) and "power_cap_w" not in r.fields:
+            r.take(m.start(), m.end(), f"{m.group(0)!r} -> facility power: stated beside IT power")
+
+
+_WITH_COOLING = re.compile(
+    r"\b(?:including|incl\.?|inclusive\s+of|with|plus)\s+(?:the\s+)?(?:cooling|overheads?)"
+    r"(?:\s+and\s+(?:cooling|overheads?|lighting|losses))?\b"
+)
+
+
 def need_meaning(r: Draft) -> None:
     """ "Train Llama 3 405B on 15T tokens within 100 days, how many B200s?": a bare "how many"
     after a sized job asks what the job needs, not the most GPUs that fit (the rule reading it

@@ -99,7 +99,7 @@ _TIMES_AFTER = re.compile(
     r"\s*[x*]\s*(\d+(?:,\d{3})*)(?!\d|[.,]\d)(?:\s*(racks?|nodes?|servers?|systems?|gpus?))?"
     r"(?!\s*(?:su|sus|scalable)\b)"
     r"|(?:\s+(?:deployment|cluster|build|order|config(?:uration)?))?\s*[-\u2013\u2014(:,]\s*"
-    r"(\d+(?:,\d{3})*)\s*(racks?|nodes?|servers?|systems?|gpus?)\b"
+    r"(\d+(?:,\d{3})*|one|a\s+single|single)\s*(racks?|nodes?|servers?|systems?|gpus?)\b"
 )
 
 
@@ -108,7 +108,8 @@ def _times_after(low: str, end: int) -> Count | None:
     if not m:
         return None
     digits = m.group(1) or m.group(3)
-    return Count(int(digits.replace(",", "")), m.start(), m.end(), m.group(0).strip())
+    value = int(digits.replace(",", "")) if digits[0].isdigit() else 1  # "one", "single"
+    return Count(value, m.start(), m.end(), m.group(0).strip())
 
 
 def _units_of(low: str, start: int, articles: bool) -> Count | None:

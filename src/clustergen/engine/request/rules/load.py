@@ -69,7 +69,8 @@ LOAD_RULES: tuple[Rule, ...] = (
         _AMOUNT + r"\s*(?:(?P<len1>\d[\d,]*(?:\.\d+)?\s*k?)[- ]tokens?\s+)?(?:[a-z][\w-]*\s+)?"
         r"(?:requests?|reqs?|queries|query|calls?|prompts?|documents?|docs?|files?|"
         r"pages?|tickets?|emails?|transcripts?|records?|conversations?|chats?|summaries|"
-        r"articles?|reports?|contracts?)"
+        r"articles?|reports?|contracts?|notes?|messages?|claims?|invoices?|forms?|questions?|"
+        r"images?|items?|jobs?|cases?)"
         r"(?:\s+of\s+(?:~|about\s+|around\s+|roughly\s+)?(?P<len2>\d[\d,]*(?:\.\d+)?\s*k?)\s*"
         r"tokens?(?:\s+each)?)?"
         r"(?:\s*(?:/|per|a|an|each|every)\s*"
@@ -92,7 +93,8 @@ LOAD_RULES: tuple[Rule, ...] = (
                 "file",
             ),
             *("page", "ticket", "email", "transcript", "record", "conversation", "chat"),
-            *("summaries", "article", "report", "contract"),
+            *("summaries", "article", "report", "contract", "note", "message", "claim"),
+            *("invoice", "form", "question", "image", "item", "job", "case"),
         ),
     ),
     # "5,000 users (about 10% active at peak)": the share of a user base using it at once

@@ -79,7 +79,7 @@ def _rack(m: re.Match[str]) -> list[Reading]:
 
 
 def _racks(m: re.Match[str]) -> list[Reading]:
-    said = m.group("n") or m.group("n2")
+    said = m.group("n") or m.group("n2") or "1"  # "single rack, max GPUs": one
     n = int(said) if said.isdigit() else 1  # "fits in one rack", "in a single rack"
     out = [Reading("max_racks", n, f"room for {n} rack{'s' if n != 1 else ''}")]
     kw = m.group("kw") or m.group("kw2") or m.group("kw3")
@@ -406,9 +406,11 @@ RACK_CEILING = rule(
     rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"
     rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')}"
     # "10 racks in a 400 kW room": the racks a room of that power holds
-    r"|(?=\s+(?:in|within|inside)\s+(?:a|an|the|our|one)?\s*\d[\d,.]*\s*(?:kw|mw)\b))",
+    r"|(?=\s+(?:in|within|inside)\s+(?:a|an|the|our|one)?\s*\d[\d,.]*\s*(?:kw|mw)\b))"
+    # "single rack, max GPUs, 50 kW": a request that opens with the one rack it has
+    r"|^\s*(?:a\s+)?single[- ]rack\b",
     _racks,
-    needs=("rack",),
+    needs=("rack", "single"),
 )
 
 
@@ -1266,7 +1268,8 @@ RULES: tuple[Rule, ...] = (
         "domain",
         r"\b(?:protein[- ]folding|drug[- ]discovery|genomics|bioinformatics|molecular[- ]dynamics|"
         r"computer[- ]vision|recommend(?:er|ation)[- ](?:systems?|models?)|scientific[- ]computing|"
-        r"weather|climate|cfd|pharma(?:ceutical)?|biotech|life[- ]sciences)\b",
+        r"weather|climate|cfd|pharma(?:ceutical)?|biotech|life[- ]sciences|clinical(?:\s+notes?)?|"
+        r"healthcare|medical)\b",
         lambda m: [
             Reading(
                 "_said", "domain", "the field it serves: said (the workload sizes it)", "member"
@@ -1275,7 +1278,7 @@ RULES: tuple[Rule, ...] = (
         needs=(
             *("protein", "drug", "genomics", "bioinfo", "molecular", "vision", "recommend"),
             *("scientific", "weather", "climate", "cfd", "pharma", "biotech", "life"),
-            *("computer", "discovery", "sciences"),
+            *("computer", "discovery", "sciences", "clinical", "health", "medical"),
         ),
     ),
     rule(
@@ -1308,6 +1311,25 @@ RULES: tuple[Rule, ...] = (
             )
         ],
         needs=("latest", "newest", "recent", "state", "cutting", "bleeding", "current"),
+    ),
+    # "HIPAA, no cloud", "air-gapped", "GDPR": where the data may live; the design is the
+    # customer's own cluster already, so said
+    rule(
+        "compliance",
+        r"\b(?:hipaa|gdpr|soc\s*2|fedramp|iso\s*27001|pci(?:[- ]dss)?|itar|air[- ]gapped|"
+        r"no\s+(?:public\s+)?cloud|on[- ]prem(?:ises|ise)?|sovereign(?:ty)?|data\s+residency)\b",
+        lambda m: [
+            Reading(
+                "_said",
+                "compliance",
+                "where the data may live: said (the design is an on-premises cluster)",
+                "member",
+            )
+        ],
+        needs=(
+            *("hipaa", "gdpr", "soc", "fedramp", "27001", "pci", "itar", "gapped", "cloud"),
+            *("prem", "sovereign", "residency"),
+        ),
     ),
     # "208V power", "415 V three-phase": the site's supply voltage, said (the rack PDUs that take
     # it are a line to choose; no figure of the design moves with it)
