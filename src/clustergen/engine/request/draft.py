@@ -60,6 +60,9 @@ _GROW_BY = {"double": 1, "triple": 2, "quadruple": 3}
 _JOINED_COUNT = re.compile(r"\b(\d{1,5})x(?=(?:h|b|a|gb|gh|l|rtx)\d)")
 
 
+_JOINED_PARTS = re.compile(r"\b(\d{1,5})x(?=g[bh]\d{3}\s+(?:superchips?|(?:compute\s+)?trays?)\b)")
+
+
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
 
@@ -70,6 +73,7 @@ class Draft:
         low = re.sub(r"\bw/o(?=\s)", "without", text.lower().replace("×", "x"))
         low = re.sub(r"\bw/(?=\s)", "with", low)
         # "a single 8xH100 node": a count joined to a part's name ("8x7B" is a model's name)
+        low = _JOINED_PARTS.sub(r"\1 ", low)  # "2xGB200 superchips": a count of the parts
         low = _JOINED_COUNT.sub(r"\1-gpu ", low)
         # "Llama-3-style 8B models": a model like the family's, sized by its figure (read as a
         # bare size; the family words name no model the catalog holds at that size)

@@ -1166,3 +1166,17 @@ def test_more_of_what_customers_write_leaves_nothing_unread(
 def test_a_single_joined_gpu_node_is_its_gpus_not_that_many_nodes() -> None:
     got = parse_request(load_catalog(), "can we run Llama 3.1 405B on a single 8xH100 node?")
     assert (got.gpus, got.nodes) == (8, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("36 GB200 superchips", 72),  # a superchip: one Grace and the system's GPUs per CPU
+        ("18 GB200 compute trays", 72),  # a compute tray: the system's GPUs over its trays
+        ("2xGB200 superchips", 4),
+    ],
+)
+def test_a_count_of_superchips_or_trays_is_their_gpus(text: str, gpus: int) -> None:
+    got = parse_request(load_catalog(), text)
+    assert got.gpus == gpus
+    assert got.not_understood == []

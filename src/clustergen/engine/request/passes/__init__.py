@@ -13,7 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from clustergen.engine.request.draft import Draft
-from clustergen.engine.request.passes.counts import read_bare_count, read_su_count, read_su_size
+from clustergen.engine.request.passes.counts import (
+    read_bare_count,
+    read_part_count,
+    read_su_count,
+    read_su_size,
+)
 from clustergen.engine.request.passes.installed import (
     read_cap_scope,
     read_existing_installation,
@@ -101,6 +106,7 @@ PASSES: tuple[Pass, ...] = (
     e2e_meaning,  # before the load: a concurrency's tokens/s is read at the TPOT it sets
     tokens_from_load,
     read_su_count,
+    read_part_count,
     read_bare_count,
     read_su_size,
     read_permissions,

@@ -125,6 +125,44 @@ def read_su_size(r: Draft) -> None:
     r.understood = [note if u.startswith(head) else u for u in r.understood]
 
 
+#: "36 GB200 superchips", "18 GB200 compute trays": a count of a rack-scale system's parts
+_PART_COUNT = re.compile(
+    r"(?<![\w.])(\d[\d,]*)\s+(?:nvidia\s+)?(g[bh]\d{3})\s+(?P<part>superchips?|"
+    r"(?:compute\s+)?trays?)\b"
+)
+
+
+def read_part_count(r: Draft) -> None:
+    """A count of superchips or compute trays is that many times their GPUs: a superchip is one
+    Grace CPU with its GPUs (the system's GPUs over its CPU sockets), a compute tray the system's
+    GPUs over its compute trays. A pass: the parts are the catalog system's."""
+    for m in _PART_COUNT.finditer(r.low):
+        if not r.free_span(m.start(1), m.end(1)) or "gpus" in r.fields:
+            continue
+        gpu = next((eid for kind, eid in r.named if kind == "gpu" and eid == m.group(2)), None)
+        system = next(
+            (s for s in r.catalog.all("systems", System) if gpu and s.gpu == gpu and s.cpu_sockets),
+            None,
+        )
+        if system is None or not system.gpus_per_node:
+            continue
+        if m.group("part").startswith("superchip"):
+            each = system.gpus_per_node // system.cpu_sockets
+        else:
+            trays = sum(p.count for p in system.included if p.tray == "compute")
+            each = system.gpus_per_node // trays if trays else 0
+        if each < 1:
+            continue
+        n = int(m.group(1).replace(",", ""))
+        r.fields["gpus"] = n * each
+        word = m.group("part")
+        r.take(m.start(1), m.end(1), f"{m.group(1)!r} -> {n * each:,} GPUs ({n} {word} x {each})")
+        part = m.start("part")
+        r.take(part, m.end("part"), "")
+        r.understood = [u for u in r.understood if u]
+        return
+
+
 def read_bare_count(r: Draft) -> None:
     """A bare count before a platform name: "512 H100s" (GPUs), "16 DGX B200" (nodes), "a single
     DGX H100", "one GB200 NVL72 rack" (a system's count in words or racks); a count beside a
