@@ -144,7 +144,7 @@ def read_part_count(r: Draft) -> None:
             (s for s in r.catalog.all("systems", System) if gpu and s.gpu == gpu and s.cpu_sockets),
             None,
         )
-        if system is None or not system.gpus_per_node:
+        if system is None or not system.gpus_per_node or not system.cpu_sockets:
             continue
         if m.group("part").startswith("superchip"):
             each = system.gpus_per_node // system.cpu_sockets
