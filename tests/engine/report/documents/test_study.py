@@ -23,7 +23,7 @@ def _table(catalog_dir: Path | None) -> tuple[list[str], list[str]]:
 
 def test_priced_rows_show_capital_as_a_lower_bound_and_unpriced_ones_as_unknown() -> None:
     table, cells = _table(PRICES)
-    head = next(line for line in table if line.startswith("| platform | fabric"))
+    head = next(line for line in table if line.startswith("| # | platform | fabric"))
     assert "| capital |" in head
     assert any(c.startswith("at least $") for c in cells)  # DGX rows: systems priced only
     assert "unpriced" in cells  # HGX rows: no price in the example layer
@@ -33,5 +33,5 @@ def test_priced_rows_show_capital_as_a_lower_bound_and_unpriced_ones_as_unknown(
 
 def test_without_prices_there_is_no_capital_column() -> None:
     table, _ = _table(None)
-    head = next(line for line in table if line.startswith("| platform | fabric"))
+    head = next(line for line in table if line.startswith("| # | platform | fabric"))
     assert "capital" not in head

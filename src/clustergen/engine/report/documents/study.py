@@ -137,23 +137,33 @@ def study_table(d: Design) -> list[str]:
     capital = priced(study)
     if capital:
         out += ["", CAPITAL_NOTE]
+    # a page's width: the fabric and its ratio share a column, the GPUs needed have one only
+    # when some row builds more than it needs, and why a row lost is a list under the table
+    # (eleven columns ran off a printed page)
+    needed = any(r.needed_gpus is not None and r.needed_gpus != r.gpus for r in study.rows)
     out += [
         "",
-        "| platform | fabric | oversubscription | GPUs | needed | IT power | switches | racks "
-        f"| follows RA |{' capital |' if capital else ''} objective | not chosen because |",
-        f"|---|---|---|---:|---:|---:|---:|---:|---|{'---:|' if capital else ''}---:|---|",
+        f"| # | platform | fabric | GPUs |{' needed |' if needed else ''} IT power | switches "
+        f"| racks | follows RA |{' capital |' if capital else ''} objective |",
+        f"|---:|---|---|---:|{'---:|' if needed else ''}---:|---:|---:|---|"
+        f"{'---:|' if capital else ''}---:|",
     ]
-    for r in study.rows:
+    lost = []
+    for i, r in enumerate(study.rows, 1):
         mark = " **(chosen)**" if r.chosen else ""
-        need = "" if r.needed_gpus is None else f"{r.needed_gpus:,}"
+        need = ("" if r.needed_gpus is None else f" {r.needed_gpus:,}") + " |" if needed else ""
         bound = "" if r.power_complete else "at least "
         cap = f" {capital_cell(r)} |" if capital else ""
         out.append(
-            f"| {r.platform}{mark} | {r.fabric} ({r.switch}) | {ratio(r.oversubscription)} "
-            f"| {r.gpus:,} | {need} | {bound}{watts(r.it_power_w)} | {r.switches:,} "
+            f"| {i} | {r.platform}{mark} | {r.fabric} ({r.switch}) {ratio(r.oversubscription)} "
+            f"| {r.gpus:,} |{need} {bound}{watts(r.it_power_w)} | {r.switches:,} "
             f"| {'' if r.racks is None else f'{r.racks:,}'} | {'yes' if r.follows_ra else 'no'} "
-            f"|{cap} {figure(study, r)} | {r.why_not or ''} |"
+            f"|{cap} {figure(study, r)} |"
         )
+        if r.why_not:
+            lost.append(f"- row {i}, {r.platform} ({r.fabric}, {r.switch}): {r.why_not}")
+    if lost:
+        out += ["", "Not chosen because:", "", *lost]
     for drop in study.dropped:
         out.append(f"\nNot sized: {drop.platform} ({drop.fabric or 'any fabric'}): {drop.why_not}")
     return out
