@@ -137,26 +137,25 @@ def study_table(d: Design) -> list[str]:
     capital = priced(study)
     if capital:
         out += ["", CAPITAL_NOTE]
-    # a page's width: the fabric and its ratio share a column, the GPUs needed have one only
-    # when some row builds more than it needs, and why a row lost is a list under the table
-    # (eleven columns ran off a printed page)
-    needed = any(r.needed_gpus is not None and r.needed_gpus != r.gpus for r in study.rows)
+    # a page's width: the fabric and its ratio share a column, the GPUs a row needs stand beside
+    # its GPUs where they differ, and why a row lost is a list under the table (eleven columns
+    # ran off a printed page)
     out += [
         "",
-        f"| # | platform | fabric | GPUs |{' needed |' if needed else ''} IT power | switches "
-        f"| racks | follows RA |{' capital |' if capital else ''} objective |",
-        f"|---:|---|---|---:|{'---:|' if needed else ''}---:|---:|---:|---|"
-        f"{'---:|' if capital else ''}---:|",
+        "| # | platform | fabric | GPUs (needed) | IT power | switches | racks | RA "
+        f"|{' capital |' if capital else ''} objective |",
+        f"|---:|---|---|---:|---:|---:|---:|---|{'---:|' if capital else ''}---:|",
     ]
     lost = []
     for i, r in enumerate(study.rows, 1):
         mark = " **(chosen)**" if r.chosen else ""
-        need = ("" if r.needed_gpus is None else f" {r.needed_gpus:,}") + " |" if needed else ""
+        more = r.needed_gpus is not None and r.needed_gpus != r.gpus
+        gpus = f"{r.gpus:,}" + (f" ({r.needed_gpus:,})" if more else "")
         bound = "" if r.power_complete else "at least "
         cap = f" {capital_cell(r)} |" if capital else ""
         out.append(
             f"| {i} | {r.platform}{mark} | {r.fabric} ({r.switch}) {ratio(r.oversubscription)} "
-            f"| {r.gpus:,} |{need} {bound}{watts(r.it_power_w)} | {r.switches:,} "
+            f"| {gpus} | {bound}{watts(r.it_power_w)} | {r.switches:,} "
             f"| {'' if r.racks is None else f'{r.racks:,}'} | {'yes' if r.follows_ra else 'no'} "
             f"|{cap} {figure(study, r)} |"
         )
