@@ -52,7 +52,9 @@ def summary(d: Design) -> None:
         # the reason opens with the objective just said: the line goes on from there
         for lead in ("named in the request; ", ""):
             if why.startswith(lead + objective):
-                why = lead + "the objective above" + why[len(lead + objective) :]
+                rest = why[len(lead + objective) :]
+                comma = "," if rest.startswith(" ") and not rest.startswith(" (") else ""
+                why = lead + "the objective above" + comma + rest
                 break
     say(f"{d.mode} mode, catalog {d.provenance.catalog_hash}; why: {why}")
     basis = next((a for a in d.assumptions if a.field == "power_cap_basis"), None)
