@@ -84,5 +84,7 @@ def test_headline_row_and_memo_state_the_same_answer(text: str) -> None:
     assert f"{d.compute.gpus:,}" in headline
     appendix = memo.split("Appendix C", 1)[1]
     chosen_line = next(ln for ln in appendix.splitlines() if "(chosen)" in ln and "|" in ln)
-    assert f"| {row.gpus:,} |" in chosen_line
+    # the GPUs, and beside them the GPUs needed where a row builds more
+    need = f" ({row.needed_gpus:,})" if row.needed_gpus not in (None, row.gpus) else ""
+    assert f"| {row.gpus:,}{need} |" in chosen_line
     assert watts(row.it_power_w) in chosen_line
