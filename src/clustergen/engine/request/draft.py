@@ -63,6 +63,12 @@ _JOINED_COUNT = re.compile(r"\b(\d{1,5})x(?=(?:h|b|a|gb|gh|l|rtx)\d)")
 _JOINED_PARTS = re.compile(r"\b(\d{1,5})x(?=g[bh]\d{3}\s+(?:superchips?|(?:compute\s+)?trays?)\b)")
 
 
+_ONE_JOINED_NODE = re.compile(
+    r"\b(?:a\s+single|single|one|an?)\s+(\d{1,2})x((?:h|b|a|gb|gh|l|rtx)\d{2,4}\w*)\s+"
+    r"(?:node|server|box|system|machine)\b"
+)
+
+
 class Draft:
     """The text being read: which characters are taken, the fields found and the notes made."""
 
@@ -74,6 +80,8 @@ class Draft:
         low = re.sub(r"\bw/(?=\s)", "with", low)
         # "a single 8xH100 node": a count joined to a part's name ("8x7B" is a model's name)
         low = _JOINED_PARTS.sub(r"\1 ", low)  # "2xGB200 superchips": a count of the parts
+        # "a single 8xH100 node": one node's GPUs, the node words said by the count
+        low = _ONE_JOINED_NODE.sub(r"\1-gpu \2", low)
         low = _JOINED_COUNT.sub(r"\1-gpu ", low)
         # "Llama-3-style 8B models": a model like the family's, sized by its figure (read as a
         # bare size; the family words name no model the catalog holds at that size)

@@ -1166,6 +1166,7 @@ def test_more_of_what_customers_write_leaves_nothing_unread(
 def test_a_single_joined_gpu_node_is_its_gpus_not_that_many_nodes() -> None:
     got = parse_request(load_catalog(), "can we run Llama 3.1 405B on a single 8xH100 node?")
     assert (got.gpus, got.nodes) == (8, None)
+    assert got.not_understood == []
 
 
 @pytest.mark.parametrize(
