@@ -295,6 +295,12 @@ FILLER = frozenset(
         "supply",
         "offer",
         "aging",
+        # "can you price a starter cluster", "what's the TCO": the design answers with its BOM and
+        # its cost of ownership
+        "price",
+        "pricing",
+        "starter",
+        "tco",
         "expect",
         "expected",
         "anticipate",
