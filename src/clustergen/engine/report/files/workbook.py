@@ -225,7 +225,13 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
     rows: list[tuple[str, Any, str | None, Any]] = [
         ("Platform", cell_text(p.name), None, ""),
         ("GPUs", c.gpus, QTY, cell_text(p.gpu_name)),
-        (node_noun(d).capitalize() + "s", c.nodes, QTY, ""),
+        (
+            # a rack-scale system's node is a rack: "Compute racks", apart from the racks in all
+            "Compute racks" if node_noun(d) == "rack" else node_noun(d).capitalize() + "s",
+            c.nodes,
+            QTY,
+            "",
+        ),
         # a rack-scale system's node is a rack: the racks of every kind are a figure apart
         ("Racks in all", d.racks.total_racks, QTY, "compute, network, storage and management"),
         ("Scalable units", *_scalable_units(d)),
