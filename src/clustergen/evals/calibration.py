@@ -181,6 +181,18 @@ def inference_errors(
     return out
 
 
+def _replica_error(
+    catalog: Catalog, label: str, request: DesignRequest, published: float, scale: float = 1.0
+) -> FigureError:
+    """A published figure (output tokens/s per GPU) against the estimator's best replica for
+    `request`, its estimate counted in the published figure's tokens (`scale`)."""
+    w = resolve_workload(catalog, request)
+    choice, _ = choose_replica(catalog, w)
+    estimated = choice.replica.per_gpu(choice.batch) * scale if choice else 0.0
+    model = request.model or ""
+    return FigureError(label, model, w.arch.moe, w.arch.active / 1e9, published, estimated)
+
+
 def offline_run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[FigureError]:
     """Each published offline-scenario run (every sample given at once, no latency limit)
     against the estimator's best replica for a request that says "offline", per GPU."""
@@ -195,19 +207,7 @@ def offline_run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[Fig
             interactive=False,
             workload="inference",
         )
-        w = resolve_workload(catalog, request)
-        choice, _ = choose_replica(catalog, w)
-        estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
-        out.append(
-            FigureError(
-                r["id"],
-                r["model"],
-                w.arch.moe,
-                w.arch.active / 1e9,
-                r["tokens_per_s"] / r["gpus"],
-                estimated,
-            )
-        )
+        out.append(_replica_error(catalog, r["id"], request, r["tokens_per_s"] / r["gpus"]))
     return out
 
 
@@ -229,24 +229,13 @@ def curve_errors(catalog: Catalog, tables: list[dict[str, Any]]) -> list[FigureE
                 speculative_decoding=t.get("speculative_decoding"),
                 workload="inference",
             )
-            w = resolve_workload(catalog, request)
-            choice, _ = choose_replica(catalog, w)
-            estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
             # a curve that counts input and output tokens (InferenceX's throughput per GPU) is
             # compared in the same tokens: each output token brings ISL / OSL input tokens
-            if t.get("counts") == "input+output":
-                estimated *= 1 + t["isl_tokens"] / t["osl_tokens"]
+            both = t.get("counts") == "input+output"
             label = f"{t['id']} {p['gpu']} at {p['tokens_per_s_per_user']:g} tokens/s per user"
-            out.append(
-                FigureError(
-                    label,
-                    t["model"],
-                    w.arch.moe,
-                    w.arch.active / 1e9,
-                    p["tokens_per_s_per_gpu"],
-                    estimated,
-                )
-            )
+            published = p["tokens_per_s_per_gpu"]
+            scale = 1 + t["isl_tokens"] / t["osl_tokens"] if both else 1.0
+            out.append(_replica_error(catalog, label, request, published, scale))
     return out
 
 
@@ -267,17 +256,5 @@ def server_run_errors(catalog: Catalog, runs: list[dict[str, Any]]) -> list[Figu
             latency_percentile=99,
             workload="inference",
         )
-        w = resolve_workload(catalog, request)
-        choice, _ = choose_replica(catalog, w)
-        estimated = choice.replica.per_gpu(choice.batch) if choice else 0.0
-        out.append(
-            FigureError(
-                r["id"],
-                r["model"],
-                w.arch.moe,
-                w.arch.active / 1e9,
-                r["tokens_per_s"] / r["gpus"],
-                estimated,
-            )
-        )
+        out.append(_replica_error(catalog, r["id"], request, r["tokens_per_s"] / r["gpus"]))
     return out

@@ -24,6 +24,7 @@ from clustergen.engine.sizing.workload.serving.estimate import (
 )
 from clustergen.engine.sizing.workload.serving.replica import Efficiency, build_replica
 from clustergen.evals.calibration import offline_run_errors
+from support.held_runs import held
 
 CAT = load_catalog()
 RUNS: list[dict[str, Any]] = yaml.safe_load(
@@ -42,20 +43,7 @@ KNOWN_MISSES = {
 }
 
 
-def _held() -> list[Any]:
-    return [
-        pytest.param(
-            r,
-            id=r["id"],
-            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[r["id"]])]
-            if r["id"] in KNOWN_MISSES
-            else [],
-        )
-        for r in RUNS
-    ]
-
-
-@pytest.mark.parametrize("run", _held())
+@pytest.mark.parametrize("run", held(RUNS, KNOWN_MISSES))
 def test_offline_run_tokens_per_gpu_within_the_stated_band(run: dict[str, Any]) -> None:
     """Within the forward model's band (a run's model has no published table at its GPU and
     precision, or an anchored one: the wider band of the two)."""

@@ -24,6 +24,7 @@ from clustergen.engine.sizing.workload.serving.estimate import (
 )
 from clustergen.engine.sizing.workload.serving.replica import md1_wait
 from clustergen.evals.calibration import server_run_errors
+from support.held_runs import held
 
 CAT = load_catalog()
 #: Mixtral 8x7B, 66-76 % under (offline_runs.yaml too): its mean prompt is not published, so the
@@ -95,28 +96,16 @@ def _choice(run: dict[str, Any]) -> tuple[Any, float]:
     return choice.replica, choice.batch
 
 
-def _held(runs: list[dict[str, Any]]) -> list[Any]:
-    """The runs as test parameters, a known miss as a strict expected failure."""
-    return [
-        pytest.param(
-            r,
-            id=r["id"],
-            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[r["id"]])]
-            if r["id"] in KNOWN_MISSES
-            else [],
-        )
-        for r in runs
-    ]
-
-
-@pytest.mark.parametrize("run", _held([r for r in RUNS if r["id"] not in OUTSIDE_BAND]))
+@pytest.mark.parametrize(
+    "run", held([r for r in RUNS if r["id"] not in OUTSIDE_BAND], KNOWN_MISSES)
+)
 def test_server_run_tokens_per_gpu_within_the_limited_band(run: dict[str, Any]) -> None:
     (found,) = server_run_errors(CAT, [run])
     band = (BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT) / 100
     assert abs(found.error) <= band, f"{found.estimated:.1f} vs {found.published:.1f}"
 
 
-@pytest.mark.parametrize("run", _held(RUNS))
+@pytest.mark.parametrize("run", held(RUNS, KNOWN_MISSES))
 def test_no_server_run_is_missed_by_more_than_half(run: dict[str, Any]) -> None:
     """Those outside the band included: none more than 50 % off."""
     (found,) = server_run_errors(CAT, [run])
