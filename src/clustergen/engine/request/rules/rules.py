@@ -450,15 +450,12 @@ NEED_RULES: tuple[Rule, ...] = (
         r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*k?\s*(?:qps|rps|requests?\s*(?:/|per)\s*s(?:ec(?:ond)?)?|"
         r"queries\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\s+(?:of\s+|for\s+)?(?:the\s+)?(?:embeddings?|"
         r"embedding\s+(?:model|calls|requests)|rerank(?:ing|er)?|retrieval|vector\s+search)\b",
-        lambda m: [
-            Reading(
-                "_said",
-                "embedding load",
-                "an embedding or reranking load: not sized (the serving model sizes generation; "
-                "ask for it as its own request)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "embedding load",
+            "an embedding or reranking load: not sized (the serving model sizes generation; "
+            "ask for it as its own request)",
+        ),
         needs=("embed", "rerank", "retrieval", "vector"),
     ),
     # "plus 5 PB capacity tier", "2 PB of archive": a second, colder tier beside the one the
@@ -1238,14 +1235,11 @@ RULES: tuple[Rule, ...] = (
         r"facility|region|colo(?:cation)?|hall)\b"
         r"|\b(?:located|based|sited|hosted|housed)\s+in\s+(?:the\s+)?[a-z][a-z.'-]*"
         r"(?:\s+(?!(?:with|and|for|at|on|in|under|using)\b)[a-z][a-z.'-]*)?(?:,\s*[a-z]{2}\b)?",
-        lambda m: [
-            Reading(
-                "_said",
-                "site",
-                "where the cluster stands: said (sized by the power, cooling and racks stated)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "site",
+            "where the cluster stands: said (sized by the power, cooling and racks stated)",
+        ),
         needs=(
             *("cent", "site", "campus", "facility", "region", "colo", "hall"),
             *("located", "based", "sited", "hosted", "housed"),
@@ -1285,14 +1279,11 @@ RULES: tuple[Rule, ...] = (
         "facility_water",
         r"\b(?:chilled|facility|warm|cooling)[- ]water(?:\s+(?:loop|supply|available))?\b"
         r"|\b(?:tcs|fws)\s+loop\b",
-        lambda m: [
-            Reading(
-                "_said",
-                "facility water",
-                "facility water: said (liquid-cooled racks and their CDUs can be fed)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "facility water",
+            "facility water: said (liquid-cooled racks and their CDUs can be fed)",
+        ),
         needs=("water", "loop"),
     ),
     # "NVIDIA's latest and greatest", "state-of-the-art GPUs": the study weighs current systems
@@ -1301,15 +1292,12 @@ RULES: tuple[Rule, ...] = (
         "newest",
         r"\b(?:latest(?:\s+and\s+greatest)?|newest|most\s+recent|state[- ]of[- ]the[- ]art|"
         r"cutting[- ]edge|bleeding[- ]edge|current[- ]gen(?:eration)?|latest[- ]gen(?:eration)?)\b",
-        lambda m: [
-            Reading(
-                "_said",
-                "newest",
-                "the newest parts: the study weighs current systems only (a superseded one only "
-                "when named)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "newest",
+            "the newest parts: the study weighs current systems only (a superseded one only "
+            "when named)",
+        ),
         needs=("latest", "newest", "recent", "state", "cutting", "bleeding", "current"),
     ),
     # "HIPAA, no cloud", "air-gapped", "GDPR": where the data may live; the design is the
@@ -1318,14 +1306,11 @@ RULES: tuple[Rule, ...] = (
         "compliance",
         r"\b(?:hipaa|gdpr|soc\s*2|fedramp|iso\s*27001|pci(?:[- ]dss)?|itar|air[- ]gapped|"
         r"no\s+(?:public\s+)?cloud|on[- ]prem(?:ises|ise)?|sovereign(?:ty)?|data\s+residency)\b",
-        lambda m: [
-            Reading(
-                "_said",
-                "compliance",
-                "where the data may live: said (the design is an on-premises cluster)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "compliance",
+            "where the data may live: said (the design is an on-premises cluster)",
+        ),
         needs=(
             *("hipaa", "gdpr", "soc", "fedramp", "27001", "pci", "itar", "gapped", "cloud"),
             *("prem", "sovereign", "residency"),
@@ -1337,14 +1322,11 @@ RULES: tuple[Rule, ...] = (
         "voltage",
         r"(?<![\w.])(?:1[012]\d|2[0-4]\d|3[4-9]\d|4[0-8]\d)\s*(?:/\s*\d{3}\s*)?(?:v|vac|volts?)\b"
         r"(?:\s+(?:ac|dc|three[- ]phase|3[- ]phase|single[- ]phase|power|feeds?|circuits?))*",
-        lambda m: [
-            Reading(
-                "_said",
-                "voltage",
-                "supply voltage: said (the rack PDUs are to choose for it; no figure moves with it)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "voltage",
+            "supply voltage: said (the rack PDUs are to choose for it; no figure moves with it)",
+        ),
         needs=("v",),
     ),
     # "99.9% uptime", "high availability": said; the design's redundancy is the RA's (switch
@@ -1353,14 +1335,11 @@ RULES: tuple[Rule, ...] = (
         "availability",
         r"(?<![\w.])\d{2}(?:\.\d+)?\s*%\s*(?:uptime|availability|available|sla)\b"
         r"|\b(?:high[- ]availability|highly[- ]available)\b",
-        lambda m: [
-            Reading(
-                "_said",
-                "availability",
-                "availability: said, not sized (the redundancy is the reference architecture's)",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "availability",
+            "availability: said, not sized (the redundancy is the reference architecture's)",
+        ),
         needs=("uptime", "availab", "sla"),
     ),
     # "separate in-band and out-of-band networks", "a dedicated storage network": every design
@@ -1371,15 +1350,12 @@ RULES: tuple[Rule, ...] = (
         r"oob|management|storage|north[- ]south|front[- ]?end|and|,)\s*)+(?:networks?|fabrics?)\b"
         r"|\b(?:in-?band|out-of-band|oob)\s+(?:and\s+(?:in-?band|out-of-band|oob)\s+)?"
         r"(?:management\s+)?(?:networks?|fabrics?)\b",
-        lambda m: [
-            Reading(
-                "_said",
-                "own networks",
-                "storage, in-band and out-of-band networks: each designed apart from the compute "
-                "fabric",
-                "member",
-            )
-        ],
+        _member(
+            "_said",
+            "own networks",
+            "storage, in-band and out-of-band networks: each designed apart from the compute "
+            "fabric",
+        ),
         needs=("network", "fabric"),
     ),
 )
