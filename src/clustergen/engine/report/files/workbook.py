@@ -218,7 +218,7 @@ def _scalable_units(d: Design) -> tuple[float | None, str, str]:
 
 
 def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font
 
     v, p, c, pw = verdict(d), d.platform, d.compute, d.power
     lp, lt = _col("Line power (W)"), _col("Line price (USD)")
@@ -259,13 +259,30 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
                 "Expansion of",
                 cell_text(f"the existing {e.existing_platform} installation ({had})"),
                 None,
-                cell_text("figures and BOM are the increment only; " + (d.notice or "")),
+                cell_text(
+                    "figures and BOM are the increment only; what it adds and reuses is the "
+                    "memo's note"
+                ),
             ),
         )
     _append(ws, ["Figure", "Value", "Note"])
     for label, value, fmt, note in rows:
         _append(ws, [label, value, note or None])
         _set_apart(ws.cell(ws.max_row, 3))
+        # a long note (an expansion's) wraps in its column: left to overflow, it widened the
+        # printed page until every figure on it was too small to read
+        for at in (2, 3):
+            cell = ws.cell(ws.max_row, at)
+            if isinstance(cell.value, str) and len(cell.value) > 40:
+                indent = 1 if at == 3 else 0  # the note keeps its set-apart indent
+                cell.alignment = Alignment(
+                    wrap_text=True, vertical="top", horizontal="left", indent=indent
+                )
+                # LibreOffice keeps a row's height as written: room for the wrapped lines
+                wrapped = -(-len(cell.value) // (20 if at == 2 else 38))
+                height = ws.row_dimensions[ws.max_row].height or 15
+                ws.row_dimensions[ws.max_row].height = max(height, 15 * wrapped)
+                ws.cell(ws.max_row, 1).alignment = Alignment(vertical="top")
         if fmt:
             ws.cell(ws.max_row, 2).number_format = fmt
         if value is None:
