@@ -471,3 +471,13 @@ def test_an_embedding_load_beside_a_chat_load_is_said_and_the_chat_load_sized() 
     assert r.output_tokens_per_s == pytest.approx(500 * 20)  # 500 streams at the assumed 50 ms
     assert any("embedding or reranking load" in u for u in r.understood)
     assert r.not_understood == []
+
+
+def test_a_user_base_beside_its_stated_peak_is_the_base_and_the_peak_the_load() -> None:
+    r = parse_request(
+        CAT, "Serve Llama 3.3 70B to our 2,000 employees, about 300 concurrent at peak"
+    )
+    assert r.output_tokens_per_s == pytest.approx(300 * 20)  # 300 streams at the assumed 50 ms
+    assert any("a user base of 2,000" in u for u in r.understood)
+    assert not any("read as concurrent streams" in u for u in r.understood)
+    assert r.not_understood == []

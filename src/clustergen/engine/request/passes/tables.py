@@ -29,10 +29,15 @@ def tokens_from_load(r: Draft) -> None:
     for a served model only are a batch of prompts done in that window, not tokens to train on."""
     _documents_as_prompts(r)
     total = r.phrases.get("output_tokens_per_s")
+    base = r.phrases.get("_user_base")
     sized = to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
-    if total is not None and any(s.startswith(f"{total!r} -> ") for s in sized):
-        # the figure was re-read as each user's speed: its first note no longer holds
-        r.understood[:] = [u for u in r.understood if not u.startswith(f"{total!r} -> serving")]
+    for said in (total, base):
+        # a figure re-read (a total as each user's speed, a user base beside a stated peak):
+        # its first note no longer holds
+        if said is not None and any(s.startswith(f"{said!r} -> ") for s in sized):
+            head = f"{said!r} -> "
+            first = next((u for u in r.understood if u.startswith(head)), None)
+            r.understood[:] = [u for u in r.understood if u is not first]
     r.understood += sized
 
 

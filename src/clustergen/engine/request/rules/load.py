@@ -120,7 +120,9 @@ LOAD_RULES: tuple[Rule, ...] = (
     # "serve ... 1000 concurrent, TTFT 2 s": the noun left out
     rule(
         "concurrent_bare",
-        _AMOUNT + r"\s*(?:concurrent|simultaneous)\b(?=\s*(?:[,;.)]|$|and\b|with\b|at\b))",
+        _AMOUNT + r"\s*(?:concurrent|simultaneous)\b"
+        r"(?:\s+(?:at\s+(?:the\s+)?(?:peak|busiest\s+hour|once)|during\s+(?:the\s+)?peak))?"
+        r"(?=\s*(?:[,;.)]|$|and\b|with\b|at\b))",
         lambda m: [Reading("_concurrent", _amount(m), f"{_amount(m):g} concurrent streams")],
         needs=("concurrent", "simultaneous"),
     ),
@@ -140,7 +142,7 @@ LOAD_RULES: tuple[Rule, ...] = (
         r"(?P<after>\d+(?:,\d{3})*)\s*(?P<after_k>k)?\s+of\s+them\b",
         lambda m: [
             Reading(
-                "_concurrent",
+                "_user_base",
                 _amount(m),
                 f"{_amount(m):g} users, read as concurrent streams (give concurrent users or "
                 "requests/s if fewer are active at once)",
@@ -213,13 +215,23 @@ def to_tokens(
     speed takes `defaults` (the catalog's serving assumptions, keyed by field), and the phrase
     says so. Returns the load as sized, one line per load phrase ("'800 employees' ... = 16,000
     output tokens/s")."""
+    sized: list[str] = []
+    if "_user_base" in fields:
+        base, said = _number(fields.pop("_user_base")), phrases.pop("_user_base")
+        if "_concurrent" in fields:
+            # "2,000 employees, about 300 concurrent at peak": the stated peak is the load
+            sized.append(
+                f"{said!r} -> a user base of {base:,g}; the load is the "
+                f"{phrases['_concurrent']!r} stated"
+            )
+        else:
+            fields["_concurrent"], phrases["_concurrent"] = base, said
     if "_active_share" in fields and "_concurrent" not in fields:
         raise RequestError(
             f"{phrases['_active_share']!r} is a share of users, but the request gives no user "
             "count",
             hint="say how many users, e.g. '5,000 users, 10% active at peak'",
         )
-    sized: list[str] = []
     given = fields.get("output_tokens_per_s")
     streams = fields.get("_concurrent")
     # "2,000 concurrent users ... and 30 tokens/s": as a total, each stream would get under one
