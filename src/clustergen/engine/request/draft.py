@@ -161,7 +161,8 @@ class Draft:
             )
         if r.field in self.fields and self.fields[r.field] != r.value:
             raise RequestError(
-                f"the request gives two {NAMES.get(r.field, r.field)} values "
+                f"the request gives two {NAMES.get(r.field, r.field.strip('_').replace('_', ' '))} "
+                "values "
                 f"({self.phrases[r.field]!r} and {phrase!r})",
                 hint="state it once",
             )
