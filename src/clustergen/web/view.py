@@ -23,7 +23,7 @@ from clustergen.engine.report.documents.workload import (
 from clustergen.engine.report.figures import design_rows
 from clustergen.engine.report.scale_words import what_text
 from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
-from clustergen.units import dollars, ratio, watts
+from clustergen.units import dollars, plural, ratio, watts
 
 
 class Table(NamedTuple):
@@ -88,9 +88,9 @@ def sized_for(d: Design) -> str:
     r = d.request
     parts = []
     if r.gpus:
-        parts.append(f"{r.gpus:,} GPUs")
+        parts.append(plural(r.gpus, "GPU"))
     if r.nodes:
-        parts.append(f"{r.nodes:,} nodes")
+        parts.append(plural(r.nodes, "node"))
     if r.workload:
         parts.append(r.workload)
     if r.power_cap_w:
