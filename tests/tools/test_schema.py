@@ -78,7 +78,7 @@ _COUNTS = {
     "latency_percentile",  # a rank (p99 -> 99), no unit
     "schedule_reserve_share", "serving_share",  # shares of 1, no unit
     "existing_gpus", "existing_nodes", "existing_sus", "existing_spine_free_ports",
-    "replaced_gpus",
+    "replaced_gpus", "spare_nodes",
     "compute_planes", "fabric_tiers", "max_racks", "growth_gpus", "tensor_parallel_gpus",  # counts
 }  # fmt: skip
 

@@ -90,6 +90,9 @@ class ComputeSection(_M):
     nodes: int
     gpus: int
     requested_gpus: int | None
+    spare_nodes: int = Field(
+        default=0, description="of the nodes, the spares asked for beyond the size"
+    )
     scalable_units: int
     su_nodes: int | None
     node_power: NodePower

@@ -159,6 +159,12 @@ class DesignRequest(BaseModel):
         "the design is built for today's size and a check says whether its fabric's tiers "
         "reach the later one",
     )
+    spare_nodes: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_NODES,
+        description="spare nodes beyond the size ('2 hot spares', 'N+1')",
+    )
     max_racks: int | None = Field(
         default=None,
         ge=1,
@@ -549,6 +555,7 @@ REQUEST_FIELDS: dict[str, FieldWords] = {
     "compute_link_gbps": FieldWords("compute link speed", unit="Gb/s"),
     "rack_power_kw": FieldWords("rack power limit", unit="kW", flag="rack-kw"),
     "growth_gpus": FieldWords("GPUs to grow to", flag="grow-to-gpus"),
+    "spare_nodes": FieldWords("spare nodes", flag="spare-nodes"),
     "max_racks": FieldWords("rack positions", flag="max-racks"),
     "cooling": FieldWords("cooling"),
     "rack_power": FieldWords("rack power distribution"),

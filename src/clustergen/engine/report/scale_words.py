@@ -14,8 +14,11 @@ def node_noun(d: Design) -> str:
 
 
 def nodes_text(d: Design, nodes: int | None = None) -> str:
-    """'1 rack', '127 nodes'."""
-    return plural(d.compute.nodes if nodes is None else nodes, node_noun(d))
+    """'1 rack', '127 nodes', '66 nodes (2 spare)'."""
+    if nodes is not None:
+        return plural(nodes, node_noun(d))
+    spare = f" ({d.compute.spare_nodes} spare)" if d.compute.spare_nodes else ""
+    return plural(d.compute.nodes, node_noun(d)) + spare
 
 
 def units_text(d: Design) -> str | None:
@@ -73,6 +76,8 @@ def what_text(d: Design) -> str:
     or for an expansion what it adds and to what ('... added to the existing 512 (768 in
     all)'), so an increment is never read as the whole cluster."""
     text = f"{gpus_text(d)} on {systems_text(d)}"
+    if d.compute.spare_nodes:
+        text += f", {d.compute.spare_nodes} of them spare"
     x = d.expansion
     if x is None:
         return text

@@ -271,11 +271,14 @@ def pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | Non
 def _needed_gpus(d: Sized) -> int | None:
     """GPUs the request or its workload needs on the design's platform."""
     request, estimate = d.inputs.request, d.inputs.estimate
+    spares = (request.spare_nodes or 0) * d.inputs.system.gpus_per_node  # asked for too
     if request.gpus:
-        return request.gpus
+        return request.gpus + spares
     if request.nodes:
-        return request.nodes * d.inputs.system.gpus_per_node
-    return estimate.gpus_required if estimate else None
+        return request.nodes * d.inputs.system.gpus_per_node + spares
+    if estimate is None or estimate.gpus_required is None:
+        return None
+    return estimate.gpus_required + spares
 
 
 def _why_not(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> tuple[str | None, bool]:

@@ -9,11 +9,24 @@ from clustergen.engine.sizing.inputs import Inputs, Notes
 from clustergen.engine.sizing.platform import whole_nodes
 from clustergen.engine.sizing.workload import workload_gpus
 from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.units import plural
 
 
 def compute_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Notes) -> int:
     """Nodes from the request's node or GPU count (whole nodes), or the GPUs its workload needs,
-    else the most under the cap."""
+    and the spares asked for beside them; else the most under the cap, spares among them."""
+    spares = inputs.request.spare_nodes or 0
+    if cap_solve is not None and not (inputs.request.nodes or inputs.sized_gpus):
+        nodes = _sized_nodes(inputs, cap_solve, notes)
+        if spares >= nodes:
+            raise InfeasibleDesignError(
+                f"{plural(spares, 'spare node')} leave none of the {nodes} that fit under the cap"
+            )
+        return nodes
+    return _sized_nodes(inputs, cap_solve, notes) + spares
+
+
+def _sized_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Notes) -> int:
     request, system = inputs.request, inputs.system
     if request.nodes:
         return request.nodes
@@ -54,6 +67,7 @@ def compute_section(
         nodes=nodes,
         gpus=nodes * gpus_per_node,
         requested_gpus=inputs.request.gpus,
+        spare_nodes=inputs.request.spare_nodes or 0,
         scalable_units=scalable_units,
         su_nodes=su_nodes,
         node_power=inputs.platform.node_power,

@@ -1181,3 +1181,44 @@ def test_a_count_of_superchips_or_trays_is_their_gpus(text: str, gpus: int) -> N
     got = parse_request(load_catalog(), text)
     assert got.gpus == gpus
     assert got.not_understood == []
+
+
+CAT_SPARES = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("text", "spares", "size"),
+    [
+        ("512 GPUs training with 2 spare nodes", 2, {"gpus": 512}),
+        ("64 DGX B200 plus two hot spares", 2, {"nodes": 64}),
+        ("512 GPUs, one spare.", 1, {"gpus": 512}),
+        ("32 H100 nodes, N+2 node redundancy", 2, {"nodes": 32}),
+        ("512 GPUs training, N+1 nodes", 1, {"gpus": 512}),
+        ("256 GPUs for training, N+1", 1, {"gpus": 256}),
+        # a count of nodes that may fail is a spare, never the cluster's size
+        ("512 GPUs training, tolerate 1 node failure", 1, {"gpus": 512}),
+        ("512 GPUs training, survive a single node failure", 1, {"gpus": 512}),
+        ("32 H200 servers that must survive the loss of 2 servers", 2, {"nodes": 32}),
+    ],
+)
+def test_spares_are_read_beside_the_size_never_as_it(
+    text: str, spares: int, size: dict[str, int]
+) -> None:
+    r = merge_request(CAT_SPARES, text, {})
+    assert r.spare_nodes == spares
+    assert {k: getattr(r, k) for k in size} == size
+    assert not r.not_understood
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "512 GPUs, keep a spare PSU in each rack",  # a spare part, not a node
+        "512 GPUs with N+1 power",  # the facility's redundancy
+        "512 GPUs, power N+1",
+    ],
+)
+def test_spares_of_other_things_are_no_spare_nodes(text: str) -> None:
+    r = merge_request(CAT_SPARES, text, {})
+    assert r.spare_nodes is None
+    assert r.gpus == 512

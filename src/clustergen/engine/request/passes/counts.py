@@ -229,7 +229,11 @@ def _bare_count(r: Draft, named: list[Named], spans: list[Span]) -> Named | None
         # "a"/"an" is a count only when nothing else sizes the request
         articles = "power_cap_w" not in r.fields and not sizes_workload(r.fields)
         count = count_before(r.low, s, e, unit.group(0).strip() if unit else None, articles)
-        if count is None or (kind != "system" and not re.search(r"\d", count.words)):
+        # a count in words before a GPU's name counts only its nodes ("one H100 node", "a
+        # single H100 server"; "an" as a system's: when nothing else sizes the request): "an
+        # H100 cluster" is no count of GPUs
+        worded = count is not None and not re.search(r"\d", count.words)
+        if count is None or (kind != "system" and worded and not _node_unit(unit)):
             continue
         n = count.value
         if kind == "system" and _GPU_WORD.match(r.low, e):  # "64 GB200 NVL72 GPUs": GPUs
@@ -257,10 +261,17 @@ def _bare_count(r: Draft, named: list[Named], spans: list[Span]) -> Named | None
                 note = f"{count.words!r} -> {_units(r, eid, n)}"
             r.fields["nodes"] = n
         else:
-            note = _gpu_count(r, eid, n, f"{count.words} {unit.group(0).strip() if unit else ''}")
+            # the words as written, the name between: "'one h100 node'", "'2 h100 servers'"
+            said = r.low[count.start : unit.end()] if unit and count.end <= s else count.words
+            note = _gpu_count(r, eid, n, " ".join(said.split()))
         r.take(count.start, count.end if unit is None else max(count.end, unit.end()), note)
         return name
     return None
+
+
+def _node_unit(unit: re.Match[str] | None) -> bool:
+    """Whether the unit word after a name counts nodes (not racks)."""
+    return unit is not None and not unit.group(0).strip().startswith("rack")
 
 
 def _gpu_first(r: Draft, system_id: str, words: str) -> bool:

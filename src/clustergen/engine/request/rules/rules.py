@@ -106,6 +106,27 @@ def _rack_kw(group: str) -> str:
     )
 
 
+#: one in words, as a count of spare or failing nodes is written
+_ONE = r"one|a\s+single|single|an?"
+
+
+#: words of the facility's own redundancy ("N+1 UPS", "power with N+1")
+_FACILITY = re.compile(
+    r"\b(?:power|cooling|ups|psus?|supplies|generators?|feeds?|chillers?|cdus?|pdus?|crah|crac)\b"
+)
+
+
+def _spare_nodes(m: re.Match[str]) -> list[Reading]:
+    if m.group("b"):
+        clause = re.split(r"[,.;:!?]", m.string[: m.start()])[-1]
+        if _FACILITY.search(clause):
+            note = f"{m.group(0).strip()!r} of the facility's power or cooling: not quoted"
+            return [Reading("_said", "facility redundancy", note, "member")]
+    said = next(g for g in (m.group(x) for x in "nkbfg") if g)
+    n = int(said) if said.isdigit() else 1
+    return [Reading("spare_nodes", n, f"{n} spare node{'s' if n != 1 else ''} beyond the size")]
+
+
 def _growth(m: re.Match[str]) -> list[Reading]:
     n = round(num(m.group(1)) * _MULT[m.group(2)])
     return [Reading("growth_gpus", n, f"room to grow to {n:,} GPUs")]
@@ -1029,6 +1050,27 @@ RULES: tuple[Rule, ...] = (
         r"suffice|ok(?:ay)?))?\b",
         _count_instead,
         needs=("not", "need", "require", "want"),
+    ),
+    # spares beyond the size: "2 hot spare nodes", "plus one spare", "N+1 nodes", "tolerate one
+    # node failure", "survive the loss of 2 servers" (a count of nodes that fail is no size)
+    rule(
+        "spare_nodes",
+        rf"(?<![\w.])(?P<n>\d{{1,3}}|{_ONE})\s+(?:hot[- ]|cold[- ]|extra\s+)?spares?\b"
+        # "a spare PSU" is no spare node: only a node's word or the clause's end may follow
+        r"(?:\s+(?:nodes?|servers?|systems?))?(?=\s*(?:$|[,.;:!?)]|(?:and|for|in|on|to|with|at|"
+        r"per|as)\b))"
+        r"|\bn\+(?P<k>\d)\s*(?:(?:node|server|compute)\s+(?:redundancy|spares?)|"
+        r"(?:compute\s+)?(?:nodes?|servers?))\b"
+        # a bare "N+1" closing a clause: of the nodes, unless the clause speaks of the facility
+        r"|\bn\+(?P<b>\d)(?:\s+redundan(?:cy|t))?(?=\s*(?:$|[,.;:!?)]))"
+        r"|\b(?:(?:tolerat(?:e|es|ing)|surviv(?:e|es|ing)|withstand(?:s|ing)?|rid(?:e|es|ing)\s+"
+        r"through|handl(?:e|es|ing)|lose|losing)(?:\s+(?:the\s+)?(?:loss|failure)\s+of)?"
+        r"|(?:loss|failure)\s+of)\s+(?:up\s+to\s+|at\s+least\s+)?"
+        rf"(?P<f>\d{{1,3}}|{_ONE})(?:\s+|-)(?:nodes?|servers?|systems?)\b"
+        r"(?:\s+(?:failures?|failing|down|outages?|loss(?:es)?|going\s+down))?"
+        rf"|(?<![\w.])(?P<g>\d{{1,3}}|{_ONE})(?:\s+|-)(?:nodes?|servers?)\s+(?:failures?|outages?)\b",
+        _spare_nodes,
+        needs=("spare", "node", "server", "system", "redundan", "failure", "outage", "n+"),
     ),
     # "16 8-GPU servers", "a single 8-GPU server", "4-GPU servers x 8", "8-GPU nodes, 16 of
     # them": a count of nodes of so many GPUs each (the per-node pass multiplies them)
