@@ -230,7 +230,7 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
             "Compute racks" if node_noun(d) == "rack" else node_noun(d).capitalize() + "s",
             c.nodes,
             QTY,
-            "",
+            f"{c.spare_nodes} of them spare, asked beyond the size" if c.spare_nodes else "",
         ),
         # a rack-scale system's node is a rack: the racks of every kind are a figure apart
         ("Racks in all", d.racks.total_racks, QTY, "compute, network, storage and management"),
