@@ -210,7 +210,9 @@ def ruled_out(catalog: Catalog, request: DesignRequest, system: System) -> bool:
     if arch is None:
         return False
     gpu = catalog.gpu(system.gpu) if system.gpu else None
-    return gpu is None or (gpu.architecture or "").casefold() != arch.casefold()
+    # a family holds its later variants: "Blackwell GPUs" weighs Blackwell Ultra's too
+    own = (gpu.architecture or "").casefold() if gpu else ""
+    return gpu is None or not (own == arch.casefold() or own.startswith(arch.casefold() + " "))
 
 
 def candidates(catalog: Catalog, request: DesignRequest, workload: str) -> list[Candidate]:

@@ -216,6 +216,8 @@ def test_a_ruled_out_gpu_is_never_the_answer() -> None:
         ("512 Blackwell GPUs for training under 3 MW", "Blackwell", 512, []),
         ("1,024 Hopper GPUs for training", "Hopper", 1024, []),
         ("2,000 GPUs, no Hopper, 10 MW", None, 2000, ["h100-sxm", "h200"]),
+        # a family holds its later variant: Blackwell Ultra's B300 and GB300 are Blackwell
+        ("need 256 GPUs but NOT Blackwell", None, 256, ["b200", "gb200", "b300", "gb300"]),
     ],
 )
 def test_a_gpu_architecture_narrows_or_rules_out_its_gpus(
@@ -225,6 +227,23 @@ def test_a_gpu_architecture_narrows_or_rules_out_its_gpus(
     assert (r.gpu_architecture, r.gpus) == (arch, gpus)
     assert set(excluded) <= set(r.platforms_excluded or [])
     assert not r.not_understood
+
+
+def test_a_family_ruled_out_rules_out_its_later_variant_in_the_design() -> None:
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "need 256 GPUs but NOT Blackwell, air cooled only"))
+    assert not (cat.gpu(d.platform.gpu).architecture or "").startswith("Blackwell")
+
+
+def test_a_family_asked_for_weighs_its_later_variant() -> None:
+    from clustergen.engine.search.trade_study import ruled_out
+
+    cat = load_catalog()
+    r = parse_request(cat, "512 Blackwell GPUs for training")
+    assert not ruled_out(cat, r, cat.system("hgx-b300"))
+    assert ruled_out(cat, r, cat.system("hgx-h200"))
 
 
 def test_an_architecture_narrows_the_systems_weighed() -> None:

@@ -234,7 +234,12 @@ def read_gpu_architecture(r: Draft) -> None:
         if g.architecture:
             by_arch.setdefault(g.architecture.casefold(), []).append(g.id)
     for arch, ids in by_arch.items():
-        for m in re.finditer(rf"\b{re.escape(arch)}\b", r.low):
+        # a family holds its later variants ("Blackwell": B200 and Blackwell Ultra's B300),
+        # and the variant's own name is read as the variant ("Blackwell Ultra")
+        variants = [a for a in by_arch if a.startswith(arch + " ")]
+        ids = [i for a in (arch, *variants) for i in by_arch[a]]
+        longer = "".join(rf"(?!\s+{re.escape(a[len(arch) + 1 :])}\b)" for a in variants)
+        for m in re.finditer(rf"\b{re.escape(arch)}\b{longer}", r.low):
             inside = any(s < m.end() and m.start() < e for s, e in r.spans)
             if inside or not r.free(m):
                 continue
