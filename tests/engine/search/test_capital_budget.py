@@ -137,15 +137,30 @@ def test_a_training_budget_without_an_hourly_price_stays_one_of_gpu_hours() -> N
     assert r.capital_budget_usd is None
 
 
-def test_a_budget_that_rules_out_what_the_power_cap_admits_is_what_the_refusal_names() -> None:
-    """Under 1 MW the unpriced B200/H100 designs fit the power: the budget (no price to hold
-    them to) binds, not the cap that only the L40S servers overrun."""
+def test_a_budget_beside_a_workload_with_no_price_anywhere_is_a_check_that_cannot_tell() -> None:
+    """The workload sizes the design and the 1 MW holds it; with no price anywhere the $15M
+    cannot be held either way: the design is built, its capital check is unknown (never a
+    pass), and the first line says so."""
     cat = load_catalog()
     request = parse_request(
         cat, "serve DeepSeek-R1 to about 2,000 concurrent users, budget $15M and 1 MW"
     )
-    with pytest.raises(InfeasibleDesignError, match="capital budget"):
-        plan_design(cat, request)
+    d = plan_design(cat, request)
+    check = next(c for c in d.checks if c.name == "capital within the capital budget")
+    assert check.unknown
+    assert not check.passed
+    assert d.notice is not None
+    assert "cannot tell whether it fits the $15.0M capital budget" in d.notice
+    assert "upper bound" not in d.notice  # the workload sized it, not the budget
+
+
+def test_a_count_with_a_budget_and_no_price_anywhere_is_built_and_not_passed() -> None:
+    d = plan_design(load_catalog(), parse_request(load_catalog(), "1k H100s, budget $40M"))
+    from clustergen.engine.report.words import verdict
+
+    assert d.compute.gpus == 1000
+    assert verdict(d).status == "WARN"
+    assert verdict(d).unknown == 1
 
 
 def test_a_budget_against_mostly_unpriced_lines_says_cannot_tell_first() -> None:

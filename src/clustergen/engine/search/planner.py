@@ -275,9 +275,16 @@ def capital_unknown_line(d: Design) -> str | None:
         return None
     t = d.bom_totals
     orderable = sum(1 for ln in d.bom if ln.status == "order")
+    unpriced = f"{orderable - t.priced_lines} of {orderable} orderable lines unpriced"
+    r = d.request
+    if r.gpus or r.nodes or d.workload is not None:
+        # the count or workload sized it: the budget is only checked, and cannot be
+        return (
+            f"cannot tell whether it fits the {dollars(budget)} capital budget: {unpriced}; "
+            "price them to check it"
+        )
     return (
-        f"cannot tell whether it fits the {dollars(budget)} capital budget: "
-        f"{orderable - t.priced_lines} of {orderable} orderable lines unpriced, so "
+        f"cannot tell whether it fits the {dollars(budget)} capital budget: {unpriced}, so "
         f"{d.compute.gpus:,} GPUs is what the priced lines alone allow (an upper bound, not "
         "the most the budget buys); price the rest to size it"
     )

@@ -327,14 +327,22 @@ def _capital_why_not(d: Sized, c: Candidate) -> tuple[str | None, str | None]:
     """(why the design is ruled out by the capital budget, why its fit is unknown): a system
     with no price cannot be held to a budget; priced lines over it rule it out; unpriced lines
     beside priced ones that fit leave it unknown (not a pass)."""
-    budget = d.inputs.request.capital_budget_usd
+    request = d.inputs.request
+    budget = request.capital_budget_usd
     if budget is None:
         return None, None
     if c.system.price_usd is None:
-        return (
+        why = (
             f"{c.system.id} has no price in the catalog, so its capital against the "
             f"{dollars(budget)} capital budget is unknown"
-        ), None
+        )
+        # with no price anywhere, a budget beside a count or a workload that sizes the design
+        # is a constraint it cannot be held to: unknown, never a pass. A budget that caps the
+        # size (alone or with a power cap) cannot size an unpriced platform, and beside priced
+        # ones an unpriced platform is no answer to a budget
+        sized = request.gpus or request.nodes or d.inputs.sized_gpus
+        priced = any(s.price_usd is not None for s in d.inputs.catalog.all("systems", System))
+        return (None, why) if sized and not priced else (why, None)
     within, why = budget_verdict(capital_of(d.bom), budget)
     if within is False:
         return why, None
