@@ -359,7 +359,7 @@ def _latency_bound() -> tuple[list[float], list[float]]:
         w = resolve_workload(catalog, request)
         rep = build_replica(w.arch, w.gpu, w.precision, t["tp"], 1, w.isl, w.osl, eff)
         assert rep is not None
-        rep = rep.anchored(anchor(catalog, w, eff).factor)
+        rep = anchor(catalog, w, eff).on(rep)
         for p in t["points"]:
             users = p["users"]
             itl, ttft = rep.step_s(users), rep.ttft_s(users)

@@ -162,7 +162,7 @@ def inference_errors(
         interpolated = None
         if anchored:
             anc = anchor(catalog, w, eff, exclude=p)
-            fitted = rep.anchored(anc.factor)
+            fitted = anc.on(rep)
             interpolated = (
                 fitted.tokens_per_s(fitted.max_batch) / rep.gpus if anc.tp is not None else None
             )

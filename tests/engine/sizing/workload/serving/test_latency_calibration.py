@@ -45,7 +45,7 @@ def _modelled(table: dict[str, Any], users: int) -> tuple[float, float, float]:
     eff = Efficiency.of(CAT)
     rep = build_replica(w.arch, w.gpu, w.precision, table["tp"], 1, w.isl, w.osl, eff)
     assert rep is not None
-    rep = rep.anchored(anchor(CAT, w, eff).factor)
+    rep = anchor(CAT, w, eff).on(rep)
     itl, ttft = rep.step_s(users), rep.ttft_s(users)
     return itl * 1e3, ttft * 1e3, users * w.osl / (ttft + w.osl * itl)
 

@@ -5,8 +5,10 @@ NVLink domain, pipeline stages across nodes only when the domain is too small); 
 model (`replica`) gives each replica shape its throughput under the TTFT and TPOT limits, and
 the shape with the most output tokens/s per GPU is chosen (the smaller within 5 %). Where
 TensorRT-LLM published max-throughput rows for the network, GPU and precision, the model is
-anchored to them: its speed is scaled by published / modelled, interpolated between the published
-input/output lengths (inverse-distance in log ISL and log OSL), and the published TP is preferred.
+anchored to them: published / modelled max throughput, interpolated between the published
+input/output lengths (inverse-distance in log ISL and log OSL), is the ratio every replica shape
+delivers at its own memory's batch (its per-sequence work sped up to give it, the step's floor
+kept), and the published TP is preferred.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ _NEAR_BEST = 0.85
 
 
 class Anchor(NamedTuple):
-    """How much faster than the model the published rows run at this shape, and their TP."""
+    """How much more than the modelled max throughput the published rows deliver at this shape
+    (`factor`), and their TP."""
 
     factor: float
     tp: int | None
@@ -66,12 +69,27 @@ class Anchor(NamedTuple):
     sources: list[str]
     layout: str = "tp"
 
+    def on(self, rep: Replica) -> Replica:
+        """`rep` anchored: its per-sequence work sped up so that at its own memory's batch it
+        delivers `factor` times its modelled max throughput, the ratio a published row measures.
+        A row gives a whole step at one (unstated) batch, not how that step splits between the
+        floor every step pays (weights, fixed cost) and the per-sequence work: solved on the
+        table's replica, the per-sequence speed-up ranged 1.3-5.5 x over DeepSeek-R1's B200 DEP4
+        rows where max throughput was 1.2-1.4 x the model's, and carried as a per-sequence
+        factor to a wider replica (DEP8-DEP32, whose step is mostly per-sequence work) it sped
+        that replica up by the whole 1.9-2.0 x. Carried as a ratio of max throughputs, no shape
+        runs faster than the rows' ratio at any batch, and one user's TPOT keeps the floor."""
+        if self.factor == 1.0 or rep.max_batch < 1:
+            return rep
+        return rep.anchored(rep.batch_factor(self.factor * rep.tokens_per_s(rep.max_batch)))
+
 
 def anchor(
     catalog: Catalog, w: WorkloadInputs, eff: Efficiency, exclude: ShapePoint | None = None
 ) -> Anchor:
-    """Published / modelled max throughput, interpolated to the request's ISL and OSL (without
-    the point `exclude`: how the calibration measures the interpolation)."""
+    """Published / modelled max throughput (the table's replica at its memory's batch),
+    interpolated to the request's ISL and OSL (without the point `exclude`: how the calibration
+    measures the interpolation)."""
     model = w.arch.model
     table = inference_table(catalog, model, w.gpu.id, w.precision) if model else None
     unanchored = Anchor(
@@ -95,7 +113,7 @@ def anchor(
         )
         if p is exclude or rep is None or rep.max_batch < 1:
             continue
-        factor = rep.batch_factor(p.tokens_per_s_per_gpu * rep.gpus)
+        factor = p.tokens_per_s_per_gpu * rep.gpus / rep.tokens_per_s(rep.max_batch)
         points.append((math.log(p.isl_tokens), math.log(p.osl_tokens), factor))
     if not points:
         return unanchored
@@ -108,7 +126,8 @@ def anchor(
         tp=table.tp,
         layout=table.layout,
         basis=f"the forward model anchored to the published table {table.id!r} ({table.software},"
-        f" {shape}, {len(points)} lengths): x{factor:.2f} at ISL/OSL {w.isl}/{w.osl}",
+        f" {shape}, {len(points)} lengths): x{factor:.2f} max throughput at ISL/OSL"
+        f" {w.isl}/{w.osl}",
         sources=[f"inference_throughput.yaml {table.id}: {table.source}"],
     )
 
@@ -180,7 +199,7 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
         )
         if rep is None or rep.max_batch < 1:
             continue
-        rep = stack.apply(rep.anchored(anc.factor).at_percentile(w.percentile), depth)
+        rep = stack.apply(anc.on(rep).at_percentile(w.percentile), depth)
         split = stack.disaggregate(rep, w.ttft_s) if w.disaggregated is not False else None
         if w.disaggregated:
             if split is None:

@@ -178,10 +178,10 @@ class Replica(NamedTuple):
         )
 
     def anchored(self, factor: float) -> Replica:
-        """The replica with its per-sequence terms (prompt and decode math, KV reads: what a
-        published max-throughput row measures) `factor` times faster; the floor every step pays
-        whatever the batch (weights read, fixed cost) is kept as modelled, so a table measured
-        at full batch does not speed up one user's TPOT."""
+        """The replica with its per-sequence terms (prompt and decode math, KV reads) `factor`
+        times faster; the floor every step pays whatever the batch (weights read, fixed cost) is
+        kept as modelled, so a table measured at full batch does not speed up one user's TPOT
+        (`batch_factor` gives the factor that meets a published max throughput)."""
         return self._replace(
             prefill_s=self.prefill_s / factor,
             per_seq_s=self.per_seq_s / factor,
