@@ -448,7 +448,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
         ),
         (
             "offline, MLPerf runs, MoE",
-            "MLPerf v5.0/v5.1 Mixtral 8x7B, DeepSeek-R1 offline runs (known misses)",
+            "MLPerf v5.0/v5.1 Mixtral 8x7B, DeepSeek-R1 offline runs (R1: known misses)",
             [r.error for r in offline if r.moe],
             BANDS_MOE_PCT[1],
         ),

@@ -64,10 +64,21 @@ def test_offline_is_maximum_throughput_at_the_dataset_lengths(text: str) -> None
     assert r.tpot_ms is None
 
 
-def test_an_unpublished_prompt_length_stays_the_requests_to_give() -> None:
+def test_mixtral_is_read_at_its_sets_mean_prompt_and_answer() -> None:
+    """The catalog's Mixtral prompt is derived from the set's per-sample lengths: the request
+    takes it, not the serving default."""
     r = parse_request(CAT, "Mixtral 8x7B MLPerf v5.0 offline")
+    bench = _bench("mixtral-8x7b")
+    assert bench.isl_tokens is not None
+    assert (r.isl_tokens, r.osl_tokens) == (bench.isl_tokens, bench.osl_tokens)
+    note = next(u for u in r.understood if "MLPerf Inference" in u)
+    assert "(dataset means)" in note
+
+
+def test_an_unpublished_prompt_length_stays_the_requests_to_give() -> None:
+    r = parse_request(CAT, "DeepSeek-R1 MLPerf v5.1 offline")
     assert r.isl_tokens is None
-    assert r.osl_tokens == _bench("mixtral-8x7b").osl_tokens
+    assert r.osl_tokens == _bench("deepseek-r1").osl_tokens
     note = next(u for u in r.understood if "MLPerf Inference" in u)
     assert "mean prompt is not in the catalog (assumed)" in note
 

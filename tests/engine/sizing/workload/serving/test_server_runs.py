@@ -28,13 +28,21 @@ from clustergen.evals.calibration import server_run_errors
 from support.held_runs import held
 
 CAT = load_catalog()
-#: Mixtral 8x7B, 66-76 % under (offline_runs.yaml too): its mean prompt is not published, so the
-#: reader's 1,000 tokens stand in (prefill is 80 % of the modelled step; the runs' throughput
-#: needs either much shorter prompts or near-peak compute), and the routed experts run at the MoE
-#: efficiency fitted on experts of 1.6e6-1.5e7 (hidden x FFN) where Mixtral's are 5.9e7 with 2
-#: of 8 routed (a grouped GEMM near a dense one); a term in the routed share k/E, fitted on the
-#: same 136 TensorRT-LLM MoE points, comes out at 0 (no support from published tables)
-MIXTRAL_MISS = "Mixtral: mean prompt unpublished, MoE efficiency extrapolated (see MIXTRAL_MISS)"
+#: Mixtral 8x7B, 34-51 % under (offline_runs.yaml: 49 and 33 % under, within the MoE band): at
+#: the set's mean prompt (428 tokens, catalog/mlperf_benchmarks.yaml; the 1,000 the reader fell
+#: back to left the runs 67-76 % under) the prompts are still 70 % of the modelled H200 step, and
+#: the routed experts, 87 % of the FLOPs, run at the MoE efficiency of Mixtral's 4096 x 14336
+#: experts (0.34 of the dense) where the runs' rates need 0.55 (B200) to 0.75 (H200): the H200
+#: run does about 40 % of the FP8 peak over prompts and answers. Ruled out (2026-11-29, mixtral):
+#: the curve's extrapolation in expert size (TensorRT-LLM perf-overview.md's 63 Llama 4 Scout
+#: and Maverick rows, 5120 x 8192 experts 3 x past the fit and in no fit, modelled at mean -1 %,
+#: RMS 17 %); a size curve saturating at the dense efficiency (where it brings Mixtral within
+#: 35 %, the 136 MoE rows' RMS goes 27 -> 32-76 %); prompt chunks' experts at the dense
+#: efficiency (RMS 65 %); a term in tokens per expert (k/E x batch: no trend in the 136 rows'
+#: errors). Mixtral's routed share k/E = 1/4 (2 of 8: large GEMMs per expert at any batch) lies
+#: outside every published table (1/128-1/8); the curve's cap, no expert faster than the dense
+#: efficiency, does not bind (0.34)
+MIXTRAL_MISS = "Mixtral: routed experts at k/E = 1/4, beyond the MoE tables (see MIXTRAL_MISS)"
 #: DeepSeek-R1, 50-278 % over (offline +50/+83/+123 %, server +177/+226/+278 % on GB300, B200,
 #: GB200). Found (2026-11-29, r1): the anchor to TensorRT-LLM's DEP4 table (perf overview, late
 #: 2025, attention-DP balancing on) was carried as a per-sequence factor solved on the DEP4
@@ -87,12 +95,16 @@ OUTSIDE_BAND = {
 }
 #: runs missed by more than half, each for a cause found and not yet modelled (no sourced rule
 #: to fix it): held as strict expected failures, so a change that brings one in says so
-KNOWN_MISSES = {
+MISSED_BY_HALF = {
     "mlperf-5.0-nvidia-h200x8-mixtral-8x7b-server": MIXTRAL_MISS,
-    "mlperf-5.0-nvidia-b200x8-mixtral-8x7b-server": MIXTRAL_MISS,
     "mlperf-5.1-nvidia-b200x8-deepseek-r1-server": DEEPSEEK_MISS,
     "mlperf-5.1-nvidia-gb200x72-deepseek-r1-server": DEEPSEEK_MISS,
     "mlperf-5.1-nvidia-gb300x72-deepseek-r1-server": DEEPSEEK_MISS,
+}
+#: and the runs missed by more than the band, not by half (B200 Mixtral server, 34 % under)
+KNOWN_MISSES = {
+    **MISSED_BY_HALF,
+    "mlperf-5.0-nvidia-b200x8-mixtral-8x7b-server": MIXTRAL_MISS,
 }
 
 
@@ -122,7 +134,7 @@ def test_server_run_tokens_per_gpu_within_the_limited_band(run: dict[str, Any]) 
     assert abs(found.error) <= band, f"{found.estimated:.1f} vs {found.published:.1f}"
 
 
-@pytest.mark.parametrize("run", held(RUNS, KNOWN_MISSES))
+@pytest.mark.parametrize("run", held(RUNS, MISSED_BY_HALF))
 def test_no_server_run_is_missed_by_more_than_half(run: dict[str, Any]) -> None:
     """Those outside the band included: none more than 50 % off."""
     (found,) = server_run_errors(CAT, [run])
