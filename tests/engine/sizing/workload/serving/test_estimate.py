@@ -83,6 +83,19 @@ def test_gpus_given_set_the_replicas() -> None:
     assert (est.gpus_required, est.gpus_per_replica, est.replicas) == (64, 2, 32)
 
 
+def test_gpus_given_hold_the_replica_chosen_prefill_pool_and_all() -> None:
+    """'405B on 8 H100, 32k prompts': a disaggregated replica whose prefill pool does not fit
+    beside its decode GPUs in the 8 given is not chosen; the load the 8 miss is said in
+    tokens/s against the need, never as '8 GPUs are fewer than one 8-GPU replica'."""
+    w = _w(model="llama-3.1-405b", gpu="h100", gpus=8, isl_tokens=32000, output_tokens_per_s=1000)
+    choice, _ = choose_replica(CAT, w)
+    assert choice is not None
+    assert choice.replica.gpus + math.ceil(choice.replica.prefill_gpus(choice.batch)) <= 8
+    est, unmet = estimate_inference(CAT, w)
+    assert est.replicas == 1
+    assert any("of the 1,000 needed" in u for u in unmet)
+
+
 # serving regimes (issue 36)
 def _offline_and_open(**fields: object):  # type: ignore[no-untyped-def]
     offline, _ = estimate_inference(CAT, _w(interactive=False, **fields))

@@ -200,7 +200,11 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
         if rep is None or rep.max_batch < 1:
             continue
         rep = stack.apply(anc.on(rep).at_percentile(w.percentile), depth)
+        if w.gpus and rep.gpus > w.gpus:
+            continue  # wider than the GPUs the request gives: no replica of it fits
         split = stack.disaggregate(rep, w.ttft_s) if w.disaggregated is not False else None
+        if split is not None and w.gpus and not _fits(split, w.gpus, w.ttft_s, w.tpot_s):
+            split = None  # its prefill pool does not fit beside one decode replica
         if w.disaggregated:
             if split is None:
                 continue
@@ -245,6 +249,12 @@ def choose_replica(catalog: Catalog, w: WorkloadInputs) -> tuple[Choice | None, 
     said = split_best[0] if split_best is not None else None
     limited = b < rep.max_batch * 0.999
     return Choice(rep, b, anc, limited, stack, said, None, eff.scale_out_gb_per_s), weighed
+
+
+def _fits(split: Replica, gpus: int, ttft_s: float | None, tpot_s: float | None) -> bool:
+    """Whether one disaggregated replica with its prefill pool fits in `gpus` GPUs."""
+    b = split.best_batch(ttft_s, tpot_s)
+    return b >= 1 and split.gpus + math.ceil(split.prefill_gpus(b) - 1e-9) <= gpus
 
 
 def scale_out_gb_per_s(w: WorkloadInputs) -> float | None:
@@ -308,12 +318,16 @@ def estimate_inference(catalog: Catalog, w: WorkloadInputs) -> tuple[WorkloadEst
     notes: list[str] = []
     feasible = replicas >= 1
     if replicas < 1:
-        notes.append(f"{gpus:,} GPUs are fewer than one {rep.gpus}-GPU replica")
+        whole = rep.gpus + math.ceil(rep.prefill_gpus(choice.batch) - 1e-9)
+        notes.append(f"{gpus:,} GPUs are fewer than one {whole}-GPU replica")
     load = per_replica
     if w.target_tokens_per_s and replicas:
         load = min(per_replica, w.target_tokens_per_s / replicas)
         if replicas * per_replica < w.target_tokens_per_s * 0.9999:
-            notes.append(f"{replicas} replicas give {replicas * per_replica:,.0f} tokens/s")
+            notes.append(
+                f"{plural(replicas, 'replica')} give{'s' if replicas == 1 else ''} "
+                f"{replicas * per_replica:,.0f} output tokens/s of the {w.target_tokens_per_s:,.0f} needed"
+            )
             feasible = False
     b_op = rep.batch_for(load)
     days = w.days
