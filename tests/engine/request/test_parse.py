@@ -236,6 +236,8 @@ def test_a_count_of_an_unknown_product_is_refused_not_dropped(
         ("-512 GPUs", "negative"),
         ("-64 DGX H100", "negative"),
         ("512 GPUs, -5 MW", "negative"),
+        # a private field's words, never its name: "give a positive user base"
+        ("serve llama 3.1 70b to -10 users", "negative"),
         ("0 nodes", "node count"),
         ("512 GPUs 0 MW", "power cap"),
         ("5000000 MW", "power cap"),
@@ -255,6 +257,7 @@ def test_bad_input_is_one_request_error(cat: Catalog, text: str, message: str) -
         parse_request(cat, text)
     assert message in err.value.message
     assert "\n" not in err.value.one_line()
+    assert "_" not in err.value.one_line().split(";", 1)[-1]  # the hint names no field id
 
 
 # --------------------------------------------------------------------------------------------------

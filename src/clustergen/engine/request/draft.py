@@ -157,12 +157,11 @@ class Draft:
         if start and low[start - 1] == "-" and (start < 2 or not low[start - 2].isalnum()):
             raise RequestError(
                 f"{'-' + phrase!r} is negative",
-                hint=f"give a positive {NAMES.get(r.field, r.field)}",
+                hint=f"give a positive {_field_words(r.field)}",
             )
         if r.field in self.fields and self.fields[r.field] != r.value:
             raise RequestError(
-                f"the request gives two {NAMES.get(r.field, r.field.strip('_').replace('_', ' '))} "
-                "values "
+                f"the request gives two {_field_words(r.field)} values "
                 f"({self.phrases[r.field]!r} and {phrase!r})",
                 hint="state it once",
             )
@@ -180,3 +179,9 @@ class Draft:
             and w.group(0) not in FILLER
             and not any(a <= w.start() < b for a, b in clauses)
         ]
+
+
+def _field_words(field: str) -> str:
+    """A field as a message says it: its name in words, a private one's without underscores
+    ("_user_base": "user base")."""
+    return NAMES.get(field, field.strip("_").replace("_", " "))
