@@ -629,7 +629,8 @@ def _kv_on_fabric(w: WorkloadInputs, choice: Choice, replicas: int, batch: float
     same share of the leaf's uplinks at most (when every transfer crosses leaves), checked
     against `_KV_NIC_SHARE_MAX`."""
     rep = choice.replica
-    pool = _prefill_pool(rep, replicas, batch)
+    pool = _prefill_pool(rep, replicas, batch)  # busy at the target load
+    sized = _prefill_pool(rep, replicas, choice.batch)  # the pool built: the replicas' capacity
     kv = w.arch.kv_bytes_per_token(w.isl, kv_bytes(w.precision)) or 0.0
     gb_s = kv_transfer_gb_per_s(rep, kv * w.isl, batch) * replicas
     # each byte leaves a prefill GPU and lands on a decode GPU: the busier side sets the share
@@ -639,8 +640,9 @@ def _kv_on_fabric(w: WorkloadInputs, choice: Choice, replicas: int, batch: float
     share = sender / rate
     where = f"{w.system.id}'s compute ports" if nic is not None and w.system else "assumed ports"
     text = (
-        f"disaggregated prefill/decode: {pool:,} prefill GPUs busy {rep.prefill_load:.0%} feed "
-        f"the decode replicas; the KV cache crosses the compute fabric at {gb_s:,.1f} GB/s in all, "
+        f"disaggregated prefill/decode: {sized:,} prefill GPUs, sized for the decode replicas' "
+        f"{choice.batch:,.0f} sequences in flight, feed them ({pool:,} busy {rep.prefill_load:.0%} "
+        f"at the target load); the KV cache crosses the compute fabric at {gb_s:,.1f} GB/s in all, "
         f"{sender:,.2f} GB/s out of each prefill GPU: {share:.1%} of its {rate:g} GB/s NIC "
         f"({where}), and at most the same share of a non-blocking leaf's uplinks"
     )
