@@ -17,6 +17,10 @@ CAT = load_catalog()
         ("16 servers, each with 8 GPUs, for training", 128, 16),
         ("32 nodes with 8 GPUs per node for training", 256, 32),
         ("12 servers, 4 GPUs each, fine-tuning", 48, 12),
+        # the GPUs right after the nodes' word are each node's, never the cluster's
+        ("We'd like 64 nodes of 8 GPUs for LLM pretraining; our site has 5 MW", 512, 64),
+        ("64 servers x 8 GPUs for training", 512, 64),
+        ("32 nodes with 4 GPUs, fine-tuning", 128, 32),
         ("fine-tune a 67B model (DeepSeek LLM 67B) on 16 servers, each with 8 GPUs", 128, 16),
     ],
 )

@@ -1001,15 +1001,20 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:each|every\s+(?:one|node|server|system|box|machine))\s+(?:with|having|has|holding|"
         r"containing|of)\s+(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\b"
         r"|(?<![\w.])(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\s+(?:each|apiece|a\s+piece|"
-        r"per\s+(?:node|server|system|box|machine|host))\b",
+        r"per\s+(?:node|server|system|box|machine|host))\b"
+        # "64 nodes of 8 GPUs", "32 servers x 8 GPUs", "16 boxes with 8 GPUs": right after the
+        # nodes' word (the count before it is read by the node rule)
+        r"|(?:(?<=nodes)|(?<=node)|(?<=servers)|(?<=server)|(?<=systems)|(?<=boxes)|(?<=hosts)"
+        r"|(?<=machines))\s*(?:of|with|x|\*|\u00d7)\s*(\d{1,2})\s*(?:x\s*)?(?:nvidia\s+)?gpus?\b"
+        r"(?!\s+(?:each|apiece|a\s+piece|per)\b)",
         lambda m: [
             Reading(
                 "_gpus_per_node",
-                int(m.group(1) or m.group(2)),
-                f"{m.group(1) or m.group(2)} GPUs per node",
+                int(m.group(1) or m.group(2) or m.group(3)),
+                f"{m.group(1) or m.group(2) or m.group(3)} GPUs per node",
             )
         ],
-        needs=("each", "every", "gpu"),
+        needs=("each", "every", "gpu", "node", "server", "system", "box", "host", "machine"),
     ),
     # "8 racks per SU", "SUs of 32 nodes": the size of a scalable unit, not a count of the
     # cluster (the counts pass holds it to the RA's SU)
