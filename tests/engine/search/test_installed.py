@@ -122,3 +122,34 @@ def test_a_successor_in_the_fleets_envelope_is_weighed_by_compute_and_keeps_air_
     assert load_catalog().system(d.platform.system).cooling != "liquid"
     liquid = _design("replace our 128 DGX A100 with liquid-cooled current-generation systems")
     assert not any(a.field == "cooling" for a in liquid.assumptions)
+
+
+def test_a_small_increment_follows_the_standing_installations_rack_layout() -> None:
+    """'we have 62 DGX H100 and want to add 8 more': the 8 on their own would follow DGX BasePOD
+    at the 40 kW default (3 per rack), while the grown SuperPOD's rack plan put them 4 to a rack
+    (2 in the standing part-filled rack): the racks section, the BOM and the rack plan disagreed,
+    and a new rack stood at 40.8 kW over the 40 kW the design stated. The increment now follows
+    the installation's layout, said as an assumption, with no margin held against it."""
+    from clustergen.engine.assemble import assemble_design
+    from clustergen.engine.report.words import compute_rack_words
+
+    d = _design("we have 62 DGX H100 and want to add 8 more")
+    rack = d.racks.compute
+    assert rack.rack_power_limit_kw == 40.8
+    assert rack.nodes_per_rack == 4
+    assert any(
+        a.field == "rack_power_kw" and "existing installation" in a.reason for a in d.assumptions
+    )
+    assert all(c.name != "rack power margin" for c in d.checks)
+    # every new node is placed once: in the new racks the section counts, or a standing rack's
+    # free slots, which the section's words say
+    racked = sum(g.racks * g.nodes for g in rack.rack_loads)
+    assert racked < d.compute.nodes
+    assert (
+        f"{d.compute.nodes - racked} more nodes in standing racks' free slots"
+        in compute_rack_words(d)
+    )
+    # a rebuild from the design's request and choices is the same design
+    again = assemble_design(load_catalog(), d.request, d.choices)
+    assert again.checks == d.checks
+    assert again.racks == d.racks

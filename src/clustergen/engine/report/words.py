@@ -261,7 +261,12 @@ def compute_rack_words(d: Design) -> str:
         )
     full = f"{plural(r.nodes_per_rack, 'node')} per rack at {r.rack_power_kw:.1f} kW"
     if part:  # the last rack holds what is left
-        return f"{full}, the last rack {plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW"
+        full += f", the last rack {plural(part[0].nodes, 'node')} at {nodes_kw:.1f} kW"
+    # an increment's nodes past its new racks' take the free slots of a standing rack
+    racked = sum(g.racks * g.nodes for g in r.rack_loads)
+    if d.expansion is not None and r.rack_loads and racked < d.compute.nodes:
+        more = d.compute.nodes - racked
+        full += f"; {more} more node{'s' if more != 1 else ''} in standing racks' free slots"
     return full
 
 

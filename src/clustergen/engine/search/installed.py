@@ -13,7 +13,8 @@ from clustergen.engine.assemble import assemble_design
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.request import EXISTING_FIELDS, DesignRequest
-from clustergen.engine.sizing.expansion import expand_design, system_of
+from clustergen.engine.sizing.expansion import expand_design
+from clustergen.engine.sizing.platform import installation_layout, system_of
 
 Plan = Callable[[Catalog, DesignRequest], Design]
 
@@ -46,9 +47,39 @@ def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Desi
                     f"its reference architecture ({arch.id}) builds it; the increment joins it",
                 )
             )
-    increment = plan(catalog, ask).model_copy(update={"request": request})
+    laid_out = _installation_racks(catalog, request, ask)
+    if laid_out is not None:
+        ask = ask.model_copy(update={"rack_power_kw": laid_out[0]})
+        notes.append(laid_out[1])
+    increment = plan(catalog, ask)
+    if laid_out is not None:
+        # a choice of the design, so a rebuild from it lays it out alike; the layout's limit is
+        # the installation's, as a fresh design's RA limit is its own: no margin is held against
+        # it (the checks hold none on a rebuild either: `installation_layout`)
+        choices = increment.choices.model_copy(update={"rack_power_kw": laid_out[0]})
+        checks = [c for c in increment.checks if c.name != "rack power margin"]
+        increment = increment.model_copy(update={"choices": choices, "checks": checks})
+    increment = increment.model_copy(update={"request": request})
     d = expand_design(catalog, request, increment, lambda rq, ch: assemble_design(catalog, rq, ch))
     return d.model_copy(update={"assumptions": [*notes, *d.assumptions]}) if notes else d
+
+
+def _installation_racks(
+    catalog: Catalog, request: DesignRequest, ask: DesignRequest
+) -> tuple[float, Assumed] | None:
+    """The rack limit of the standing installation's layout for the increment
+    (`installation_layout`), with the assumption that says so."""
+    arch = installation_layout(catalog, request, ask.platform, ask.fabric) if ask.platform else None
+    if arch is None or arch.rack_power_kw is None:
+        return None
+    note = Assumed(
+        field="rack_power_kw",
+        value=f"{arch.rack_power_kw:g}",
+        reason=f"rack limit not given: the existing installation's rack layout ({arch.name}), "
+        "which the increment's racks follow",
+        source=arch.source,
+    )
+    return arch.rack_power_kw, note
 
 
 def _dense_tflops(catalog: Catalog, system: System, precision: str) -> float | None:

@@ -14,7 +14,6 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
-from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.bom import BomLine
@@ -36,8 +35,8 @@ from clustergen.engine.model.request import DesignRequest, Fabric
 from clustergen.engine.sizing.bom import as_bom_lines, build_bom, totals
 from clustergen.engine.sizing.checks import check
 from clustergen.engine.sizing.inventory import SUPPORT, USABLE_U, increment_of
-from clustergen.engine.sizing.platform import it_cap_w
-from clustergen.errors import InfeasibleDesignError, RequestError
+from clustergen.engine.sizing.platform import existing_nodes, it_cap_w, system_of
+from clustergen.errors import InfeasibleDesignError
 from clustergen.units import plural, watts
 
 #: builds one whole design from a request and choices (the assembly, passed down to this layer)
@@ -227,7 +226,7 @@ def expand_design(catalog: Catalog, request: DesignRequest, d: Design, build: Bu
             f"({_link_gbps(old):g}G): mixing generations in one fabric needs the same link "
             "speed; build the increment as its own pod, or add more of the existing platform"
         )
-    nodes = _existing_nodes(catalog, request, old)
+    nodes = existing_nodes(catalog, request, old)
     if nodes is None:
         note = Assumed(
             field="existing_gpus",
@@ -247,38 +246,8 @@ def expand_design(catalog: Catalog, request: DesignRequest, d: Design, build: Bu
     return _expanded(catalog, request, d, standing, grown, room, old, nodes, [])
 
 
-def system_of(catalog: Catalog, name: str, beside: str | None) -> System:
-    """A system id, or a GPU id as the system its reference architecture builds it on (the
-    design's own platform when it carries that GPU)."""
-    systems = catalog.all(System)
-    if name in {s.id for s in systems}:
-        return catalog.system(name)
-    if beside and catalog.system(beside).gpu == name:
-        return catalog.system(beside)
-    for arch in catalog.all(Architecture):
-        for sid in arch.systems:
-            if catalog.system(sid).gpu == name:
-                return catalog.system(sid)
-    raise RequestError(f"no system in the catalog builds {name}", field="existing_platform")
-
-
 def _link_gbps(system: System) -> float | None:
     return None if system.compute is None else system.compute.port_speed_gbps
-
-
-def _existing_nodes(catalog: Catalog, request: DesignRequest, system: System) -> int | None:
-    if request.existing_nodes:
-        return request.existing_nodes
-    if request.existing_gpus:
-        return math.ceil(request.existing_gpus / system.gpus_per_node)
-    if request.existing_sus:
-        # as the RA builds them: SU 1 gives a node slot to the fabric manager (H100 RA Table 4)
-        arch = catalog.architecture_for(system.id, request.existing_fabric or request.fabric)
-        if arch is None:
-            return None
-        slot = 1 if arch.fabric_manager_links else 0
-        return request.existing_sus * arch.su_nodes - slot
-    return None
 
 
 def _standing_request(

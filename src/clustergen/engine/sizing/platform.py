@@ -7,10 +7,14 @@ builders above it all import from here and nothing here imports them back.
 
 from __future__ import annotations
 
+import math
+
+from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Entry, Gpu, System
 from clustergen.engine.model.bounds import MAX_POWER_W, MAX_PUE, MIN_PUE, check_number
 from clustergen.engine.model.compute import CapBasis, NodePower, NodePowerBasis
+from clustergen.engine.model.request import DesignRequest
 from clustergen.errors import CatalogGapError, NotFoundError, RequestError
 from clustergen.units import ceil_div
 
@@ -184,3 +188,53 @@ def _kin_hint(catalog: Catalog, gpu_id: str) -> str:
     kin = sorted(s.id for s in catalog.all(System) if (s.gpu or "").split("-")[0] == family)
     add = "or add a system built on it to the catalog (CONTRIBUTING.md, adding hardware)"
     return f"name a system with a {family.upper()} GPU ({', '.join(kin)}), {add}" if kin else add
+
+
+def system_of(catalog: Catalog, name: str, beside: str | None) -> System:
+    """A system id, or a GPU id as the system its reference architecture builds it on (the
+    design's own platform when it carries that GPU)."""
+    systems = catalog.all(System)
+    if name in {s.id for s in systems}:
+        return catalog.system(name)
+    if beside and catalog.system(beside).gpu == name:
+        return catalog.system(beside)
+    for arch in catalog.all(Architecture):
+        for sid in arch.systems:
+            if catalog.system(sid).gpu == name:
+                return catalog.system(sid)
+    raise RequestError(f"no system in the catalog builds {name}", field="existing_platform")
+
+
+def existing_nodes(catalog: Catalog, request: DesignRequest, system: System) -> int | None:
+    """The existing installation's nodes as the request states them (nodes, GPUs or SUs)."""
+    if request.existing_nodes:
+        return request.existing_nodes
+    if request.existing_gpus:
+        return math.ceil(request.existing_gpus / system.gpus_per_node)
+    if request.existing_sus:
+        # as the RA builds them: SU 1 gives a node slot to the fabric manager (H100 RA Table 4)
+        arch = catalog.architecture_for(system.id, request.existing_fabric or request.fabric)
+        if arch is None:
+            return None
+        slot = 1 if arch.fabric_manager_links else 0
+        return request.existing_sus * arch.su_nodes - slot
+    return None
+
+
+def installation_layout(
+    catalog: Catalog, request: DesignRequest, platform: str, fabric: str | None
+) -> Architecture | None:
+    """The reference architecture whose rack layout an increment of `platform` follows: the
+    standing installation's (of the same platform, its size stated), when the request states
+    no rack limit; None otherwise. Its new nodes fill the standing racks' free slots and new
+    racks as that layout does (a SuperPOD's 4 DGX H100 at 40.8 kW), not at the default a small
+    cluster of its own would take (3 at 40 kW)."""
+    standing = request.existing_platform or request.platform  # unstated: the platform named
+    if request.rack_power_kw is not None or not standing:
+        return None
+    old = system_of(catalog, standing, None)
+    if system_of(catalog, platform, None).id != old.id:
+        return None  # another platform's racks are laid out as its own
+    nodes = existing_nodes(catalog, request, old)
+    arch = catalog.architecture_for(old.id, fabric, nodes) if nodes else None
+    return arch if arch is not None and arch.rack_power_kw else None
