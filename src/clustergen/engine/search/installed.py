@@ -117,6 +117,12 @@ def plan_replacement(catalog: Catalog, request: DesignRequest, plan: Plan) -> De
                 reason=f"no envelope stated: the replaced fleet's own power, {basis}",
             )
         )
+    elif (
+        request.power_cap_w is not None and request.fit is None and not request.replaced_one_for_one
+    ):
+        # a stated cap bounds the successor as the fleet's own envelope does: it fills the cap,
+        # never a reason to refuse ("replace 64 V100 nodes with something that fits in 400 kW")
+        ask = request.model_copy(update={"fit": True})
     if request.cooling is None and request.platform is None and old.cooling == "air":
         # the successor stands where the fleet stood: an air-cooled hall takes air-cooled
         # systems unless the request asks for liquid

@@ -185,3 +185,69 @@ def test_a_cap_left_for_the_increment_is_the_increments_own(text: str) -> None:
 )
 def test_a_cap_with_no_word_of_what_is_left_holds_everything(text: str) -> None:
     assert parse_request(load_catalog(), text).power_cap_scope is None
+
+
+@pytest.mark.parametrize(
+    ("text", "replaced", "gpus"),
+    [
+        # issue #36/#37 inputs: V100 fleets read as A100 fleets are
+        (
+            "We have an aging V100 cluster of 64 nodes and want to replace it within 400 kW",
+            "v100-sxm2-32gb",
+            512,
+        ),
+        (
+            "Replace 64 V100 nodes with something that fits in the same 400 kW",
+            "v100-sxm2-32gb",
+            512,
+        ),
+        ("replace 32 DGX-1 with DGX B200", "dgx-1", 256),
+        ("our 16 DGX-2 systems need replacing with H200, same throughput", "dgx-2", 256),
+        ("64 DGX-1 to H200", "dgx-1", 512),
+        ("upgrade our 32 DGX1 fleet to DGX B200", "dgx-1", 256),
+        ("replace our 512 Tesla V100s with B200, same throughput", "v100-sxm2-32gb", 512),
+        ("our 256 V100 GPUs need to be replaced by B200", "v100-sxm2-32gb", 256),
+        # the same words on an A100 fleet
+        (
+            "We have an aging A100 cluster of 64 nodes and want to replace it within 400 kW",
+            "a100-80gb",
+            512,
+        ),
+        ("64 DGX A100 to H200", "dgx-a100", 512),
+    ],
+)
+def test_a_volta_fleet_is_read_as_the_fleet_replaced(text: str, replaced: str, gpus: int) -> None:
+    r = parse_request(load_catalog(), text)
+    assert r.replaced_platform == replaced
+    assert r.replaced_gpus == gpus
+    # the old fleet is never the design's platform, nor its node count the design's
+    assert r.platform not in {"dgx-1", "dgx-2"}
+    assert r.gpu != "v100-sxm2-32gb"
+    assert r.nodes is None or "V100" not in text
+
+
+def test_the_fleets_count_after_its_name_is_the_fleets_not_the_designs() -> None:
+    r = parse_request(
+        load_catalog(),
+        "We have an aging V100 cluster of 64 nodes and want to replace it within 400 kW",
+    )
+    assert (r.replaced_gpus, r.nodes, r.gpus) == (512, None, None)
+
+
+def test_same_throughput_of_a_dgx_2_fleet_is_its_fp16_tensor_compute() -> None:
+    """16 DGX-2 = 256 V100 at 125 TFLOPS dense (datasheet): 32 PFLOPS to deliver."""
+    r = parse_request(
+        load_catalog(), "our 16 DGX-2 systems need replacing with H200, same throughput"
+    )
+    assert r.compute_pflops == pytest.approx(256 * 125 / 1e3)
+    assert r.gpu == "h200"
+    assert not [u for u in r.understood if u.startswith("not understood")]
+
+
+def test_nodes_of_a_v100_are_its_8_gpu_servers_not_the_16_gpu_dgx_2() -> None:
+    r = parse_request(load_catalog(), "replace our 64 V100 nodes with B200, same throughput")
+    assert r.replaced_gpus == 512
+
+
+def test_a_bare_to_between_counts_of_one_gpu_replaces_nothing() -> None:
+    assert parse_request(load_catalog(), "scale from 64 to 128 H100").replaced_platform is None

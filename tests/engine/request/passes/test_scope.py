@@ -186,6 +186,7 @@ def test_a_clause_number_and_rfp_wording_are_not_left_over() -> None:
             # the DGX systems, and the NVL72 rack sold as DGX GB200
             [
                 *("dgx-a100", "dgx-a100-320gb", "dgx-b200", "dgx-b300", "dgx-h100", "dgx-h200"),
+                *("dgx-1", "dgx-2"),
                 "gb200-nvl72",
             ],
             None,

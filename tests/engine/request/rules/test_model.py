@@ -168,7 +168,7 @@ def test_a_memory_size_the_entry_lacks_is_another_part_refused(text: str, name: 
         ("serve llama 3.1 8b on T4 at 100 tokens/s", "t4"),
         ("serve llama 3.1 8b on 8 T4s at 100 tokens/s", "t4"),
         ("train llama 3.1 8b on 1T tokens using MI250X", "mi250x"),
-        ("on V100 train 8b on 1B tokens", "v100"),
+        ("on P100 train 8b on 1B tokens", "p100"),
     ],
 )
 def test_a_gpu_the_catalog_lacks_is_refused_never_replaced(text: str, name: str) -> None:

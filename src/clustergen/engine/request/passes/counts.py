@@ -12,6 +12,7 @@ from clustergen.engine.model.request import sizes_workload
 from clustergen.engine.request.draft import Draft, Named, Span
 from clustergen.engine.request.rules.counts import (
     count_before,
+    gpus_per_server,
     racks_to_nodes,
     su_count,
     su_node_count,
@@ -208,8 +209,12 @@ def _one_for_one(r: Draft, old: Named, platform: object) -> None:
     system = counted if counted != platform else old[1] if old[0] == "system" else None
     nodes = r.fields.get("nodes")
     per_node = r.catalog.system(str(system)).gpus_per_node if system else None
+    if per_node is None and old[0] == "gpu":
+        # "replace 64 V100 nodes with something that fits": nodes of the old GPU's own servers
+        # (the fleet's size, not the design's)
+        system, per_node = old[1], gpus_per_server(r.catalog, old[1])
     if not isinstance(nodes, int) or not per_node:
-        return  # GPUs counted, or nodes of a GPU named alone: as many of the new ones
+        return  # GPUs counted
     del r.fields["nodes"]
     r.fields["gpus"] = nodes * per_node
     r.understood.append(

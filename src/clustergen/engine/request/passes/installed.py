@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from clustergen.catalog.models import System
 from clustergen.engine.request.draft import Draft, Named
-from clustergen.engine.request.rules.counts import WORD_COUNTS, count_before
+from clustergen.engine.request.rules.counts import WORD_COUNTS, count_before, gpus_per_server
 from clustergen.errors import RequestError
 from clustergen.units import plural
 
@@ -379,12 +378,6 @@ def _read_details(r: Draft) -> None:
         r.take(m.start(), m.end(), f"{m.group(0)!r} -> the existing installation's IT power")
 
 
-def _gpus_per_node(r: Draft, gpu: str) -> int:
-    """GPUs in one server of a GPU's own systems (8 for an SXM part), the most any has."""
-    systems = [x for x in r.catalog.all("systems", System) if x.gpu == gpu and x.gpus_per_node]
-    return max((x.gpus_per_node or 1 for x in systems), default=1)
-
-
 def read_replaced_details(r: Draft) -> None:
     """The fleet a request replaces, as fields: its platform, its GPUs (the count beside its
     name) and its draw when stated ("our 64 DGX A100 draw 420 kW"). A pass: it reads the name
@@ -399,13 +392,41 @@ def read_replaced_details(r: Draft) -> None:
         unit = re.match(r"\s*(gpus?|accelerators?)\b", r.low[e:])
         nodes = re.match(r"\s*(nodes?|servers?|systems?|boxes|machines)\b", r.low[e:])
         if kind == "gpu" and nodes:  # "our 128 A100 nodes": nodes of the GPU's own servers
-            per = _gpus_per_node(r, eid)
+            per = gpus_per_server(r.catalog, eid)
         r.fields["replaced_gpus"] = count.value * (1 if unit else per or 1)
+    elif (m := _FLEET_OF.match(r.low, e)) and r.free(m):
+        _fleet_of(r, m, kind, eid)
     if (m := _DRAW.search(r.low)) and r.free(m):
         watts = float(m.group(1).replace(",", "")) * (1e6 if m.group(2) == "mw" else 1e3)
         r.fields["replaced_power_w"] = watts
         r.take(m.start(), m.end(), f"{m.group(0)!r} -> the replaced fleet's power")
     _same_compute(r, kind, eid)
+
+
+#: the fleet's count after its name: "an aging V100 cluster of 64 nodes", "our A100 fleet of
+#: 512 GPUs"
+_FLEET_OF = re.compile(
+    r"\s*(?:gpu\s+|dgx\s+)?(?:cluster|fleet|installation|pod|farm|estate|deployment|system)\s+"
+    r"of\s+(?P<n>\d[\d,]*)\s+(?P<u>(?P<g>gpus?|accelerators?)|nodes?|servers?|systems?|boxes|"
+    r"machines)\b"
+)
+
+
+def _fleet_of(r: Draft, m: re.Match[str], kind: str, eid: str) -> None:
+    """The count of "<name> cluster of N nodes" is the replaced fleet's, not the design's."""
+    n = int(m.group("n").replace(",", ""))
+    if n <= 0:
+        return
+    per = 1
+    if not m.group("g"):
+        per = (
+            r.catalog.system(eid).gpus_per_node
+            if kind == "system"
+            else gpus_per_server(r.catalog, eid)
+        )
+    r.fields["replaced_gpus"] = n * (per or 1)
+    start = m.start("n")
+    r.take(start, m.end(), f"{r.low[start : m.end()]!r} -> the fleet replaced")
 
 
 #: the successor is to match the fleet ("same throughput", "like-for-like performance")

@@ -483,6 +483,15 @@ _REPLACE_BETWEEN = re.compile(
     r"transition(?:ing)?|refresh(?:ing)?)\s+(?:them\s+|it\s+|everything\s+|all\s+of\s+it\s+)?"
     r"(?:over\s+)?(?:to|onto)\s+(?:the\s+|a\s+)?$"
 )
+#: "our 16 DGX-2 systems need replacing with H200", "our DGX-1s are to be replaced by B200",
+#: "64 DGX-1 to H200": the verb (or a bare "to") after the first name, before the second
+_REPLACE_AFTER = re.compile(
+    r"[^.;!?]{0,60}?\b(?P<v>(?:needs?|want|wants|have|has)\s+(?:to\s+be\s+)?replac(?:ing|ed)|"
+    r"(?:is|are)\s+(?:being\s+|to\s+be\s+|due\s+to\s+be\s+)?replaced|"
+    r"replac(?:e|ing)\s+(?:it|them|those|these))\s+(?:with|by)\s+(?:the\s+|a\s+)?$"
+    r"|(?:\s*(?:gpus?|nodes?|servers?|systems?|s))?\s*(?P<to>to|->|=>|\u2192)\s*$"
+)
+_UNIT_ONLY = re.compile(r"\s*(?:(?:gpus?|nodes?|servers?|systems?|boxes|machines|s)\b)?\s*")
 _REPLACE_JOIN = re.compile(
     r"^[^.;!?]{0,40}?\b(?:with|by|to|for|into|(?:now\s+)?(?:want|need|would\s+like|go\s+with|"
     r"take))\b[^.;!?]{0,20}$"
@@ -556,6 +565,11 @@ def read_replaced_fleet(r: Draft) -> None:
         if not (verb and _REPLACE_JOIN.match(r.low[e_old:s_new])):
             verb = _REPLACE_BETWEEN.match(r.low, e_old, s_new)
             v_start, v_end = verb.span("v") if verb else (0, 0)
+        if not verb and (after := _REPLACE_AFTER.match(r.low, e_old, s_new)):
+            verb = after
+            v_start, v_end = after.span("v") if after.group("v") else after.span("to")
+            if _UNIT_ONLY.fullmatch(r.low, e_old, v_start):  # "16 DGX-2 systems need replacing"
+                v_start = e_old + len(r.low[e_old:v_start]) - len(r.low[e_old:v_start].lstrip())
         if not verb or named[old] == named[new]:
             continue
         eid = named[new][1]
@@ -585,6 +599,17 @@ _CURRENT_SUCCESSOR = re.compile(
 )
 
 
+#: a verb after the only name that retires it: "V100 cluster of 64 nodes and want to replace
+#: it", "our 16 DGX-2 systems need replacing", "our DGX-1s are being retired"
+_RETIRED_AFTER = re.compile(
+    r"[^.;!?]{0,80}?\b(?P<v>(?:replac(?:e|ing)|retir(?:e|ing)|refresh(?:ing)?|upgrad(?:e|ing)|"
+    r"decommission(?:ing)?|swap(?:ping)?\s+out)\s+(?:it|them|those|these|that|this)\b|"
+    r"(?:needs?|due\s+for)\s+(?:to\s+be\s+)?(?:replac(?:ing|ed|ement)|retir(?:ing|ed|ement)|"
+    r"refresh(?:ing|ed)?)\b|(?:is|are)\s+(?:being\s+|to\s+be\s+|due\s+to\s+be\s+)?"
+    r"(?:replaced|retired|decommissioned)\b)"
+)
+
+
 def _replaced_by_current(r: Draft) -> None:
     """A fleet replaced by "current-generation systems", no part named: the old name is what
     is replaced (so its count counts GPUs one for one) and the planner picks among current
@@ -605,12 +630,22 @@ def _replaced_by_current(r: Draft) -> None:
             and r.low[retire.end() : s_old].count(" ") <= 6
         )
         verb = retire if alone else verb
+        # "an aging V100 cluster ... want to replace it", "our DGX-1s need replacing": the only
+        # name, retired by a verb after it
+        later = _RETIRED_AFTER.match(r.low, e_old)
+        if (
+            not (verb and (succ or alone))
+            and later
+            and len([k for k, _ in r.named if k != "model"]) == 1
+        ):
+            verb, alone = later, True
         if not verb or not (succ or alone):
             continue
         r.take(
             s_old, e_old, f"{r.low[s_old:e_old]!r} -> replaced (the design is for its successor)"
         )
-        r.take(verb.start(), verb.end(), f"{verb.group(0)!r} -> the design replaces a fleet")
+        v_start, v_end = verb.span("v") if verb is later else verb.span()
+        r.take(v_start, v_end, f"{r.low[v_start:v_end]!r} -> the design replaces a fleet")
         if succ:
             words = r.low[e_old + succ.start() : e_old + succ.end()].strip()
             r.take(e_old + succ.start(), e_old + succ.end(), f"{words!r} -> among current systems")

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
+from clustergen.catalog.models import System
 from clustergen.errors import RequestError
 from clustergen.units import plural
 
@@ -229,3 +230,12 @@ def racks_to_nodes(catalog: Catalog, system_id: str, racks: int) -> tuple[int, s
     return nodes, (
         f"{plural(racks, 'rack')} x {plural(arch.nodes_per_rack, 'node')} per rack ({arch.id})"
     )
+
+
+def gpus_per_server(catalog: Catalog, gpu: str) -> int:
+    """GPUs in one server of a GPU's own systems: 8 where one of them is an 8-GPU server (the
+    HGX/DGX baseboard: "64 V100 nodes" are DGX-1-class, not 16-GPU DGX-2s), else the most any
+    has."""
+    counts = {x.gpus_per_node for x in catalog.all("systems", System) if x.gpu == gpu}
+    counts.discard(0)
+    return 8 if 8 in counts else max(counts, default=1)
