@@ -153,3 +153,12 @@ def test_a_small_increment_follows_the_standing_installations_rack_layout() -> N
     again = assemble_design(load_catalog(), d.request, d.choices)
     assert again.checks == d.checks
     assert again.racks == d.racks
+
+
+def test_a_successor_built_to_the_fleets_envelope_says_the_count_was_the_fleets() -> None:
+    """'replace 32 DGX A100 with DGX B200' asked for no GPU count: the 256 are the fleet's, one
+    for one, and the design the most that fit its envelope; never '256 GPUs asked for'."""
+    d = _design("replace 32 DGX A100 with DGX B200")
+    assert d.notice is not None
+    assert "one for one with the fleet replaced" in d.notice
+    assert "asked for" not in d.notice

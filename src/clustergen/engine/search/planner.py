@@ -73,10 +73,18 @@ def _fitted(catalog: Catalog, request: DesignRequest, why: str) -> Design:
         if request.nodes
         else "the workload's GPUs"
     )
-    line = (
-        f"built to fit: {asked} asked for do not fit {bound_words(request)}, so this is the largest "
-        f"design that does ({d.compute.gpus:,} GPUs)"
-    )
+    if request.replaced_gpus and request.gpus == request.replaced_gpus:
+        # a fleet's successor counted one for one: the count is the fleet's, not one asked for
+        asked = f"{request.gpus:,} GPUs, one for one with the fleet replaced,"
+        line = (
+            f"built to fit: {asked} do not fit {bound_words(request)}, so this is the largest "
+            f"design that does ({d.compute.gpus:,} GPUs)"
+        )
+    else:
+        line = (
+            f"built to fit: {asked} asked for do not fit {bound_words(request)}, so this is the "
+            f"largest design that does ({d.compute.gpus:,} GPUs)"
+        )
     note = Assumed(field="fit", value=str(d.compute.gpus), reason=why)
     return d.model_copy(update={"notice": line, "assumptions": [note, *d.assumptions]})
 
