@@ -371,3 +371,19 @@ def test_a_single_node_lists_no_fabric_switch_it_does_not_build() -> None:
     assert "precision" in fields
     big = plan_design(cat, parse_request(cat, "512 GPUs training, 5 MW"))
     assert "switch" in {a.field for a in big.assumptions}
+
+
+def test_a_fabric_ruled_out_is_the_compute_fabrics_and_the_storage_networks_say_so() -> None:
+    """'4 GB200 NVL72 racks, no Ethernet': the compute fabric is InfiniBand; the RA's Ethernet
+    storage and in-band networks stay, and the design says so (it built SN5600s unsaid)."""
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "4 GB200 NVL72 racks, no Ethernet"))
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.technology == "infiniband"
+    assert d.fabrics.storage is not None
+    assert d.fabrics.storage.technology == "ethernet"  # the GB200 SuperPOD's SN5600 storage
+    said = [a for a in d.assumptions if a.field == "fabric_excluded"]
+    assert len(said) == 1
+    assert "networks stay ethernet (sn5600)" in said[0].reason
+    plain = plan_design(cat, parse_request(cat, "4 GB200 NVL72 racks"))
+    assert all(a.field != "fabric_excluded" for a in plain.assumptions)

@@ -401,6 +401,26 @@ def _applying(assumed: list[Assumed], fabrics: FabricsSection) -> list[Assumed]:
     return [a for a in assumed if a.field not in _FABRIC_DEFAULTS]
 
 
+def _excluded_elsewhere(inputs: Inputs, fabrics: FabricsSection) -> list[Assumed]:
+    """A fabric ruled out ('no Ethernet') is the compute fabric's: the storage fabric the
+    reference architecture builds of that technology stays, and the design says so."""
+    out = inputs.request.fabric_excluded
+    storage = fabrics.storage
+    if out is None or storage is None or storage.technology != out:
+        return []
+    carried = [r.network for r in fabrics.networks if r.carried_by == "storage"]
+    nets = ["storage", *(n for n in carried if n != "storage")]
+    what = " and ".join(nets) + (" networks stay" if len(nets) > 1 else " network stays")
+    return [
+        Assumed(
+            field="fabric_excluded",
+            value=out,
+            reason=f"read for the compute fabric: the {what} {out} "
+            f"({storage.leaf_switch}), as the design's reference architecture builds it",
+        )
+    ]
+
+
 def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Sized:
     """One pass: every section from the inputs and the sections before it. Raises OverCap when
     the design is over its IT cap or its capital budget (unless `check_cap` is off)."""
@@ -475,6 +495,7 @@ def size_once(inputs: Inputs, reserve: Reserve, *, check_cap: bool = True) -> Si
     compute = compute_section(inputs, nodes, cf.scalable_units if cf else 1, su_nodes, cap_solve)
     if ns.compute is not None:
         notes.warnings += [n for n in ns.compute.notes if "not attached" in n][:1]
+    notes.assumed += _excluded_elsewhere(inputs, fabrics)
     if inputs.estimate is not None:
         # a first token people wait tens of seconds for is said before anything else
         slow = [t for t in inputs.estimate.warnings if is_slow_first_token(t)]
