@@ -442,7 +442,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
         ),
         (
             "offline, MLPerf runs, dense",
-            "MLPerf v5.1 Llama 3.1 8B offline run (forward model)",
+            "MLPerf v5.1 Llama 3.1 8B (forward model) and 405B offline runs",
             [r.error for r in offline if not r.moe],
             BANDS_DENSE_PCT[1],
         ),

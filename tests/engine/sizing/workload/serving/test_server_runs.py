@@ -93,6 +93,14 @@ OUTSIDE_BAND = {
     "mlperf-5.0-nvidia-b200x8-llama-3.1-405b-server",
     "mlperf-5.0-nvidia-gb200x72-llama-3.1-405b-server",
     "mlperf-5.1-nvidia-b200x8-llama-3.1-405b-interactive",
+    # modelled 45 % over: GB300's FP4 peak is 1.5 x GB200's (15 and 10 PFLOPS dense,
+    # catalog/gpus.yaml), and the model carries it whole (no TensorRT-LLM table for GB300 to
+    # anchor it), where the v5.1 405B runs got 1.09 x GB200's per GPU offline and 1.06 x in the
+    # server scenario (offline modelled +22 %, GB200 -11 %: offline_runs.yaml). NVIDIA ran TP2
+    # replicas (its config), the model's choice; at the run's load (26.6 in flight per
+    # replica) the modelled p99 TTFT and TPOT are 15-17 % under the log's, and the run stopped
+    # at 79 % of the TTFT limit and 57 % of the TPOT one where the model fills the batch to 6 s
+    "mlperf-5.1-nvidia-gb300x72-llama-3.1-405b-server",
     # modelled 48 % over (server +25 %, offline +18 %). NVIDIA's v5.1 configs ran the three
     # scenarios on one engine: TP1, batch up to 6,000, max_num_tokens 12,000 (one 940-token
     # prompt is one chunk), inflight batching with chunked context; only the loadgen target
