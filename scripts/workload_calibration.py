@@ -424,7 +424,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
         ),
         (
             "server, p99 limits, short prompts",
-            "MLPerf v5.0/v5.1 Llama 2 70B server runs: output tokens/s per GPU",
+            "MLPerf v5.0/v5.1 Llama 2 70B server and interactive runs: output tokens/s per GPU",
             [r.error for r in runs if r.model == "llama-2-70b"],
             BANDS_DENSE_PCT[0] + BAND_LIMITED_EXTRA_PCT,
         ),
@@ -442,7 +442,7 @@ def regime_rows() -> list[tuple[str, str, list[float], float]]:
         ),
         (
             "offline, MLPerf runs, dense",
-            "MLPerf v5.1 Llama 3.1 8B offline run (forward model)",
+            "MLPerf v5.1 Llama 3.1 8B (forward model) and 405B offline runs",
             [r.error for r in offline if not r.moe],
             BANDS_DENSE_PCT[1],
         ),

@@ -82,15 +82,40 @@ RUNS: list[dict[str, Any]] = yaml.safe_load(
 #: runs held only to the regime's worst case (below), each for a reason the model does not
 #: carry: MLPerf v5.0 on Blackwell ran an FP4 stack 30-40 % slower than the same GPUs five
 #: months later (B200 405B server: 845 then 1,240 tokens/s); B200 under the interactive limits
-#: is modelled 33 % over where GB200 at the same limits is matched (the layout NVIDIA ran on an
-#: 8-GPU domain is not known): recorded, not tuned away
+#: is modelled 33 % over where GB200 at the same limits is matched. Read 2026-11-29 (NVIDIA's
+#: v5.1 configs, closed/NVIDIA/configs/<system>/<scenario>/<benchmark>.py, through the copy
+#: ykamiset/inference_results_v5.1): NVIDIA ran 405B as TP4 replicas on both B200 (two per
+#: 8-GPU board: batch 256, max_num_tokens 1536 interactive, 2048 server) and GB200 (1024
+#: interactive, 2048 server), the layout the model chooses; the B200 run's interactive rate
+#: per replica is 0.68 x GB200's where its server rate is 0.96 x (modelled 0.91 x and 0.92 x):
+#: a B200-only loss under the tight limits, not the layout: recorded, not tuned away
 OUTSIDE_BAND = {
     "mlperf-5.0-nvidia-b200x8-llama-3.1-405b-server",
     "mlperf-5.0-nvidia-gb200x72-llama-3.1-405b-server",
     "mlperf-5.1-nvidia-b200x8-llama-3.1-405b-interactive",
-    # modelled 48 % over: at 940-token prompts the 8B replica is compute-bound on its prompts,
-    # so the 500 ms / 30 ms limits cost it 5 % where the run lost 20 % to them (as the 405B
-    # B200 interactive run above)
+    # modelled 45 % over: GB300's FP4 peak is 1.5 x GB200's (15 and 10 PFLOPS dense,
+    # catalog/gpus.yaml), and the model carries it whole (no TensorRT-LLM table for GB300 to
+    # anchor it), where the v5.1 405B runs got 1.09 x GB200's per GPU offline and 1.06 x in the
+    # server scenario (offline modelled +22 %, GB200 -11 %: offline_runs.yaml). NVIDIA ran TP2
+    # replicas (its config), the model's choice; at the run's load (26.6 in flight per
+    # replica) the modelled p99 TTFT and TPOT are 15-17 % under the log's, and the run stopped
+    # at 79 % of the TTFT limit and 57 % of the TPOT one where the model fills the batch to 6 s
+    "mlperf-5.1-nvidia-gb300x72-llama-3.1-405b-server",
+    # modelled 48 % over (server +25 %, offline +18 %). NVIDIA's v5.1 configs ran the three
+    # scenarios on one engine: TP1, batch up to 6,000, max_num_tokens 12,000 (one 940-token
+    # prompt is one chunk), inflight batching with chunked context; only the loadgen target
+    # differs (1,100 / 1,000 / 800 queries/s on 8 GPUs), as the model has it (TP1, one chunk).
+    # At 940-token prompts the 8B replica is compute-bound on its prompts (66 % of its step,
+    # a floor of 2 ms of 28), so its throughput is flat in the batch: the 500 ms / 30 ms
+    # limits cost it 5 % where the run lost 20 %. Not the TPOT tail: the v5.1 interactive
+    # logs at hand measure p99 / mean TPOT 1.09-1.10 (GB200 405B, GB200 70B), and the 8B
+    # would need about 3 to lose 20 % on the modelled step (a 10 ms mean step under a 30 ms
+    # p99); not the TTFT (89 ms modelled at p99 of the 500).
+    # The same under-counted loss shows on every dense model under the interactive limits
+    # (run / its server run: 8B 0.80, 70B 0.60, 405B GB200 0.85; modelled 0.95, 0.81, 0.89):
+    # at the GB200 interactive runs' loads the model's mean TPOT is within 3 % of the logs',
+    # but the runs stopped at 84-90 % of the p99 TPOT limit (and 27-76 % of the TTFT one)
+    # where the model fills the batch up to the limit
     "mlperf-5.1-nvidia-b200x8-llama-3.1-8b-interactive",
 }
 #: runs missed by more than half, each for a cause found and not yet modelled (no sourced rule
@@ -198,9 +223,20 @@ def test_md1_tail_is_lighter_than_the_exponential_and_zero_when_mostly_idle() ->
 
 
 TPOT = [r for r in RUNS if "tpot_p99_ms" in r]
+#: GB200 NVL72 405B interactive (v5.1 log): p99 / mean TPOT 1.09 measured, 1.25 modelled at
+#: its load (its server run beside it: 1.23 measured, 1.20 modelled). Its config cut the step's
+#: token budget from the server's 2,048 to 1,024 (max_num_tokens), so a 9,400-token prompt
+#: rides ten steps at half the cost each; the Poisson count of prompts over one request's life
+#: does not see that; the modelled p99 TTFT at its load is 4.7 s where the log has 3.4 s
+TPOT_TAIL_MISSES = {
+    "mlperf-5.1-nvidia-gb200x72-llama-3.1-405b-interactive": (
+        "GB200 405B interactive: p99 / mean TPOT 1.09 measured, 1.25 modelled (a 1,024-token "
+        "step budget; see TPOT_TAIL_MISSES)"
+    ),
+}
 
 
-@pytest.mark.parametrize("run", TPOT, ids=lambda r: r["id"])
+@pytest.mark.parametrize("run", held(TPOT, TPOT_TAIL_MISSES))
 def test_p99_tpot_over_the_mean_follows_the_prompts_riding_along(run: dict[str, Any]) -> None:
     """At the run's load the modelled p99 / mean TPOT is never above the measured ratio (a
     request sees a Poisson count of prompts ride along, no more), and within 0.1 of it where
