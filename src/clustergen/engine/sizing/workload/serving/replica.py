@@ -27,7 +27,9 @@ limits at the percentile asked: so long prompts, which make prefill dominate, cu
 the throughput far more than short ones (a flat derate misses that).
 
 Compute is the dense peak at the precision, bandwidth the HBM's, each with an efficiency fitted to
-TensorRT-LLM's published max-throughput tables (assumptions.yaml `inference-*`); per-GPU efficiency
+TensorRT-LLM's published max-throughput tables (assumptions.yaml `inference-*`); an FP4 model
+runs only its FP4 GEMMs (a dense model's linear layers, a MoE's routed experts) at the FP4 peak,
+attention's math over the context and the rest at the FP8 one; per-GPU efficiency
 falls with tensor parallelism as TP^-exponent (all-reduces per layer). A MoE step reads the shared
 weights and only the experts its tokens route to: E x (1 - (1 - k/E)^tokens) of them.
 """
@@ -477,13 +479,16 @@ def build_replica(
     share = m.experts_per_token / m.experts if m and m.experts and m.experts_per_token else 1.0
     # FLOPs of one token's routed experts, on top of its whole forward at the dense efficiency
     expert_extra = 2 * routed * share * slow if arch.moe else 0.0
-    # the rest of the forward (attention's projections and its math over the cache, the shared
-    # and dense layers) runs at the FP8 peak when only the routed experts are FP4 (the
-    # checkpoint above; TensorRT-LLM tech blog 3, "Precision strategy": "FP8 KV cache and FP8
-    # attention"): FP4's faster tensor cores serve only the routed experts' GEMMs
+    # an FP4 checkpoint runs only some GEMMs at the FP4 peak (`fast`, FLOPs per token), the
+    # rest of the forward at the FP8 one. MoE: only the routed experts are FP4 (the checkpoint
+    # above; TensorRT-LLM tech blog 3, "Precision strategy": "FP8 KV cache and FP8
+    # attention"). Dense: "only the weights and activations of the linear operators within
+    # transformers blocks are quantized" (nvidia/Llama-3.1-405B-Instruct-FP4 model card, read
+    # 2026-11-29), so attention's math over the context (QK^T, PV: arch's attention FLOPs) runs
+    # on the FP8 KV cache (`kv_bytes`) in TensorRT-LLM's FP8 attention kernels, as above
     routed_flops = 2 * routed * share if arch.moe else 0.0
-    rest = _fp8_compute(gpu, n, per_gpu) if precision == "fp4" and arch.moe else None
-    rest = rest or compute
+    fast = routed_flops if arch.moe else 2 * arch.matmul_params()
+    rest = (_fp8_compute(gpu, n, per_gpu) if precision == "fp4" else None) or compute
     # a stage of `tp` GPUs: TP or PP splits the weights once over all the replica's GPUs
     held = (shared * shared_bpp + routed * bpp) if arch.moe else arch.weight_bytes(precision)
     if lay.dep:
@@ -496,16 +501,16 @@ def build_replica(
         pp=pp,
         isl=isl,
         osl=osl,
-        prefill_s=(arch.prefill_flops(isl) - isl * routed_flops) / (rest * eff.prefill)
-        + isl * (routed_flops + expert_extra) / (compute * eff.prefill)
+        prefill_s=(arch.prefill_flops(isl) - isl * fast) / (rest * eff.prefill)
+        + isl * (fast + expert_extra) / (compute * eff.prefill)
         + isl * a2a,
         shared_s=shared_read / bandwidth,  # a look-up reads rows
         # a step streams each touched expert's matrices through a grouped GEMM of a few rows:
         # short reads that reach `expert_read` of the bandwidth the dense weights do
         routed_s=routed * bpp / (expert_bandwidth * eff.expert_read),
         route_share=share,
-        per_seq_s=(arch.decode_flops_per_token(context) - routed_flops) / (rest * eff.decode)
-        + (routed_flops + expert_extra) / (compute * eff.decode)
+        per_seq_s=(arch.decode_flops_per_token(context) - fast) / (rest * eff.decode)
+        + (fast + expert_extra) / (compute * eff.decode)
         + kv_read
         + a2a,
         max_batch=max(0.0, free / (copies * kv_full * (isl + osl))),
