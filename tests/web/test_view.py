@@ -20,6 +20,13 @@ def test_the_first_lines_say_what_was_not_understood_and_how_a_deadline_was_read
     assert "workload: " in sized_for(d)
 
 
+def test_sized_for_says_the_spares_beside_the_size(catalog: Catalog) -> None:
+    d = plan_design(
+        catalog, merge_request(catalog, "512 GPUs training, 5 MW, 2 hot spare nodes", {})
+    )
+    assert sized_for(d).startswith("512 GPUs; 2 spare nodes beside them; training")
+
+
 def test_what_changed_compares_the_figures_a_planner_watches(catalog: Catalog) -> None:
     req = "512 GPUs training, 5 MW"
     before = plan_design(catalog, merge_request(catalog, req, {}))

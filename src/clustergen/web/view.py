@@ -91,6 +91,8 @@ def sized_for(d: Design) -> str:
         parts.append(plural(r.gpus, "GPU"))
     if r.nodes:
         parts.append(plural(r.nodes, "node"))
+    if r.spare_nodes:
+        parts.append(f"{plural(r.spare_nodes, 'spare node')} beside them")
     if r.workload:
         parts.append(r.workload)
     if r.power_cap_w:
