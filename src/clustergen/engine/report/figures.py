@@ -106,7 +106,7 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
     if pw.headroom_w is not None:
         rows.append(("headroom", watts(pw.headroom_w)))
     if c.max_gpus_under_cap is not None:
-        rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
+        rows.append(("most GPUs under the cap", f"{c.max_gpus_under_cap:,}"))
     if d.workload is not None:
         from clustergen.engine.report.documents.workload import headline, interactivity_compact
 
