@@ -362,3 +362,18 @@ def test_the_memo_shows_how_each_phrase_was_read() -> None:
     appendix_b = body.split("## Appendix B.")[1].split("## Appendix C.")[0]
     assert "How the request was read" in appendix_b
     assert "avoided where possible (a preference)" in appendix_b
+
+
+def test_the_racks_bullet_counts_the_racks_beside_compute_as_the_summary_does() -> None:
+    """It said '6 network racks' under a summary of '4 network + 2 storage'."""
+    from clustergen.engine.report.figures import support_racks_words
+
+    d = plan_design(
+        CATALOG, merge_request(CATALOG, "1024 B200 GPUs, 10 PB of storage at 200 GB/s read", {})
+    )
+    words = support_racks_words(d)
+    assert "storage" in words
+    (bullet,) = [line for line in memo.render_memo(d).splitlines() if line.startswith("- Racks:")]
+    *kinds, last = words.split(" + ")
+    assert f"{', '.join(kinds)} and {last} racks" in bullet
+    assert f"{d.racks.network_racks} network racks" not in bullet

@@ -74,6 +74,15 @@ def _fabric_words(f: FabricDesign | None, unit: str) -> str:
     )
 
 
+def _support_racks(d: Design) -> str:
+    """The racks beside the compute racks as the summary table counts them ("4 network and 2
+    storage racks"), never all of them as network racks."""
+    *kinds, last = support_racks_words(d).split(" + ")
+    if not kinds:
+        return plural(d.racks.network_racks, "network rack")
+    return f"{', '.join(kinds)} and {last} racks"
+
+
 def _units(d: Design) -> str:
     return units_text(d) or "no scalable-unit layout (one block of nodes)"
 
@@ -453,7 +462,7 @@ def configuration(d: Design) -> list[str]:
     out.append(
         f"- Racks: {plural(r.compute.compute_racks, 'compute rack')}, "
         f"{compute_rack_words(d)} ({r.compute.cooling} cooling, limited by {r.compute.limited_by}), "
-        f"{plural(r.network_racks, 'network rack')}, {plural(r.pdus, 'PDU')}"
+        f"{_support_racks(d)}, {plural(r.pdus, 'PDU')}"
     )
     if (cooling := cooling_line(d)) is not None:
         out.append(cooling)
