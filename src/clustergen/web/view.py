@@ -20,7 +20,7 @@ from clustergen.engine.report.documents.workload import (
     precision_line,
     workload_lines,
 )
-from clustergen.engine.report.figures import design_rows
+from clustergen.engine.report.figures import design_rows, unknown_standing_draw
 from clustergen.engine.report.scale_words import what_text
 from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
 from clustergen.units import dollars, plural, ratio, watts
@@ -166,7 +166,8 @@ def power_table(d: Design) -> Table:
     if p.cap_w is not None:
         rows.append([f"cap ({p.cap_basis or 'it'})", watts(p.cap_w)])
     if p.headroom_w is not None:
-        rows.append(["headroom", watts(p.headroom_w)])
+        left = "unknown: depends on the existing installation's draw"
+        rows.append(["headroom", left if unknown_standing_draw(d) else watts(p.headroom_w)])
     return Table("power", ["subsystem", "power"], rows, [False, False])
 
 

@@ -103,7 +103,11 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
         rows.append(("power not known", "; ".join(pw.unknown)))
     if pw.estimated:
         rows.append(("power estimates", "; ".join(pw.estimated)))
-    if pw.headroom_w is not None:
+    if pw.headroom_w is not None and unknown_standing_draw(d):
+        # the cap less the increment alone: what is left also waits on what stands, as the
+        # memo's headline and the 'power under cap' check say
+        rows.append(("headroom", "unknown: depends on the existing installation's draw"))
+    elif pw.headroom_w is not None:
         rows.append(("headroom", watts(pw.headroom_w)))
     if c.max_gpus_under_cap is not None:
         rows.append(("most GPUs under the cap", f"{c.max_gpus_under_cap:,}"))
@@ -118,6 +122,13 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
 
         rows.append(("cost", cost_line(d.cost)))
     return rows
+
+
+def unknown_standing_draw(d: Design) -> bool:
+    """An increment under a cap that also holds what stands, whose draw the request leaves
+    unstated: what is left under the cap is unknown."""
+    r = d.request
+    return d.expansion is not None and r.existing_power_w is None and not r.power_cap_scope
 
 
 def _compute_fabric(f: FabricDesign) -> str:

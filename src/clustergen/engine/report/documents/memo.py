@@ -17,7 +17,7 @@ from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
-from clustergen.engine.report.figures import support_racks_words
+from clustergen.engine.report.figures import support_racks_words, unknown_standing_draw
 from clustergen.engine.report.files.bomfile import (
     bom_csv,
     bom_power_w,
@@ -145,9 +145,7 @@ def headline(d: Design) -> str:
     x = d.expansion
     # an increment's headroom under a cap that also holds what stands is known only with the
     # standing draw: without it the checks cannot tell, and neither can the headline
-    unknown_standing = (
-        x is not None and d.request.existing_power_w is None and not d.request.power_cap_scope
-    )
+    unknown_standing = unknown_standing_draw(d)
     if pw.cap_w is not None and pw.headroom_w is not None and unknown_standing:
         text += (
             f"; what is left under the {watts(pw.cap_w)} cap depends on the existing "
