@@ -20,7 +20,7 @@ from clustergen.engine.report.documents.workload import (
     precision_line,
     workload_lines,
 )
-from clustergen.engine.report.figures import design_rows, unknown_standing_draw
+from clustergen.engine.report.figures import design_rows, headroom_words
 from clustergen.engine.report.scale_words import what_text
 from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
 from clustergen.units import dollars, plural, ratio, watts
@@ -165,9 +165,8 @@ def power_table(d: Design) -> Table:
     rows.append([f"facility total (PUE {p.pue:g})", at_least + watts(p.facility_total_w)])
     if p.cap_w is not None:
         rows.append([f"cap ({p.cap_basis or 'it'})", watts(p.cap_w)])
-    if p.headroom_w is not None:
-        left = "unknown: depends on the existing installation's draw"
-        rows.append(["headroom", left if unknown_standing_draw(d) else watts(p.headroom_w)])
+    if (left := headroom_words(d)) is not None:
+        rows.append(["headroom", left])
     return Table("power", ["subsystem", "power"], rows, [False, False])
 
 

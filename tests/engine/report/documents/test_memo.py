@@ -348,6 +348,10 @@ def test_an_expansion_headline_says_what_it_joins_and_no_headroom_it_cannot_know
     assert "join the existing 512-GPU dgx-h100 installation (768 GPUs in all)" in text
     assert "leaving" not in text
     assert "depends on the existing installation's draw" in text
+    # nor does its summary table or power section (they showed the cap less the increment)
+    for line in memo.render_memo(d).splitlines():
+        if line.lower().startswith("| headroom under the cap"):
+            assert "| unknown: depends on the existing installation's draw |" in line
     stated = plan_design(CATALOG, d.request.model_copy(update={"existing_power_w": 500_000.0}))
     assert "leaving" in memo.headline(stated)
 

@@ -17,7 +17,11 @@ from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
-from clustergen.engine.report.figures import support_racks_words, unknown_standing_draw
+from clustergen.engine.report.figures import (
+    headroom_words,
+    support_racks_words,
+    unknown_standing_draw,
+)
 from clustergen.engine.report.files.bomfile import (
     bom_csv,
     bom_power_w,
@@ -197,8 +201,8 @@ def key_figures(d: Design) -> list[str]:
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
     ]
-    if pw.headroom_w is not None:
-        rows.append(("Headroom under the cap", watts(pw.headroom_w)))
+    if (left := headroom_words(d)) is not None:
+        rows.append(("Headroom under the cap", left))
     rows.append(
         (
             "Storage",
@@ -475,8 +479,8 @@ def power_section(d: Design) -> list[str]:
     out += [f"| {r.label} | {r.text} |" for r in power_rows(d)]
     out.append(f"| **IT total** | **{watts(pw.it_total_w)}** |")
     out.append(f"| facility at PUE {pw.pue:g} | {watts(pw.facility_total_w)} |")
-    if pw.headroom_w is not None:
-        out.append(f"| headroom under the cap | {watts(pw.headroom_w)} |")
+    if (left := headroom_words(d)) is not None:
+        out.append(f"| headroom under the cap | {left} |")
     if pw.unknown:
         out.append(f"\nNot in the totals (unknown): {'; '.join(pw.unknown)}.")
     out += heat_lines(d)
