@@ -381,3 +381,13 @@ def test_the_racks_bullet_counts_the_racks_beside_compute_as_the_summary_does() 
     *kinds, last = words.split(" + ")
     assert f"{', '.join(kinds)} and {last} racks" in bullet
     assert f"{d.racks.network_racks} network racks" not in bullet
+
+
+def test_a_risk_is_one_sentence_never_a_lower_case_one_after_a_full_stop() -> None:
+    """It read '... (4.7%) left. the most loaded rack; ...'."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "1024 B200 GPUs, 2:1 oversubscription", {}))
+    lines = [ln for ln in memo.risks(d) if ln.startswith(("- WARN", "- FAIL", "- INFO"))]
+    assert lines
+    for line in lines:
+        assert not re.search(r"\. [a-z]", line), line
+        assert line.endswith(".")

@@ -514,7 +514,9 @@ def risks(d: Design) -> list[str]:
     for ch in d.checks:
         mark = ch.status
         if mark != "PASS":
-            out.append(f"- {mark} {ch.name}: {ch.figure}. {ch.detail}")
+            # one sentence: the detail runs on in lower case ("left; the most loaded rack")
+            why = f"; {ch.detail.rstrip('.')}" if ch.detail else ""
+            out.append(f"- {mark} {ch.name}: {ch.figure}{why}.")
     out += [f"- Unknown: {u}." for u in v.unknowns]
     placeholders = [ln for ln in d.bom if ln.placeholder]
     if placeholders:
