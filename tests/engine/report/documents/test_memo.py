@@ -391,3 +391,11 @@ def test_a_risk_is_one_sentence_never_a_lower_case_one_after_a_full_stop() -> No
     for line in lines:
         assert not re.search(r"\. [a-z]", line), line
         assert line.endswith(".")
+
+
+def test_a_summary_with_no_network_rack_says_where_the_switches_are() -> None:
+    """It read 'Racks | 1 compute + 0 network' where the terminal says why."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "8 H200 GPUs for inference", {}))
+    assert d.racks.network_racks == 0
+    (row,) = [ln for ln in memo.render_memo(d).splitlines() if ln.startswith("| Racks |")]
+    assert "+ 0 network (switches and servers in a compute rack) |" in row

@@ -196,7 +196,9 @@ def key_figures(d: Design) -> list[str]:
             + ", ".join(f"{p.role} pool {p.racks}" for p in d.pools)
             + ")"
             if d.pools
-            else f"{r.compute.compute_racks} compute + {support_racks_words(d)}",
+            else f"{r.compute.compute_racks} compute + {support_racks_words(d)}"
+            # '1 compute + 0 network' said why, as the terminal says it
+            + (" (switches and servers in a compute rack)" if not r.network_racks else ""),
         ),
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
