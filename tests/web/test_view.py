@@ -36,3 +36,15 @@ def test_what_changed_compares_the_figures_a_planner_watches(catalog: Catalog) -
     assert rows["GPUs"] == ("512", "512", False)
     assert rows["facility MW"][2] is True  # the same IT load at a lower PUE
     assert rows["IT MW"][2] is False
+
+
+def test_the_power_table_leaves_an_increments_headroom_unknown_without_the_standing_draw(
+    catalog: Catalog,
+) -> None:
+    """It showed the cap less the increment alone, as if nothing stood under the cap."""
+    from clustergen.web.view import power_table
+
+    text = "We have 64 DGX B200 nodes; add 32 more, site IT cap 2 MW"
+    d = plan_design(catalog, merge_request(catalog, text, {}))
+    (row,) = [r for r in power_table(d).rows if r[0] == "headroom"]
+    assert row[1].startswith("unknown")

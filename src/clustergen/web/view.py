@@ -20,7 +20,7 @@ from clustergen.engine.report.documents.workload import (
     precision_line,
     workload_lines,
 )
-from clustergen.engine.report.figures import design_rows
+from clustergen.engine.report.figures import design_rows, headroom_words
 from clustergen.engine.report.scale_words import what_text
 from clustergen.engine.report.words import field_words, power_rows, value_words, verdict
 from clustergen.units import dollars, plural, ratio, watts
@@ -167,8 +167,8 @@ def power_table(d: Design) -> Table:
     rows.append([f"facility total (PUE {p.pue:g})", at_least + watts(p.facility_total_w)])
     if p.cap_w is not None:
         rows.append([f"cap ({p.cap_basis or 'it'})", watts(p.cap_w)])
-    if p.headroom_w is not None:
-        rows.append(["headroom", watts(p.headroom_w)])
+    if (left := headroom_words(d)) is not None:
+        rows.append(["headroom", left])
     return Table("power", ["subsystem", "power"], rows, [False, False])
 
 

@@ -172,6 +172,10 @@ def test_filler_words_are_not_reported(cat: Catalog) -> None:
     r = parse_request(cat, "how many B200 fit in 10 MW")
     assert (r.gpu, r.power_cap_w) == ("b200", 10e6)
     assert r.not_understood == []
+    # what the cluster is for: "private" and "service" were reported as not understood
+    r = parse_request(cat, "a private inference service for Llama 3.3 70B, 400 concurrent users")
+    assert r.model == "llama-3.3-70b"
+    assert r.not_understood == []
 
 
 @pytest.mark.parametrize(

@@ -62,3 +62,16 @@ def test_a_node_count_in_words_before_a_gpu_counts_its_nodes(text: str, nodes: i
     r = merge_request(CAT, text, {})
     assert r.nodes == nodes
     assert not r.not_understood
+
+
+def test_a_round_up_to_one_node_says_node_and_counts_carry_separators() -> None:
+    """'6 GPUs round up to 1 dgx-h200 nodes' read wrong; '1280' beside '1,280' elsewhere too."""
+    one = _design("6 H200 GPUs for inference")
+    (warning,) = [w for w in one.warnings if "round up" in w]
+    assert warning.endswith(f"to 1 {one.platform.system} node (8 GPUs)")
+    filled = _design("3 MW IT, B200 training, liquid cooled")
+    assert filled.compute.gpus >= 1000
+    (gpus,) = [a for a in filled.assumptions if a.field == "gpus"]
+    assert gpus.value == f"{filled.compute.gpus:,}"
+    (ingest,) = [a for a in filled.assumptions if a.field == "ingest_mb_per_s_per_gpu"]
+    assert f"over {filled.compute.gpus:,} GPUs" in ingest.reason

@@ -11,6 +11,7 @@ from clustergen.engine.model.inventory import PartKind, unfolded
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.search.planner import plan_design
 from clustergen.engine.sizing.expansion import REUSED, added_power_w, bom_increment, fabric_room
+from clustergen.units import watts
 
 
 def _pod(nodes: int) -> Design:
@@ -97,6 +98,23 @@ def test_an_increments_headroom_is_the_it_cap_less_the_installation_and_the_incr
     d = plan_design(cat, parse_request(cat, text))
     assert d.power.headroom_w is not None
     assert d.power.headroom_w == pytest.approx(2e6 - 950e3 - d.power.it_total_w)
+
+
+def test_an_increments_power_margin_weighs_what_its_cap_check_weighs() -> None:
+    """It was the whole design's margin (563.6 kW) beside a 571.1 kW headroom, and a PASS
+    beside a 'power under cap' that could not tell for the unknown existing load."""
+    from clustergen.engine.request import parse_request
+
+    cat = load_catalog()
+    add = "add 32 more, site IT cap 2 MW"
+    stated = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 drawing 950 kW; {add}"))
+    (margin,) = [c for c in stated.checks if c.name == "power margin under cap"]
+    assert stated.power.headroom_w is not None
+    assert margin.figure.startswith(watts(stated.power.headroom_w))
+    unknown = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 nodes; {add}"))
+    (cap,) = [c for c in unknown.checks if c.name == "power under cap"]
+    assert cap.unknown
+    assert not [c for c in unknown.checks if c.name == "power margin under cap"]
 
 
 def test_a_full_switch_pair_re_cabled_at_another_speed_has_no_room() -> None:

@@ -88,3 +88,19 @@ def test_every_link_is_a_netbox_cable_between_rack_plan_devices(design: Design) 
 def test_a_device_name_is_its_group_and_index() -> None:
     assert device_name("node", 7) == "node-0007"
     assert device_name("compute-leaf", 12) == "compute-leaf-012"
+
+
+def test_an_increments_new_rack_scale_racks_draw_the_systems_power() -> None:
+    """4 GB200 NVL72 racks added to 4: each new rack read 'rack power at least 0.2 kW' in the
+    rack plan and racks.png (its out-of-band switches; the trays' power is the rack's)."""
+    from clustergen.engine.request import parse_request
+
+    text = "Expand our GB200 NVL72 deployment of 4 racks by 4 more racks, 1.5 MW limit"
+    d = plan_design(CATALOG, parse_request(CATALOG, text))
+    assert d.expansion is not None
+    compute = [r for r in rackplan.rack_plan(d) if r.role == "compute"]
+    assert len(compute) == d.compute.nodes == 4
+    for rack in compute:
+        assert rack.power_complete
+        assert rack.power_w is not None
+        assert rack.power_w >= d.compute.node_power.node_w

@@ -88,7 +88,9 @@ def recommend(catalog: Catalog, gpus: int, workload: str) -> RaResult:
             f"(assumption min-bandwidth-gbps-per-gpu-{workload})"
         )
     if gpus % pattern.gpus_per_node:
-        notes.append(f"{gpus} GPUs round up to {nodes} nodes of {pattern.gpus_per_node}")
+        notes.append(
+            f"{gpus:,} GPUs round up to {nodes:,} node{'s' if nodes != 1 else ''} of {pattern.gpus_per_node}"
+        )
     return RaResult(
         input={"gpus": gpus, "workload": workload},
         recommendation=RaRecommendation(

@@ -103,10 +103,10 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
         rows.append(("power not known", "; ".join(pw.unknown)))
     if pw.estimated:
         rows.append(("power estimates", "; ".join(pw.estimated)))
-    if pw.headroom_w is not None:
-        rows.append(("headroom", watts(pw.headroom_w)))
+    if (left := headroom_words(d)) is not None:
+        rows.append(("headroom", left))
     if c.max_gpus_under_cap is not None:
-        rows.append(("most GPUs under the cap", str(c.max_gpus_under_cap)))
+        rows.append(("most GPUs under the cap", f"{c.max_gpus_under_cap:,}"))
     if d.workload is not None:
         from clustergen.engine.report.documents.workload import headline, interactivity_compact
 
@@ -118,6 +118,24 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
 
         rows.append(("cost", cost_line(d.cost)))
     return rows
+
+
+def unknown_standing_draw(d: Design) -> bool:
+    """An increment under a cap that also holds what stands, whose draw the request leaves
+    unstated: what is left under the cap is unknown."""
+    r = d.request
+    return d.expansion is not None and r.existing_power_w is None and not r.power_cap_scope
+
+
+def headroom_words(d: Design) -> str | None:
+    """The IT headroom under the cap, or unknown for an increment whose standing draw is not
+    stated (the cap less the increment alone is no headroom: what stands draws from it too, as
+    the memo's headline and the 'power under cap' check say); None without a cap."""
+    if d.power.headroom_w is None:
+        return None
+    if unknown_standing_draw(d):
+        return "unknown: depends on the existing installation's draw"
+    return watts(d.power.headroom_w)
 
 
 def _compute_fabric(f: FabricDesign) -> str:

@@ -263,6 +263,9 @@ FILLER = frozenset(
         "small",
         "deployment",
         "deploy",
+        # "a private inference service": what the cluster is for, sized by its load's rule
+        "private",
+        "service",
         "research",
         "university",
         "colo",

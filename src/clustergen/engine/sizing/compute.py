@@ -35,15 +35,15 @@ def _sized_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Note
         nodes = whole_nodes(gpus, system)
         if nodes * system.gpus_per_node != gpus:
             notes.warnings.append(
-                f"{gpus} GPUs round up to {nodes} {system.id} nodes "
-                f"({nodes * system.gpus_per_node} GPUs)"
+                f"{gpus:,} GPUs round up to {nodes:,} {system.id} node{'s' if nodes != 1 else ''} "
+                f"({nodes * system.gpus_per_node:,} GPUs)"
             )
         return nodes
     if cap_solve is not None:
         notes.assumed.append(
             Assumed(
                 field="gpus",
-                value=str(cap_solve.gpus),
+                value=f"{cap_solve.gpus:,}",
                 reason="no GPU count given: the most that fit under the cap",
             )
         )

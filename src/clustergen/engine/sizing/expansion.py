@@ -33,7 +33,7 @@ from clustergen.engine.model.inventory import Inventory, PartKind, PlacedRack, u
 from clustergen.engine.model.links import LinkGroup, record
 from clustergen.engine.model.request import DesignRequest, Fabric
 from clustergen.engine.sizing.bom import as_bom_lines, build_bom, totals
-from clustergen.engine.sizing.checks import check
+from clustergen.engine.sizing.checks import check, margin_check
 from clustergen.engine.sizing.inventory import SUPPORT, USABLE_U, increment_of
 from clustergen.engine.sizing.platform import existing_nodes, it_cap_w, system_of
 from clustergen.errors import InfeasibleDesignError
@@ -346,11 +346,14 @@ def _expanded(
             updates["alternatives"] = _study(d.alternatives, d, d.model_copy(update=updates))
     restated = updates.get("power", d.power)
     it_w = restated.it_total_w if isinstance(restated, PowerSection) else d.power.it_total_w
-    checks = [c for c in d.checks if not c.name.startswith("power under cap")]
+    # the cap and its margin are the increment's with what stands, never the whole design's
+    checks = [c for c in d.checks if not c.name.startswith(("power under cap", _MARGIN))]
     checks.insert(0, _room_check(room))
     if request.power_cap_w:
         cap = it_cap_w(request.power_cap_w, d.power.cap_basis or "it", d.power.pue)
         checks.insert(1, _cap_check(request, it_w, cap))
+        if (margin := _margin_check(request, it_w, cap)) is not None:
+            checks.insert(2, margin)
     updates["checks"] = checks
     updates["notice"] = _notice(request, d, old, nodes, room, reused)
     had = nodes * old.gpus_per_node if nodes else None
@@ -626,6 +629,21 @@ def _room_check(room: Room | None) -> Check:
         f"the standing {room.tiers}-tier fabric holds up to {plural(room.max_nodes, 'node')}; "
         + _fabric_words(room),
     )
+
+
+_MARGIN = "power margin under cap"
+
+
+def _margin_check(request: DesignRequest, increment_w: float, cap: float) -> Check | None:
+    """The margin under the cap of what the cap check weighs (the increment alone, or with
+    the existing load); none while the existing load is unknown or the cap is exceeded."""
+    if request.power_cap_scope == "increment":
+        used = increment_w
+    elif request.existing_power_w is not None:
+        used = request.existing_power_w + increment_w
+    else:
+        return None
+    return margin_check(_MARGIN, used, cap, "IT power") if used <= cap else None
 
 
 def _cap_check(request: DesignRequest, increment_w: float, cap: float) -> Check:

@@ -348,6 +348,10 @@ def test_an_expansion_headline_says_what_it_joins_and_no_headroom_it_cannot_know
     assert "join the existing 512-GPU dgx-h100 installation (768 GPUs in all)" in text
     assert "leaving" not in text
     assert "depends on the existing installation's draw" in text
+    # nor does its summary table or power section (they showed the cap less the increment)
+    for line in memo.render_memo(d).splitlines():
+        if line.lower().startswith("| headroom under the cap"):
+            assert "| unknown: depends on the existing installation's draw |" in line
     stated = plan_design(CATALOG, d.request.model_copy(update={"existing_power_w": 500_000.0}))
     assert "leaving" in memo.headline(stated)
 
@@ -362,3 +366,36 @@ def test_the_memo_shows_how_each_phrase_was_read() -> None:
     appendix_b = body.split("## Appendix B.")[1].split("## Appendix C.")[0]
     assert "How the request was read" in appendix_b
     assert "avoided where possible (a preference)" in appendix_b
+
+
+def test_the_racks_bullet_counts_the_racks_beside_compute_as_the_summary_does() -> None:
+    """It said '6 network racks' under a summary of '4 network + 2 storage'."""
+    from clustergen.engine.report.figures import support_racks_words
+
+    d = plan_design(
+        CATALOG, merge_request(CATALOG, "1024 B200 GPUs, 10 PB of storage at 200 GB/s read", {})
+    )
+    words = support_racks_words(d)
+    assert "storage" in words
+    (bullet,) = [line for line in memo.render_memo(d).splitlines() if line.startswith("- Racks:")]
+    *kinds, last = words.split(" + ")
+    assert f"{', '.join(kinds)} and {last} racks" in bullet
+    assert f"{d.racks.network_racks} network racks" not in bullet
+
+
+def test_a_risk_is_one_sentence_never_a_lower_case_one_after_a_full_stop() -> None:
+    """It read '... (4.7%) left. the most loaded rack; ...'."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "1024 B200 GPUs, 2:1 oversubscription", {}))
+    lines = [ln for ln in memo.risks(d) if ln.startswith(("- WARN", "- FAIL", "- INFO"))]
+    assert lines
+    for line in lines:
+        assert not re.search(r"\. [a-z]", line), line
+        assert line.endswith(".")
+
+
+def test_a_summary_with_no_network_rack_says_where_the_switches_are() -> None:
+    """It read 'Racks | 1 compute + 0 network' where the terminal says why."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "8 H200 GPUs for inference", {}))
+    assert d.racks.network_racks == 0
+    (row,) = [ln for ln in memo.render_memo(d).splitlines() if ln.startswith("| Racks |")]
+    assert "+ 0 network (switches and servers in a compute rack) |" in row

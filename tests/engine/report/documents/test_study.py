@@ -35,3 +35,22 @@ def test_without_prices_there_is_no_capital_column() -> None:
     table, _ = _table(None)
     head = next(line for line in table if line.startswith("| # | platform | fabric"))
     assert "capital" not in head
+
+
+def test_an_unpriced_row_under_a_budget_is_capital_unknown_and_the_chosen_one_not_ruled_out() -> (
+    None
+):
+    """With no prices and a budget every row was 'lower score', the chosen one too, and the
+    chosen row was counted among those 'Ruled out'."""
+    from clustergen.engine.report.documents.study import short_reason, why_winner
+
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, "256 H100 GPUs, budget 12 million USD", {}))
+    study = d.alternatives
+    assert study is not None
+    chosen = next(r for r in study.rows if r.chosen)
+    assert not chosen.eligible
+    assert short_reason(chosen.why_not) == "capital unknown"
+    others = [r for r in study.rows if not r.chosen and not r.eligible]
+    why = why_winner(study)
+    assert f"Ruled out: capital unknown ({len(others)})" in why

@@ -378,3 +378,19 @@ def test_an_expansion_labels_the_standing_leaves_and_the_reused_storage() -> Non
     assert "2 x QM9700 leaves standing, 0 added" in labels
     assert "the existing installation's (reused, not quoted)" in labels
     assert "0 x QM9700" not in labels
+
+
+def test_the_storage_box_quotes_the_targets_as_the_terminal_does() -> None:
+    """It read 'write 22 GB/s' where the terminal and memo said 22.5 GB/s (whole GB/s, rounded
+    half to even)."""
+    from clustergen.engine.report.pictures.topology import mermaid
+    from clustergen.engine.request import parse_request
+    from clustergen.units import bandwidth
+
+    text = "Expand our GB200 NVL72 deployment of 4 racks by 4 more racks, 1.5 MW limit"
+    d = plan_design(CATALOG, parse_request(CATALOG, text))
+    t = d.storage.targets
+    assert bandwidth(t.write_gb_per_s) == "22.5 GB/s"
+    (box,) = [b for b in diagram.layout(d).boxes if b.id == "ssys"]
+    assert f"read {bandwidth(t.read_gb_per_s)}, write {bandwidth(t.write_gb_per_s)}" in box.label
+    assert f"write {bandwidth(t.write_gb_per_s)}" in mermaid(d)

@@ -71,3 +71,20 @@ def test_each_panel_gives_the_power_and_positions_of_the_rack_plan(
         assert sorted(int(r["position"] or 0) for r in mine) == sorted(
             x.position for x in rack.devices
         )
+
+
+def test_the_hatching_key_stands_only_over_a_drawing_with_hatching() -> None:
+    """'hatched: height unknown' stood over an expansion's racks where nothing was hatched (its
+    management servers are the installation's)."""
+    from clustergen.engine.report.pictures.elevation import elevations_title
+    from clustergen.engine.request import parse_request
+
+    grown = "We have 64 DGX H100 today and want to add 32 more nodes"
+    seen = set()
+    for d in (plan_design(CATALOG, parse_request(CATALOG, grown)), _design({"nodes": 32})):
+        racks = rackplan.rack_plan(d)
+        picked = picked_racks(racks)
+        hatched = any(not x.height_known for _, r in picked for x in r.devices if x.height)
+        assert ("hatched:" in elevations_title(racks, picked)) == hatched
+        seen.add(hatched)
+    assert seen == {True, False}

@@ -247,6 +247,9 @@ def test_a_sequence_length_after_its_figure_is_read_not_taken_for_video(
         # a room's power after its racks is the room's total, never each rack's
         ("10 racks in a 400 kW room, B200 training", 10, None),
         ("we have 12 rack positions and 600 kW, H100 training", 12, None),
+        # rows of racks: every row's racks, never one row's ("3" and "rows" were not understood)
+        ("H100 training, we have 2 rows of 10 racks at 35 kW each", 20, 35.0),
+        ("inference, 3 rows, 8 racks each, 40 kW per rack", 24, 40.0),
     ],
 )
 def test_the_sites_rack_positions_are_read_with_their_power(

@@ -17,7 +17,11 @@ from clustergen.engine.model.request import LOAD_NOTE
 from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
-from clustergen.engine.report.figures import support_racks_words
+from clustergen.engine.report.figures import (
+    headroom_words,
+    support_racks_words,
+    unknown_standing_draw,
+)
 from clustergen.engine.report.files.bomfile import (
     bom_csv,
     bom_power_w,
@@ -72,6 +76,15 @@ def _fabric_words(f: FabricDesign | None, unit: str) -> str:
         f"{blocking} {f.tiers}-tier {tech} fabric{planes} ({', '.join(tiers)} "
         f"{model_name(f.leaf_switch)} switches, {f.port_speed_gbps:g} Gb/s links)"
     )
+
+
+def _support_racks(d: Design) -> str:
+    """The racks beside the compute racks as the summary table counts them ("4 network and 2
+    storage racks"), never all of them as network racks."""
+    *kinds, last = support_racks_words(d).split(" + ")
+    if not kinds:
+        return plural(d.racks.network_racks, "network rack")
+    return f"{', '.join(kinds)} and {last} racks"
 
 
 def _units(d: Design) -> str:
@@ -136,9 +149,7 @@ def headline(d: Design) -> str:
     x = d.expansion
     # an increment's headroom under a cap that also holds what stands is known only with the
     # standing draw: without it the checks cannot tell, and neither can the headline
-    unknown_standing = (
-        x is not None and d.request.existing_power_w is None and not d.request.power_cap_scope
-    )
+    unknown_standing = unknown_standing_draw(d)
     if pw.cap_w is not None and pw.headroom_w is not None and unknown_standing:
         text += (
             f"; what is left under the {watts(pw.cap_w)} cap depends on the existing "
@@ -185,13 +196,15 @@ def key_figures(d: Design) -> list[str]:
             + ", ".join(f"{p.role} pool {p.racks}" for p in d.pools)
             + ")"
             if d.pools
-            else f"{r.compute.compute_racks} compute + {support_racks_words(d)}",
+            else f"{r.compute.compute_racks} compute + {support_racks_words(d)}"
+            # '1 compute + 0 network' said why, as the terminal says it
+            + (" (switches and servers in a compute rack)" if not r.network_racks else ""),
         ),
         ("IT power", watts(pw.it_total_w)),
         ("Facility power", f"{watts(pw.facility_total_w)} at PUE {pw.pue:g}"),
     ]
-    if pw.headroom_w is not None:
-        rows.append(("Headroom under the cap", watts(pw.headroom_w)))
+    if (left := headroom_words(d)) is not None:
+        rows.append(("Headroom under the cap", left))
     rows.append(
         (
             "Storage",
@@ -453,7 +466,7 @@ def configuration(d: Design) -> list[str]:
     out.append(
         f"- Racks: {plural(r.compute.compute_racks, 'compute rack')}, "
         f"{compute_rack_words(d)} ({r.compute.cooling} cooling, limited by {r.compute.limited_by}), "
-        f"{plural(r.network_racks, 'network rack')}, {plural(r.pdus, 'PDU')}"
+        f"{_support_racks(d)}, {plural(r.pdus, 'PDU')}"
     )
     if (cooling := cooling_line(d)) is not None:
         out.append(cooling)
@@ -468,8 +481,8 @@ def power_section(d: Design) -> list[str]:
     out += [f"| {r.label} | {r.text} |" for r in power_rows(d)]
     out.append(f"| **IT total** | **{watts(pw.it_total_w)}** |")
     out.append(f"| facility at PUE {pw.pue:g} | {watts(pw.facility_total_w)} |")
-    if pw.headroom_w is not None:
-        out.append(f"| headroom under the cap | {watts(pw.headroom_w)} |")
+    if (left := headroom_words(d)) is not None:
+        out.append(f"| headroom under the cap | {left} |")
     if pw.unknown:
         out.append(f"\nNot in the totals (unknown): {'; '.join(pw.unknown)}.")
     out += heat_lines(d)
@@ -503,7 +516,9 @@ def risks(d: Design) -> list[str]:
     for ch in d.checks:
         mark = ch.status
         if mark != "PASS":
-            out.append(f"- {mark} {ch.name}: {ch.figure}. {ch.detail}")
+            # one sentence: the detail runs on in lower case ("left; the most loaded rack")
+            why = f"; {ch.detail.rstrip('.')}" if ch.detail else ""
+            out.append(f"- {mark} {ch.name}: {ch.figure}{why}.")
     out += [f"- Unknown: {u}." for u in v.unknowns]
     placeholders = [ln for ln in d.bom if ln.placeholder]
     if placeholders:

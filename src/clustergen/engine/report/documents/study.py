@@ -17,6 +17,9 @@ _REASONS = (
     ("reference architecture", "off its RA"),
     ("ties the chosen row", "tie"),
     ("no row met", "closest only"),
+    # "dgx-h100 has no price in the catalog, so its capital against the $12.0M budget is
+    # unknown": never a lower score (the row may be the chosen one)
+    ("no price in the catalog", "capital unknown"),
 )
 
 
@@ -85,7 +88,7 @@ def why_winner(study: TradeStudy) -> str:
     if eligible:
         runner = eligible[0]
         text += f"; the runner-up, {built_on(runner)}, {runner.why_not or 'ranks below it'}"
-    ruled = [r for r in study.rows if not r.eligible]
+    ruled = [r for r in study.rows if not r.eligible and not r.chosen]  # the closest is chosen
     if ruled:
         counts: dict[str, int] = {}
         for r in ruled:

@@ -21,7 +21,7 @@ from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
 from clustergen.engine.report.words import storage_owner, su_offset, switch_count
-from clustergen.units import plural, ratio
+from clustergen.units import bandwidth, plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
 SHOWN_SUS = 4
@@ -357,8 +357,8 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
         system = owner
     count = f"{st.appliances.count} x " if st.appliances and not owner else ""
     sys_label = (
-        f"Storage: {count}{system}\nread {st.targets.read_gb_per_s:,.0f} GB/s, "
-        f"write {st.targets.write_gb_per_s:,.0f} GB/s"
+        f"Storage: {count}{system}\nread {bandwidth(st.targets.read_gb_per_s)}, "
+        f"write {bandwidth(st.targets.write_gb_per_s)}"
     )
     nodes_bottom = max(b.y + b.h for b in out.boxes)
     leaf_y = min((b.y for b in out.boxes if b.id.startswith("su")), default=3.0)
@@ -369,7 +369,7 @@ def _storage(out: Layout, d: Design, right: float, col_w: float) -> None:
         if carrier == "node":  # a single-node footprint: the site's storage, not one of ours
             sys_label = (
                 "Site storage (not in this design)\nneeds read "
-                f"{st.targets.read_gb_per_s:,.0f} GB/s, write {st.targets.write_gb_per_s:,.0f} GB/s"
+                f"{bandwidth(st.targets.read_gb_per_s)}, write {bandwidth(st.targets.write_gb_per_s)}"
             )
             via = "the node's north-south ports"
         _bus(out, "sbus", nodes_bottom + 0.4, right + col_w / 2, gold)

@@ -121,6 +121,18 @@ def racks_in_all(racks: list[Rack]) -> str:
     return text + (f" and {plural(cdus, 'CDU position')}" if cdus else "")
 
 
+def elevations_title(racks: list[Rack], picked: list[tuple[str, Rack]]) -> str:
+    """The picture's title: the racks in all, and the hatching's key when a drawn device is
+    hatched (the key stood over drawings with no hatching)."""
+    drawn = [x for _, r in picked for x in r.devices if x.height]
+    key = (
+        f"; hatched: height unknown, an estimate held (switch 1U, server {SERVER_RACK_UNITS}U)"
+        if any(not x.height_known for x in drawn)
+        else ""
+    )
+    return f"Rack elevations (front): {racks_in_all(racks)} in all{key}"
+
+
 def rack_elevations(d: Design) -> bytes:
     """One elevation per rack type, as PNG bytes; hatched: a device whose height is unknown."""
     racks = rack_plan(d)
@@ -132,10 +144,7 @@ def rack_elevations(d: Design) -> bytes:
         alike = sum(1 for r in racks if r.role == rack.role)
         _panel(ax, kind, rack, alike, d.racks.compute.cooling)
     axes[0].set_ylabel("rack units")
-    title = plot_text(
-        f"Rack elevations (front): {racks_in_all(racks)} in all; "
-        f"hatched: height unknown, an estimate held (switch 1U, server {SERVER_RACK_UNITS}U)"
-    )
+    title = plot_text(elevations_title(racks, picked))
     # a narrow figure (two rack types) clipped the title at both edges: wrapped to its width
     # (about 11 characters an inch at 10 pt)
     fig.suptitle(textwrap.fill(title, width=int(width_in * 11)), fontsize=10)

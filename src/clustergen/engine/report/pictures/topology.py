@@ -12,7 +12,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.su_counts import su_counts
 from clustergen.engine.report.words import storage_owner, su_offset, switch_count, value_words
 from clustergen.safe_text import mermaid_label as label
-from clustergen.units import plural, ratio
+from clustergen.units import bandwidth, plural, ratio
 
 #: scalable units drawn one by one; the rest are one box ("... N more")
 SHOWN_SUS = 3
@@ -109,7 +109,7 @@ def _storage(d: Design) -> list[str]:
     s, st = d.fabrics.storage, d.storage
     system = (
         f"Storage: {label(storage_owner(d) or value_words(st.file_system.system))}<br/>"
-        f"read {st.targets.read_gb_per_s:,.1f} GB/s, write {st.targets.write_gb_per_s:,.1f} GB/s"
+        f"read {bandwidth(st.targets.read_gb_per_s)}, write {bandwidth(st.targets.write_gb_per_s)}"
     )
     out = [f'  storsys[("{system}")]']
     if s is None:

@@ -79,10 +79,16 @@ def _rack(m: re.Match[str]) -> list[Reading]:
 
 
 def _racks(m: re.Match[str]) -> list[Reading]:
-    said = m.group("n") or m.group("n2") or "1"  # "single rack, max GPUs": one
-    n = int(said) if said.isdigit() else 1  # "fits in one rack", "in a single rack"
-    out = [Reading("max_racks", n, f"room for {n} rack{'s' if n != 1 else ''}")]
-    kw = m.group("kw") or m.group("kw2") or m.group("kw3")
+    if m.group("rows"):  # "2 rows of 10 racks": every row's racks
+        rows, per_row = int(m.group("rows")), int(m.group("n3"))
+        n = rows * per_row
+        note = f"room for {n} racks ({rows} row{'s' if rows != 1 else ''} of {per_row})"
+        out = [Reading("max_racks", n, note)]
+    else:
+        said = m.group("n") or m.group("n2") or "1"  # "single rack, max GPUs": one
+        n = int(said) if said.isdigit() else 1  # "fits in one rack", "in a single rack"
+        out = [Reading("max_racks", n, f"room for {n} rack{'s' if n != 1 else ''}")]
+    kw = m.group("kw") or m.group("kw2") or m.group("kw3") or m.group("kw4")
     if kw:
         out.append(Reading("rack_power_kw", float(kw), f"rack limit {float(kw):g} kW"))
     return out
@@ -422,6 +428,9 @@ _OWN_STORAGE = (
 # a bare count with a rack power ("10 racks at 30 kW") is what the site has too
 RACK_CEILING = rule(
     "max_racks",
+    # "2 rows of 10 racks at 35 kW each", "3 rows, 8 racks each": the site holds rows x racks
+    rf"\b(?P<rows>\d+)\s+rows?\s*(?:of|,|with|x)\s*(?P<n3>\d+)\s+racks?(?:\s+(?:each|per\s+row))?"
+    rf"{_rack_kw('kw4')}?|"
     rf"\b(?:{_RACK_CEILING})\s+(?P<n>\d+|one|(?:a\s+)?single|a)\s+racks?\b"
     rf"(?:\s+(?:positions|spaces|slots|locations))?{_rack_kw('kw')}?"
     rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"

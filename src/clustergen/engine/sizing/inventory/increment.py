@@ -114,6 +114,7 @@ def _new_racks(
     out = []
     for rack in unfolded(grown.racks):
         runs: list[PlacedRun] = []
+        whole = rack.name not in stood  # a new rack holding no standing device
         for run in rack.runs:
             g = by_id[run.group]
             if _with_rack(g):
@@ -125,6 +126,7 @@ def _new_racks(
                 numbered[g.id] += take
                 continue
             skip = max(0, (g.standing or 0) - run.first + 1)
+            whole = whole and skip == 0 and bool(g.count)
             if g.count and skip < run.count:
                 runs.append(
                     run.model_copy(
@@ -136,7 +138,10 @@ def _new_racks(
                     )
                 )
         if any(not _with_rack(by_id[r.group]) for r in runs) or (runs and rack.name not in stood):
-            out.append(rack.model_copy(update={"runs": runs}))
+            kept = rack.model_copy(update={"runs": runs})
+            # a wholly new rack draws what the grown layout gives it (a rack-scale system's
+            # power is the rack's, not its trays'); one holding standing gear, its new devices'
+            out.append(kept if whole or rack.name in stood else _powered(kept, runs, by_id))
     return _restacked(out, stood, by_id, network_rack_pdus)
 
 
@@ -151,10 +156,8 @@ def _restacked(
     packs every rack afresh, so a standing rack's room is not known and none is assumed; each
     new rack's devices stack from U3 up, the standing racks' new devices after them where there
     is room, in further racks where there is none; each new rack with its PDUs."""
-    # a new compute rack draws what its new devices draw (the grown rack's reused gear is not new)
-    keep = [
-        r if r.name in stood else _powered(r, r.runs, by_id) for r in racks if r.role not in SUPPORT
-    ]
+    # a new compute rack's power is set where it was found new (`_new_racks`)
+    keep = [r for r in racks if r.role not in SUPPORT]
     homes = [r for r in racks if r.role in SUPPORT and r.name not in stood]
     moved = [
         run

@@ -212,7 +212,7 @@ def design_io(
         Assumed(
             field="ingest_mb_per_s_per_gpu",
             value=f"{ingest:,.1f}",
-            reason=f"the storage tier's aggregate read {read_gb_per_s:g} GB/s over {gpus} GPUs",
+            reason=f"the storage tier's aggregate read {read_gb_per_s:g} GB/s over {gpus:,} GPUs",
             source="DGX SuperPOD H100 RA Tables 5 and 6 (tiers by workload)",
         )
     ]
