@@ -44,7 +44,7 @@ def test_the_power_table_leaves_an_increments_headroom_unknown_without_the_stand
     """It showed the cap less the increment alone, as if nothing stood under the cap."""
     from clustergen.web.view import power_table
 
-    text = "We have 64 DGX B200 nodes; add 32 more, site IT cap 2 MW"
+    text = "We have a DGX B200 cluster; add 32 more, site IT cap 2 MW"
     d = plan_design(catalog, merge_request(catalog, text, {}))
     (row,) = [r for r in power_table(d).rows if r[0] == "headroom"]
     assert row[1].startswith("unknown")

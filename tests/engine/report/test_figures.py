@@ -43,9 +43,15 @@ def test_an_increments_headroom_under_a_cap_holding_an_unstated_draw_is_unknown(
 
     cat = load_catalog()
     add = "add 32 more, site IT cap 2 MW"
-    unknown = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 nodes; {add}"))
+    unknown = plan_design(cat, parse_request(cat, f"We have a DGX B200 cluster; {add}"))
     (row,) = [v for k, v in design_rows(unknown) if k == "headroom"]
     assert row.startswith("unknown")
+    # its size stated: the headroom after its estimated draw, as the cap check weighs it
+    sized = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 nodes; {add}"))
+    (row,) = [v for k, v in design_rows(sized) if k == "headroom"]
+    (margin,) = [c for c in sized.checks if c.name == "power margin under cap"]
+    assert margin.figure.startswith(row.split(" (")[0])
+    assert "(the existing draw estimated at " in row
     stated = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 drawing 950 kW; {add}"))
     assert stated.power.headroom_w is not None
     (row,) = [v for k, v in design_rows(stated) if k == "headroom"]

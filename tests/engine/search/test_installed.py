@@ -34,14 +34,26 @@ def test_an_expansion_past_the_standing_tiers_is_refused_saying_what_it_needs() 
         _design("We run 8 SUs of DGX H100 today; add 2 SUs")
 
 
-def test_the_cap_counts_the_existing_load_when_stated_and_is_unknown_otherwise() -> None:
+def test_the_cap_counts_the_existing_load_stated_else_estimated_else_cannot_tell() -> None:
     known = _design(
         "We have 64 DGX B200 nodes on InfiniBand drawing 950 kW; add 32 more under a 2 MW IT cap"
     )
     cap = next(c for c in known.checks if c.name == "power under cap")
     assert "existing 0.950 MW" in cap.detail
     assert cap.passed
-    unknown = _design("Add 32 DGX B200 nodes to our existing 64-node DGX B200 pod, 2 MW IT cap")
+    # its size stated, its draw not: the standing installation as its RA builds it, at published
+    # maximum power (as a replaced fleet's envelope is), labelled an estimate
+    sized = _design("Add 32 DGX B200 nodes to our existing 64-node DGX B200 pod, 2 MW IT cap")
+    cap = next(c for c in sized.checks if c.name == "power under cap")
+    assert not cap.unknown
+    assert "an estimate" in cap.detail
+    # over a cap the estimate exceeds, the check fails: the overrun is not hidden as unknown
+    tight = _design("Add 32 DGX B200 nodes to our existing 64-node DGX B200 pod, 1 MW IT cap")
+    cap = next(c for c in tight.checks if c.name == "power under cap")
+    assert not cap.passed
+    assert not cap.unknown
+    # its size not stated: nothing to estimate from, so the check cannot tell
+    unknown = _design("Add 32 DGX B200 nodes to our existing DGX B200 pod, 2 MW IT cap")
     cap = next(c for c in unknown.checks if c.name == "power under cap")
     assert cap.unknown
     assert not cap.passed

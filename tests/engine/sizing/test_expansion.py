@@ -103,6 +103,7 @@ def test_an_increments_headroom_is_the_it_cap_less_the_installation_and_the_incr
 def test_an_increments_power_margin_weighs_what_its_cap_check_weighs() -> None:
     """It was the whole design's margin (563.6 kW) beside a 571.1 kW headroom, and a PASS
     beside a 'power under cap' that could not tell for the unknown existing load."""
+    from clustergen.engine.report.figures import headroom_words
     from clustergen.engine.request import parse_request
 
     cat = load_catalog()
@@ -111,7 +112,20 @@ def test_an_increments_power_margin_weighs_what_its_cap_check_weighs() -> None:
     (margin,) = [c for c in stated.checks if c.name == "power margin under cap"]
     assert stated.power.headroom_w is not None
     assert margin.figure.startswith(watts(stated.power.headroom_w))
-    unknown = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 nodes; {add}"))
+    # its size known, its draw unstated: estimated as its RA builds it, said so, and the cap,
+    # the margin and the headroom weigh that estimate alike
+    estimated = plan_design(cat, parse_request(cat, f"We have 64 DGX B200 nodes; {add}"))
+    (cap,) = [c for c in estimated.checks if c.name == "power under cap"]
+    assert not cap.unknown
+    assert "an estimate" in cap.detail
+    assert estimated.expansion is not None
+    assert estimated.expansion.existing_it_estimated
+    (margin,) = [c for c in estimated.checks if c.name == "power margin under cap"]
+    left = headroom_words(estimated)
+    assert left is not None
+    assert margin.figure.startswith(left.split(" (")[0])
+    # its size unknown too: the cap cannot tell, and no margin is claimed
+    unknown = plan_design(cat, parse_request(cat, f"We have a DGX B200 cluster; {add}"))
     (cap,) = [c for c in unknown.checks if c.name == "power under cap"]
     assert cap.unknown
     assert not [c for c in unknown.checks if c.name == "power margin under cap"]

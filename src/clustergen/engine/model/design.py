@@ -311,6 +311,16 @@ class ExpansionSection(_M):
     standing_core_switches: int | None = Field(
         default=None, description="its compute-fabric core switches, likewise"
     )
+    existing_it_w: float | None = Field(
+        default=None,
+        description="the standing installation's IT draw a cap over both holds: stated, or "
+        "estimated (existing_it_estimated); None when neither is known",
+    )
+    existing_it_estimated: bool = Field(
+        default=False,
+        description="existing_it_w is an estimate: the standing installation as its RA builds "
+        "it, at published maximum power",
+    )
 
 
 class ScaleSection(_M):

@@ -121,10 +121,10 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
 
 
 def unknown_standing_draw(d: Design) -> bool:
-    """An increment under a cap that also holds what stands, whose draw the request leaves
-    unstated: what is left under the cap is unknown."""
-    r = d.request
-    return d.expansion is not None and r.existing_power_w is None and not r.power_cap_scope
+    """An increment under a cap that also holds what stands, whose draw is neither stated nor
+    estimated: what is left under the cap is unknown."""
+    x = d.expansion
+    return x is not None and x.existing_it_w is None and not d.request.power_cap_scope
 
 
 def headroom_words(d: Design) -> str | None:
@@ -135,6 +135,14 @@ def headroom_words(d: Design) -> str | None:
         return None
     if unknown_standing_draw(d):
         return "unknown: depends on the existing installation's draw"
+    x = d.expansion
+    scope = d.request.power_cap_scope  # "increment": the cap is the increment's alone
+    if x is not None and x.existing_it_estimated and x.existing_it_w is not None and not scope:
+        # the cap holds what stands too: a stated draw was set aside when the increment was
+        # sized; an estimated one comes off its headroom here
+        left = d.power.headroom_w - x.existing_it_w
+        words = watts(left) if left >= 0 else f"none: {watts(-left)} over the cap"
+        return words + f" (the existing draw estimated at {watts(x.existing_it_w)})"
     return watts(d.power.headroom_w)
 
 

@@ -349,10 +349,11 @@ def _expanded(
     # the cap and its margin are the increment's with what stands, never the whole design's
     checks = [c for c in d.checks if not c.name.startswith(("power under cap", _MARGIN))]
     checks.insert(0, _room_check(room))
+    existing = _existing_load(request, standing, old, nodes)
     if request.power_cap_w:
         cap = it_cap_w(request.power_cap_w, d.power.cap_basis or "it", d.power.pue)
-        checks.insert(1, _cap_check(request, it_w, cap))
-        if (margin := _margin_check(request, it_w, cap)) is not None:
+        checks.insert(1, _cap_check(request, it_w, cap, existing))
+        if (margin := _margin_check(request, it_w, cap, existing)) is not None:
             checks.insert(2, margin)
     updates["checks"] = checks
     updates["notice"] = _notice(request, d, old, nodes, room, reused)
@@ -366,6 +367,8 @@ def _expanded(
         standing_leaf_switches=sf.leaf_switches if sf else None,
         standing_spine_switches=sf.spine_switches if sf else None,
         standing_core_switches=sf.core_switches if sf else None,
+        existing_it_w=existing.watts if existing else None,
+        existing_it_estimated=existing is not None and request.existing_power_w is None,
     )
     updates["assumptions"] = [*notes, *d.assumptions]
     return d.model_copy(update=updates)
@@ -634,19 +637,51 @@ def _room_check(room: Room | None) -> Check:
 _MARGIN = "power margin under cap"
 
 
-def _margin_check(request: DesignRequest, increment_w: float, cap: float) -> Check | None:
+class Load(NamedTuple):
+    """The standing installation's IT draw the cap check adds the increment to, and its words:
+    stated, or estimated from the standing installation as its RA builds it."""
+
+    watts: float
+    words: str
+
+
+def _existing_load(
+    request: DesignRequest, standing: Design | None, old: System, nodes: int | None
+) -> Load | None:
+    """The existing load: the request's figure, else the standing installation's design power
+    (its nodes and networks at their published maxima, as the increment's own is counted) when
+    every term of it is known; None when neither is."""
+    if request.existing_power_w is not None:
+        w = request.existing_power_w
+        return Load(w, f"existing {w / 1e6:.3f} MW")
+    if standing is None or not nodes or not standing.power.complete:
+        return None
+    w = standing.power.it_total_w
+    return Load(
+        w,
+        f"existing {w / 1e6:.3f} MW (an estimate: its {plural(nodes, old.id + ' node')} and "
+        "networks as its reference architecture builds them, at published maximum power; "
+        "state its measured draw to check against it)",
+    )
+
+
+def _margin_check(
+    request: DesignRequest, increment_w: float, cap: float, existing: Load | None
+) -> Check | None:
     """The margin under the cap of what the cap check weighs (the increment alone, or with
     the existing load); none while the existing load is unknown or the cap is exceeded."""
     if request.power_cap_scope == "increment":
         used = increment_w
-    elif request.existing_power_w is not None:
-        used = request.existing_power_w + increment_w
+    elif existing is not None:
+        used = existing.watts + increment_w
     else:
         return None
     return margin_check(_MARGIN, used, cap, "IT power") if used <= cap else None
 
 
-def _cap_check(request: DesignRequest, increment_w: float, cap: float) -> Check:
+def _cap_check(
+    request: DesignRequest, increment_w: float, cap: float, existing: Load | None
+) -> Check:
     """The IT cap `cap` over the increment alone when the request gives it that way ("1.5 MW
     left for the new pods"), else over what stands plus the increment."""
     if request.power_cap_scope == "increment":
@@ -656,7 +691,7 @@ def _cap_check(request: DesignRequest, increment_w: float, cap: float) -> Check:
             f"increment {increment_w / 1e6:.3f} MW IT of the {cap / 1e6:.3f} MW left for it",
             "the cap is the increment's own, as the request states it",
         )
-    if request.existing_power_w is None:
+    if existing is None:
         return check(
             "power under cap",
             False,
@@ -665,12 +700,12 @@ def _cap_check(request: DesignRequest, increment_w: float, cap: float) -> Check:
             "depends on the existing installation's draw, not stated",
             unknown=True,
         )
-    total = request.existing_power_w + increment_w
+    total = existing.watts + increment_w
     return check(
         "power under cap",
         total <= cap,
         f"{total / 1e6:.3f} MW IT of {cap / 1e6:.3f} MW",
-        f"existing {request.existing_power_w / 1e6:.3f} MW + increment {increment_w / 1e6:.3f} MW",
+        f"{existing.words} + increment {increment_w / 1e6:.3f} MW",
     )
 
 

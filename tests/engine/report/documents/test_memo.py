@@ -335,8 +335,8 @@ def test_the_headroom_under_a_facility_cap_is_said_at_the_meter() -> None:
 
 def test_an_expansion_headline_says_what_it_joins_and_no_headroom_it_cannot_know() -> None:
     """The increment's headline says it joins the standing installation; under a cap that also
-    holds an existing draw the request left unstated, it claims no headroom (the check cannot
-    tell either)."""
+    holds an existing draw, the headroom is what is left after it: stated, or estimated from
+    the installation's size (said so); with neither, it claims none (the check cannot tell)."""
     d = plan_design(
         CATALOG,
         DesignRequest(
@@ -346,14 +346,24 @@ def test_an_expansion_headline_says_what_it_joins_and_no_headroom_it_cannot_know
     )  # fmt: skip
     text = memo.headline(d)
     assert "join the existing 512-GPU dgx-h100 installation (768 GPUs in all)" in text
+    assert "with the existing installation's draw estimated at" in text
+    stated = plan_design(CATALOG, d.request.model_copy(update={"existing_power_w": 500_000.0}))
+    assert "leaving" in memo.headline(stated)
+    assert "estimated" not in memo.headline(stated)
+    unsized = plan_design(
+        CATALOG,
+        DesignRequest(
+            platform="dgx-h100", gpus=256, existing_platform="dgx-h100", power_cap_w=1.5e6,
+            power_cap_basis="facility",
+        ),
+    )  # fmt: skip
+    text = memo.headline(unsized)
     assert "leaving" not in text
     assert "depends on the existing installation's draw" in text
     # nor does its summary table or power section (they showed the cap less the increment)
-    for line in memo.render_memo(d).splitlines():
+    for line in memo.render_memo(unsized).splitlines():
         if line.lower().startswith("| headroom under the cap"):
             assert "| unknown: depends on the existing installation's draw |" in line
-    stated = plan_design(CATALOG, d.request.model_copy(update={"existing_power_w": 500_000.0}))
-    assert "leaving" in memo.headline(stated)
 
 
 def test_the_memo_shows_how_each_phrase_was_read() -> None:

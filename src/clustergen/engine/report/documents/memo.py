@@ -111,16 +111,20 @@ def pools_headline(d: Design) -> str:
     return text + "."
 
 
-def _left_under_cap(pw: PowerSection) -> str:
+def _left_under_cap(pw: PowerSection, standing_w: float = 0.0) -> str:
     """', leaving 14.2 kW at the meter (9.1 kW of IT) under the 3.000 MW facility power cap': the
-    headroom is IT power; under a facility cap it is said at the meter too."""
+    headroom is IT power; under a facility cap it is said at the meter too. `standing_w` is an
+    increment's standing draw the cap also holds."""
     assert pw.cap_w is not None
     assert pw.headroom_w is not None
     basis = "IT" if pw.cap_basis == "it" else "facility"
+    room = pw.headroom_w - standing_w
+    if room < 0:
+        return f", {watts(-room)} of IT power over the {watts(pw.cap_w)} {basis} power cap"
     left = (
-        f"{watts(pw.headroom_w)}"
+        f"{watts(room)}"
         if pw.cap_basis == "it"
-        else f"{watts(pw.headroom_w * pw.pue)} at the meter ({watts(pw.headroom_w)} of IT)"
+        else f"{watts(room * pw.pue)} at the meter ({watts(room)} of IT)"
     )
     return f", leaving {left} under the {watts(pw.cap_w)} {basis} power cap"
 
@@ -157,7 +161,15 @@ def headline(d: Design) -> str:
         )
     elif pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
-        text += _left_under_cap(pw)
+        # a stated standing draw was set aside when the increment was sized; an estimated one
+        # comes off its headroom here
+        own = d.request.power_cap_scope  # "increment": the cap is the increment's alone
+        standing = (
+            x.existing_it_w if x is not None and x.existing_it_estimated and not own else None
+        )
+        text += _left_under_cap(pw, standing or 0.0)
+        if standing:
+            text += f" with the existing installation's draw estimated at {watts(standing)}"
         if any(a.field == "power_cap_basis" for a in d.assumptions):
             # an assumed basis is said where the cap is, not only in the appendix
             text += (
