@@ -462,12 +462,25 @@ def test_a_cap_as_sites_state_it(
         ("1024 GPUs; liquid is fine", "cooling"),
         ("512 GPUs, InfiniBand would be OK", "fabric"),
         ("1024 GPUs, no preference on fabric", "fabric"),
+        # what the site can take is no requirement
+        (
+            "Train a 70B model on 15T tokens in 90 days, 2.5 MW IT, liquid cooling available",
+            "cooling",
+        ),
+        ("512 GPUs training, we can do liquid cooling", "cooling"),
+        ("512 GPUs, our facility has liquid cooling", "cooling"),
+        ("512 GPUs, DLC capable", "cooling"),
     ],
 )
 def test_an_option_allowed_is_not_asked_for(text: str, field: str) -> None:
     r = parse_request(CAT, text)
     assert getattr(r, field) is None
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize("text", ["512 GPUs, liquid cooled", "512 H100 with liquid cooling"])
+def test_a_cooling_asked_for_is_still_asked_for(text: str) -> None:
+    assert parse_request(CAT, text).cooling == "liquid"
 
 
 @pytest.mark.parametrize(

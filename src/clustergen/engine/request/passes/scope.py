@@ -300,6 +300,8 @@ def read_limit_words(r: Draft) -> None:
 _PERMITTED = re.compile(
     r"^\s*(?:cooling\s+)?(?:is|are|would\s+be|is\s+also|also)?\s*(?:fine|ok(?:ay)?|acceptable|"
     r"allowed|possible|optional|an\s+option|on\s+the\s+table|not\s+a\s+problem|"
+    # "liquid cooling available", "DLC capable", "liquid-ready": the site can take it
+    r"available|supported|in\s+place|ready|capable|"
     r"not\s+out\s+of\s+the\s+question|not\s+ruled\s+out|not\s+excluded|"
     # "InfiniBand is not required": not asked for, not ruled out either
     r"not\s+(?:strictly\s+)?(?:required|needed|necessary|a\s+must|mandatory))\b"
@@ -311,6 +313,15 @@ _NO_PREFERENCE = re.compile(
 )
 
 
+#: words before a cooling that say the site can take it, not that it is asked for ("we can do
+#: liquid cooling", "our facility has liquid cooling", "we support DLC")
+_PERMITTING = re.compile(
+    r"\b(?:(?:we|they|the\s+site|the\s+facility|our\s+(?:site|facility|data\s*cent(?:er|re)|dc))"
+    r"\s+(?:can\s+(?:do|support|handle|accommodate|take|offer)|has|have|supports?|offers?)"
+    r"|there\s+is)\s+(?:also\s+)?(?:direct[- ]to[- ]chip\s+)?$"
+)
+
+
 def read_permissions(r: Draft) -> None:
     """A cooling or fabric allowed, not asked for ("liquid is fine"), and "no preference on the
     fabric": the trade study weighs both, and the reading says so. A pass: it reads what a
@@ -318,6 +329,11 @@ def read_permissions(r: Draft) -> None:
     for field in ("cooling", "fabric"):
         for value, start, end in list(r.member_spans.get(field, [])):
             ok = _PERMITTED.match(r.low[end:])
+            first = start  # where the words allowing it begin
+            before = _PERMITTING.search(r.low[:start]) if field == "cooling" else None
+            if before is not None and _free(r.used, before.start(), start):
+                ok = re.match(r"", r.low[end:])  # said before the cooling: nothing after to read
+                first = before.start()
             if ok is None or not _free(r.used, end, end + ok.end()):
                 continue
             if len(r.member_spans[field]) > 1:
@@ -326,8 +342,8 @@ def read_permissions(r: Draft) -> None:
             r.members.get(field, set()).discard(value)
             read = f"{r.low[start:end].strip()!r} -> "
             r.understood = [u for u in r.understood if not u.startswith(read)]
-            words = r.low[start : end + ok.end()].strip()
-            r.take(start, end + ok.end(), f"{words!r} -> {value} allowed, not required")
+            words = r.low[first : end + ok.end()].strip()
+            r.take(first, end + ok.end(), f"{words!r} -> {value} allowed, not required")
     for m in _NO_PREFERENCE.finditer(r.low):
         if _free(r.used, *m.span()):
             r.take(m.start(), m.end(), f"{m.group(0)!r} -> the trade study weighs every option")
