@@ -127,3 +127,19 @@ def test_a_plan_at_the_edge_of_feasibility_is_warned() -> None:
     relaxed = {**fields, "isl_tokens": 1000, "osl_tokens": 1000, "tpot_ms": 1e5, "ttft_ms": 1e5}
     calm, _ = estimate_inference(CAT, resolve_workload(CAT, _request(**relaxed)))
     assert calm.warnings == []
+
+
+def test_no_looser_rate_serves_less_per_gpu_than_a_tighter_one() -> None:
+    """A replica that gives each user 50 tokens/s gives them 30 too: the table once showed
+    Mixtral 8x7B on B200 at 2,839 tokens/s per GPU at 30 per user and 2,962 at 50 (the chooser
+    took a smaller replica near the best at the looser rate)."""
+    request = DesignRequest(
+        workload="inference", model="mixtral-8x7b", gpu="b200", isl_tokens=4000,
+        osl_tokens=512, output_tokens_per_s=50_000,
+    )  # fmt: skip
+    w = resolve_workload(CAT, request)
+    table = interactivity_table(CAT, w)
+    for gpu in {p.gpu for p in table}:
+        column = [p.tokens_per_s_per_gpu for p in table if p.gpu == gpu]
+        met = [v for v in column if v is not None]
+        assert met == sorted(met, reverse=True), (gpu, column)

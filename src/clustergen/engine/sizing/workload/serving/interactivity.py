@@ -64,22 +64,23 @@ def interactivity_table(
     out: list[InteractivityPoint] = []
     for gpu in columns:
         base = on_gpu(catalog, w, gpu)
-        for rate in USER_RATES:
+        column: list[InteractivityPoint] = []
+        # tightest first: a replica that serves each user faster serves the looser rates too,
+        # so no looser rate shows less per GPU than a tighter one (the chooser may prefer a
+        # smaller replica near the best at a looser rate)
+        best: tuple[float, int, float] | None = None
+        for rate in sorted(USER_RATES, reverse=True):
             trial = base._replace(tpot_s=1 / rate)
             choice, _ = choose_replica(catalog, trial)
             if choice is None:
-                out.append(_point(trial, rate, None, None, None))
+                column.append(_point(trial, rate, None, None, None))
                 continue
             rep = choice.replica
-            out.append(
-                _point(
-                    trial,
-                    rate,
-                    rep.per_gpu(choice.batch),
-                    rep.gpus,
-                    rep.ttft_s(choice.batch) * 1e3,
-                )
-            )
+            here = (rep.per_gpu(choice.batch), rep.gpus, rep.ttft_s(choice.batch) * 1e3)
+            if best is None or here[0] >= best[0]:
+                best = here
+            column.append(_point(trial, rate, *best))
+        out += reversed(column)
     return out
 
 
