@@ -409,3 +409,13 @@ def test_a_summary_with_no_network_rack_says_where_the_switches_are() -> None:
     assert d.racks.network_racks == 0
     (row,) = [ln for ln in memo.render_memo(d).splitlines() if ln.startswith("| Racks |")]
     assert "+ 0 network (switches and servers in a compute rack) |" in row
+
+
+def test_the_inventory_is_said_in_words_never_as_a_count_of_items() -> None:
+    """The appendix ended with '### Inventory - groups: 12 items - racks: 10 items'."""
+    d = plan_design(CATALOG, DesignRequest(platform="dgx-h100", nodes=64))
+    text = memo.render_memo(d)
+    assert "items" not in text.split("### Inventory", 1)[1].split("###", 1)[0]
+    assert d.inventory is not None
+    devices = sum(g.count for g in d.inventory.groups)
+    assert f"{devices:,} devices in {len(d.inventory.groups)} groups" in text

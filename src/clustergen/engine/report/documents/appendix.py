@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from clustergen.engine.model.design import Design
+from clustergen.engine.model.inventory import unfolded
 from clustergen.engine.model.links import LinkEnd
 from clustergen.engine.report.words import (
     document,
@@ -178,5 +179,29 @@ def other_sections(d: Design) -> list[str]:
         value = getattr(d, name)
         if value is None or value == []:
             continue
+        if name == "inventory":
+            out += inventory_section(d)
+            continue
         out += [f"\n### {field_words(name).capitalize()}\n", *_flat(value)]
     return out
+
+
+def inventory_section(d: Design) -> list[str]:
+    """The inventory in words: how many devices of each role stand in how many racks, and
+    where each is listed (the rack plan and NetBox files name every device and its U)."""
+    inv = d.inventory
+    if inv is None:
+        return []
+    roles: dict[str, int] = {}
+    for g in inv.groups:
+        roles[g.role] = roles.get(g.role, 0) + g.count
+    devices = sum(roles.values())
+    racks = len(unfolded(inv.racks))
+    by_role = ", ".join(f"{n:,} {role}" for role, n in roles.items() if n)
+    return [
+        "\n### Inventory\n",
+        f"{devices:,} devices in {plural(len(inv.groups), 'group')} ({by_role}), placed in "
+        f"{plural(racks, 'rack')}: `rack_plan.csv` and the NetBox files name every device, its "
+        "rack and its position, and `netbox_cables.csv` every cable's two ends.",
+        f"\nPlacement: {inv.basis}.",
+    ]
