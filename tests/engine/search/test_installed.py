@@ -137,11 +137,11 @@ def test_a_successor_in_the_fleets_envelope_is_weighed_by_compute_and_keeps_air_
 
 
 def test_a_small_increment_follows_the_standing_installations_rack_layout() -> None:
-    """'we have 62 DGX H100 and want to add 8 more': the 8 on their own would follow DGX BasePOD
-    at the 40 kW default (3 per rack), while the grown SuperPOD's rack plan put them 4 to a rack
-    (2 in the standing part-filled rack): the racks section, the BOM and the rack plan disagreed,
-    and a new rack stood at 40.8 kW over the 40 kW the design stated. The increment now follows
-    the installation's layout, said as an assumption, with no margin held against it."""
+    """'we have 62 DGX H100 and want to add 8 more': the 8 on their own followed DGX BasePOD (its
+    converged SN4600C storage, a '1-tier' fabric beside 8 spines added, 3 per rack at the 40 kW
+    default) while the grown SuperPOD's rack plan put them 4 to a rack (2 in the standing
+    part-filled rack): the sections, the BOM and the rack plan disagreed. The increment now
+    follows the installation's architecture, its rack layout the RA's own (no margin held)."""
     from clustergen.engine.assemble import assemble_design
     from clustergen.engine.report.words import compute_rack_words
 
@@ -149,9 +149,12 @@ def test_a_small_increment_follows_the_standing_installations_rack_layout() -> N
     rack = d.racks.compute
     assert rack.rack_power_limit_kw == 40.8
     assert rack.nodes_per_rack == 4
-    assert any(
-        a.field == "rack_power_kw" and "existing installation" in a.reason for a in d.assumptions
-    )
+    assert any(a.field == "rack_power_kw" and "SuperPOD" in a.reason for a in d.assumptions)
+    # the installation's architecture throughout: its storage fabric, not a BasePOD's own
+    assert d.fabrics.storage is not None
+    assert d.fabrics.storage.leaf_switch == "qm9700"
+    assert d.fabrics.compute is not None
+    assert d.fabrics.compute.tiers == 2  # the standing fabric's, spines added
     assert all(c.name != "rack power margin" for c in d.checks)
     # every new node is placed once: in the new racks the section counts, or a standing rack's
     # free slots, which the section's words say

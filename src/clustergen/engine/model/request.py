@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from typing import Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from clustergen.engine.model.bounds import (
     MAX_GPUS,
@@ -97,6 +97,22 @@ class DesignRequest(BaseModel):
     """What the customer asked for. Every field is optional; the planner fills and reports gaps."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    #: the nodes of the installation an increment joins, by which the increment's reference
+    #: architecture is chosen (the expansion planner sets it on the request it plans the
+    #: increment with, whose installation fields it clears); no field of the contract
+    _layout_nodes: int | None = PrivateAttr(default=None)
+
+    @property
+    def layout_nodes(self) -> int | None:
+        """The installation's nodes the increment's layout follows, when the planner set them."""
+        return self._layout_nodes
+
+    def joining(self, nodes: int) -> "DesignRequest":
+        """A copy that plans an increment on an installation of `nodes` nodes."""
+        out = self.model_copy()
+        out._layout_nodes = nodes
+        return out
 
     text: str | None = Field(
         default=None, max_length=MAX_REQUEST_CHARS, description="the request as written"

@@ -14,7 +14,7 @@ from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.request import EXISTING_FIELDS, DesignRequest
 from clustergen.engine.sizing.expansion import expand_design
-from clustergen.engine.sizing.platform import installation_layout, system_of
+from clustergen.engine.sizing.platform import existing_nodes, system_of
 
 Plan = Callable[[Catalog, DesignRequest], Design]
 
@@ -31,10 +31,11 @@ def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Desi
     notes: list[Assumed] = []
     if request.existing_fabric and not request.fabric:
         ask = ask.model_copy(update={"fabric": request.existing_fabric})
-    elif request.existing_platform and not request.fabric:
+    elif (request.existing_platform or request.platform) and not request.fabric:
         # the increment joins what stands: a fabric not stated is the one the installation's
         # reference architecture builds, not whichever the increment's own study would pick
-        old = system_of(catalog, request.existing_platform, None)
+        # (the installation's platform unstated is the one named: "we have 62 DGX H100")
+        old = system_of(catalog, request.existing_platform or str(request.platform), None)
         arch = catalog.architecture_for(old.id)
         if arch is not None:
             tech = arch.compute_fabric.technology
@@ -47,39 +48,18 @@ def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Desi
                     f"its reference architecture ({arch.id}) builds it; the increment joins it",
                 )
             )
-    laid_out = _installation_racks(catalog, request, ask)
-    if laid_out is not None:
-        ask = ask.model_copy(update={"rack_power_kw": laid_out[0]})
-        notes.append(laid_out[1])
-    increment = plan(catalog, ask)
-    if laid_out is not None:
-        # a choice of the design, so a rebuild from it lays it out alike; the layout's limit is
-        # the installation's, as a fresh design's RA limit is its own: no margin is held against
-        # it (the checks hold none on a rebuild either: `installation_layout`)
-        choices = increment.choices.model_copy(update={"rack_power_kw": laid_out[0]})
-        checks = [c for c in increment.checks if c.name != "rack power margin"]
-        increment = increment.model_copy(update={"choices": choices, "checks": checks})
-    increment = increment.model_copy(update={"request": request})
+    standing = request.existing_platform or ask.platform
+    if standing and ask.platform:
+        # an increment of the installation's own platform is planned as part of it: the
+        # architecture of the grown size (its fabrics, rack layout), not a small cluster's own
+        # (a few DGX H100 added to a SuperPOD are SuperPOD nodes, not a DGX BasePOD)
+        installed = system_of(catalog, standing, None)
+        had = existing_nodes(catalog, request, installed)
+        if had and system_of(catalog, ask.platform, None).id == installed.id:
+            ask = ask.joining(had)
+    increment = plan(catalog, ask).model_copy(update={"request": request})
     d = expand_design(catalog, request, increment, lambda rq, ch: assemble_design(catalog, rq, ch))
     return d.model_copy(update={"assumptions": [*notes, *d.assumptions]}) if notes else d
-
-
-def _installation_racks(
-    catalog: Catalog, request: DesignRequest, ask: DesignRequest
-) -> tuple[float, Assumed] | None:
-    """The rack limit of the standing installation's layout for the increment
-    (`installation_layout`), with the assumption that says so."""
-    arch = installation_layout(catalog, request, ask.platform, ask.fabric) if ask.platform else None
-    if arch is None or arch.rack_power_kw is None:
-        return None
-    note = Assumed(
-        field="rack_power_kw",
-        value=f"{arch.rack_power_kw:g}",
-        reason=f"rack limit not given: the existing installation's rack layout ({arch.name}), "
-        "which the increment's racks follow",
-        source=arch.source,
-    )
-    return arch.rack_power_kw, note
 
 
 def _dense_tflops(catalog: Catalog, system: System, precision: str) -> float | None:

@@ -27,7 +27,7 @@ from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.storage import StorageAnalysis
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.inputs import Inputs, stated_bandwidth_scale, stated_capacity_tb
-from clustergen.engine.sizing.platform import installation_layout, lone_unit
+from clustergen.engine.sizing.platform import lone_unit
 from clustergen.units import plural, ratio, watts
 
 
@@ -400,13 +400,8 @@ def design_checks(
             ),
         )
     )
-    # a limit the request states is the site's; a default one is the RA's own layout, and an
-    # increment's the standing installation's (its layout's limit, carried in its choices)
-    fabric = inputs.choices.fabric or request.fabric
-    layout = installation_layout(inputs.catalog, request, inputs.system.id, fabric)
+    # a limit the request states is the site's; a default one is the RA's own layout
     stated = inputs.choices.rack_power_kw or request.rack_power_kw
-    if layout is not None and stated == layout.rack_power_kw:
-        stated = None
     if stated and most_kw <= rack_kw:
         checks.append(
             margin_check("rack power margin", most_kw * 1e3, rack_kw * 1e3, "the most loaded rack")

@@ -315,9 +315,14 @@ def _expanded(
         updates["power"] = power = _power(d, standing, grown)
         updates["servers"] = _servers(d, reused)
         cf = d.fabrics.compute
-        if cf is not None and room is not None:
+        sf, gf = standing.fabrics.compute, grown.fabrics.compute
+        if cf is not None and room is not None and sf is not None and gf is not None:
             cf = cf.model_copy(
                 update={
+                    # the standing fabric's tiers, and the links the grown one adds between them
+                    "tiers": room.tiers,
+                    "leaf_spine_links": max(0, gf.leaf_spine_links - sf.leaf_spine_links),
+                    "spine_core_links": max(0, gf.spine_core_links - sf.spine_core_links),
                     "leaf_switches": room.leaves,
                     "spine_switches": room.spines,
                     "core_switches": room.cores,

@@ -14,7 +14,13 @@ from clustergen.catalog.models import Gpu, System
 from clustergen.engine.cache import Same, cached
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import CapBasis, NodePower
-from clustergen.engine.sizing.platform import gpu_system, it_cap_w, node_power, whole_nodes
+from clustergen.engine.sizing.platform import (
+    gpu_system,
+    it_cap_w,
+    layout_nodes,
+    node_power,
+    whole_nodes,
+)
 from clustergen.errors import InfeasibleDesignError
 from clustergen.units import plural
 
@@ -206,7 +212,12 @@ def resolve_inputs(
     system = gpu_system(catalog, choices.platform)
     if nodes is None:
         nodes = request_nodes(request, system)
-    arch = catalog.architecture_for(system.id, choices.fabric, nodes, request.compute_link_gbps)
+    # an increment follows the installation it joins: the architecture of the grown size
+    joined = layout_nodes(catalog, request, system)
+    arch_nodes = nodes if joined is None else (nodes or 0) + joined
+    arch = catalog.architecture_for(
+        system.id, choices.fabric, arch_nodes, request.compute_link_gbps
+    )
     platform = Platform(
         system=system,
         gpu=catalog.gpu(system.gpu or ""),

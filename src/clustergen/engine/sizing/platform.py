@@ -14,7 +14,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Entry, Gpu, System
 from clustergen.engine.model.bounds import MAX_POWER_W, MAX_PUE, MIN_PUE, check_number
 from clustergen.engine.model.compute import CapBasis, NodePower, NodePowerBasis
-from clustergen.engine.model.request import DesignRequest
+from clustergen.engine.model.request import DesignRequest, extends
 from clustergen.errors import CatalogGapError, NotFoundError, RequestError
 from clustergen.units import ceil_div
 
@@ -221,20 +221,13 @@ def existing_nodes(catalog: Catalog, request: DesignRequest, system: System) -> 
     return None
 
 
-def installation_layout(
-    catalog: Catalog, request: DesignRequest, platform: str, fabric: str | None
-) -> Architecture | None:
-    """The reference architecture whose rack layout an increment of `platform` follows: the
-    standing installation's (of the same platform, its size stated), when the request states
-    no rack limit; None otherwise. Its new nodes fill the standing racks' free slots and new
-    racks as that layout does (a SuperPOD's 4 DGX H100 at 40.8 kW), not at the default a small
-    cluster of its own would take (3 at 40 kW)."""
-    standing = request.existing_platform or request.platform  # unstated: the platform named
-    if request.rack_power_kw is not None or not standing:
+def layout_nodes(catalog: Catalog, request: DesignRequest, system: System) -> int | None:
+    """The nodes of the standing installation an increment of `system` joins, whose reference
+    architecture the increment follows (a few DGX H100 added to a SuperPOD are SuperPOD nodes,
+    not a DGX BasePOD of their own); None for a design that joins none or another platform's."""
+    if request.layout_nodes is not None:
+        return request.layout_nodes
+    standing = request.existing_platform or (request.platform if extends(request) else None)
+    if not standing or system_of(catalog, standing, None).id != system.id:
         return None
-    old = system_of(catalog, standing, None)
-    if system_of(catalog, platform, None).id != old.id:
-        return None  # another platform's racks are laid out as its own
-    nodes = existing_nodes(catalog, request, old)
-    arch = catalog.architecture_for(old.id, fabric, nodes) if nodes else None
-    return arch if arch is not None and arch.rack_power_kw else None
+    return existing_nodes(catalog, request, system)
