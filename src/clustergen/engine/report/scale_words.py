@@ -76,9 +76,9 @@ def what_text(d: Design) -> str:
     or for an expansion what it adds and to what ('... added to the existing 512 (768 in
     all)'), so an increment is never read as the whole cluster."""
     text = f"{gpus_text(d)} on {systems_text(d)}"
-    if d.compute.spare_nodes:
-        text += f", {d.compute.spare_nodes} of them spare"
     x = d.expansion
+    if d.compute.spare_nodes:
+        text += f", {d.compute.spare_nodes} of them spare" + ("," if x is not None else "")
     if x is None:
         return text
     if x.existing_gpus is None or x.total_gpus is None:

@@ -16,6 +16,7 @@ from clustergen.engine.search.objective import DELIVERED, RA_MARGIN, bound_words
 from clustergen.engine.search.pools import plan_pools, pooled
 from clustergen.engine.search.trade_study import current_only, run_study
 from clustergen.engine.sizing.inputs import resolve_request_inputs
+from clustergen.engine.sizing.platform import layout_nodes
 from clustergen.engine.sizing.workload import not_met_elsewhere
 from clustergen.errors import InfeasibleDesignError
 from clustergen.units import dollars
@@ -129,12 +130,14 @@ def _reason(catalog: Catalog, request: DesignRequest, study: TradeStudy, best: A
     else:
         with_ = f" with {filters}, as asked" if filters else ""
         reason += f" {current_only(with_)}"
+    # an increment follows the installation it joins: the architecture of the grown size
+    joined = layout_nodes(catalog, request, catalog.system(best.platform)) or 0
     arch = catalog.architecture_for(
-        best.platform, best.fabric, best.nodes, request.compute_link_gbps
+        best.platform, best.fabric, best.nodes + joined, request.compute_link_gbps
     )
     if best.follows_ra and arch is not None:
         reason += f"; follows {arch.name}"
-        if not arch.covers(best.nodes):
+        if not arch.covers(best.nodes + joined):
             span = (
                 f"{arch.min_nodes}-{arch.max_nodes}" if arch.max_nodes else f">= {arch.min_nodes}"
             )
