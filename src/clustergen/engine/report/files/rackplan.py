@@ -277,8 +277,9 @@ def netbox_cables_csv(d: Design) -> str:
     """Every link of the design, one by one, in NetBox cable-import columns: both ends' devices
     as the rack plan names them and an interface on each (p1, p2, ... in the order links take
     them, each used once). The compute fabric is cabled as the RA lays it out (rail-optimized:
-    port r of every node in an SU to that SU's leaf r; leaf uplinks spread evenly over the
-    spines); every other group spreads its links evenly over the devices at each end, in order."""
+    port r of every node in an SU to a leaf of that SU's rail r; leaf uplinks spread evenly over
+    the spines); every other group spreads its links evenly over the devices at each end, in
+    order."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(
@@ -393,18 +394,29 @@ def _node_ports(
     f: FabricDesign, hosts: int, per_host: int, su_hosts: int
 ) -> list[tuple[int, int, int, int]]:
     """(host, host port, leaf index, leaf port) for every host link, or none where the fabric's
-    figures do not lay out evenly."""
+    figures do not lay out evenly. On a rail-optimized fabric port p of a host is on rail p (of
+    the rails and planes the fabric records, else one rail an SU leaf); a rail of several leaves
+    (the GB200 SuperPOD's leaf per rack on each of its 4 rails) fills them in turn, so each host
+    reaches one leaf per rail."""
     out = []
-    rails = (f.leaves_per_su or 0) * f.planes
+    leaves = (f.leaves_per_su or 0) * f.planes  # an SU's leaves, every plane's
+    groups = (f.rails or 0) * f.planes  # rails, each plane's its own
+    if not groups or leaves % groups:
+        groups = leaves  # one rail a leaf (or several rails on each of fewer leaves)
+    rail_leaves = leaves // groups if groups else 0
+    per_rail = -(-per_host // max(1, groups))  # a host's ports on one rail
     for n in range(hosts):
         for p in range(per_host):
-            if f.rail_optimized and su_hosts and rails:
+            if f.rail_optimized and su_hosts and rail_leaves:
                 su, i = divmod(n, su_hosts)
-                leaf = su * rails + p % rails
-                port = i * -(-per_host // rails) + p // rails + 1
+                rail, k = p % groups, p // groups
+                j, port0 = divmod(i * per_rail + k, max(1, f.leaf_downlinks))
+                if j >= rail_leaves:
+                    return []
+                leaf = su * leaves + rail * rail_leaves + j
             else:
                 leaf, port0 = divmod(n * per_host + p, max(1, f.leaf_downlinks))
-                port = port0 + 1
+            port = port0 + 1
             if leaf >= f.leaf_switches or port > f.leaf_downlinks:
                 return []
             out.append((n, p, leaf, port))
