@@ -189,3 +189,23 @@ def test_a_rail_optimized_hosts_ports_reach_one_leaf_of_each_rail(design: Design
         assert len(set(leaves)) == want, (host, leaves)
         sus = {(int(leaf.rsplit("-", 1)[1]) - 1) // su_leaves for leaf in leaves}
         assert len(sus) == 1, (host, leaves)
+
+
+def test_a_leaf_sends_its_pair_links_to_each_spine_it_reaches(design: Design) -> None:
+    """Each compute leaf sends the fabric's links_per_leaf_spine_pair to each of its
+    leaf_uplinks / that spines (every spine of its plane, or of its spine-leaf group: the GB200
+    SuperPOD's rail of 8 leaves under 6 spines, 3 links each), never all its uplinks to one."""
+    f = design.fabrics.compute
+    if f is None or f.tiers < 2 or not f.links_per_leaf_spine_pair:
+        pytest.skip("no leaf-spine tier")
+    pairs: dict[str, dict[str, int]] = {}
+    for g, cables in rackplan.design_cables(design):
+        if g.fabric == "compute" and g.segment == "leaf-spine":
+            for leaf, _, spine, _ in cables:
+                to = pairs.setdefault(leaf, {})
+                to[spine] = to.get(spine, 0) + 1
+    assert len(pairs) == f.leaf_switches
+    up = f.leaf_spine_links // f.leaf_switches
+    for leaf, to in pairs.items():
+        assert set(to.values()) == {f.links_per_leaf_spine_pair}, (leaf, to)
+        assert len(to) == up // f.links_per_leaf_spine_pair, (leaf, to)

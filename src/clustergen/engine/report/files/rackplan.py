@@ -424,17 +424,27 @@ def _node_ports(
 
 
 def _uplinks(f: FabricDesign) -> list[tuple[int, int, int, int]]:
-    """(leaf, uplink, spine, spine port): each plane's leaves spread evenly over its spines."""
+    """(leaf, uplink, spine, spine port): each plane's leaves spread evenly over its spines, or
+    over their group's where a leaf reaches fewer than all (`links_per_leaf_spine_pair` links to
+    each of leaf_uplinks / that spines: the GB200 SuperPOD's spine-leaf groups, a rail's 8
+    leaves under its 6 spines), groups in order."""
     per_plane_leaves = f.leaf_switches // f.planes
     per_plane_spines = f.spine_switches // f.planes
     up = f.leaf_spine_links // max(1, f.leaf_switches)
-    if per_plane_spines == 0 or up % per_plane_spines:
+    pair = f.links_per_leaf_spine_pair or 0
+    reach = up // pair if pair and up % pair == 0 else per_plane_spines  # spines a leaf reaches
+    if not reach or per_plane_spines % reach or up % reach:
         return []
-    each = up // per_plane_spines
+    groups = per_plane_spines // reach
+    if per_plane_leaves % groups:
+        return []
+    group_leaves = per_plane_leaves // groups
+    each = up // reach
     out = []
     for leaf in range(f.leaf_switches):
         plane, j = divmod(leaf, per_plane_leaves)
+        group, j = divmod(j, group_leaves)
+        first = plane * per_plane_spines + group * reach
         for u in range(up):
-            spine = plane * per_plane_spines + u % per_plane_spines
-            out.append((leaf, u, spine, j * each + u // per_plane_spines + 1))
+            out.append((leaf, u, first + u % reach, j * each + u // reach + 1))
     return out
