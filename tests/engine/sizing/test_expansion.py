@@ -10,7 +10,13 @@ from clustergen.engine.model.design import Design
 from clustergen.engine.model.inventory import PartKind, unfolded
 from clustergen.engine.model.request import DesignRequest
 from clustergen.engine.search.planner import plan_design
-from clustergen.engine.sizing.expansion import REUSED, added_power_w, bom_increment, fabric_room
+from clustergen.engine.sizing.expansion import (
+    REUSED,
+    _fabric_words,
+    added_power_w,
+    bom_increment,
+    fabric_room,
+)
 from clustergen.units import watts
 
 
@@ -224,3 +230,32 @@ def test_new_nodes_on_a_standing_pair_cable_to_its_switches_past_their_used_port
     assert {c[0] for c in cables} == {f"node-{i:04d}" for i in range(5, 9)}
     assert {c[2] for c in cables} == {"compute-leaf-001", "compute-leaf-002"}
     assert min(c[3] for c in cables) > (leaf.standing_ports or 0)
+
+
+def test_spines_added_respread_every_leafs_uplinks_and_the_words_say_so() -> None:
+    """A 2-tier fabric grown by spines spreads every leaf's uplinks evenly over the grown spine
+    tier: each standing leaf-spine pair keeps the grown pair's links, the rest are re-cabled to
+    the added spines, and the new leaves' uplinks land partly on the standing spines (on the
+    ports those moves free), partly on the added ones; the words never say the new uplinks all
+    take standing spine ports."""
+    standing, grown = _pod(32), _pod(64)
+    sf, gf = standing.fabrics.compute, grown.fabrics.compute
+    assert sf
+    assert gf
+    room = fabric_room(sf, gf)
+    assert room.spines == gf.spine_switches - sf.spine_switches > 0
+    s_pair, g_pair = sf.links_per_leaf_spine_pair, gf.links_per_leaf_spine_pair
+    assert room.pair_links == (s_pair, g_pair)
+    assert room.moved == sf.leaf_spine_links - sf.leaf_spine_links * g_pair // s_pair
+    assert room.new_uplinks == gf.leaf_spine_links - sf.leaf_spine_links
+    # every spine of the grown tier carries the same load: the standing ones theirs
+    grown_load = sf.spine_switches * gf.leaf_spine_links // gf.spine_switches
+    kept = sf.leaf_spine_links - room.moved
+    assert room.onto_standing == grown_load - kept
+    # the added spines' ports: the re-cabled standing uplinks and the rest of the new ones
+    added_ports = room.spines * gf.leaf_spine_links // gf.spine_switches
+    assert added_ports == room.moved + room.new_uplinks - room.onto_standing
+    words = _fabric_words(room)
+    assert f"{room.moved:,} of the standing leaves' uplinks are re-cabled" in words
+    assert f"{room.onto_standing:,} on the standing spines" in words
+    assert "their uplinks take" not in words

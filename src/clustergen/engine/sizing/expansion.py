@@ -63,6 +63,14 @@ class Room(NamedTuple):
     #: free ports of the standing spine (core) tier: stated, or as the RA builds it
     spine_ports_free: int
     why: str
+    #: where spines are added to a 2-tier fabric: the standing leaves' uplinks the grown
+    #: fabric's even spread moves onto the added spines (re-cabled), the new leaves' uplinks
+    #: that land on the standing spines, all the new leaves' uplinks, and the links a
+    #: leaf-spine pair carries standing and grown
+    moved: int = 0
+    onto_standing: int = 0
+    new_uplinks: int = 0
+    pair_links: tuple[int, int] = (0, 0)
 
 
 def _uplink_links(f: FabricDesign) -> int:
@@ -87,6 +95,9 @@ def fabric_room(
     used = max(0, _uplink_links(grown) - _uplink_links(standing))
     spines = max(0, grown.spine_switches - standing.spine_switches)
     cores = max(0, grown.core_switches - standing.core_switches)
+    spread = _respread(standing, grown) if spines and grown.tiers == standing.tiers == 2 else None
+    if spread is not None:
+        used = max(0, spread.onto_standing - spread.moved)  # beyond the ports the moves free
     fits, why = True, ""
     if grown.tiers > standing.tiers:
         fits = False
@@ -102,7 +113,11 @@ def fabric_room(
     elif grown.nodes > max_nodes:
         fits = False
         why = "needs more switch ports than its tiers have"
-    elif stated_free_ports is not None and spines + cores == 0 and used > stated_free_ports:
+    elif (
+        stated_free_ports is not None
+        and (spines + cores == 0 or spread)
+        and used > stated_free_ports
+    ):
         fits = False
         why = f"needs {used:,} spine ports, {stated_free_ports:,} free"
     return Room(
@@ -115,6 +130,34 @@ def fabric_room(
         spine_ports_used=used,
         spine_ports_free=free,
         why=why,
+        **(spread._asdict() if spread else {}),
+    )
+
+
+class _Spread(NamedTuple):
+    moved: int
+    onto_standing: int
+    new_uplinks: int
+    pair_links: tuple[int, int]
+
+
+def _respread(standing: FabricDesign, grown: FabricDesign) -> _Spread | None:
+    """How a 2-tier fabric grown by spines lays its uplinks: every leaf spreads its uplinks
+    evenly over the grown spine tier (`links_per_leaf_spine_pair` falls), so each standing
+    leaf-spine pair keeps the grown pair's links and the rest move to the added spines; the new
+    leaves take the standing spines' grown load less what the standing leaves keep there, the
+    rest of their uplinks on the added spines. None where a pair's links are not given."""
+    s_pair, g_pair = standing.links_per_leaf_spine_pair, grown.links_per_leaf_spine_pair
+    if not s_pair or not g_pair or not grown.spine_switches:
+        return None
+    kept = standing.leaf_spine_links * min(g_pair, s_pair) // s_pair
+    # the spines carry the grown fabric's links evenly: the standing ones their share
+    on_standing = standing.spine_switches * grown.leaf_spine_links // grown.spine_switches
+    return _Spread(
+        moved=standing.leaf_spine_links - kept,
+        onto_standing=max(0, on_standing - kept),
+        new_uplinks=max(0, grown.leaf_spine_links - standing.leaf_spine_links),
+        pair_links=(s_pair, g_pair),
     )
 
 
@@ -578,6 +621,8 @@ def _fabric_words(room: Room) -> str:
     if room.tiers == 1 and not room.leaves:
         # no tier above the leaves: the standing switches take the new links on their free ports
         return "no switch added; the new nodes' links land on the standing switches' free ports"
+    if room.spines and room.new_uplinks:
+        return f"{added}; {_respread_words(room)}"
     if room.spine_ports_used <= room.spine_ports_free:
         return (
             f"{added}; their uplinks take {room.spine_ports_used:,} of the standing spine "
@@ -587,6 +632,38 @@ def _fabric_words(room: Room) -> str:
         f"{added}; the standing spines have {room.spine_ports_free:,} free ports, so every "
         f"leaf's uplinks are re-spread over the grown spine tier ({room.spine_ports_used:,} "
         "uplinks added)"
+    )
+
+
+def _respread_words(room: Room) -> str:
+    """Where the uplinks go when spines are added: the grown spread's re-cabling of the standing
+    leaves and the new leaves' split between standing and added spines."""
+    before, after = room.pair_links
+    was = "as the standing fabric" if before == after else f"the standing fabric's {before}"
+    moved = (
+        f"{room.moved:,} of the standing leaves' uplinks are re-cabled to the new spines"
+        if room.moved
+        else "the standing leaves' uplinks stay where they are"
+    )
+    taken = room.spine_ports_used
+    free = f"{taken:,} of their {room.spine_ports_free:,} free ports"
+    if not room.moved:
+        where = free
+    elif taken:
+        where = f"the {room.moved:,} ports those moves free and {free}"
+    else:
+        where = f"of the {room.moved:,} ports those moves free"
+    standing = (
+        f"{room.onto_standing:,} on the standing spines ({where})" if room.onto_standing else ""
+    )
+    added = room.new_uplinks - room.onto_standing
+    split = " and ".join(
+        x for x in (standing, f"{added:,} on the new spines" if added else "") if x
+    )
+    return (
+        f"every leaf's uplinks are spread evenly over the grown spine tier ({after} links a "
+        f"leaf-spine pair, {was}): {moved}, and the new leaves' "
+        f"{room.new_uplinks:,} uplinks land {split}"
     )
 
 

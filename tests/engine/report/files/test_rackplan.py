@@ -164,3 +164,48 @@ def test_a_run_of_names_never_spans_a_gap() -> None:
         "qm9700-004",
         "node-0001",
     ]
+
+
+def test_a_rail_optimized_hosts_ports_reach_one_leaf_of_each_rail(design: Design) -> None:
+    """On a rail-optimized compute fabric port r of a host lands on a leaf of rail r (NVIDIA
+    SuperPOD RAs: each GPU's NIC on its rail's leaf), so a host's ports reach as many leaves as
+    it has ports, up to the fabric's rails (each plane's its own; one rail an SU leaf where the
+    fabric records none), all of its own SU; never all on one leaf (the GB200 SuperPOD's trays
+    did, its rails being 8 leaves each)."""
+    f = design.fabrics.compute
+    if f is None or not f.rail_optimized or not f.leaves_per_su:
+        pytest.skip("no rail-optimized compute fabric")
+    su_leaves = f.leaves_per_su * f.planes
+    rails = (f.rails or 0) * f.planes
+    rails = rails if rails and su_leaves % rails == 0 else su_leaves
+    reached: dict[str, list[str]] = {}
+    for g, cables in rackplan.design_cables(design):
+        if g.fabric == "compute" and g.segment == "node-leaf":
+            for host, _, leaf, _ in cables:
+                reached.setdefault(host, []).append(leaf)
+    assert reached
+    for host, leaves in reached.items():
+        want = min(len(leaves), rails)
+        assert len(set(leaves)) == want, (host, leaves)
+        sus = {(int(leaf.rsplit("-", 1)[1]) - 1) // su_leaves for leaf in leaves}
+        assert len(sus) == 1, (host, leaves)
+
+
+def test_a_leaf_sends_its_pair_links_to_each_spine_it_reaches(design: Design) -> None:
+    """Each compute leaf sends the fabric's links_per_leaf_spine_pair to each of its
+    leaf_uplinks / that spines (every spine of its plane, or of its spine-leaf group: the GB200
+    SuperPOD's rail of 8 leaves under 6 spines, 3 links each), never all its uplinks to one."""
+    f = design.fabrics.compute
+    if f is None or f.tiers < 2 or not f.links_per_leaf_spine_pair:
+        pytest.skip("no leaf-spine tier")
+    pairs: dict[str, dict[str, int]] = {}
+    for g, cables in rackplan.design_cables(design):
+        if g.fabric == "compute" and g.segment == "leaf-spine":
+            for leaf, _, spine, _ in cables:
+                to = pairs.setdefault(leaf, {})
+                to[spine] = to.get(spine, 0) + 1
+    assert len(pairs) == f.leaf_switches
+    up = f.leaf_spine_links // f.leaf_switches
+    for leaf, to in pairs.items():
+        assert set(to.values()) == {f.links_per_leaf_spine_pair}, (leaf, to)
+        assert len(to) == up // f.links_per_leaf_spine_pair, (leaf, to)

@@ -277,8 +277,9 @@ def netbox_cables_csv(d: Design) -> str:
     """Every link of the design, one by one, in NetBox cable-import columns: both ends' devices
     as the rack plan names them and an interface on each (p1, p2, ... in the order links take
     them, each used once). The compute fabric is cabled as the RA lays it out (rail-optimized:
-    port r of every node in an SU to that SU's leaf r; leaf uplinks spread evenly over the
-    spines); every other group spreads its links evenly over the devices at each end, in order."""
+    port r of every node in an SU to a leaf of that SU's rail r; leaf uplinks spread evenly over
+    the spines); every other group spreads its links evenly over the devices at each end, in
+    order."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(
@@ -393,18 +394,29 @@ def _node_ports(
     f: FabricDesign, hosts: int, per_host: int, su_hosts: int
 ) -> list[tuple[int, int, int, int]]:
     """(host, host port, leaf index, leaf port) for every host link, or none where the fabric's
-    figures do not lay out evenly."""
+    figures do not lay out evenly. On a rail-optimized fabric port p of a host is on rail p (of
+    the rails and planes the fabric records, else one rail an SU leaf); a rail of several leaves
+    (the GB200 SuperPOD's leaf per rack on each of its 4 rails) fills them in turn, so each host
+    reaches one leaf per rail."""
     out = []
-    rails = (f.leaves_per_su or 0) * f.planes
+    leaves = (f.leaves_per_su or 0) * f.planes  # an SU's leaves, every plane's
+    groups = (f.rails or 0) * f.planes  # rails, each plane's its own
+    if not groups or leaves % groups:
+        groups = leaves  # one rail a leaf (or several rails on each of fewer leaves)
+    rail_leaves = leaves // groups if groups else 0
+    per_rail = -(-per_host // max(1, groups))  # a host's ports on one rail
     for n in range(hosts):
         for p in range(per_host):
-            if f.rail_optimized and su_hosts and rails:
+            if f.rail_optimized and su_hosts and rail_leaves:
                 su, i = divmod(n, su_hosts)
-                leaf = su * rails + p % rails
-                port = i * -(-per_host // rails) + p // rails + 1
+                rail, k = p % groups, p // groups
+                j, port0 = divmod(i * per_rail + k, max(1, f.leaf_downlinks))
+                if j >= rail_leaves:
+                    return []
+                leaf = su * leaves + rail * rail_leaves + j
             else:
                 leaf, port0 = divmod(n * per_host + p, max(1, f.leaf_downlinks))
-                port = port0 + 1
+            port = port0 + 1
             if leaf >= f.leaf_switches or port > f.leaf_downlinks:
                 return []
             out.append((n, p, leaf, port))
@@ -412,17 +424,27 @@ def _node_ports(
 
 
 def _uplinks(f: FabricDesign) -> list[tuple[int, int, int, int]]:
-    """(leaf, uplink, spine, spine port): each plane's leaves spread evenly over its spines."""
+    """(leaf, uplink, spine, spine port): each plane's leaves spread evenly over its spines, or
+    over their group's where a leaf reaches fewer than all (`links_per_leaf_spine_pair` links to
+    each of leaf_uplinks / that spines: the GB200 SuperPOD's spine-leaf groups, a rail's 8
+    leaves under its 6 spines), groups in order."""
     per_plane_leaves = f.leaf_switches // f.planes
     per_plane_spines = f.spine_switches // f.planes
     up = f.leaf_spine_links // max(1, f.leaf_switches)
-    if per_plane_spines == 0 or up % per_plane_spines:
+    pair = f.links_per_leaf_spine_pair or 0
+    reach = up // pair if pair and up % pair == 0 else per_plane_spines  # spines a leaf reaches
+    if not reach or per_plane_spines % reach or up % reach:
         return []
-    each = up // per_plane_spines
+    groups = per_plane_spines // reach
+    if per_plane_leaves % groups:
+        return []
+    group_leaves = per_plane_leaves // groups
+    each = up // reach
     out = []
     for leaf in range(f.leaf_switches):
         plane, j = divmod(leaf, per_plane_leaves)
+        group, j = divmod(j, group_leaves)
+        first = plane * per_plane_spines + group * reach
         for u in range(up):
-            spine = plane * per_plane_spines + u % per_plane_spines
-            out.append((leaf, u, spine, j * each + u // per_plane_spines + 1))
+            out.append((leaf, u, first + u % reach, j * each + u // reach + 1))
     return out

@@ -5,8 +5,9 @@ Rules:
 - the switches and nodes are the rack plan's, joined as `netbox_cables.csv` cables them (the
   compute fabric's node-leaf, leaf-spine and spine-core links);
 - every compute node once: under the leaf its first compute port lands on (on a rail-optimized
-  fabric every node of an SU reaches every leaf of its SU, one rail each, so the SU stands under
-  its first rail's leaf: one hop apart, as the tree then says);
+  fabric every node of an SU reaches one leaf of each of its SU's rails, so the node stands under
+  its first rail's leaf, the whole SU where a rail is one leaf: one hop apart, as the tree then
+  says);
 - each upper switch lists the switches below it it has a link to, of those the file defines (a
   tree names no switch it does not define);
 - an increment on a standing installation (devices that already stand, `standing_names`) lists
