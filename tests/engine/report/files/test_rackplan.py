@@ -209,3 +209,34 @@ def test_a_leaf_sends_its_pair_links_to_each_spine_it_reaches(design: Design) ->
     for leaf, to in pairs.items():
         assert set(to.values()) == {f.links_per_leaf_spine_pair}, (leaf, to)
         assert len(to) == up // f.links_per_leaf_spine_pair, (leaf, to)
+
+
+def test_a_host_dual_homed_to_a_redundant_pair_reaches_both_switches(design: Design) -> None:
+    """A redundant fabric's two ports per node go one to each switch of a pair: node-0001's two
+    storage ports and two in-band ports both went to storage-leaf-001 / inband-leaf-001."""
+    from collections import defaultdict
+
+    ends: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for row in csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(design))):
+        a, b = row["side_a_device"], row["side_b_device"]
+        for net in ("storage", "inband"):
+            if b.startswith(f"{net}-leaf-") and not a.startswith(f"{net}-"):
+                ends[(a, net)].append(b)
+    for (host, net), leaves in ends.items():
+        if len(leaves) == 2:
+            assert leaves[0] != leaves[1], (host, net, leaves)
+
+
+def test_a_storage_leafs_uplinks_reach_every_spine_alike() -> None:
+    from collections import Counter
+
+    d = plan_design(CATALOG, request_from_fields(CATALOG, DESIGNS["dgx-h100-4su"]))
+    rows = csv.DictReader(io.StringIO(rackplan.netbox_cables_csv(d)))
+    spines = Counter(
+        r["side_b_device"]
+        for r in rows
+        if r["side_a_device"] == "storage-leaf-001"
+        and r["side_b_device"].startswith("storage-spine")
+    )
+    assert len(spines) > 1
+    assert len(set(spines.values())) == 1, spines

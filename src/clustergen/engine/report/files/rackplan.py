@@ -354,11 +354,30 @@ def _cables(
             x, y = a[(2 * i) % len(a)], a[(2 * i + 1) % len(a)]
             out.append((x, ports.take(x), y, ports.take(y)))
         return out
+    spread = _spread(len(a), len(b), g.links)
+    if spread:
+        return [(a[x], ports.take(a[x]), b[y], ports.take(b[y])) for x, y in spread]
     for i in range(g.links):
         x = a[i * len(a) // g.links]
         y = b[i * len(b) // g.links]
         out.append((x, ports.take(x), y, ports.take(y)))
     return out
+
+
+def _spread(a: int, b: int, links: int) -> list[tuple[int, int]]:
+    """(a index, b index) for links where every a-end device has the same number of them, each
+    to a different b device: a host dual-homed to a redundant pair reaches both switches of its
+    pair (hosts spread evenly over the pairs), a leaf's uplinks reach every spine alike. None
+    where the counts do not lay out so (the caller then spreads the links in order)."""
+    each, rest = divmod(links, a) if a else (0, 1)
+    if rest or each < 2:
+        return []
+    if b % each == 0:  # groups of `each` switches, a host on one group, one link to each
+        groups = b // each
+        return [(h, (h * groups // a) * each + j) for h in range(a) for j in range(each)]
+    if each % b == 0:  # more links than switches: round robin over them all
+        return [(h, j % b) for h in range(a) for j in range(each)]
+    return []
 
 
 def _compute_cables(
