@@ -88,3 +88,19 @@ def test_the_hatching_key_stands_only_over_a_drawing_with_hatching() -> None:
         assert ("hatched:" in elevations_title(racks, picked)) == hatched
         seen.add(hatched)
     assert seen == {True, False}
+
+
+def test_an_increments_title_counts_the_racks_it_adds_apart_from_standing_ones() -> None:
+    """'we have 62 DGX H100 and want to add 8 more': the rack plan draws the standing rack whose
+    free slots take 2 new nodes; the title said '5 racks in all' where the design adds 4."""
+    from clustergen.engine.report.pictures.elevation import elevations_title
+    from clustergen.engine.request import parse_request
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "we have 62 DGX H100 and want to add 8 more"))
+    racks = rackplan.rack_plan(d)
+    standing = len(racks) - d.racks.total_racks
+    assert standing == 1
+    title = elevations_title(racks, picked_racks(racks), standing)
+    assert f"{d.racks.total_racks} new racks in all" in title
+    assert "1 standing rack's free slots" in title

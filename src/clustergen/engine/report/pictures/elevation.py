@@ -121,15 +121,21 @@ def racks_in_all(racks: list[Rack]) -> str:
     return text + (f" and {plural(cdus, 'CDU position')}" if cdus else "")
 
 
-def elevations_title(racks: list[Rack], picked: list[tuple[str, Rack]]) -> str:
+def elevations_title(racks: list[Rack], picked: list[tuple[str, Rack]], standing: int = 0) -> str:
     """The picture's title: the racks in all, and the hatching's key when a drawn device is
-    hatched (the key stood over drawings with no hatching)."""
+    hatched (the key stood over drawings with no hatching). `standing`: of the racks drawn,
+    an increment's standing ones whose free slots take new devices (not racks it adds)."""
     drawn = [x for _, r in picked for x in r.devices if x.height]
     key = (
         f"; hatched: height unknown, an estimate held (switch 1U, server {SERVER_RACK_UNITS}U)"
         if any(not x.height_known for x in drawn)
         else ""
     )
+    if standing:
+        added = plural(len(racks) - standing, "new rack")
+        noun = "standing rack's" if standing == 1 else "standing racks'"
+        where = f"{standing} {noun} free slots"
+        return f"Rack elevations (front): {added} in all, and new devices in {where}{key}"
     return f"Rack elevations (front): {racks_in_all(racks)} in all{key}"
 
 
@@ -144,7 +150,12 @@ def rack_elevations(d: Design) -> bytes:
         alike = sum(1 for r in racks if r.role == rack.role)
         _panel(ax, kind, rack, alike, d.racks.compute.cooling)
     axes[0].set_ylabel("rack units")
-    title = plot_text(elevations_title(racks, picked))
+    # an increment's rack plan also draws the standing racks whose free slots take new nodes,
+    # which its racks section does not count as racks it adds
+    rows = {spec.role for spec in PARTS.values() if spec.stands == "row"}
+    own = sum(1 for r in racks if r.role not in rows)
+    standing = max(0, own - d.racks.total_racks) if d.expansion is not None else 0
+    title = plot_text(elevations_title(racks, picked, standing))
     # a narrow figure (two rack types) clipped the title at both edges: wrapped to its width
     # (about 11 characters an inch at 10 pt)
     fig.suptitle(textwrap.fill(title, width=int(width_in * 11)), fontsize=10)
