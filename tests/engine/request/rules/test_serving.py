@@ -125,6 +125,9 @@ def test_a_percentile_outside_50_to_100_is_refused() -> None:
         ("serve llama 3.1 70b to 300 engineers", 6_000.0),
         # a millions suffix: '2m requests per hour'
         ("serve llama 3.1 70b at 2m requests per hour, 300 output tokens", 500_000.0 / 3),
+        # a rate said to be the peak is the load ("peak" was left unread)
+        ("serve llama 3.3 70b, ~2000 req/min peak, 500 output tokens", 2000 / 60 * 500),
+        ("serve llama 3.1 70b at 50 qps at peak, 300 output tokens", 15_000.0),
     ],
 )
 def test_a_load_in_requests_or_users_becomes_a_token_rate(text: str, rate: float) -> None:

@@ -51,6 +51,9 @@ _PEOPLE = (
 )
 
 #: read before token rates and lengths; the readings are turned into a token rate by `to_tokens`
+#: "2,000 req/min peak", "20 requests/s at peak": the rate is the peak, as a load is read
+_AT_PEAK = r"(?:\s+(?:at\s+)?(?:the\s+)?peak(?:\s+(?:load|hours?|times?))?\b)?"
+
 LOAD_RULES: tuple[Rule, ...] = (
     rule(
         # "10,000 daily active users", "50k MAU": how many use it in a day or a month says
@@ -76,7 +79,9 @@ LOAD_RULES: tuple[Rule, ...] = (
         r"(?:\s*(?:/|per|a|an|each|every)\s*"
         r"(?P<per>s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|mo|night)\b"
         r"|\s+(?:(?:in\s+)?(?:a|one)\s+)?(?P<per2>overnight|over\s*night|nightly|night)\b)"
-        r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm|qpm)\b",
+        + _AT_PEAK
+        + r"|(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?\s*k?\s*(?P<abbr>qps|rps|rpm|qpm)\b"
+        + _AT_PEAK,
         lambda m: _requests(m),
         needs=(
             *(
