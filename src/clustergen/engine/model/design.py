@@ -364,6 +364,11 @@ class Alternative(_M):
     fabric_power_w: float = Field(description="compute fabric: switches and transceivers")
     switches: int = Field(description="switches of every fabric of the design")
     racks: int | None = Field(default=None, description="racks of the whole design")
+    output_tokens_per_s: float | None = Field(
+        default=None,
+        description="output tokens/s the row serves: its serving estimate's rate per GPU x its "
+        "GPUs; None without a serving estimate",
+    )
     dense_pflops: float | None = Field(
         default=None, description="dense PFLOPS at the workload's precision; None if unknown"
     )
@@ -410,7 +415,7 @@ class TradeStudy(_M):
     better: Literal["higher", "lower"] = Field(
         default="higher", description="which way the objective column ranks"
     )
-    objective_unit: Literal["W", "USD", "GPUs", "PFLOPS", "PFLOPS/MW"] = Field(
+    objective_unit: Literal["W", "USD", "GPUs", "PFLOPS", "PFLOPS/MW", "tokens/s"] = Field(
         default="PFLOPS", description="the unit of each row's objective figure"
     )
     rows: list[Alternative]

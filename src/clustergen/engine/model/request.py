@@ -35,7 +35,9 @@ Cooling = Literal["air", "liquid"]
 Tier = Literal["good", "better", "best"]
 
 
-Objective = Literal["most-gpus", "perf-per-watt"]
+Objective = Literal["most-gpus", "most-tokens", "perf-per-watt"]
+#: objectives that fill the cap (or budget, or racks) with as many GPUs as fit
+FILLING = frozenset({"most-gpus", "most-tokens"})
 Precision = Literal["bf16", "fp16", "fp8", "fp4"]
 TrainingMethod = Literal["full", "lora", "qlora", "continued-pretraining"]
 #: the serving engines whose efficiency the catalog states (assumptions.yaml `serving-engine-*`)
@@ -179,7 +181,7 @@ class DesignRequest(BaseModel):
         default=None,
         ge=1,
         le=MAX_NODES,
-        description="spare nodes beyond the size ('2 hot spares', 'N+1')",
+        description="spare nodes beyond the size ('N+1')",
     )
     max_racks: int | None = Field(
         default=None,

@@ -35,7 +35,14 @@ from clustergen.units import dollars, watts
 RA_MARGIN = 0.10
 
 Kind = Literal[
-    "gpus", "workload", "cost", "most-gpus", "compute", "perf-per-watt", "delivered-per-watt"
+    "gpus",
+    "workload",
+    "cost",
+    "most-gpus",
+    "most-tokens",
+    "compute",
+    "perf-per-watt",
+    "delivered-per-watt",
 ]
 
 
@@ -47,8 +54,10 @@ class Objective(NamedTuple):
     better: Literal["higher", "lower"]
 
     @property
-    def unit(self) -> Literal["W", "USD", "GPUs", "PFLOPS", "PFLOPS/MW"]:
+    def unit(self) -> Literal["W", "USD", "GPUs", "PFLOPS", "PFLOPS/MW", "tokens/s"]:
         """The unit of a row's score."""
+        if self.kind == "most-tokens":
+            return "tokens/s"
         if self.kind in {"gpus", "workload"}:
             return "W"
         if self.kind == "cost":
@@ -66,6 +75,8 @@ class Objective(NamedTuple):
             return row.capital_usd if row.capital_complete else None
         if self.kind == "most-gpus":
             return float(row.gpus)
+        if self.kind == "most-tokens":  # what the filled design serves, not its GPU count
+            return row.output_tokens_per_s
         if self.kind == "perf-per-watt":
             if row.dense_pflops is None or not row.it_power_w:
                 return None
@@ -84,7 +95,7 @@ class Objective(NamedTuple):
             return (float("inf") if s is None else s, row.it_power_w)
         if s is None:
             return (float("inf"), 0.0)
-        tie = -(row.dense_pflops or 0.0) if self.kind == "most-gpus" else 0.0
+        tie = -(row.dense_pflops or 0.0) if self.kind in {"most-gpus", "most-tokens"} else 0.0
         return (s if self.better == "lower" else -s, tie)
 
     def within_margin(self, row: Alternative, best: Alternative) -> bool:
@@ -107,6 +118,8 @@ class Objective(NamedTuple):
             return f"{dollars(s)} capital"
         if self.kind == "most-gpus":
             return f"{row.gpus:,} GPUs"
+        if self.kind == "most-tokens":
+            return f"{s:,.0f} output tokens/s on {row.gpus:,} GPUs"
         if self.kind in {"perf-per-watt", "delivered-per-watt"}:
             return f"{s:,.1f} dense PFLOPS per MW IT"
         return f"{s:,.1f} dense PFLOPS"
@@ -130,6 +143,13 @@ def objective_for(request: DesignRequest, precision: str) -> Objective:
     if request.objective == "most-gpus":
         return Objective(
             "most-gpus", f"most GPUs {bound}, then most dense {precision} PFLOPS", "higher"
+        )
+    if request.objective == "most-tokens":
+        return Objective(
+            "most-tokens",
+            f"most output tokens/s served {bound} (each platform filled, then its serving "
+            "estimate)",
+            "higher",
         )
     if request.objective == "perf-per-watt":
         return Objective(

@@ -8,7 +8,7 @@ from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import System
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Alternative, Design, TradeStudy
-from clustergen.engine.model.request import DesignRequest, extends
+from clustergen.engine.model.request import FILLING, WORKLOAD_TARGETS, DesignRequest, extends
 from clustergen.engine.request.rules.counts import su_rule
 from clustergen.engine.search.fit import fit_request, infeasible
 from clustergen.engine.search.installed import plan_expansion, plan_replacement
@@ -195,12 +195,15 @@ def overshoot_line(best: Alternative, platforms: int) -> str | None:
     )
 
 
-def filled_line(best: Alternative) -> str | None:
+def filled_line(best: Alternative, request: DesignRequest | None = None) -> str | None:
     """The first-lines statement of a design filled to its cap as asked ("the most we can
-    serve"), beside what its workload alone needs."""
+    serve"), beside what its workload alone needs (when the request states a load or a run)."""
     need = best.needed_gpus
     if not need or best.gpus <= need:
         return None
+    if request is not None and not any(getattr(request, f) for f in WORKLOAD_TARGETS):
+        # no load or run stated: the one replica an unstated load needs is no need to compare
+        return f"the cap sizes it, as asked: {best.gpus:,} GPUs, the most that fit"
     return (
         f"the cap sizes it, as asked (the most GPUs that fit): {best.gpus:,} GPUs where the "
         f"workload alone needs {need:,}"
@@ -261,10 +264,10 @@ def _answer(
         d = d.model_copy(update={"request": request})
     notices = [
         capital_unknown_line(d),
-        filled_line(best) if request.objective == "most-gpus" else None,
-        racks_bind_line(request, d) if request.objective == "most-gpus" else None,
+        filled_line(best, request) if request.objective in FILLING else None,
+        racks_bind_line(request, d) if request.objective in FILLING else None,
         None
-        if request.objective == "most-gpus"
+        if request.objective in FILLING
         else overshoot_line(best, len({r.platform for r in study.rows})),
     ]
     return d.model_copy(

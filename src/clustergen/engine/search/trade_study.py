@@ -45,7 +45,7 @@ TRAINING = frozenset({"training", "fine-tuning"})
 NON_BLOCKING = TRAINING | {"mixed"}
 #: objectives whose answer is the size itself (the most under a cap): rows of different sizes
 #: are weighed by it, so a published size is no ground to rank a smaller one first
-FILLS_CAP = frozenset({"most-gpus", "compute"})
+FILLS_CAP = frozenset({"most-gpus", "most-tokens", "compute"})
 
 
 def ranking_text() -> str:
@@ -376,6 +376,7 @@ def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternat
         fabric_power_w=p.compute_fabric_switches_w + p.compute_fabric_optics_w,
         switches=switches,
         racks=d.racks.total_racks,
+        output_tokens_per_s=_served(d),
         dense_pflops=None if flops is None else round(d.compute.gpus * flops / 1e3, 1),
         capital_usd=capital_usd,
         capital_complete=capital_complete,
@@ -388,6 +389,14 @@ def project(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> Alternat
         power_complete=p.complete,
         power_estimated=bool(p.estimated),
     )
+
+
+def _served(d: Sized) -> float | None:
+    """Output tokens/s the design serves: its serving estimate's rate per GPU over its GPUs."""
+    est = d.inputs.estimate
+    if est is None or est.kind != "inference" or not est.tokens_per_s_per_gpu:
+        return None
+    return round(est.tokens_per_s_per_gpu * d.compute.gpus, 1)
 
 
 def weigh(catalog: Catalog, request: DesignRequest, common: RequestInputs, c: Candidate) -> Weighed:
@@ -607,7 +616,12 @@ def passed_over(
             f"{RA_MARGIN:.0%} ranks first"
         )
     overshoot = ""
-    if a.needed_gpus and a.gpus > a.needed_gpus * (1 + RA_MARGIN):
+    # a design filled to its cap delivers past the need as asked: no overshoot to say
+    if (
+        objective.kind not in FILLS_CAP
+        and a.needed_gpus
+        and a.gpus > a.needed_gpus * (1 + RA_MARGIN)
+    ):
         overshoot = f"; delivers {a.gpus:,} GPUs for the {a.needed_gpus:,} needed"
     if objective.key(a) == objective.key(best):
         return "ties the chosen row on the objective; it has more switches or comes later"

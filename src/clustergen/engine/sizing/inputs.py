@@ -14,6 +14,7 @@ from clustergen.catalog.models import Gpu, System
 from clustergen.engine.cache import Same, cached
 from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.compute import CapBasis, NodePower
+from clustergen.engine.model.request import FILLING
 from clustergen.engine.sizing.platform import (
     gpu_system,
     it_cap_w,
@@ -155,7 +156,7 @@ class Inputs(NamedTuple):
         its GPUs?"."""
         if self.request.gpus or self.request.nodes:
             return self.request.gpus
-        if self.request.objective == "most-gpus" and self._capped:
+        if self.request.objective in FILLING and self._capped:
             # "the most we can serve within 20 MW": the cap sizes it, the workload is a floor
             return None
         return self.estimate.gpus_required if self.estimate else None

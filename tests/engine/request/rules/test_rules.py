@@ -692,12 +692,34 @@ def test_how_many_days_asks_the_time_not_the_most_gpus() -> None:
     [
         "the most tokens per second within 20 MW serving Llama 3.1 70B",
         "serve Llama 3.1 405B offline on H200 under 2 MW, maximize throughput",
+        "the most users we can serve Llama 3.1 70B to within 2 MW at 20 tok/s each",
     ],
 )
-def test_the_most_throughput_under_a_bound_is_the_most_gpus_it_holds(text: str) -> None:
+def test_the_most_throughput_under_a_bound_is_the_most_it_serves(text: str) -> None:
+    """Filled to the bound and ranked by the output tokens/s each platform serves, not by its
+    GPU count (1,632 L40S won '1 MW, the most tokens per second for Llama 3.3 70B')."""
     got = parse_request(load_catalog(), text)
-    assert got.objective == "most-gpus"
+    assert got.objective == "most-tokens"
     assert got.not_understood == []
+
+
+def test_the_most_throughput_is_ranked_by_the_tokens_served() -> None:
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    text = "1 MW, inference only, whatever gives the most tokens per second for Llama 3.3 70B"
+    d = plan_design(cat, parse_request(cat, text))
+    study = d.alternatives
+    assert study is not None
+    assert study.objective_unit == "tokens/s"
+    served = [r.output_tokens_per_s for r in study.rows if r.eligible]
+    assert all(s is not None for s in served)
+    chosen = next(r for r in study.rows if r.chosen)
+    assert chosen.output_tokens_per_s == max(s for s in served if s is not None)
+    most_gpus = max((r for r in study.rows if r.eligible), key=lambda r: r.gpus)
+    assert chosen.output_tokens_per_s is not None
+    assert most_gpus.output_tokens_per_s is not None
+    assert chosen.output_tokens_per_s >= most_gpus.output_tokens_per_s
 
 
 def test_the_datas_storage_tier_is_for_training_not_serving() -> None:

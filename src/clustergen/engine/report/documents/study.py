@@ -42,6 +42,8 @@ def figure(study: TradeStudy, row: Alternative) -> str:
         return f"{row.objective:,.0f} GPUs"
     if study.objective_unit == "PFLOPS/MW":
         return f"{row.objective:,.1f} PFLOPS/MW"
+    if study.objective_unit == "tokens/s":
+        return f"{row.objective:,.0f} tokens/s"
     return f"{row.objective:,.1f} PFLOPS"
 
 

@@ -887,9 +887,12 @@ RULES: tuple[Rule, ...] = (
     rule(
         "most_throughput",
         r"\b(?:maximi[sz]e|maximum|max|most|highest|best|greatest)\s+(?:the\s+|total\s+|output\s+"
-        r"|aggregate\s+)*(?:throughput|tokens?\s*(?:per\s+second|/\s*s(?:ec)?|per\s+sec))\b",
-        lambda m: [Reading("objective", "most-gpus", "objective: most GPUs (the most throughput)")],
-        needs=("throughput", "token"),
+        r"|aggregate\s+)*(?:throughput|tokens?\s*(?:per\s+second|/\s*s(?:ec)?|per\s+sec))\b"
+        # "the most users we can serve", "max concurrent users": as many streams as the cap holds
+        r"|\b(?:maximi[sz]e\s+(?:the\s+)?(?:number\s+of\s+)?|(?:the\s+)?(?:most|max(?:imum)?)\s+"
+        r"(?:number\s+of\s+)?)(?:concurrent\s+)?(?:users|sessions|streams)\b",
+        lambda m: [Reading("objective", "most-tokens", "objective: the most output tokens/s")],
+        needs=("throughput", "token", "users", "sessions", "streams"),
     ),
     # "with Slurm and Kubernetes", "BCM", "NVIDIA AI Enterprise": the software the cluster runs,
     # said and not quoted (the management servers are where the scheduler and BCM run)
