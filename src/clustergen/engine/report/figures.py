@@ -127,6 +127,16 @@ def unknown_standing_draw(d: Design) -> bool:
     return x is not None and x.existing_it_w is None and not d.request.power_cap_scope
 
 
+def estimated_standing_w(d: Design) -> float | None:
+    """An increment's standing draw estimated from its size, which the cap also holds and its
+    headroom does not yet count (a stated draw was set aside when the increment was sized);
+    None otherwise."""
+    x = d.expansion
+    if x is None or not x.existing_it_estimated or d.request.power_cap_scope:
+        return None
+    return x.existing_it_w
+
+
 def headroom_words(d: Design) -> str | None:
     """The IT headroom under the cap, or unknown for an increment whose standing draw is not
     stated (the cap less the increment alone is no headroom: what stands draws from it too, as
@@ -135,14 +145,11 @@ def headroom_words(d: Design) -> str | None:
         return None
     if unknown_standing_draw(d):
         return "unknown: depends on the existing installation's draw"
-    x = d.expansion
-    scope = d.request.power_cap_scope  # "increment": the cap is the increment's alone
-    if x is not None and x.existing_it_estimated and x.existing_it_w is not None and not scope:
-        # the cap holds what stands too: a stated draw was set aside when the increment was
-        # sized; an estimated one comes off its headroom here
-        left = d.power.headroom_w - x.existing_it_w
+    standing = estimated_standing_w(d)
+    if standing is not None:
+        left = d.power.headroom_w - standing
         words = watts(left) if left >= 0 else f"none: {watts(-left)} over the cap"
-        return words + f" (the existing draw estimated at {watts(x.existing_it_w)})"
+        return words + f" (the existing draw estimated at {watts(standing)})"
     return watts(d.power.headroom_w)
 
 

@@ -14,7 +14,7 @@ from clustergen.engine.model.common import Assumed
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.request import EXISTING_FIELDS, DesignRequest
 from clustergen.engine.sizing.expansion import expand_design
-from clustergen.engine.sizing.platform import existing_nodes, system_of
+from clustergen.engine.sizing.platform import layout_nodes, system_of
 
 Plan = Callable[[Catalog, DesignRequest], Design]
 
@@ -48,15 +48,15 @@ def plan_expansion(catalog: Catalog, request: DesignRequest, plan: Plan) -> Desi
                     f"its reference architecture ({arch.id}) builds it; the increment joins it",
                 )
             )
-    standing = request.existing_platform or ask.platform
-    if standing and ask.platform:
-        # an increment of the installation's own platform is planned as part of it: the
-        # architecture of the grown size (its fabrics, rack layout), not a small cluster's own
-        # (a few DGX H100 added to a SuperPOD are SuperPOD nodes, not a DGX BasePOD)
-        installed = system_of(catalog, standing, None)
-        had = existing_nodes(catalog, request, installed)
-        if had and system_of(catalog, ask.platform, None).id == installed.id:
-            ask = ask.joining(had)
+    # an increment of the installation's own platform is planned as part of it (`layout_nodes`):
+    # the request it is planned with has the installation's fields cleared, so it carries them
+    had = (
+        layout_nodes(catalog, request, system_of(catalog, ask.platform, None))
+        if ask.platform
+        else None
+    )
+    if had:
+        ask = ask.joining(had)
     increment = plan(catalog, ask).model_copy(update={"request": request})
     d = expand_design(catalog, request, increment, lambda rq, ch: assemble_design(catalog, rq, ch))
     return d.model_copy(update={"assumptions": [*notes, *d.assumptions]}) if notes else d

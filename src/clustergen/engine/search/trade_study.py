@@ -273,14 +273,16 @@ def pattern_misfit(catalog: Catalog, system: System, workload: str) -> str | Non
 def _needed_gpus(d: Sized) -> int | None:
     """GPUs the request or its workload needs on the design's platform."""
     request, estimate = d.inputs.request, d.inputs.estimate
-    spares = (request.spare_nodes or 0) * d.inputs.system.gpus_per_node  # asked for too
+    per_node = d.inputs.system.gpus_per_node
     if request.gpus:
-        return request.gpus + spares
-    if request.nodes:
-        return request.nodes * d.inputs.system.gpus_per_node + spares
-    if estimate is None or estimate.gpus_required is None:
+        need = request.gpus
+    elif request.nodes:
+        need = request.nodes * per_node
+    elif estimate is not None and estimate.gpus_required is not None:
+        need = estimate.gpus_required
+    else:
         return None
-    return estimate.gpus_required + spares
+    return need + (request.spare_nodes or 0) * per_node  # the spares are asked for too
 
 
 def _why_not(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> tuple[str | None, bool]:

@@ -400,9 +400,8 @@ def design_checks(
             ),
         )
     )
-    # a limit the request states is the site's; a default one is the RA's own layout
-    stated = inputs.choices.rack_power_kw or request.rack_power_kw
-    if stated and most_kw <= rack_kw:
+    if (inputs.choices.rack_power_kw or request.rack_power_kw) and most_kw <= rack_kw:
+        # a limit the request states is the site's; a default one is the RA's own layout
         checks.append(
             margin_check("rack power margin", most_kw * 1e3, rack_kw * 1e3, "the most loaded rack")
         )

@@ -35,7 +35,7 @@ def _sized_nodes(inputs: Inputs, cap_solve: PowerFirstResult | None, notes: Note
         nodes = whole_nodes(gpus, system)
         if nodes * system.gpus_per_node != gpus:
             notes.warnings.append(
-                f"{gpus:,} GPUs round up to {nodes:,} {system.id} node{'s' if nodes != 1 else ''} "
+                f"{gpus:,} GPUs round up to {plural(nodes, system.id + ' node')} "
                 f"({nodes * system.gpus_per_node:,} GPUs)"
             )
         return nodes

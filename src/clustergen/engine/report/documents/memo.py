@@ -18,6 +18,7 @@ from clustergen.engine.report.documents import appendix, study, workload
 from clustergen.engine.report.documents.cooling import cooling_line, heat_lines
 from clustergen.engine.report.documents.cost import cost_line, cost_section
 from clustergen.engine.report.figures import (
+    estimated_standing_w,
     headroom_words,
     support_racks_words,
     unknown_standing_draw,
@@ -161,12 +162,7 @@ def headline(d: Design) -> str:
         )
     elif pw.cap_w is not None and pw.headroom_w is not None:
         basis = "IT" if pw.cap_basis == "it" else "facility"
-        # a stated standing draw was set aside when the increment was sized; an estimated one
-        # comes off its headroom here
-        own = d.request.power_cap_scope  # "increment": the cap is the increment's alone
-        standing = (
-            x.existing_it_w if x is not None and x.existing_it_estimated and not own else None
-        )
+        standing = estimated_standing_w(d)
         text += _left_under_cap(pw, standing or 0.0)
         if standing:
             text += f" with the existing installation's draw estimated at {watts(standing)}"

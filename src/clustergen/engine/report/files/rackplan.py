@@ -369,7 +369,7 @@ def _spread(a: int, b: int, links: int) -> list[tuple[int, int]]:
     to a different b device: a host dual-homed to a redundant pair reaches both switches of its
     pair (hosts spread evenly over the pairs), a leaf's uplinks reach every spine alike. None
     where the counts do not lay out so (the caller then spreads the links in order)."""
-    each, rest = divmod(links, a) if a else (0, 1)
+    each, rest = divmod(links, a)  # the caller has devices at both ends
     if rest or each < 2:
         return []
     if b % each == 0:  # groups of `each` switches, a host on one group, one link to each

@@ -112,11 +112,15 @@ def picked_racks(racks: list[Rack]) -> list[tuple[str, Rack]]:
     return [(k, out[k]) for k in _ORDER if k in out]
 
 
+def _row_cabinets(racks: list[Rack]) -> int:
+    """Cabinets standing in the row (an in-row CDU): each takes a rack position, not a rack."""
+    rows = {spec.role for spec in PARTS.values() if spec.stands == "row"}
+    return sum(1 for r in racks if r.role in rows)
+
+
 def racks_in_all(racks: list[Rack]) -> str:
     """Racks, and apart from them the rack positions in-row CDUs take."""
-    # a cabinet standing in the row takes a rack position, not a rack (an in-row CDU)
-    rows = {spec.role for spec in PARTS.values() if spec.stands == "row"}
-    cdus = sum(1 for r in racks if r.role in rows)
+    cdus = _row_cabinets(racks)
     text = plural(len(racks) - cdus, "rack")
     return text + (f" and {plural(cdus, 'CDU position')}" if cdus else "")
 
@@ -152,8 +156,7 @@ def rack_elevations(d: Design) -> bytes:
     axes[0].set_ylabel("rack units")
     # an increment's rack plan also draws the standing racks whose free slots take new nodes,
     # which its racks section does not count as racks it adds
-    rows = {spec.role for spec in PARTS.values() if spec.stands == "row"}
-    own = sum(1 for r in racks if r.role not in rows)
+    own = len(racks) - _row_cabinets(racks)
     standing = max(0, own - d.racks.total_racks) if d.expansion is not None else 0
     title = plot_text(elevations_title(racks, picked, standing))
     # a narrow figure (two rack types) clipped the title at both edges: wrapped to its width

@@ -329,12 +329,12 @@ def read_permissions(r: Draft) -> None:
     for field in ("cooling", "fabric"):
         for value, start, end in list(r.member_spans.get(field, [])):
             ok = _PERMITTED.match(r.low[end:])
-            first = start  # where the words allowing it begin
+            # where the words allowing it begin and end: after the cooling or fabric, or before it
+            first, last = start, end + ok.end() if ok else None
             before = _PERMITTING.search(r.low[:start]) if field == "cooling" else None
             if before is not None and _free(r.used, before.start(), start):
-                ok = re.match(r"", r.low[end:])  # said before the cooling: nothing after to read
-                first = before.start()
-            if ok is None or not _free(r.used, end, end + ok.end()):
+                first, last = before.start(), end
+            if last is None or not _free(r.used, end, last):
                 continue
             if len(r.member_spans[field]) > 1:
                 continue  # named again, or beside another value: `preference.settle` relates them
@@ -342,8 +342,8 @@ def read_permissions(r: Draft) -> None:
             r.members.get(field, set()).discard(value)
             read = f"{r.low[start:end].strip()!r} -> "
             r.understood = [u for u in r.understood if not u.startswith(read)]
-            words = r.low[first : end + ok.end()].strip()
-            r.take(first, end + ok.end(), f"{words!r} -> {value} allowed, not required")
+            words = r.low[first:last].strip()
+            r.take(first, last, f"{words!r} -> {value} allowed, not required")
     for m in _NO_PREFERENCE.finditer(r.low):
         if _free(r.used, *m.span()):
             r.take(m.start(), m.end(), f"{m.group(0)!r} -> the trade study weighs every option")
