@@ -82,6 +82,7 @@ FILLER = frozenset(
         "use",
         "under",
         "within",
+        "inside",
         "budget",
         "cap",
         "capped",

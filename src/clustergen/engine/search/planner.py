@@ -201,12 +201,18 @@ def filled_line(best: Alternative, request: DesignRequest | None = None) -> str 
     need = best.needed_gpus
     if not need or best.gpus <= need:
         return None
+    # what the filled design serves: the workload estimate below sizes one load's replicas
+    served = (
+        f", serving {best.output_tokens_per_s:,.0f} output tokens/s at the estimate's rate per GPU"
+        if best.output_tokens_per_s
+        else ""
+    )
     if request is not None and not any(getattr(request, f) for f in WORKLOAD_TARGETS):
         # no load or run stated: the one replica an unstated load needs is no need to compare
-        return f"the cap sizes it, as asked: {best.gpus:,} GPUs, the most that fit"
+        return f"the cap sizes it, as asked: {best.gpus:,} GPUs, the most that fit{served}"
     return (
         f"the cap sizes it, as asked (the most GPUs that fit): {best.gpus:,} GPUs where the "
-        f"workload alone needs {need:,}"
+        f"workload alone needs {need:,}{served}"
     )
 
 

@@ -470,6 +470,8 @@ def test_a_cap_as_sites_state_it(
         ("512 GPUs training, we can do liquid cooling", "cooling"),
         ("512 GPUs, our facility has liquid cooling", "cooling"),
         ("512 GPUs, DLC capable", "cooling"),
+        # another reading took "facility" (the power basis): the permission still holds
+        ("512 GPUs, 3 MW at the meter, our facility has liquid cooling", "cooling"),
     ],
 )
 def test_an_option_allowed_is_not_asked_for(text: str, field: str) -> None:

@@ -693,6 +693,7 @@ def test_how_many_days_asks_the_time_not_the_most_gpus() -> None:
         "the most tokens per second within 20 MW serving Llama 3.1 70B",
         "serve Llama 3.1 405B offline on H200 under 2 MW, maximize throughput",
         "the most users we can serve Llama 3.1 70B to within 2 MW at 20 tok/s each",
+        "Llama 3.3 70B: what gives the most tokens per second inside 1 MW IT?",
     ],
 )
 def test_the_most_throughput_under_a_bound_is_the_most_it_serves(text: str) -> None:
@@ -720,6 +721,9 @@ def test_the_most_throughput_is_ranked_by_the_tokens_served() -> None:
     assert chosen.output_tokens_per_s is not None
     assert most_gpus.output_tokens_per_s is not None
     assert chosen.output_tokens_per_s >= most_gpus.output_tokens_per_s
+    # the first lines say what the filled design serves (its estimate sizes one load's replica)
+    assert d.notice is not None
+    assert f"serving {chosen.output_tokens_per_s:,.0f} output tokens/s" in d.notice
 
 
 def test_the_datas_storage_tier_is_for_training_not_serving() -> None:

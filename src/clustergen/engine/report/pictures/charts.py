@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from clustergen.engine.model.design import Design
+from clustergen.engine.report.figures import estimated_standing_w
 from clustergen.engine.report.words import power_rows
 from clustergen.safe_text import picture_text
 from clustergen.units import plural, watts
@@ -150,16 +151,31 @@ def power_chart(d: Design) -> bytes:
         f"{watts(pw.facility_total_w)} facility at PUE {pw.pue:g}",
         fontsize=11,
     )
-    ax2.barh(["IT power"], [pw.it_total_w / 1e6], color="tab:green", label="design")
+    # an increment under a cap that also holds what stands: the standing draw first (stated,
+    # or estimated: then not yet off the headroom), the increment on it, what is left after both
+    x = d.expansion
+    standing = x.existing_it_w if x and x.existing_it_w and not d.request.power_cap_scope else 0.0
+    if standing:
+        what = "existing (estimated)" if x and x.existing_it_estimated else "existing (stated)"
+        ax2.barh(["IT power"], [standing / 1e6], color="tab:blue", alpha=0.4, label=what)
+    ax2.barh(
+        ["IT power"],
+        [pw.it_total_w / 1e6],
+        left=[standing / 1e6],
+        color="tab:green",
+        label="design",
+    )
     if pw.cap_w and pw.headroom_w is not None:
-        cap_it = pw.it_total_w + pw.headroom_w
-        ax2.barh(
-            ["IT power"],
-            [max(0.0, pw.headroom_w) / 1e6],
-            left=[pw.it_total_w / 1e6],
-            color="lightgray",
-            label="headroom",
-        )
+        left = pw.headroom_w - (estimated_standing_w(d) or 0.0)
+        cap_it = standing + pw.it_total_w + left
+        if left > 0:  # over the cap, no headroom to draw
+            ax2.barh(
+                ["IT power"],
+                [left / 1e6],
+                left=[(standing + pw.it_total_w) / 1e6],
+                color="lightgray",
+                label="headroom",
+            )
         ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=cap_label(d, cap_it))
     ax2.set_xlabel("MW")
     # beside the bar, not on it: inside, it covered the cap line and the headroom's end

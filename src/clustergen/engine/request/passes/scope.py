@@ -332,8 +332,11 @@ def read_permissions(r: Draft) -> None:
             # where the words allowing it begin and end: after the cooling or fabric, or before it
             first, last = start, end + ok.end() if ok else None
             before = _PERMITTING.search(r.low[:start]) if field == "cooling" else None
-            if before is not None and _free(r.used, before.start(), start):
-                first, last = before.start(), end
+            if before is not None:
+                # "our facility has liquid cooling": allowed even where another reading took
+                # a word before it ("facility" as the power basis); only free words are read
+                free = _free(r.used, before.start(), start)
+                first, last = (before.start() if free else start), end
             if last is None or not _free(r.used, end, last):
                 continue
             if len(r.member_spans[field]) > 1:
