@@ -216,6 +216,30 @@ def filled_line(best: Alternative, request: DesignRequest | None = None) -> str 
     )
 
 
+def capacity_line(catalog: Catalog, d: Design) -> str | None:
+    """What the GPUs serve, said first when no load was stated ("how many users can 8 H200
+    handle at 30 tokens/s each?", "Llama 3.1 405B on 16 B200"): the serving estimate's output
+    tokens/s and, for a model served to people, the streams at each one's speed."""
+    w, r = d.workload, d.request
+    if w is None or w.kind != "inference" or r.output_tokens_per_s:
+        return None
+    if not w.tokens_per_s_per_gpu or not w.gpus_required:
+        return None
+    total = w.tokens_per_s_per_gpu * w.gpus_required
+    model = catalog.model(w.model).name if w.model else f"a {w.model_params_b:g}B model"
+    line = (
+        f"the {w.gpus_required:,} GPUs serve about {total:,.0f} output tokens/s of {model} "
+        f"({w.tokens_per_s_per_gpu:,.0f} per GPU; estimate, +/-{w.band_pct:g}%)"
+    )
+    speed = w.tokens_per_s_per_user
+    if r.interactive is False or not speed:
+        return line
+    assumed = any(a.field == "tpot_ms" for a in d.assumptions)
+    return f"{line}: about {total / speed:,.0f} users at once at {speed:,.3g} tokens/s each" + (
+        " (the assumed speed per user; state one to change it)" if assumed else ""
+    )
+
+
 def racks_bind_line(request: DesignRequest, d: Design) -> str | None:
     """The first-lines statement that the site's rack positions, not its power, bound a design
     filled to fit, with the rack limit that made them bind (stated, or assumed)."""
@@ -275,6 +299,7 @@ def _answer(
         None
         if request.objective in FILLING
         else overshoot_line(best, len({r.platform for r in study.rows})),
+        None if request.objective in FILLING else capacity_line(catalog, d),
     ]
     return d.model_copy(
         update={

@@ -26,6 +26,7 @@ from clustergen.engine.request.passes.installed import (
 )
 from clustergen.engine.request.passes.meanings import (
     budget_meaning,
+    capacity_meaning,
     checkpoint_meaning,
     context_meaning,
     cooling_included_meaning,
@@ -118,6 +119,7 @@ PASSES: tuple[Pass, ...] = (
     racks_meaning,
     checkpoint_meaning,
     cooling_included_meaning,
+    capacity_meaning,
     need_meaning,
     note_readings,
     # refusals: a question the reading cannot size is refused, never answered as another

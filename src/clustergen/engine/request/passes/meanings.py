@@ -272,6 +272,93 @@ _WITH_COOLING = re.compile(
 )
 
 
+#: fields only a run to train has: a model named with none of them, on GPUs given or asked
+#: what they serve, is served
+_TRAINING_ONLY = (
+    "training_tokens_t",
+    "training_days",
+    "training_method",
+    "budget_usd",
+    "price_per_gpu_hour",
+    "price_per_node_hour",
+    "sequence_tokens",
+    "checkpoint_gb",
+    "checkpoint_interval_s",
+    "sample_mb",
+    "dataset_layout",
+    "schedule_reserve_days",
+    "schedule_reserve_share",
+)
+#: the verbs of a capacity question ("can 16 B200 push", "can it handle"), read with it
+_CAPACITY_VERBS = re.compile(
+    r"\b(?:push|handle|sustain|support|deliver|achieve|generate|produce|output|manage|expect)\b"
+)
+#: a capacity question that counts streams: a bare tokens/s beside it is each one's speed
+_COUNTS_STREAMS = re.compile(
+    r"\bhow\s+many\s+(?:more\s+)?(?:\w+\s+)?(?:users|sessions|streams|people|employees|customers"
+    r"|agents|chats|conversations)\b"
+)
+#: tokens/s beyond any one stream's speed (the fastest published decode speeds per user are a
+#: few hundred to about a thousand tokens/s): such a rate is a total
+_STREAM_MAX = 1000.0
+_TOTAL_WORDS = re.compile(r"\b(?:total|aggregate|in\s+all|overall|combined)\b")
+
+
+def capacity_meaning(r: Draft) -> None:
+    """ "How many tokens per second can 16 B200 push for Llama 3.1 405B?", "Llama 3.1 405B on 16
+    B200": a catalog model on GPUs given (or asked what it serves), with no run to train (no
+    tokens, time, method or 'train'), is served, and the design says what the GPUs serve (it was sized as a training
+    run, the old default, and refused: 405B does not train on 16 GPUs). "How many users at 30
+    tokens/s" asks for streams at each one's speed, not for 30 tokens/s in all. A pass: the
+    question, the count and the model may stand anywhere in the request."""
+    asked = "the capacity asked" in r.members.get("_said", set())
+    if asked:
+        for m in _CAPACITY_VERBS.finditer(r.low):
+            if r.free(m):
+                r.take(m.start(), m.end(), f"{m.group(0)!r} -> the capacity asked")
+        _rate_per_stream(r)
+    if "workload" in r.fields or not (r.fields.get("model") or r.fields.get("model_params_b")):
+        return
+    if any(f in r.fields for f in _TRAINING_ONLY):
+        return
+    given = ("gpus", "nodes", "platform", "gpu")
+    # a released model by name is run; a bare size ("512 GPUs, 1.8T parameters") is one to build
+    if not asked and not (r.fields.get("model") and any(r.fields.get(f) for f in given)):
+        return
+    r.fields["workload"] = "inference"
+    r.understood.append(
+        "a model "
+        + ("asked what it serves" if asked else "on the GPUs given, with no run to train")
+        + " -> workload inference (say 'train' and the tokens to size a training run)"
+    )
+
+
+def _rate_per_stream(r: Draft) -> None:
+    rate = r.fields.get("output_tokens_per_s")
+    phrase = r.phrases.get("output_tokens_per_s", "")
+    if not isinstance(rate, float | int) or not _COUNTS_STREAMS.search(r.low):
+        return
+    if "_concurrent" in r.fields or "_requests_per_s" in r.fields or "tpot_ms" in r.fields:
+        return
+    at = r.low.find(phrase.lower())
+    near = r.low[at : at + len(phrase) + 20] if at >= 0 else phrase
+    # no one stream is read faster than _STREAM_MAX; a rate said in total is the total
+    if float(rate) > _STREAM_MAX or _TOTAL_WORDS.search(near):
+        return
+    del r.fields["output_tokens_per_s"]
+    r.phrases.pop("output_tokens_per_s", None)
+    r.fields["tpot_ms"] = 1000.0 / float(rate)
+    r.phrases["tpot_ms"] = phrase
+    head = f"{phrase!r} ->"
+    r.understood = [
+        f"{head} each stream's speed, TPOT {1000.0 / float(rate):.3g} ms (the question counts "
+        "streams)"
+        if u.startswith(head)
+        else u.replace("a serving load for a model", "a per-token latency limit for a model")
+        for u in r.understood
+    ]
+
+
 def need_meaning(r: Draft) -> None:
     """ "Train Llama 3 405B on 15T tokens within 100 days, how many B200s?": a bare "how many"
     after a sized job asks what the job needs, not the most GPUs that fit (the rule reading it

@@ -866,6 +866,27 @@ RULES: tuple[Rule, ...] = (
         ],
         needs=("many",),
     ),
+    # "how many tokens per second can 16 B200 push", "how many users can it handle", "what's the
+    # throughput": what GPUs already given serve, which the serving estimate answers; not the
+    # most GPUs that fit (read before that rule takes "how many")
+    rule(
+        "asks_capacity",
+        r"\bhow\s+many\s+(?:output\s+|total\s+)?(?:tokens?|tok)\b"
+        r"(?:\s*(?:(?:per|a|/)\s*(?:second|sec|s)\b))?"
+        r"|\bhow\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+|active\s+)?"
+        r"(?:users|requests|queries|sessions|streams|people|employees|customers|agents|chats"
+        r"|conversations)\b"
+        r"|\bwhat(?:'s|\s+is|\s+would\s+be|\s+will\s+be)?\s+(?:the\s+|our\s+|its\s+)?"
+        r"(?:(?:kind|sort)\s+of\s+)?(?:max(?:imum)?\s+|total\s+|aggregate\s+|expected\s+)?"
+        r"(?:throughput|tokens?\s*(?:per\s+second|/\s*s))\b"
+        r"|\bhow\s+much\s+(?:throughput|traffic|load)\b",
+        lambda m: [Reading("_said", "the capacity asked", "asks what the GPUs serve", "member")],
+        needs=(
+            *("many", "much", "throughput", "token", "agents", "chats", "conversations"),
+            *("customers", "employees", "people", "queries", "requests", "sessions", "streams"),
+            "users",
+        ),
+    ),
     rule(
         "most_gpus",
         # "max GPUs under 0.5 MW", "the most GPUs", "how many fit": the count is the objective.

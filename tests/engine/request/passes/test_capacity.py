@@ -1,0 +1,79 @@
+"""A capacity question ("how many users can 8 H200 handle", "what's the throughput of ...") and
+a catalog model on GPUs given with no run to train are read as serving, and the design's first
+lines say what the GPUs serve: output tokens/s and, for people, the streams at each one's speed."""
+
+import pytest
+
+from clustergen.catalog import load_catalog
+from clustergen.engine.request import parse_request
+from clustergen.engine.search.planner import plan_design
+
+CAT = load_catalog()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How many tokens per second can 16 B200 push for Llama 3.1 405B?",
+        "what's the throughput of DeepSeek R1 on a GB200 NVL72 rack",
+        "we have 4 DGX H100, how many users can we serve with Llama 3.1 70B",
+        "Llama 3.1 405B on 16 B200",
+        "Qwen3 235B on 8 B200: how much throughput can we expect?",
+    ],
+)
+def test_a_model_on_gpus_given_is_served_and_nothing_is_left_unread(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.workload == "inference"
+    assert r.objective is None  # "how many" asks no most-GPUs answer of GPUs already given
+    assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "workload"),
+    [
+        ("Llama 3.1 405B on 1024 H100, 15T tokens", "training"),
+        ("fine-tune Llama 3.1 70B on 16 H100", "fine-tuning"),
+        ("Llama 3 70B LoRA on 8 H100", "fine-tuning"),
+        ("train Llama 3.1 8B on 64 H100", "training"),
+    ],
+)
+def test_a_run_to_train_stays_training(text: str, workload: str) -> None:
+    r = parse_request(CAT, text)
+    assert (r.workload or "training") == workload
+
+
+def test_a_bare_size_on_gpus_is_not_taken_for_a_served_model() -> None:
+    assert parse_request(CAT, "512 GPUs, 1.8T parameters").workload is None
+
+
+def test_how_many_users_at_a_speed_is_each_streams_speed_not_a_total() -> None:
+    r = parse_request(CAT, "Llama 3.3 70B on 8 H200, how many concurrent users at 30 tokens/s?")
+    assert r.output_tokens_per_s is None
+    assert r.tpot_ms == pytest.approx(1000 / 30)
+
+
+def test_a_total_beside_a_users_question_stays_a_total() -> None:
+    r = parse_request(
+        CAT, "Llama 3.3 70B, 20,000 tokens/s in total, how many users is that at 25 each?"
+    )
+    assert r.output_tokens_per_s == 20_000
+
+
+def test_the_first_lines_answer_the_question_from_the_estimate() -> None:
+    d = plan_design(
+        CAT, parse_request(CAT, "Llama 3.3 70B on 8 H200, how many users at 30 tokens/s each?")
+    )
+    w = d.workload
+    assert w is not None
+    assert w.tokens_per_s_per_gpu is not None
+    total = w.tokens_per_s_per_gpu * 8
+    assert d.notice is not None
+    assert f"the 8 GPUs serve about {total:,.0f} output tokens/s of Llama 3.3 70B" in d.notice
+    assert f"about {total / 30:,.0f} users at once at 30 tokens/s each" in d.notice
+
+
+def test_an_offline_run_says_its_tokens_not_users() -> None:
+    d = plan_design(CAT, parse_request(CAT, "Llama 3.1 70B offline batch on 8 H100, 2k in 500 out"))
+    assert d.notice is not None
+    assert "output tokens/s" in d.notice
+    assert "users" not in d.notice
