@@ -19,7 +19,7 @@ from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.platform import layout_nodes
 from clustergen.engine.sizing.workload import not_met_elsewhere
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import dollars
+from clustergen.units import dollars, duration
 
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
@@ -240,6 +240,24 @@ def capacity_line(catalog: Catalog, d: Design) -> str | None:
     )
 
 
+def duration_line(d: Design) -> str | None:
+    """How long a run on GPUs given takes, said first when no time was stated ("how long would
+    it take to train a 70B model on 10T tokens with 1,024 H100s?"): the estimate's days, and the
+    other number format's when the request did not say which."""
+    w, r = d.workload, d.request
+    if w is None or w.kind == "inference" or r.training_days or not w.days or not w.gpus_required:
+        return None
+    hours = w.gpu_hours or w.days * 24 * w.gpus_required
+    line = (
+        f"the run takes about {duration(w.days)} on the {w.gpus_required:,} GPUs "
+        f"({hours:,.0f} GPU-hours at {w.precision.upper()}; estimate, +/-{w.band_pct:g}%)"
+    )
+    other = next((p for p in w.by_precision if not p.assumed and p.days), None)
+    if other is not None and other.days:
+        line += f"; {duration(other.days)} at {other.precision.upper()}"
+    return line
+
+
 def racks_bind_line(request: DesignRequest, d: Design) -> str | None:
     """The first-lines statement that the site's rack positions, not its power, bound a design
     filled to fit, with the rack limit that made them bind (stated, or assumed)."""
@@ -300,6 +318,7 @@ def _answer(
         if request.objective in FILLING
         else overshoot_line(best, len({r.platform for r in study.rows})),
         None if request.objective in FILLING else capacity_line(catalog, d),
+        None if request.objective in FILLING else duration_line(d),
     ]
     return d.model_copy(
         update={

@@ -77,3 +77,20 @@ def test_an_offline_run_says_its_tokens_not_users() -> None:
     assert d.notice is not None
     assert "output tokens/s" in d.notice
     assert "users" not in d.notice
+
+
+def test_a_run_on_gpus_given_says_its_time_first_in_both_formats() -> None:
+    d = plan_design(
+        CAT,
+        parse_request(
+            CAT, "How long would it take to train a 70B model on 10T tokens with 1,024 H100s?"
+        ),
+    )
+    w = d.workload
+    assert w is not None
+    assert w.days is not None
+    assert d.notice is not None
+    assert f"the run takes about {w.days:,.1f} days on the 1,024 GPUs" in d.notice
+    other = next(p for p in w.by_precision if not p.assumed)
+    assert other.days is not None
+    assert f"{other.days:,.1f} days at {other.precision.upper()}" in d.notice

@@ -239,8 +239,14 @@ def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
         # the deadline itself does not
         deadline = None if days is None else days + w.reserve_days
         if deadline is not None and not w.days_assumed and estimate_days > deadline * 1.0001:
+            # what would meet it, beside the refusal: a yes/no question ("can 64 B200 do it in
+            # a month?") is answered with the count that can
+            need = (
+                gpus_for(catalog, w, rate, w.tokens, days, _min_copy(catalog, w)) if days else None
+            )
             notes.append(
-                f"{gpus:,} GPUs take {estimate_days:,.1f} days, over the {deadline:g} asked"
+                f"{gpus:,} GPUs take {estimate_days:,.1f} days, over the {deadline:,.1f} days "
+                "asked" + (f"; finishing in time needs about {need:,} GPUs" if need else "")
             )
             feasible = False
         days = estimate_days
@@ -252,7 +258,11 @@ def _plan(catalog: Catalog, w: WorkloadInputs, rate: Rate) -> _Plan:
             days = hours / (24 * gpus)
     layout = _layout(catalog, w, gpus) if gpus else None
     if gpus and layout is None:
-        notes.append(f"the model does not fit {gpus:,} x {w.gpu.name} in any parallel layout")
+        fewest = _fewest_that_hold(catalog, w, gpus)
+        notes.append(
+            f"the model's training state does not fit {gpus:,} x {w.gpu.name} in any parallel "
+            "layout" + (f": it needs at least {fewest:,}" if fewest else "")
+        )
         feasible = False
     return _Plan(gpus, days, layout, notes, feasible)
 
