@@ -231,13 +231,22 @@ def capacity_line(catalog: Catalog, d: Design) -> str | None:
         f"the {w.gpus_required:,} GPUs serve about {total:,.0f} output tokens/s of {model} "
         f"({w.tokens_per_s_per_gpu:,.0f} per GPU; estimate, +/-{w.band_pct:g}%)"
     )
+    osl = r.osl_tokens or next(
+        (float(a.value) for a in d.assumptions if a.field == "osl-tokens"), None
+    )
+    if osl:
+        line += f", {total / osl:,.3g} requests/s of {osl:,.0f} output tokens"
+        line += "" if r.osl_tokens else " (assumed)"
     speed = w.tokens_per_s_per_user
     if r.interactive is False or not speed:
         return line
-    assumed = any(a.field == "tpot_ms" for a in d.assumptions)
-    return f"{line}: about {total / speed:,.0f} users at once at {speed:,.3g} tokens/s each" + (
-        " (the assumed speed per user; state one to change it)" if assumed else ""
+    limit = next((a for a in d.assumptions if a.field == "tpot_ms"), None)
+    held = (
+        f" (no speed per user stated: TPOT held to <= {limit.value} ms; state one to change it)"
+        if limit
+        else ""
     )
+    return f"{line}: about {total / speed:,.0f} users at once at {speed:,.3g} tokens/s each{held}"
 
 
 def duration_line(d: Design) -> str | None:

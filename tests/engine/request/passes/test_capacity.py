@@ -94,3 +94,24 @@ def test_a_run_on_gpus_given_says_its_time_first_in_both_formats() -> None:
     other = next(p for p in w.by_precision if not p.assumed)
     assert other.days is not None
     assert f"{other.days:,.1f} days at {other.precision.upper()}" in d.notice
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what QPS can 8 H100 do with Llama 3.1 8B?",
+        "Mixtral 8x7B on 8 H100s: requests per second at 1k input / 200 output?",
+    ],
+)
+def test_a_rate_asked_is_answered_in_requests_per_second(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.output_tokens_per_s is None  # asked, not stated
+    assert r.not_understood == []
+    d = plan_design(CAT, r)
+    assert d.notice is not None
+    assert "requests/s of" in d.notice
+
+
+def test_a_rate_stated_with_a_question_mark_is_still_a_load() -> None:
+    r = parse_request(CAT, "Llama 3.1 8B on 8 H100, 100 requests per second?")
+    assert r.output_tokens_per_s is not None

@@ -484,3 +484,20 @@ def test_a_user_base_beside_its_stated_peak_is_the_base_and_the_peak_the_load() 
     assert any("a user base of 2,000" in u for u in r.understood)
     assert not any("read as concurrent streams" in u for u in r.understood)
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ttft_ms"),
+    [
+        ("gpt-oss-120b for ~300 devs, response should start within 2 seconds", 2000.0),
+        ("Llama 3.3 70B for 200 agents, answers must begin streaming in under 1.5 s", 1500.0),
+        ("Llama 3.3 70B for 200 users, first words within 800 ms", 800.0),
+        ("Llama 3.3 70B for 200 users, responses should start within a second", 1000.0),
+        ("Llama 3.3 70B for 200 users, response time under one second", 1000.0),
+        ("Llama 3.3 70B for 200 users, latency should be under a second", 1000.0),
+    ],
+)
+def test_when_the_reply_starts_is_its_first_token(text: str, ttft_ms: float) -> None:
+    r = parse_request(CAT, text)
+    assert r.ttft_ms == ttft_ms
+    assert r.not_understood == []

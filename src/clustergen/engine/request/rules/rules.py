@@ -879,12 +879,16 @@ RULES: tuple[Rule, ...] = (
         r"|\bwhat(?:'s|\s+is|\s+would\s+be|\s+will\s+be)?\s+(?:the\s+|our\s+|its\s+)?"
         r"(?:(?:kind|sort)\s+of\s+)?(?:max(?:imum)?\s+|total\s+|aggregate\s+|expected\s+)?"
         r"(?:throughput|tokens?\s*(?:per\s+second|/\s*s))\b"
-        r"|\bhow\s+much\s+(?:throughput|traffic|load)\b",
+        r"|\bhow\s+much\s+(?:throughput|traffic|load)\b"
+        # "requests per second at 1k input / 200 output?": a rate asked, not one stated
+        r"|(?<![\d,.])(?<![\d,.]\s)(?<!\bk\s)\b(?:how\s+many\s+|what\s+)?(?:requests?|queries|req|qps|rps)"
+        r"\s*(?:per\s+(?:second|sec|minute|min|hour)|/\s*(?:s|sec|min|h|hr))?\b"
+        r"(?=(?:[^.!;?]|\.\d)*\?)",
         lambda m: [Reading("_said", "the capacity asked", "asks what the GPUs serve", "member")],
         needs=(
             *("many", "much", "throughput", "token", "agents", "chats", "conversations"),
             *("customers", "employees", "people", "queries", "requests", "sessions", "streams"),
-            "users",
+            *("users", "req", "qps", "rps"),
         ),
     ),
     rule(

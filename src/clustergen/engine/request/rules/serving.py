@@ -182,8 +182,13 @@ _A_SECOND = (
 _FIRST_TOKEN = r"(?:ttft|time[- ]to[- ]first[- ]tokens?|first[- ]tokens?(?:\s+latency)?)"
 #: "sub-second latency" or "responses": for a language model, the wait for the first token
 _RESPONSE = (
-    r"(?:latency|responses?(?:\s+times?)?|response\s+times?|answers?|"
-    r"repl(?:y|ies)(?:\s+(?:start|begin)s?)?)"
+    # "responses should start within 2 s", "the answer must begin streaming in 1 s", "first
+    # words within a second": when the reply starts is its first token
+    r"(?:(?:responses?|answers?|repl(?:y|ies)|outputs?|text|streaming)\s+"
+    r"(?:(?:should|must|needs?\s+to|has\s+to|have\s+to|to|will|shall)\s+)?"
+    r"(?:start|begin)(?:s|ing)?(?:\s+(?:streaming|appearing|to\s+(?:stream|appear)))?"
+    r"|first\s+words?"
+    r"|latency|responses?(?:\s+times?)?|response\s+times?|answers?|repl(?:y|ies))"
 )
 
 
@@ -198,7 +203,13 @@ LATENCY_RULES: tuple[Rule, ...] = (
     rule(
         "ttft_one_second",
         r"\b" + _A_SECOND + r"\s+(?:" + _FIRST_TOKEN + r"|" + _RESPONSE + r")\b"
-        r"|\b" + _FIRST_TOKEN + r"\s*(?:of|is|:|=)?\s*" + _A_SECOND + r"\b",
+        r"|\b" + _FIRST_TOKEN + r"\s*(?:of|is|:|=)?\s*" + _A_SECOND + r"\b"
+        # "responses should start within a second", "response time under one second"
+        r"|\b"
+        + _RESPONSE
+        + r"\s+(?:(?:should|must|will|is|are|needs?\s+to|to)\s+)?(?:be\s+)?"
+        + _A_SECOND
+        + r"\b",
         _one_second,
         needs=("second",),
     ),
@@ -271,7 +282,7 @@ LATENCY_RULES: tuple[Rule, ...] = (
         + _SECONDS
         + r"(?!\s*(?:/|per|a|each|every)\s*(?:output\s+)?(?:tokens?|tok)\b)",
         _latency("ttft_ms", "TTFT", " (latency read as time to first token)"),
-        needs=("latency", "response", "answer", "repl"),
+        needs=("latency", "response", "answer", "repl", "first", "start", "begin"),
     ),
     rule(
         "shape",
