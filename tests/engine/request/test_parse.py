@@ -543,3 +543,17 @@ def test_a_successors_own_count_is_the_design_and_the_fleets_is_what_it_replaces
 )
 def test_qpm_and_a_rack_ceiling_said_as_not_to_exceed(text: str, field: str, value: float) -> None:
     assert getattr(parse_request(CAT, text), field) == pytest.approx(value)
+
+
+def test_a_budget_beside_a_run_sized_by_tokens_and_days_is_the_clusters_cost() -> None:
+    r = parse_request(
+        CAT,
+        "We need a cluster to train a 13B model from scratch on 2T tokens in 3 weeks, "
+        "budget around $5M",
+    )
+    assert r.budget_usd is None
+    assert r.capital_budget_usd == 5e6
+    priced = parse_request(
+        CAT, "train a 7B model on 1T tokens in 30 days, $500k budget at $2/GPU-hour"
+    )
+    assert priced.budget_usd == 5e5  # an hourly price makes it a budget of GPU-hours

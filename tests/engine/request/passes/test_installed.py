@@ -9,6 +9,8 @@ from clustergen.catalog import load_catalog
 from clustergen.engine.request import parse_request
 from clustergen.errors import RequestError
 
+CAT = load_catalog()
+
 
 def _read(text: str) -> dict[str, object]:
     return parse_request(load_catalog(), text).model_dump(exclude_defaults=True)
@@ -251,3 +253,20 @@ def test_nodes_of_a_v100_are_its_8_gpu_servers_not_the_16_gpu_dgx_2() -> None:
 
 def test_a_bare_to_between_counts_of_one_gpu_replaces_nothing() -> None:
     assert parse_request(load_catalog(), "scale from 64 to 128 H100").replaced_platform is None
+
+
+@pytest.mark.parametrize(
+    ("text", "k"),
+    [
+        ("Replace our 16 DGX A100 with something 3x faster, same power envelope", 3.0),
+        ("replace our 16 DGX A100 with B200, twice as fast", 2.0),
+        ("Replace our 16 DGX A100 with 2.5x the compute", 2.5),
+    ],
+)
+def test_a_multiple_of_the_replaced_fleet_is_its_compute_times_that(text: str, k: float) -> None:
+    r = parse_request(CAT, text)
+    a100 = CAT.gpu("a100-80gb").bf16_dense_tflops
+    assert a100 is not None
+    assert r.compute_pflops == pytest.approx(k * 128 * a100 / 1e3)
+    assert r.gpus is None  # the multiple sizes it, not the fleet's count again
+    assert r.not_understood == []

@@ -501,3 +501,16 @@ def test_when_the_reply_starts_is_its_first_token(text: str, ttft_ms: float) -> 
     r = parse_request(CAT, text)
     assert r.ttft_ms == ttft_ms
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "an inference cluster for Llama 4 Maverick, 1,000 concurrent users, latency-sensitive",
+        "Llama 3.3 70B, low latency, 500 users",
+    ],
+)
+def test_latency_sensitive_serving_is_interactive(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.interactive is True
+    assert r.not_understood == []

@@ -434,7 +434,14 @@ _SAME = re.compile(
     r"\b(?:(?:the\s+)?same|equal|equivalent|matching)\s+(?:dense\s+)?(?:throughput|compute|"
     r"performance|perf|capacity|flops)\b|\blike[- ]for[- ]like(?:\s+(?:throughput|compute|"
     r"performance|capacity))?\b"
+    # "something 3x faster", "with 2.5x the compute", "twice as fast", "double the performance"
+    r"|(?:(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times)|\b(?P<w>double|twice|triple|three\s+"
+    r"times|four\s+times))\s+(?:faster|as\s+(?:fast|powerful|much\s+compute)|more\s+(?:compute|"
+    r"performance|powerful|throughput|capacity)|(?:the\s+)?(?:dense\s+)?(?:compute|performance|"
+    r"perf|throughput|capacity|flops))\b"
 )
+#: a multiple said in words
+_TIMES = {"double": 2.0, "twice": 2.0, "triple": 3.0, "three times": 3.0, "four times": 4.0}
 
 
 def _same_compute(r: Draft, kind: str, eid: str) -> None:
@@ -448,11 +455,19 @@ def _same_compute(r: Draft, kind: str, eid: str) -> None:
     gpu = r.catalog.gpu(system.gpu if system and system.gpu else eid)
     if not gpu.bf16_dense_tflops:
         return
-    pflops = gpus * gpu.bf16_dense_tflops / 1e3
+    k = (
+        float(m.group("k"))
+        if m.group("k")
+        else _TIMES.get(" ".join((m.group("w") or "").split()), 1.0)
+    )
+    if k <= 0:
+        return
+    pflops = k * gpus * gpu.bf16_dense_tflops / 1e3
     r.fields["compute_pflops"] = pflops
     r.take(
         m.start(),
         m.end(),
-        f"{m.group(0).strip()!r} -> dense compute {pflops:,.0f} PFLOPS BF16, the replaced "
-        f"{gpus:,} {gpu.id}'s",
+        f"{m.group(0).strip()!r} -> dense compute {pflops:,.0f} PFLOPS BF16, "
+        + ("" if k == 1 else f"{k:g} x ")
+        + f"the replaced {gpus:,} {gpu.id}'s",
     )

@@ -117,7 +117,11 @@ def budget_meaning(r: Draft) -> None:
     see the job, the price or the ownership words."""
     serving = _serving(r)
     owned = _OWNED.search(r.low) is not None
-    job = any(k in r.fields for k in _JOB) and not serving and not owned
+    # "train a 13B model on 2T tokens in 3 weeks, budget around $5M": the tokens and days size
+    # the run, and with no hourly price the budget is what the cluster may cost (it was a
+    # budget of GPU-hours with no price, refused)
+    sized = "training_tokens_t" in r.fields and "training_days" in r.fields
+    job = any(k in r.fields for k in _JOB) and not serving and not owned and not sized
     if "budget_usd" not in r.fields or job or any(k in r.fields for k in _HOURLY):
         return
     usd = r.fields["budget_usd"]
@@ -132,6 +136,8 @@ def budget_meaning(r: Draft) -> None:
         if serving
         else "a cluster to own"
         if owned
+        else "the run's tokens and days size it, and no hourly price is given"
+        if sized and any(k in r.fields for k in _JOB)
         else "no model to buy GPU-hours for"
     )
     _reread(r, "budget_usd", "capital_budget_usd", f"capital budget ${usd:,.0f} ({why})")

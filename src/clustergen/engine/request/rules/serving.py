@@ -362,11 +362,13 @@ LATENCY_RULES: tuple[Rule, ...] = (
     rule(
         "interactive",
         r"\binteractive(?:ly)?\b|\bchat(?:bots?)?\b|\breal[- ]?time\b|\blive\s+users?\b"
+        # "latency-sensitive", "latency critical": people wait on it, at no stated limit
+        r"|\blatency[- ](?:sensitive|critical|bound)\b|\blow[- ]latency\b"
         # an application a person waits on: "RAG assistant", "coding agents", "a copilot"
         r"|\b(?:(?:rag|ai|coding|code|support|customer[- ]service|research|virtual)\s+)?"
         r"(?:assistants?|copilots?|agents?|agentic(?:\s+workflows?)?)\b",
         lambda m: [Reading("interactive", True, "interactive serving")],
-        needs=("agent", "assistant", "chat", "copilot", "interactive", "live", "real"),
+        needs=("agent", "assistant", "chat", "copilot", "interactive", "live", "real", "latency"),
     ),
     rule(
         "offline",
