@@ -249,6 +249,28 @@ def capacity_line(catalog: Catalog, d: Design) -> str | None:
     return f"{line}: about {total / speed:,.0f} users at once at {speed:,.3g} tokens/s each{held}"
 
 
+def running_cost_line(d: Design) -> str | None:
+    """What running the design costs, said first when the request prices its energy ("what
+    would 128 GB300s cost to run for a year at $0.08/kWh?"): the term's energy at the facility's
+    draw, and what of the rest is not yet known."""
+    c, r = d.cost, d.request
+    if c is None or r.usd_per_kwh is None or c.energy_usd is None:
+        return None
+    term = f"{c.term_years:g} year" + ("" if c.term_years == 1 else "s")
+    basis = (
+        "every part at its rated maximum: an upper bound"
+        if c.load_share >= 1
+        else f"at {c.load_share:.0%} of full power"
+    )
+    line = (
+        f"running it for {term} costs {dollars(c.energy_usd)} in energy "
+        f"({c.facility_kw:,.0f} kW facility at ${c.usd_per_kwh:g}/kWh, {basis})"
+    )
+    if c.total_usd is not None:
+        return f"{line}; {dollars(c.total_usd)} in all with capital and support"
+    return f"{line}; capital and support unknown ({'; '.join(c.missing)})"
+
+
 def duration_line(d: Design) -> str | None:
     """How long a run on GPUs given takes, said first when no time was stated ("how long would
     it take to train a 70B model on 10T tokens with 1,024 H100s?"): the estimate's days, and the
@@ -328,6 +350,7 @@ def _answer(
         else overshoot_line(best, len({r.platform for r in study.rows})),
         None if request.objective in FILLING else capacity_line(catalog, d),
         None if request.objective in FILLING else duration_line(d),
+        running_cost_line(d),
     ]
     return d.model_copy(
         update={
