@@ -190,3 +190,21 @@ def test_a_date_from_now_without_a_job_is_no_deadline() -> None:
 def test_done_a_span_from_now_is_still_a_deadline() -> None:
     r = parse_request(CAT, "train 7B on 1T tokens, done 6 weeks from now")
     assert r.training_days == 42.0
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        # the tighter bound is the run's time: a deadline inside the cadence, or the cadence
+        ("7B params, 500B tokens monthly retrain, must finish in 5 days", 5.0),
+        ("monthly retrain of a 7B model on 200B tokens, must finish within 45 days", None),
+        ("retrain a 7B model on 200B tokens every week", 7.0),
+    ],
+)
+def test_a_cadence_beside_a_deadline_takes_the_tighter(text: str, days: float | None) -> None:
+    r = parse_request(CAT, text)
+    assert r.training_days is not None
+    if days is None:  # the month's length
+        assert 28 < r.training_days < 32
+    else:
+        assert r.training_days == days

@@ -26,6 +26,7 @@ from clustergen.engine.request.passes.installed import (
 )
 from clustergen.engine.request.passes.meanings import (
     budget_meaning,
+    cadence_meaning,
     capacity_meaning,
     checkpoint_meaning,
     context_meaning,
@@ -104,6 +105,7 @@ PASSES: tuple[Pass, ...] = (
     read_cap_scope,
     read_gpus_per_node,
     # readings of the whole request
+    cadence_meaning,
     e2e_meaning,  # before the load: a concurrency's tokens/s is read at the TPOT it sets
     tokens_from_load,
     read_su_count,

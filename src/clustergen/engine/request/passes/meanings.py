@@ -201,6 +201,33 @@ def racks_meaning(r: Draft) -> None:
     )
 
 
+def cadence_meaning(r: Draft) -> None:
+    """ "500B tokens monthly retrain, must finish in 5 days": a cadence bounds each run by the
+    next, and a deadline stated beside it is the run's time when tighter (the two were refused
+    as two durations). A pass: the deadline may come anywhere."""
+    days = r.fields.pop("_cadence_days", None)
+    if days is None:
+        return
+    phrase = r.phrases.pop("_cadence_days", "")
+    head = f"{phrase!r} ->"
+    stated = r.fields.get("training_days")
+    if stated is None or float(stated) > float(days):  # type: ignore[arg-type]
+        if stated is not None:
+            r.understood.append(
+                f"{r.phrases['training_days']!r} is longer than the cadence: each run must end "
+                "before the next"
+            )
+        r.fields["training_days"] = days
+        r.phrases["training_days"] = phrase
+        return
+    r.understood = [
+        f"{head} a run each {float(days):.3g} days (the {float(stated):g} days stated are tighter)"  # type: ignore[arg-type]
+        if u.startswith(head)
+        else u
+        for u in r.understood
+    ]
+
+
 def e2e_meaning(r: Draft) -> None:
     """An end-to-end latency limit ("p95 latency 3 s end to end") as the two limits the serving
     model takes: TTFT as stated, else its planning share of the limit (`e2e-ttft-share`), and
