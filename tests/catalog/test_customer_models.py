@@ -29,6 +29,9 @@ SPELLINGS = {
     "glm-4.5-air": ("glm 4.5 air", "GLM-4.5-Air"),
     "mistral-large-2": ("Mistral Large 2", "mistralai/Mistral-Large-Instruct-2407"),
     "mistral-small-3": ("Mistral Small 3", "Mistral-Small-24B-Instruct-2501"),
+    # dated checkpoints of the same network (their config.json is the first release's)
+    "deepseek-v3": ("DeepSeek V3 0324", "deepseek-ai/DeepSeek-V3-0324"),
+    "deepseek-r1": ("DeepSeek R1 0528", "deepseek-ai/DeepSeek-R1-0528"),
 }
 
 
