@@ -67,3 +67,12 @@ def test_a_share_of_nothing_is_refused() -> None:
     assert pooled(req)
     with pytest.raises(RequestError, match="share"):
         split_requests(req)
+
+
+def test_a_share_with_no_model_splits_whole_nodes_that_add_up_to_the_gpus_asked() -> None:
+    # it raised a TypeError (no model to name the serving pool by) and rounded each pool up
+    d = _plan("512 B200s, 40% for inference")
+    assert sum(p.gpus for p in d.pools) == 512  # the design's compute is the training pool's
+    serving = next(p for p in d.pools if p.role == "serving")
+    assert serving.gpus == 208  # 40% of 64 nodes, in whole nodes
+    assert "models to come" in serving.sized_for

@@ -102,7 +102,7 @@ def split_requests(request: DesignRequest) -> tuple[DesignRequest, DesignRequest
             "workload": "inference",
             "nodes": None,
             **dict.fromkeys(_TRAINING_ONLY),
-            "gpus": None if share is None or not gpus else max(1, round(gpus * share)),
+            "gpus": None if share is None or not gpus else _share_of(gpus, share),
         }
     )
     keep_model = _trains_model(request)
@@ -121,6 +121,14 @@ def split_requests(request: DesignRequest) -> tuple[DesignRequest, DesignRequest
         serving = serving.model_copy(update={"power_cap_w": cap * share})
         training = training.model_copy(update={"power_cap_w": cap * (1 - share)})
     return serving, training
+
+
+def _share_of(gpus: int, share: float) -> int:
+    """The serving pool's GPUs of `gpus`: in whole 8-GPU nodes when the count is, so the two
+    pools' nodes add up to the GPUs asked for ("512 B200s, 40% for inference": 208 and 304,
+    not 205 and 307 each rounded up to 520)."""
+    node = 8 if gpus % 8 == 0 and gpus >= 16 else 1
+    return max(node, round(gpus * share / node) * node)
 
 
 def _drawn(d: Design) -> float:
@@ -159,7 +167,9 @@ def _fabric_words(d: Design) -> tuple[str, float | None]:
 def _sized_for(role: str, request: DesignRequest, d: Design) -> str:
     load = next((u for u in request.understood if u.startswith(LOAD_NOTE)), None)
     if role == "serving":
-        model = d.request.model or f"a {d.request.model_params_b:g}B model"
+        size = d.request.model_params_b
+        # a split with no model named ("512 B200s, 40% for inference") serves what comes
+        model = d.request.model or (f"a {size:g}B model" if size else "models to come")
         if load is not None:
             return f"serving {model}: {load}"
         rate = d.request.output_tokens_per_s

@@ -344,3 +344,16 @@ def test_the_preferred_gpu_is_built_when_it_meets_the_request() -> None:
     text = "1k GPUs for pretraining, B200 preferred but GB200 acceptable, 2.5MW IT"
     d = plan_design(CAT, parse_request(CAT, text))
     assert d.platform.gpu == "b200"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have 1.2 MW and 30 racks. What's the best training cluster I can build?",
+        "512 GPUs, 30 racks",
+    ],
+)
+def test_a_bare_rack_count_ending_its_clause_is_the_sites_room(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.max_racks == 30
+    assert "30" not in r.not_understood

@@ -285,3 +285,20 @@ def test_a_running_cost_over_a_period_is_refused_not_read_as_capital(text: str) 
 
 def test_a_price_per_gpu_hour_is_still_a_price() -> None:
     assert parse_request(CAT, "64 GPUs at $2.50 per GPU-hour").price_per_gpu_hour == 2.5
+
+
+@pytest.mark.parametrize(
+    ("text", "serving"),
+    [
+        ("we want around 500 B200s for both training and inference, 60/40 split", 0.4),
+        ("512 GPUs, a 70/30 split between serving and training", 0.7),
+        ("512 GPUs split 50:50 training/inference", 0.5),
+    ],
+)
+def test_a_ratio_splits_the_gpus_in_the_order_the_roles_are_named(
+    text: str, serving: float
+) -> None:
+    r = parse_request(CAT, text)
+    assert r.serving_share == serving
+    assert r.workload == "mixed"
+    assert r.oversubscription is None  # "50:50" is no fabric's ratio

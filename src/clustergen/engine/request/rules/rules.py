@@ -436,7 +436,10 @@ RACK_CEILING = rule(
     rf"|(?<![\w.])(?P<n2>\d+)(?:\s+|-)racks?(?:\s+(?:positions|spaces|slots|locations|"
     rf"footprint|max(?:imum)?|limit|ceiling)\b{_rack_kw('kw2')}?|{_rack_kw('kw3')}"
     # "10 racks in a 400 kW room": the racks a room of that power holds
-    r"|(?=\s+(?:in|within|inside)\s+(?:a|an|the|our|one)?\s*\d[\d,.]*\s*(?:kw|mw)\b))"
+    r"|(?=\s+(?:in|within|inside)\s+(?:a|an|the|our|one)?\s*\d[\d,.]*\s*(?:kw|mw)\b)"
+    # "I have 1.2 MW and 30 racks.", "512 GPUs, 30 racks": a bare count of racks that ends its
+    # clause is the site's room, as a power beside it is the site's cap
+    r"|(?=\s*(?:[.,;!?)]|\band\b|$)))"
     # "single rack, max GPUs, 50 kW": a request that opens with the one rack it has
     r"|^\s*(?:a\s+)?single[- ]rack\b",
     _racks,
@@ -712,6 +715,8 @@ RULES: tuple[Rule, ...] = (
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\b"
         # a ratio said of another network is not the compute fabric's ("1:1 storage network")
         r"(?!\s*(?:storage|in-?band|management|out[- ]of[- ]band|oob|front[- ]?end)\b)"
+        # nor is a split of the cluster ("50:50 training/inference", "a 60:40 split")
+        r"(?!\s*(?:split|between|training|inference|inferencing|serving|fine-tuning)\b)"
         r"(?:\s*oversubscri\w*|\s+(?:tapered\s+)?fat[- ]?tree\b)?",
         _ratio,
         needs=(":",),

@@ -452,6 +452,25 @@ def _pool_counts(m: re.Match[str]) -> list[Reading]:
     ]
 
 
+def _ratio_split(m: re.Match[str]) -> list[Reading]:
+    """'training and inference, 60/40 split', 'a 70/30 split between serving and training':
+    the two figures share the GPUs in the order the roles are named."""
+    roles = [m.group(g) for g in ("r1", "r2", "r3", "r4") if m.group(g)]
+    a, b = float(m.group("a") or m.group("a2")), float(m.group("b") or m.group("b2"))
+    serves = [r.startswith(("inferenc", "serv")) for r in roles]
+    if serves[0] == serves[1] or a <= 0 or b <= 0:
+        return []
+    serving = (a if serves[0] else b) / (a + b)
+    return [
+        Reading("serving_share", round(serving, 6), f"{serving:.0%} of the GPUs serve"),
+        Reading("workload", "mixed", "workload", "member"),
+    ]
+
+
+_RATIO = r"(?<![\w.])(?P<{a}>\d{{1,3}})\s*[/:]\s*(?P<{b}>\d{{1,3}})(?![\w.])"
+_ROLE2 = r"(?P<{g}>inference|inferencing|serving|training|fine-tuning)"
+
+
 #: read before the workload words, which would otherwise take "training" and "inference"
 POOL_RULES: tuple[Rule, ...] = (
     # "256 for training, 64 for serving", "512 GPUs for training and 128 for inference"
@@ -461,12 +480,28 @@ POOL_RULES: tuple[Rule, ...] = (
         _pool_counts,
         needs=("infer", "serving", "training", "fine-tuning"),
     ),
+    # "half for inference", "25% of them for serving"; and a ratio of the two ("for both
+    # training and inference, 60/40 split", "a 70/30 split between serving and training")
     rule(
         "pool_share",
         _SHARE + r"\s+(?:of\s+(?:them|it|those|the\s+(?:gpus|cluster|capacity))\s+)?"
         r"(?:(?:is|are|goes|go|will\s+be|reserved|dedicated|set\s+aside)\s+)*"
-        r"(?:(?:for|to|on)\s+)?" + _ROLE + r"\b",
-        _share,
+        r"(?:(?:for|to|on)\s+)?"
+        + _ROLE
+        + r"\b|"
+        + _ROLE2.format(g="r1")
+        + r"\s*(?:and|&|/|\+|vs\.?)\s*"
+        + _ROLE2.format(g="r2")
+        + r"[\s,;:(-]*(?:with\s+|at\s+|in\s+)?(?:an?\s+|the\s+)?"
+        + _RATIO.format(a="a", b="b")
+        + r"(?:\s*(?:split|ratio|share))?"
+        + r"|(?:split\s+)?(?:an?\s+)?"
+        + _RATIO.format(a="a2", b="b2")
+        + r"\s*(?:split|ratio)?\s*(?:between|of|for|across)?\s*"
+        + _ROLE2.format(g="r3")
+        + r"\s*(?:and|&|/|\+|vs\.?)\s*"
+        + _ROLE2.format(g="r4"),
+        lambda m: _ratio_split(m) if m.group("a") or m.group("a2") else _share(m),
         needs=("infer", "serving", "training", "fine-tuning"),
     ),
     # "..., the rest training": the other pool of a split already stated
