@@ -557,3 +557,9 @@ def test_a_budget_beside_a_run_sized_by_tokens_and_days_is_the_clusters_cost() -
         CAT, "train a 7B model on 1T tokens in 30 days, $500k budget at $2/GPU-hour"
     )
     assert priced.budget_usd == 5e5  # an hourly price makes it a budget of GPU-hours
+
+
+def test_a_count_a_pass_set_then_said_again_is_a_one_line_refusal() -> None:
+    # it raised a KeyError (the first count had no phrase) instead of saying the two counts
+    with pytest.raises(RequestError, match="two node count values"):
+        parse_request(CAT, "a single node, we have 32 DGX H100 and want to add 16 more")

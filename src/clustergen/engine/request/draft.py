@@ -162,7 +162,7 @@ class Draft:
         if r.field in self.fields and self.fields[r.field] != r.value:
             raise RequestError(
                 f"the request gives two {_field_words(r.field)} values "
-                f"({self.phrases[r.field]!r} and {phrase!r})",
+                f"({self.phrases.get(r.field, str(self.fields[r.field]))!r} and {phrase!r})",
                 hint="state it once",
             )
         self.fields[r.field] = r.value
