@@ -115,3 +115,17 @@ def test_a_rate_asked_is_answered_in_requests_per_second(text: str) -> None:
 def test_a_rate_stated_with_a_question_mark_is_still_a_load() -> None:
     r = parse_request(CAT, "Llama 3.1 8B on 8 H100, 100 requests per second?")
     assert r.output_tokens_per_s is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's the smallest B200 config that can serve Llama 3.1 405B at FP8?",
+        "smallest cluster to train a 70B model on 2T tokens in 60 days",
+    ],
+)
+def test_the_smallest_that_meets_a_sized_request_is_the_default_objective(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.not_understood == []
+    assert r.objective is None
+    assert any("the least that meets the request" in u for u in r.understood)

@@ -308,9 +308,21 @@ _SMALLEST = re.compile(
 def refuse_nothing_to_size(r: Draft) -> None:
     """No GPU count, node count, power cap, budget or workload anywhere in the request. A pass:
     no one phrase is missing, the whole request is."""
-    if _sized(r):
-        return
     smallest = _SMALLEST.search(r.low)
+    if _sized(r):
+        if smallest and r.free_span(smallest.start(), smallest.start() + 1):
+            # "the smallest B200 config that can serve Llama 3.1 405B": what the count, load
+            # or run sizes is already the least that meets it (the default objective); the
+            # words between may be a name already read
+            r.understood.append(
+                f"{smallest.group(0)!r} -> the least that meets the request (the default "
+                "objective)"
+            )
+            for k in range(smallest.start(), smallest.end()):
+                r.used[k] = True
+            r.fields["understood"] = r.understood
+            r.fields["not_understood"] = r.leftovers()
+        return
     if smallest and (r.fields.get("platform") or r.fields.get("gpu")):
         # "the smallest GB200 configuration you can offer": one node (a rack-scale system's
         # rack) of what is named, the unit it is built in
