@@ -315,8 +315,7 @@ def refuse_nothing_to_size(r: Draft) -> None:
             # or run sizes is already the least that meets it (the default objective); the
             # words between may be a name already read
             r.understood.append(
-                f"{smallest.group(0)!r} -> the least that meets the request (the default "
-                "objective)"
+                f"{smallest.group(0)!r} -> the least that meets the request (the default objective)"
             )
             for k in range(smallest.start(), smallest.end()):
                 r.used[k] = True
