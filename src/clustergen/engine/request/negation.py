@@ -49,7 +49,7 @@ _NOT_EXCLUDING = re.compile(
 #: ("anything but GB200", "other than H100s", "instead of B300")
 _OTHER_THAN = re.compile(
     r"(?:\b(?:anything|everything|any\s+\w+)\s+but|\bother\s+than|\brather\s+than|"
-    r"\binstead\s+of|\bapart\s+from|\bexcept(?:\s+for)?|\bexcluding)\s+(?:the\s+)?$"
+    r"\binstead\s+of|\bapart\s+from|\bexcept(?:\s+for)?|\bexcluding)\s+(?:the\s+)?(?:nvidia\s+)?$"
 )
 
 

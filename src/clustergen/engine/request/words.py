@@ -248,6 +248,13 @@ FILLER = frozenset(
         "x",  # "GB300 NVL72 x 2 SU": the count beside it is read
         "preferred",
         "preferably",
+        # emphasis that carries no figure or choice ("definitely not H100", "really need")
+        "definitely",
+        "absolutely",
+        "certainly",
+        "really",
+        "option",
+        "options",
         "ideally",
         "platform",
         # how a request is framed ("we're standing up an LLM cluster, our DC gives us 3 MW",

@@ -629,3 +629,12 @@ def test_a_serving_load_without_a_model_asks_for_the_model() -> None:
         parse_request(
             CAT, "We expect 50 requests per second, prompts ~2k tokens, answers ~500 tokens"
         )
+
+
+def test_anything_but_the_makers_family_rules_it_out_and_emphasis_is_read() -> None:
+    r = parse_request(load_catalog(), "anything but NVIDIA DGX, 128 GPUs, Spectrum-X")
+    assert r.platforms_excluded is not None
+    assert "dgx-h100" in r.platforms_excluded
+    assert r.not_understood == []
+    s = parse_request(load_catalog(), "128 GPUs, H200 preferred, definitely not H100")
+    assert s.not_understood == []
