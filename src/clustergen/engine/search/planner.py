@@ -227,8 +227,10 @@ def capacity_line(catalog: Catalog, d: Design) -> str | None:
         return None
     total = w.tokens_per_s_per_gpu * w.gpus_required
     model = catalog.model(w.model).name if w.model else f"a {w.model_params_b:g}B model"
+    # an estimate on fewer GPUs than whole nodes built is said of the GPUs asked for
+    which = "GPUs asked" if w.gpus_required < d.compute.gpus else "GPUs"
     line = (
-        f"the {w.gpus_required:,} GPUs serve about {total:,.0f} output tokens/s of {model} "
+        f"the {w.gpus_required:,} {which} serve about {total:,.0f} output tokens/s of {model} "
         f"({w.tokens_per_s_per_gpu:,.0f} per GPU; estimate, +/-{w.band_pct:g}%)"
     )
     osl = r.osl_tokens or next(
