@@ -563,3 +563,29 @@ def test_a_count_a_pass_set_then_said_again_is_a_one_line_refusal() -> None:
     # it raised a KeyError (the first count had no phrase) instead of saying the two counts
     with pytest.raises(RequestError, match="two node count values"):
         parse_request(CAT, "a single node, we have 32 DGX H100 and want to add 16 more")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Is a 1:1 non-blocking fabric really needed for 256 H100 doing inference? "
+            "we'd prefer 2:1",
+            "oversubscription",
+            2.0,
+        ),
+        ("256 GPUs, 400G ports, ideally 800G", "compute_link_gbps", 800),
+        ("256 GPUs, 800G preferred, 400G is fine too", "compute_link_gbps", 800),
+    ],
+)
+def test_of_two_values_the_one_its_clause_prefers_stands(
+    text: str, field: str, value: object
+) -> None:
+    r = parse_request(CAT, text)
+    assert getattr(r, field) == value
+    assert r.not_understood == []
+
+
+def test_two_values_neither_preferred_are_still_refused() -> None:
+    with pytest.raises(RequestError, match="two oversubscription values"):
+        parse_request(CAT, "256 GPUs 1:1 and 2:1")

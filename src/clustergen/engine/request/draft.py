@@ -160,6 +160,19 @@ class Draft:
                 hint=f"give a positive {_field_words(r.field)}",
             )
         if r.field in self.fields and self.fields[r.field] != r.value:
+            kept = self._preferred(r.field, phrase, m.start())
+            if kept is not None:
+                old = self.phrases.get(r.field, "")
+                if kept:  # the new value is the one preferred
+                    self.fields[r.field] = r.value
+                    self.phrases[r.field] = phrase
+                self.take(
+                    m.start(),
+                    m.end(),
+                    f"{phrase!r} -> "
+                    + (f"preferred over {old!r}" if kept else f"set aside: {old!r} preferred"),
+                )
+                return
             raise RequestError(
                 f"the request gives two {_field_words(r.field)} values "
                 f"({self.phrases.get(r.field, str(self.fields[r.field]))!r} and {phrase!r})",
@@ -168,6 +181,19 @@ class Draft:
         self.fields[r.field] = r.value
         self.phrases[r.field] = phrase
         self.take(m.start(), m.end(), f"{phrase!r} -> {r.note}")
+
+    def _preferred(self, field: str, phrase: str, at: int) -> bool | None:
+        """Of two values of one field, the one its clause prefers ("is 1:1 really needed? we'd
+        prefer 2:1"): True for the new one at `at`, False for the earlier one, None when
+        neither clause or both say so (the request contradicts itself)."""
+        earlier = self.phrases.get(field)
+        start = self.low.find(earlier.lower()) if earlier else -1
+        if start < 0:
+            return None
+        new, old = _PREFER.search(_clause(self.low, at)), _PREFER.search(_clause(self.low, start))
+        if bool(new) == bool(old):
+            return None
+        return bool(new)
 
     def leftovers(self) -> list[str]:
         clauses = [m.span() for m in CLAUSE_REF.finditer(self.low)]
@@ -179,6 +205,18 @@ class Draft:
             and w.group(0) not in FILLER
             and not any(a <= w.start() < b for a, b in clauses)
         ]
+
+
+#: words that prefer the value their clause gives ("we'd prefer 2:1", "ideally 800G")
+_PREFER = re.compile(r"\b(?:prefer(?:s|red|ably)?|ideally|rather|we'?d\s+like)\b")
+_CLAUSE_BREAK = re.compile(r"[.;!?\n]|,\s|\bbut\b")
+
+
+def _clause(low: str, at: int) -> str:
+    """The clause of `low` around position `at`."""
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(low, 0, at)]
+    end = _CLAUSE_BREAK.search(low, at)
+    return low[starts[-1] if starts else 0 : end.start() if end else len(low)]
 
 
 def _field_words(field: str) -> str:

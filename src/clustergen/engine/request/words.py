@@ -250,6 +250,8 @@ FILLER = frozenset(
         "preferably",
         # emphasis that carries no figure or choice ("definitely not H100", "really need")
         "definitely",
+        "doing",
+        "too",
         "absolutely",
         "certainly",
         "really",

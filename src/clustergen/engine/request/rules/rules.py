@@ -1246,6 +1246,7 @@ RULES: tuple[Rule, ...] = (
         "link_speed",
         r"(?<![\w.])(100|200|400|800|1600)\s*(?:g|gbe|gbps|gbit(?:/s)?|gigabit)\b"
         r"(?!\s*(?:ethernet\s+|infiniband\s+)?(?:storage|in-?band|management|north|front))"
+        r"(?:\s+(?:ports?|links?|nics?)\b)?"
         # "400Gb/s per GPU": a bandwidth per GPU or NIC is a port speed (a storage figure in
         # GB/s is said per node or in total, never per NIC)
         r"|(?<![\w.])(100|200|400|800|1600)\s*gb/s\s*(?:per|/|for\s+each|each)\s*"
