@@ -23,7 +23,10 @@ _NEGATION_AFTER = re.compile(
     r"(?:off the table|not an option|not possible|not available|not allowed|not permitted|"
     r"not supported|not feasible|excluded|ruled out|out of the question|a non-?starter|"
     r"prohibited|banned|forbidden|unavailable|a no[- ]go|out of scope|not in scope|"
-    r"not needed|not required|provided by us|(?:handled|covered|sourced) separately)\b"
+    r"not needed|not required|provided by us|(?:handled|covered|sourced) separately|"
+    # "H100s are too expensive", "A100 is too old": ruled out for the reason said
+    r"(?:way\s+|much\s+|far\s+)?too\s+(?:expensive|pricey|costly|slow|old|power[- ]hungry|hot|"
+    r"big|scarce|hard\s+to\s+get))\b"
 )
 #: at most this many words between a negation and the word it governs ("will not run X")
 _REACH = 5

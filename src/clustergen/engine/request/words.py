@@ -251,6 +251,7 @@ FILLER = frozenset(
         # emphasis that carries no figure or choice ("definitely not H100", "really need")
         "definitely",
         "doing",
+        "else",
         "too",
         "absolutely",
         "certainly",

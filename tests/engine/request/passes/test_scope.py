@@ -638,3 +638,19 @@ def test_anything_but_the_makers_family_rules_it_out_and_emphasis_is_read() -> N
     assert r.not_understood == []
     s = parse_request(load_catalog(), "128 GPUs, H200 preferred, definitely not H100")
     assert s.not_understood == []
+
+
+def test_a_part_said_to_be_too_expensive_is_ruled_out() -> None:
+    r = parse_request(
+        CAT, "H100s are too expensive; what else can train a 13B model in 2 weeks on 1T tokens?"
+    )
+    assert r.platforms_excluded == ["h100-sxm"]
+    assert r.not_understood == []
+
+
+def test_a_rack_count_they_do_not_want_to_exceed_is_the_ceiling() -> None:
+    r = parse_request(
+        CAT, "We can't exceed 800kW IT, and we don't want more than 12 racks; 800G InfiniBand"
+    )
+    assert r.max_racks == 12
+    assert r.not_understood == []

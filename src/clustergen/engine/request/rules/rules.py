@@ -98,6 +98,9 @@ def _racks(m: re.Match[str]) -> list[Reading]:
 #: racks", "space for 10 racks", "fit in 4 racks"
 _RACK_CEILING = (
     r"(?:no|not)\s+more\s+than|at\s+most|max(?:imum)?(?:\s+of)?|up\s+to|within|limited\s+to|only|"
+    # "we don't want more than 12 racks", "can't go over 8 racks"
+    r"(?:do\s*n[’']?t|do\s+not|won[’']?t|will\s+not|can[’']?t|cannot)\s+(?:want|need|have|use|take|"
+    r"go|fit|get)\s+(?:more\s+than|over|beyond)|"
     r"(?:not|never)\s+(?:to\s+)?exceed|fewer\s+than|less\s+than|under|"
     r"just|fit(?:s|ting)?\s+(?:in(?:to)?|within)|(?:space|room)\s+for|in|into|across|for|"
     r"(?:we\s+)?have"
