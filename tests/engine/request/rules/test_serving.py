@@ -514,3 +514,14 @@ def test_latency_sensitive_serving_is_interactive(text: str) -> None:
     r = parse_request(CAT, text)
     assert r.interactive is True
     assert r.not_understood == []
+
+
+def test_people_sharing_a_cluster_with_no_model_to_serve_are_no_serving_load() -> None:
+    r = parse_request(
+        CAT, "Slurm cluster with 128 B200 for a research lab, shared by 40 researchers"
+    )
+    assert r.output_tokens_per_s is None
+    assert r.not_understood == []
+    assert any("the people who share the cluster" in u for u in r.understood)
+    served = parse_request(CAT, "serve Llama 3.3 70B to 40 researchers")
+    assert served.output_tokens_per_s is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from clustergen.engine.request.draft import Draft
 from clustergen.engine.request.rules import MONEY_RULES, RULES
 from clustergen.engine.request.rules.load import serving_defaults, to_tokens
@@ -28,6 +30,7 @@ def tokens_from_load(r: Draft) -> None:
     Documents of so many tokens in a time ("10 million documents of 4k tokens within 24 hours")
     for a served model only are a batch of prompts done in that window, not tokens to train on."""
     _documents_as_prompts(r)
+    _people_sharing(r)
     total = r.phrases.get("output_tokens_per_s")
     base = r.phrases.get("_user_base")
     sized = to_tokens(r.fields, r.phrases, serving_defaults(r.catalog))
@@ -39,6 +42,38 @@ def tokens_from_load(r: Draft) -> None:
             first = next((u for u in r.understood if u.startswith(head)), None)
             r.understood[:] = [u for u in r.understood if u is not first]
     r.understood += sized
+
+
+#: what makes people a serving load: a model to serve, a serving word or a serving figure
+_SERVED = (
+    *("model", "model_params_b", "output_tokens_per_s", "tpot_ms", "ttft_ms", "isl_tokens"),
+    *("interactive", "serving_engine", "disaggregated", "speculative_decoding"),
+)
+
+
+def _people_sharing(r: Draft) -> None:
+    """ "Slurm cluster with 128 B200 for a research lab, shared by 40 researchers": with no model
+    to serve and no serving word, people are who share the cluster, not streams of a served
+    model (they were sized as 800 output tokens/s of no model)."""
+    if "_user_base" not in r.fields or "_concurrent" in r.fields:
+        return
+    if any(f in r.fields for f in _SERVED) or r.members.get("workload", set()) & {
+        "inference",
+        "mixed",
+    }:
+        return
+    said = r.phrases.pop("_user_base")
+    del r.fields["_user_base"]
+    head = f"{said!r} ->"
+    r.understood = [
+        f"{head} the people who share the cluster (no model to serve: not a serving load)"
+        if u.startswith(head)
+        else u
+        for u in r.understood
+    ]
+    for m in re.finditer(r"\bshared\s+(?:by|between|among|across)\b", r.low):
+        if r.free(m):
+            r.take(m.start(), m.end(), f"{m.group(0)!r} -> the people who share the cluster")
 
 
 def _documents_as_prompts(r: Draft) -> None:
