@@ -1251,3 +1251,20 @@ def test_spares_of_other_things_are_no_spare_nodes(text: str) -> None:
     r = merge_request(CAT_SPARES, text, {})
     assert r.spare_nodes is None
     assert r.gpus == 512
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Two GB300 NVL72 racks, what's the total FP4 compute and power draw?",
+        "512 H100, what's the power consumption?",
+        "64 B200: total compute in PFLOPS?",
+    ],
+)
+def test_a_figure_every_design_states_is_a_question_read(text: str) -> None:
+    assert parse_request(load_catalog(), text).not_understood == []
+
+
+def test_a_power_requirement_with_its_figure_is_still_the_cap() -> None:
+    r = parse_request(load_catalog(), "512 GPUs, power requirement of at most 2 MW")
+    assert r.power_cap_w == 2e6

@@ -899,6 +899,15 @@ RULES: tuple[Rule, ...] = (
             *("users", "req", "qps", "rps"),
         ),
     ),
+    # "what's the total FP4 compute and power draw?", "the power consumption?", "total compute
+    # in PFLOPS?": figures every design states (its power section and dense compute)
+    rule(
+        "asks_figures",
+        r"\b(?:power|energy)\s+(?:draw|consumption|usage|use|needs?|requirements?)\b"
+        r"|\b(?:in|as)\s+(?:peta|exa|tera|p|e|t)?flops\b",
+        lambda m: [Reading("_said", "the figures asked", "a figure the design states", "member")],
+        needs=("power", "energy", "flops"),
+    ),
     rule(
         "most_gpus",
         # "max GPUs under 0.5 MW", "the most GPUs", "how many fit": the count is the objective.
