@@ -56,3 +56,19 @@ def test_an_increments_headroom_under_a_cap_holding_an_unstated_draw_is_unknown(
     assert stated.power.headroom_w is not None
     (row,) = [v for k, v in design_rows(stated) if k == "headroom"]
     assert row == watts(stated.power.headroom_w)
+
+
+def test_the_design_table_states_dense_compute_at_the_precision_asked() -> None:
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.report.figures import design_rows
+    from clustergen.engine.request import parse_request
+    from clustergen.engine.search.planner import plan_design
+
+    d = plan_design(
+        load_catalog(),
+        parse_request(load_catalog(), "Two GB300 NVL72 racks, what's the total FP4 compute?"),
+    )
+    row = dict(design_rows(d))["dense compute"]
+    gb300 = load_catalog().gpu("gb300")
+    assert gb300.fp4_dense_tflops is not None
+    assert row.startswith(f"{144 * gb300.fp4_dense_tflops / 1e3:,.1f} PFLOPS FP4 peak")

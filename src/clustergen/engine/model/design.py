@@ -424,6 +424,9 @@ class TradeStudy(_M):
     rows_left_off: int = Field(
         default=0, description="rows ranked below the last one listed and left off to keep it short"
     )
+    dense_precision: str = Field(
+        default="bf16", description="the number format each row's dense_pflops is stated at"
+    )
 
 
 class Provenance(_M):

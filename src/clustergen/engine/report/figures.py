@@ -92,6 +92,13 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
     c, pw = d.compute, d.power
     rows: list[tuple[str, str]] = []
     at_least = "" if pw.complete else "at least "
+    chosen = next((r for r in d.alternatives.rows if r.chosen), None) if d.alternatives else None
+    if chosen is not None and chosen.dense_pflops and chosen.gpus == c.gpus:
+        # peak, not sustained: "what's the total FP4 compute?" (a workload's MFU is lower)
+        precision = d.alternatives.dense_precision.upper() if d.alternatives else "BF16"
+        rows.append(
+            ("dense compute", f"{chosen.dense_pflops:,.1f} PFLOPS {precision} peak (not sustained)")
+        )
     rows.append(
         (
             "IT / facility power",

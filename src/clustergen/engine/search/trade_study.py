@@ -416,9 +416,9 @@ def weigh(catalog: Catalog, request: DesignRequest, common: RequestInputs, c: Ca
 
 
 def study_precision(request: DesignRequest, workload: str) -> str:
-    """The precision rows' dense compute is stated at: a compute target's own, else FP8 for
-    serving and BF16 for the rest."""
-    if request.compute_pflops and request.precision:
+    """The precision rows' dense compute is stated at: the request's own ("1 exaflop of FP8",
+    "what's the total FP4 compute?"), else FP8 for serving and BF16 for the rest."""
+    if request.precision:
         return request.precision
     return "fp8" if workload == "inference" else "bf16"
 
@@ -521,6 +521,7 @@ def run_study(
         rows=rows,
         dropped=dropped,
         ranking=ranking_text(),
+        dense_precision=study_precision(request, common.workload),
     )
     own_fault = request_errors[0] if dropped and len(request_errors) == len(dropped) else None
     return Study(study, chosen, own_fault if not weighed else None)
