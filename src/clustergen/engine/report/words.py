@@ -88,11 +88,13 @@ _FIELD_WORDS = {
     "mfu": "model FLOPs utilisation (MFU)",
     "checkpoint_interval_s": "checkpoint interval (s)",
     "tco_load_share": "average load (share of the facility power)",
+    "port_speed_gbps": "node port speed (Gb/s)",
 }
 
 _UNIT_SUFFIXES = (
     ("_mb_per_s", " (MB/s)"),
     ("_gb_per_s", " (GB/s)"),
+    ("_gbps", " (Gb/s)"),
     ("_kw", " (kW)"),
     ("_w", " (W)"),
     ("_gb", " (GB)"),
@@ -116,7 +118,9 @@ _VALUE_WORDS = {
 
 
 def field_words(field: str) -> str:
-    """An engine field name in a person's words: 'rack_power_kw' -> 'rack power limit (kW)'."""
+    """An engine field name in a person's words: 'rack_power_kw' -> 'rack power limit (kW)'.
+    A name some estimator spells with hyphens ('isl-tokens') is the same field."""
+    field = field.replace("-", "_")
     if field in _FIELD_WORDS:
         return _FIELD_WORDS[field]
     for suffix, unit in _UNIT_SUFFIXES:
@@ -126,7 +130,10 @@ def field_words(field: str) -> str:
 
 
 def value_words(value: str) -> str:
-    """A value of the engine's own vocabulary in words; anything else as it is."""
+    """A value of the engine's own vocabulary in words; a whole number with its thousands
+    separated ('1000' -> '1,000', as every other figure prints); anything else as it is."""
+    if value.isdigit():
+        return f"{int(value):,}"
     return _VALUE_WORDS.get(value, value)
 
 
