@@ -16,7 +16,12 @@ from typing import Any, NamedTuple
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import FABRIC_MANAGER, MANAGEMENT_SERVER
-from clustergen.engine.report.pictures.topology import model_name, rail_words, tech_name
+from clustergen.engine.report.pictures.topology import (
+    model_name,
+    rail_words,
+    tech_name,
+    tier_switch,
+)
 from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
@@ -152,7 +157,7 @@ def _upper_tiers(out: Layout, d: Design, f: FabricDesign, total_w: float) -> Non
                         d,
                         _per_plane(f.core_switches, f),
                         "core",
-                        f"{model_name(f.core_switch)} core switches",
+                        f"{tier_switch(d, 'core')} core switches",
                         f.planes,
                     ),
                     "switch",
@@ -174,7 +179,7 @@ def _upper_tiers(out: Layout, d: Design, f: FabricDesign, total_w: float) -> Non
                     d,
                     _per_plane(f.spine_switches, f),
                     "spine",
-                    f"{model_name(f.spine_switch)} spine switches",
+                    f"{tier_switch(d, 'spine')} spine switches",
                     f.planes,
                 )
                 # a 3-tier fabric's spines are groups (pods), each under the core

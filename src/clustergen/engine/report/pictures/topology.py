@@ -24,6 +24,29 @@ def model_name(part_id: str | None) -> str:
     return (part_id or "?").upper()
 
 
+def tier_switch(d: Design, tier: str) -> str:
+    """The model of a compute-fabric tier's switches. An increment's fabric may leave a tier's
+    model unset where its switches are still ordered (an expansion of a DGX H100 SuperPOD drew
+    '4 x ? spine switches standing, 4 added' while its BOM orders 4 QM9700 spines): the
+    inventory's group of that tier names it then."""
+    f = d.fabrics.compute
+    part = (
+        None
+        if f is None
+        else {"leaf": f.leaf_switch, "spine": f.spine_switch}.get(tier, f.core_switch)
+    )
+    if part is None and d.inventory is not None:
+        part = next(
+            (
+                g.part
+                for g in d.inventory.groups
+                if g.network == "compute" and g.tier == tier and g.part
+            ),
+            None,
+        )
+    return model_name(part)
+
+
 def tech_name(f: FabricDesign) -> str:
     """The fabric's technology as a customer names it."""
     return "InfiniBand" if f.technology == "infiniband" else "Ethernet"
@@ -56,11 +79,11 @@ def _compute(d: Design) -> list[str]:
     out = [f'  subgraph compute["{title}"]', "    direction TB"]
     if f.tiers == 3:
         out.append(
-            f'    core["{switch_count(d, f.core_switches, "core", label(model_name(f.core_switch)) + " core switches")}"]'
+            f'    core["{switch_count(d, f.core_switches, "core", label(tier_switch(d, "core")) + " core switches")}"]'
         )
     if f.tiers >= 2:
         out.append(
-            f'    spine["{switch_count(d, f.spine_switches, "spine", label(model_name(f.spine_switch)) + " spine switches")}"]'
+            f'    spine["{switch_count(d, f.spine_switches, "spine", label(tier_switch(d, "spine")) + " spine switches")}"]'
         )
     counts = su_counts(d, f)
     sizes = [c.nodes for c in counts]
