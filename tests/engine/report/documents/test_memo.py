@@ -98,7 +98,9 @@ def test_the_trade_study_says_why_the_winner_won(readme_design: Design) -> None:
     # every row, with the columns the terminal and the JSON carry
     assert text.count("| ") >= len(alt.rows)
     runner = next(r for r in alt.rows if r.eligible and not r.chosen)
-    assert f"the runner-up, {study.built_on(runner)}, {runner.why_not}" in text
+    assert (
+        f"the runner-up, {study.built_on(runner)}, {study.runner_up_words(runner.why_not)}" in text
+    )
 
 
 def test_no_trade_study_without_alternatives(design: Design) -> None:

@@ -54,3 +54,25 @@ def test_an_unpriced_row_under_a_budget_is_capital_unknown_and_the_chosen_one_no
     others = [r for r in study.rows if not r.chosen and not r.eligible]
     why = why_winner(study)
     assert f"Ruled out: capital unknown ({len(others)})" in why
+
+
+def test_the_runner_up_is_said_in_a_sentence() -> None:
+    """'256 H200 for pretraining a 30B model' said 'the runner-up, dgx-h200 on qm9700 (1:1),
+    359.5 kW IT against 350.8 kW IT.' (no verb), and an H100 serving design 'the runner-up, ...,
+    103.1 kW IT against 103.1 kW IT.' (two equal figures, one said to lose)."""
+    from clustergen.engine.report.documents.study import runner_up_words
+
+    assert runner_up_words("359.5 kW IT against 350.8 kW IT") == (
+        "scores 359.5 kW IT against 350.8 kW IT"
+    )
+    assert runner_up_words(
+        "103.1 kW IT against 103.1 kW IT; delivers 24 GPUs for the 20 needed"
+    ) == (
+        "scores 103.1 kW IT too (the two differ only past the digits shown); "
+        "delivers 24 GPUs for the 20 needed"
+    )
+    said = "scores 38.9 kW IT against 39.2 kW IT, but off its platform's reference architecture"
+    assert runner_up_words(said) == said
+    tie = "ties the chosen row on the objective; it has more switches or comes later"
+    assert runner_up_words(tie) == tie
+    assert runner_up_words(None) == "ranks below it"

@@ -89,7 +89,7 @@ def why_winner(study: TradeStudy) -> str:
     eligible = [r for r in study.rows if r.eligible and not r.chosen]
     if eligible:
         runner = eligible[0]
-        text += f"; the runner-up, {built_on(runner)}, {runner.why_not or 'ranks below it'}"
+        text += f"; the runner-up, {built_on(runner)}, {runner_up_words(runner.why_not)}"
     ruled = [r for r in study.rows if not r.eligible and not r.chosen]  # the closest is chosen
     if ruled:
         counts: dict[str, int] = {}
@@ -99,6 +99,23 @@ def why_winner(study: TradeStudy) -> str:
         listed = ", ".join(f"{label} ({n})" for label, n in counts.items())
         text += f". Ruled out: {listed}"
     return text + "."
+
+
+def runner_up_words(why_not: str | None) -> str:
+    """Why the runner-up lost, as the rest of a sentence. A bare comparison ('359.5 kW IT
+    against 350.8 kW IT') reads with its verb; one whose figures agree as printed ('103.1 kW IT
+    against 103.1 kW IT') says the two only part past the figure shown."""
+    if why_not is None:
+        return "ranks below it"
+    ours, sep, theirs = why_not.partition(" against ")
+    if not sep or ours.startswith(("scores ", "ties ", "IT power ", "no row ")):
+        return why_not
+    best, _, more = theirs.partition("; ")
+    if ours == best:
+        return f"scores {ours} too (the two differ only past the digits shown)" + (
+            f"; {more}" if more else ""
+        )
+    return f"scores {why_not}"
 
 
 def per_platform(study: TradeStudy) -> list[Alternative]:
