@@ -16,6 +16,14 @@ def _money(usd: float) -> str:
     return f"${usd:,.0f}"
 
 
+def _three_figures(x: float) -> str:
+    """A large figure to three significant figures, as an estimate's band allows
+    ('2,869,043' inside +/-35% claimed seven): 2,870,000."""
+    if x < 1000:
+        return f"{x:,.0f}"
+    return f"{float(f'{x:.3g}'):,.0f}"
+
+
 def _gpus(w: WorkloadEstimate) -> str:
     if w.gpus_required is None:
         return "GPUs not fixed"
@@ -64,7 +72,8 @@ def headline(w: WorkloadEstimate) -> str:
             money += f" (${w.usd_per_million_total_tokens:,.2f} per million in all)"
         parts.append(money)
     if w.output_tokens_per_s_per_mw is not None:
-        parts.append(f"{w.output_tokens_per_s_per_mw:,.0f} output tokens/s per MW provisioned")
+        per_mw = _three_figures(w.output_tokens_per_s_per_mw)
+        parts.append(f"about {per_mw} output tokens/s per MW provisioned")
     text = "; ".join(parts) + f" (estimate, +/-{w.band_pct:g}%)"
     return text if w.feasible else "NOT MET: " + text
 
