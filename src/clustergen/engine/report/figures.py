@@ -11,7 +11,7 @@ from clustergen.units import bandwidth, ratio, watts
 def design_rows(d: Design) -> list[tuple[str, str]]:
     """The design table's rows (label, text), as the terminal and the page show them: compute, networks, servers and racks, storage, power, training."""
     from clustergen.engine.report.scale_words import nodes_text, units_text
-    from clustergen.engine.report.words import compute_rack_words
+    from clustergen.engine.report.words import compute_rack_words, network_switches
 
     c, f = d.compute, d.fabrics.compute
     rows: list[tuple[str, str]] = [
@@ -40,7 +40,7 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
         )
     for net in (d.fabrics.inband, d.fabrics.oob):
         if net:
-            rows.append((net.name, f"{net.total_switches} x {net.switch}"))
+            rows.append((net.name, network_switches(d, net, net.switch)))
     for role in d.fabrics.networks:
         if role.network in ("storage", "in-band management") and role.carried_by in (
             "compute",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-from clustergen.engine.model.design import Design
-from clustergen.engine.model.inventory import PARTS
+from clustergen.engine.model.design import Design, ManagementNetwork
+from clustergen.engine.model.inventory import PARTS, PartKind
 from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import plural, watts
 
@@ -293,6 +293,24 @@ def switch_count(
     if not standing:
         return f"{count:,} x {what}"
     return f"{standing // max(1, planes):,} x {what} standing, {count:,} added"
+
+
+def network_switches(d: Design, net: ManagementNetwork, model: str) -> str:
+    """A management network's switches ('2 x SN4600C'). On an increment, those that already
+    stand apart from those it adds: an expansion said 'in-band management 2 x sn4600c' where
+    both stand and its BOM orders none."""
+    groups = []
+    if d.expansion is not None and d.inventory is not None:
+        groups = [
+            g
+            for g in d.inventory.groups
+            if g.network == net.name and g.kind == PartKind.SWITCH and g.standing
+        ]
+    if not groups:
+        return f"{net.total_switches:,} x {model}"
+    standing = sum(g.standing or 0 for g in groups)
+    added = sum(g.count for g in groups)
+    return f"{standing:,} x {model} standing, {f'{added:,}' if added else 'none'} added"
 
 
 def storage_owner(d: Design) -> str | None:

@@ -25,7 +25,12 @@ from clustergen.engine.report.pictures.topology import (
 from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.words import storage_owner, su_offset, switch_count
+from clustergen.engine.report.words import (
+    network_switches,
+    storage_owner,
+    su_offset,
+    switch_count,
+)
 from clustergen.units import bandwidth, plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -458,7 +463,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 y,
                 col_w,
                 1.4 if net.in_rack_switches else 1.1,
-                f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
+                f"{net.name.capitalize()}: {network_switches(d, net, model_name(net.switch))}\n"
                 # the BOM orders only the ones outside the racks: say how the total splits
                 + (
                     f"({net.in_rack_switches:,} in the compute racks)\n"

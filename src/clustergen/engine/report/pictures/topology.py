@@ -10,7 +10,13 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.su_counts import su_counts
-from clustergen.engine.report.words import storage_owner, su_offset, switch_count, value_words
+from clustergen.engine.report.words import (
+    network_switches,
+    storage_owner,
+    su_offset,
+    switch_count,
+    value_words,
+)
 from clustergen.safe_text import mermaid_label as label
 from clustergen.units import bandwidth, plural, ratio
 
@@ -158,8 +164,9 @@ def _management(d: Design) -> list[str]:
     out = ['  subgraph mgmt["Management"]']
     for i, net in enumerate(nets):
         out.append(
-            f'    net{i}["{label(net.name.capitalize())}: {net.total_switches} x '
-            f'{label(model_name(net.switch))}, {net.port_speed_gbps:g} Gb/s"]'
+            f'    net{i}["{label(net.name.capitalize())}: '
+            f"{label(network_switches(d, net, model_name(net.switch)))}, "
+            f'{net.port_speed_gbps:g} Gb/s"]'
         )
     if srv.management_servers:
         out.append(f'    heads["{srv.management_servers} management servers"]')
