@@ -92,3 +92,18 @@ def test_a_new_cluster_counts_its_management_switches_plainly() -> None:
     assert d.fabrics.oob is not None
     rows = dict(design_rows(d))
     assert rows["out-of-band management"] == f"{d.fabrics.oob.total_switches} x sn2201"
+
+
+def test_link_counts_name_their_segment_and_the_storage_its_tier() -> None:
+    """'How many users can 2 DGX B200 handle ...' said 'compute links 16 node' (read as
+    sixteen nodes) and 'storage better: read 9.03 GB/s' (read as a judgement)."""
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.report.figures import design_rows
+    from clustergen.engine.request import parse_request
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "2 DGX B200 for inference"))
+    rows = dict(design_rows(d))
+    assert rows["compute links"] == "16 node-leaf"
+    assert rows["storage"].startswith(f"{d.storage.targets.tier} tier: read ")

@@ -25,12 +25,14 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
         ),
     ]
     if f:
-        links = [("node", f.node_links), ("leaf-spine", f.leaf_spine_links)]
+        # each count named by the segment it joins, as the cable schedule names it: a bare
+        # '16 node' read as sixteen nodes on a 2-node design
+        links = [("node-leaf", f.node_links), ("leaf-spine", f.leaf_spine_links)]
         links.append(("spine-core", f.spine_core_links))
         rows.append(
             (
                 "compute links",
-                ", ".join(f"{n:,} {kind}" for kind, n in links if n or kind == "node"),
+                ", ".join(f"{n:,} {kind}" for kind, n in links if n or kind == "node-leaf"),
             )
         )
     if d.fabrics.storage:
@@ -78,7 +80,9 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
             "storage",
             ("the site's storage (none of its own), " if site else "")
             + ("the customer's own (not quoted), " if d.storage.existing and not site else "")
-            + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
+            # 'better tier', as the memo says it: a bare 'better:' read as a judgement
+            + f"{st.tier} tier: read {bandwidth(st.read_gb_per_s)}, "
+            f"write {bandwidth(st.write_gb_per_s)}",
         )
     )
     if d.data_path_applies:
