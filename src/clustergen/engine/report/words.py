@@ -11,7 +11,7 @@ import re
 from typing import Literal, NamedTuple
 
 from clustergen.engine.model.design import Design, ManagementNetwork
-from clustergen.engine.model.inventory import PARTS, PartKind
+from clustergen.engine.model.inventory import PARTS
 from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import plural, watts
 
@@ -301,11 +301,8 @@ def network_switches(d: Design, net: ManagementNetwork, model: str) -> str:
     both stand and its BOM orders none."""
     groups = []
     if d.expansion is not None and d.inventory is not None:
-        groups = [
-            g
-            for g in d.inventory.groups
-            if g.network == net.name and g.kind == PartKind.SWITCH and g.standing
-        ]
+        # a group with a network is a switch group (`DeviceGroup.network`)
+        groups = [g for g in d.inventory.groups if g.network == net.name and g.standing]
     if not groups:
         return f"{net.total_switches:,} x {model}"
     standing = sum(g.standing or 0 for g in groups)
