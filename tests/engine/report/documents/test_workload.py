@@ -29,3 +29,19 @@ def test_the_headline_rounds_tokens_per_megawatt_as_its_band_allows() -> None:
     said = f"about {_three_figures(w.output_tokens_per_s_per_mw)} output tokens/s per MW"
     assert said in line
     assert f"{w.output_tokens_per_s_per_mw:,.0f} output" not in line
+
+
+def test_the_interactivity_line_keeps_its_cells_apart_from_thousands() -> None:
+    """'5/user: 5,385, 10/user: 5,385, 20/user: 5,128': a list comma beside a thousands
+    comma."""
+    from clustergen.engine.report.documents.workload import interactivity_compact
+
+    text = "serve Llama 3.3 70B to 2,000 staff"
+    d = plan_design(CATALOG, merge_request(CATALOG, text, {}))
+    assert d.workload is not None
+    line = interactivity_compact(d.workload)
+    assert line is not None
+    cells = line.split(": ", 1)[1].split("; ")
+    assert len(cells) == len([p for p in d.workload.interactivity if p.gpu == d.workload.gpu])
+    assert all(c.split(" ")[0].endswith("/user") for c in cells)
+    assert all("," not in c.split(" ")[1] or c.split(" ")[1][-4] == "," for c in cells)

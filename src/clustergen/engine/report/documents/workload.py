@@ -150,11 +150,13 @@ def interactivity_compact(w: WorkloadEstimate) -> str | None:
     if not points:
         return None
     cells = [
-        f"{p.tokens_per_s_per_user:g}/user: "
+        f"{p.tokens_per_s_per_user:g}/user "
         + (f"{p.tokens_per_s_per_gpu:,.0f}" if p.tokens_per_s_per_gpu else "-")
         for p in points
     ]
-    return "output tokens/s per GPU at " + ", ".join(cells)
+    # cells apart by semicolons: a comma between them read as a thousands separator
+    # ('5/user: 5,385, 10/user: 5,385')
+    return "output tokens/s per GPU by each user's tokens/s: " + "; ".join(cells)
 
 
 def interactivity_memo(w: WorkloadEstimate) -> list[str]:
