@@ -225,6 +225,16 @@ def test_a_server_is_counted_as_servers_not_server_systems(readme_design: Design
     assert words == "64 NVIDIA HGX B200 8-GPU servers (OEM)"
 
 
+def test_a_server_named_from_a_figure_is_counted_with_a_times_sign() -> None:
+    """'Llama 3.1 8B chatbot on L40S, 10k tokens/s, no more than 4 servers' said '16 NVIDIA
+    L40S GPUs on 4 4-GPU PCIe server, L40S (Enterprise RA 2-4-3-200) systems'."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "16 L40S GPUs on 4-GPU PCIe servers", {}))
+    assert d.platform.name.startswith("4-GPU")
+    words = systems_text(d)
+    assert words == f"{d.compute.nodes} x {d.platform.name}"
+    assert not words.endswith("systems")
+
+
 def test_the_memo_lists_every_link_group_with_both_ends_and_its_cable() -> None:
     from clustergen.catalog import load_catalog
     from clustergen.engine.request import merge_request
