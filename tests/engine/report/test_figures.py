@@ -107,3 +107,22 @@ def test_link_counts_name_their_segment_and_the_storage_its_tier() -> None:
     rows = dict(design_rows(d))
     assert rows["compute links"] == "16 node-leaf"
     assert rows["storage"].startswith(f"{d.storage.targets.tier} tier: read ")
+
+
+def test_power_estimates_name_the_figure_before_its_part() -> None:
+    """'power estimates │ BCM management server (...): maximum power; NVIDIA 100Gb/s QSFP28
+    active optical cable: power' now reads 'maximum power of BCM management server (...); ...'."""
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.report.figures import _estimate_words, design_rows
+    from clustergen.engine.request import parse_request
+    from clustergen.engine.search.planner import plan_design
+
+    assert _estimate_words("NVIDIA 100Gb/s QSFP28 active optical cable: power") == (
+        "power of NVIDIA 100Gb/s QSFP28 active optical cable"
+    )
+    assert _estimate_words("no colon here") == "no colon here"
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "2 DGX B200 for inference"))
+    assert d.power.estimated
+    row = dict(design_rows(d))["power estimates"]
+    assert all(not item.endswith(": power") for item in row.split("; "))

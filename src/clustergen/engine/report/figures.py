@@ -106,7 +106,7 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
     if pw.unknown:
         rows.append(("power not known", "; ".join(pw.unknown)))
     if pw.estimated:
-        rows.append(("power estimates", "; ".join(pw.estimated)))
+        rows.append(("power estimates", "; ".join(_estimate_words(e) for e in pw.estimated)))
     if (left := headroom_words(d)) is not None:
         rows.append(("headroom", left))
     if c.max_gpus_under_cap is not None:
@@ -122,6 +122,14 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
 
         rows.append(("cost", cost_line(d.cost)))
     return rows
+
+
+def _estimate_words(item: str) -> str:
+    """'BCM management server (...): maximum power' as the figure it is: 'maximum power of BCM
+    management server (...)' (the row read 'X: maximum power; Y: power', a figure's name after
+    its part's)."""
+    part, sep, figure = item.rpartition(": ")
+    return f"{figure} of {part}" if sep and part else item
 
 
 def unknown_standing_draw(d: Design) -> bool:
