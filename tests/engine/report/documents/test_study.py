@@ -76,3 +76,17 @@ def test_the_runner_up_is_said_in_a_sentence() -> None:
     tie = "ties the chosen row on the objective; it has more switches or comes later"
     assert runner_up_words(tie) == tie
     assert runner_up_words(None) == "ranks below it"
+
+
+def test_a_partly_priced_row_under_a_budget_is_capital_unknown_in_a_word() -> None:
+    """With the example prices a DGX H100 row's note filled eight lines of the terminal's
+    column: 'capital at least $6.4M (37 of 38 orderable lines unpriced), so whether it fits
+    the $12.0M capital budget is unknown'."""
+    from clustergen.engine.report.documents.study import short_reason
+
+    cat = load_catalog(PRICES)
+    d = plan_design(cat, merge_request(cat, "256 H100 GPUs, budget 12 million USD", {}))
+    assert d.alternatives is not None
+    partly = [r for r in d.alternatives.rows if (r.why_not or "").startswith("capital at least")]
+    assert partly
+    assert {short_reason(r.why_not) for r in partly} == {"capital unknown"}

@@ -20,6 +20,9 @@ _REASONS = (
     # "dgx-h100 has no price in the catalog, so its capital against the $12.0M budget is
     # unknown": never a lower score (the row may be the chosen one)
     ("no price in the catalog", "capital unknown"),
+    # "capital at least $6.4M (37 of 38 orderable lines unpriced), so whether it fits the
+    # $12.0M capital budget is unknown": eight lines of the terminal's note column
+    ("capital budget is unknown", "capital unknown"),
 )
 
 
