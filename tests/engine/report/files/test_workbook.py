@@ -87,3 +87,18 @@ def test_wrapped_lines_break_between_words() -> None:
     assert (
         _wrapped_lines("aaaa bbbb cccc dddd", 10) == 2
     )  # a word past the column breaks inside itself
+
+
+def test_the_quote_sheet_wraps_its_descriptions() -> None:
+    """GB300 NVL72: the Quote sheet cut its descriptions at the quantity column ('NVIDIA
+    twin-port 2x400G OSFP multimode transceiver, flat top (DGX system')."""
+    from openpyxl import load_workbook
+
+    d = plan_design(CATALOG, request_from_fields(CATALOG, {"platform": "gb300-nvl72", "nodes": 4}))
+    ws = load_workbook(io.BytesIO(bomfile.bom_xlsx(d)))["Quote"]
+    width = ws.column_dimensions["C"].width
+    rows = [r for r in ws.iter_rows(min_row=2) if len(str(r[2].value or "")) > width]
+    assert rows
+    for row in rows:
+        assert row[2].alignment.wrap_text
+        assert ws.row_dimensions[row[0].row].height >= 30

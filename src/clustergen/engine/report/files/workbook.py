@@ -371,6 +371,8 @@ def _sum_if(col: str, bom: _Bom, r: int, scale: str = "") -> str:
 
 def _quote_sheet(wb: Any, d: Design, bom: _Bom) -> None:
     """One row per orderable part (by catalog part, or by description for a generic line)."""
+    from openpyxl.styles import Alignment
+
     ws = wb.create_sheet("Quote")
     _append(
         ws, ["OPN", "Part", "Description", "Order quantity", "Unit price (USD)", "Line price (USD)"]
@@ -405,6 +407,13 @@ def _quote_sheet(wb: Any, d: Design, bom: _Bom) -> None:
             row[ord(col) - 65].number_format = fmt
     for col, width in zip("ABCDEF", (22, 40, 60, 14, 16, 18), strict=True):
         ws.column_dimensions[col].width = width
+    # a long description wraps in its column: left to run on, it was cut at the quantity
+    # ('NVIDIA twin-port 2x400G OSFP multimode transceiver, flat top (DGX system')
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for row in ws.iter_rows(min_row=2, max_row=last):
+        for cell in row:
+            cell.alignment = wrap
+        _fit_height(ws, row[0].row)
     _style_header(ws)
     _print_setup(ws)
 
