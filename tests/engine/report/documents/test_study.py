@@ -90,3 +90,15 @@ def test_a_partly_priced_row_under_a_budget_is_capital_unknown_in_a_word() -> No
     partly = [r for r in d.alternatives.rows if (r.why_not or "").startswith("capital at least")]
     assert partly
     assert {short_reason(r.why_not) for r in partly} == {"capital unknown"}
+
+
+def test_a_row_with_no_compute_fabric_says_none() -> None:
+    """One DGX B200's study read 'infiniband (none) 1:1' and 'row 2, hgx-b200 (ethernet,
+    none)' for rows that build no compute fabric."""
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, "serve Llama 3.3 70B to 2,000 staff, no liquid", {}))
+    text = "\n".join(study_table(d))
+    assert "(none)" not in text
+    assert ", none)" not in text
+    assert "| none |" in text
+    assert "(no compute fabric)" in text

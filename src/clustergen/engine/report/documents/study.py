@@ -149,6 +149,14 @@ def answer_table(study: TradeStudy) -> list[str]:
     return out
 
 
+def _fabric_cell(r: Alternative) -> str:
+    """'infiniband (qm9700) 1:1'; a row with no compute fabric (one node, one NVL72 rack) says
+    'none', not the technology it does not build ('infiniband (none) 1:1')."""
+    if r.switch == "none":
+        return "none"
+    return f"{r.fabric} ({r.switch}) {ratio(r.oversubscription)}"
+
+
 def study_table(d: Design) -> list[str]:
     """The trade study as Markdown: why the winner won, the ranking rule once, every row."""
     study = d.alternatives
@@ -179,13 +187,14 @@ def study_table(d: Design) -> list[str]:
         bound = "" if r.power_complete else "at least "
         cap = f" {capital_cell(r)} |" if capital else ""
         out.append(
-            f"| {i} | {r.platform}{mark} | {r.fabric} ({r.switch}) {ratio(r.oversubscription)} "
+            f"| {i} | {r.platform}{mark} | {_fabric_cell(r)} "
             f"| {gpus} | {bound}{watts(r.it_power_w)} | {r.switches:,} "
             f"| {'' if r.racks is None else f'{r.racks:,}'} | {'yes' if r.follows_ra else 'no'} "
             f"|{cap} {figure(study, r)} |"
         )
         if r.why_not:
-            lost.append(f"- row {i}, {r.platform} ({r.fabric}, {r.switch}): {r.why_not}")
+            fabric = "no compute fabric" if r.switch == "none" else f"{r.fabric}, {r.switch}"
+            lost.append(f"- row {i}, {r.platform} ({fabric}): {r.why_not}")
     if lost:
         out += ["", "Not chosen because:", "", *lost]
     for drop in study.dropped:
