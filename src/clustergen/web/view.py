@@ -127,7 +127,7 @@ def study_table(d: Design) -> Table | None:
             ("" if a.power_complete else ">= ") + watts(a.it_power_w),
             *([capital_cell(a, ">= ")] if capital else []),
             *([figure(study, a)] if own_column else []),
-            short_reason(a.why_not),
+            short_reason(a.why_not, study.objective_unit),
         ]
         for a in study.rows
     ]

@@ -102,3 +102,23 @@ def test_a_row_with_no_compute_fabric_says_none() -> None:
     assert ", none)" not in text
     assert "| none |" in text
     assert "(no compute fabric)" in text
+
+
+def test_a_worse_row_says_what_it_has_more_of() -> None:
+    """Under 'least IT power', rows of more IT power were noted 'lower score', read as the
+    row drawing less."""
+    from clustergen.engine.report.documents.study import short_reason
+
+    cat = load_catalog()
+    d = plan_design(
+        cat, merge_request(cat, "256 H200 for pretraining a 30B model on 4T tokens", {})
+    )
+    study = d.alternatives
+    assert study is not None
+    assert study.objective_unit == "W"
+    chosen = next(r for r in study.rows if r.chosen)
+    worse = [r for r in study.rows if short_reason(r.why_not, "W") == "more IT power"]
+    assert worse
+    assert all(r.it_power_w >= chosen.it_power_w for r in worse)
+    assert short_reason("928 GPUs against 920 GPUs", "GPUs") == "lower score"
+    assert short_reason("14.6 kW IT against 14.4 kW IT") == "lower score"

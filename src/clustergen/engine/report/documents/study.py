@@ -63,14 +63,29 @@ def capital_cell(row: Alternative, at_least: str = "at least ") -> str:
     return ("" if row.capital_complete else at_least) + dollars(row.capital_usd)
 
 
-def short_reason(why_not: str | None) -> str:
-    """A reason short enough for a table column; the whole reason is in the memo and JSON."""
+#: what a row that scores worse has, by the objective's unit ('lower score' on a row of more
+#: IT power read as the row drawing less); a GPU count objective breaks ties on compute, so
+#: its rows keep the general word
+_WORSE = {
+    "W": "more IT power",
+    "USD": "more capital",
+    "PFLOPS": "less compute",
+    "PFLOPS/MW": "less compute per MW",
+    "tokens/s": "fewer tokens/s",
+}
+
+
+def short_reason(why_not: str | None, unit: str | None = None) -> str:
+    """A reason short enough for a table column; the whole reason is in the memo and JSON.
+    With the study's objective unit, a row that scores worse says what it has more or less of."""
     if why_not is None:
         return ""
     for phrase, label in _REASONS:
         if phrase in why_not:
             return label
-    return "lower score" if " against " in why_not else why_not
+    if " against " in why_not:
+        return _WORSE.get(unit or "", "lower score")
+    return why_not
 
 
 def built_on(row: Alternative) -> str:
