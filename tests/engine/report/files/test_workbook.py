@@ -102,3 +102,20 @@ def test_the_quote_sheet_wraps_its_descriptions() -> None:
     for row in rows:
         assert row[2].alignment.wrap_text
         assert ws.row_dimensions[row[0].row].height >= 30
+
+
+def test_the_racks_in_all_say_what_they_are() -> None:
+    """One DGX B200's single rack was noted 'compute, network, storage and management'."""
+    from openpyxl import load_workbook
+
+    def note(fields: dict[str, object]) -> str:
+        d = plan_design(CATALOG, request_from_fields(CATALOG, fields))
+        ws = load_workbook(io.BytesIO(bomfile.bom_xlsx(d)))["Summary"]
+        row = next(r for r in ws.iter_rows() if r[0].value == "Racks in all")
+        assert row[1].value == d.racks.total_racks
+        return str(row[2].value)
+
+    assert note({"platform": "dgx-b200", "nodes": 1}) == (
+        "1 compute; switches and servers in a compute rack"
+    )
+    assert note({"platform": "dgx-h100", "nodes": 127}) == "32 compute + 5 network + 1 storage"

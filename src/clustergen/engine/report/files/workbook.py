@@ -251,6 +251,20 @@ def _wrapped_lines(text: str, width: int) -> int:
     return lines
 
 
+def _racks_note(d: Design) -> str:
+    """What the racks in all are, as the terminal and the memo count them ('29 compute + 5
+    network + 1 management'); one DGX's single rack read 'compute, network, storage and
+    management', four kinds of rack where one stands."""
+    from clustergen.engine.report.figures import support_racks_words
+
+    r = d.racks
+    if r.total_racks != r.compute.compute_racks + r.network_racks:
+        return "compute, network, storage and management"
+    if not r.network_racks:
+        return f"{r.compute.compute_racks:,} compute; switches and servers in a compute rack"
+    return f"{r.compute.compute_racks:,} compute + {support_racks_words(d)}"
+
+
 def _scalable_units(d: Design) -> tuple[float | None, str, str]:
     """The SU count, its format and its note: part of one SU is a fraction ('2 of the 8 racks
     of an SU' is 0.25), never rounded up to a whole SU the design does not build."""
@@ -278,7 +292,7 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
             f"{c.spare_nodes} of them spare, asked beyond the size" if c.spare_nodes else "",
         ),
         # a rack-scale system's node is a rack: the racks of every kind are a figure apart
-        ("Racks in all", d.racks.total_racks, QTY, "compute, network, storage and management"),
+        ("Racks in all", d.racks.total_racks, QTY, _racks_note(d)),
         ("Scalable units", *_scalable_units(d)),
         ("IT power, design (kW)", pw.it_total_w / 1e3, KW, ""),
         ("IT power, sum of BOM lines (kW)", Formula(f"=BOM!{lp}{bom.total_row}/1000"), KW, ""),
