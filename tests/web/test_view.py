@@ -78,3 +78,11 @@ def test_the_trade_study_shows_a_power_objective_once(catalog: Catalog) -> None:
     table = study_table(most)
     assert table is not None
     assert "objective" in table.header
+
+
+def test_sized_for_says_the_workload_once(catalog: Catalog) -> None:
+    """'sized for: inference; workload: inference llama-3.3-70b (FP8): ...'."""
+    d = plan_design(catalog, merge_request(catalog, "serve Llama 3.3 70B to 2,000 staff", {}))
+    text = sized_for(d)
+    assert text.startswith("workload: inference ")
+    assert text.count("inference") == 1

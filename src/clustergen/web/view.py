@@ -93,7 +93,9 @@ def sized_for(d: Design) -> str:
         parts.append(plural(r.nodes, "node"))
     if r.spare_nodes:
         parts.append(f"{plural(r.spare_nodes, 'spare node')} beside them")
-    if r.workload:
+    if (
+        r.workload and d.workload is None
+    ):  # the estimate below opens with it ('inference; workload: inference ...')
         parts.append(r.workload)
     if r.power_cap_w:
         basis = f" ({value_words(r.power_cap_basis)})" if r.power_cap_basis else ""
