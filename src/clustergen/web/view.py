@@ -93,9 +93,8 @@ def sized_for(d: Design) -> str:
         parts.append(plural(r.nodes, "node"))
     if r.spare_nodes:
         parts.append(f"{plural(r.spare_nodes, 'spare node')} beside them")
-    if (
-        r.workload and d.workload is None
-    ):  # the estimate below opens with it ('inference; workload: inference ...')
+    # the estimate's headline opens with the workload ('inference; workload: inference ...')
+    if r.workload and d.workload is None:
         parts.append(r.workload)
     if r.power_cap_w:
         basis = f" ({value_words(r.power_cap_basis)})" if r.power_cap_basis else ""
