@@ -170,8 +170,11 @@ def test_topology_conf_places_every_compute_node_once(bundle: Path) -> None:
     server standing alone (no compute fabric) is placed under a switch name of its own."""
     design = json.loads((bundle / "design.json").read_text())
     conf = (bundle / "topology.conf").read_text()
+    # a rack-scale system's file is Slurm's block form: its trays under a block per rack
     placed = [
-        h for m in re.finditer(r"^SwitchName=\S+ Nodes=(\S+)", conf, re.M) for h in _hosts(m[1])
+        h
+        for m in re.finditer(r"^(?:SwitchName|BlockName)=\S+ Nodes=(\S+)", conf, re.M)
+        for h in _hosts(m[1])
     ]
     groups = {
         grp
@@ -192,3 +195,5 @@ def test_topology_conf_places_every_compute_node_once(bundle: Path) -> None:
     switches = {m[1] for m in re.finditer(r"^SwitchName=(\S+)", conf, re.M)}
     # an increment's new nodes may stand under a standing switch: the lines merge into its file
     assert switches <= {r["name"] for r in _csv(bundle / "rack_plan.csv")} | set(_standing(design))
+    blocks = {m[1] for m in re.finditer(r"^BlockName=(\S+)", conf, re.M)}
+    assert blocks <= {r["rack"] for r in _csv(bundle / "rack_plan.csv")}

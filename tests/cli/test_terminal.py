@@ -54,7 +54,12 @@ def test_design_table_names_only_the_tiers_a_fabric_has(cli80: Cli, args: tuple[
     _, js, _ = cli80("design", *args, "--offline", "--json")
     assert code == 0
     f = json.loads(js)["fabrics"]["compute"]
-    row = " ".join(ln for ln in out.splitlines() if "compute links" in ln)
+    lines = out.splitlines()
+    at = next(i for i, ln in enumerate(lines) if "compute links" in ln)
+    # the row and the lines it wraps onto (their label cell blank)
+    more = lines[at + 1 :]
+    wrapped = next((i for i, ln in enumerate(more) if not ln.startswith(" " * 10)), len(more))
+    row = " ".join([lines[at], *more[:wrapped]])
     assert f"{f['node_links']:,} node" in row
     assert ("spine-core" in row) == (f["tiers"] == 3)
     assert " 0 core" not in out
@@ -139,3 +144,30 @@ def test_liquid_racks_show_their_cdus_in_the_design_table(
     assert bool(rows) == cooled
     if cooled:
         assert re.search(r"\d+ CDUs? \(", rows[0])
+
+
+class _Tty:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_an_error_breaks_between_words_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'Fine-tune Llama 3.1 405B with LoRA in under a week' printed its error as one line that
+    an 80-column terminal broke mid-word ('the request gives no to' / 'ken count')."""
+    import os
+
+    line = (
+        "Error: fine-tuning llama-3.1-405b in 7 days has no size: the request gives no token "
+        "count; add the tokens, e.g. 'on 15T tokens', or a GPU count"
+    )
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *_: os.terminal_size((80, 24)))
+    wrapped = output.at_words(line, _Tty(True))  # type: ignore[arg-type]
+    assert all(len(part) <= 80 for part in wrapped.splitlines())
+    assert wrapped.replace("\n", " ") == line
+    for a, b in zip(wrapped.splitlines(), wrapped.splitlines()[1:], strict=False):
+        assert f"{a.split()[-1]} {b.split()[0]}" in line  # every break falls between words
+    # piped: one line, as a script reads it
+    assert output.at_words(line, _Tty(False)) == line  # type: ignore[arg-type]

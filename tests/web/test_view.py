@@ -48,3 +48,41 @@ def test_the_power_table_leaves_an_increments_headroom_unknown_without_the_stand
     d = plan_design(catalog, merge_request(catalog, text, {}))
     (row,) = [r for r in power_table(d).rows if r[0] == "headroom"]
     assert row[1].startswith("unknown")
+
+
+def test_the_cap_basis_is_said_in_words(catalog: Catalog) -> None:
+    """'we have 600 kW left' showed a power row 'cap (it) 600.0 kW' and 'sized for ... 600.0 kW
+    cap (it)': the engine's 'it' read as a pronoun."""
+    from clustergen.web.view import power_table
+
+    d = plan_design(catalog, merge_request(catalog, "16 DGX H100, 600 kW IT", {}))
+    caps = [r for r in power_table(d).rows if r[0].startswith("cap")]
+    assert [r[0] for r in caps] == ["cap (IT power)"]
+    assert "cap (it)" not in sized_for(d)
+    assert "600.0 kW cap (IT power)" in sized_for(d)
+
+
+def test_the_trade_study_shows_a_power_objective_once(catalog: Catalog) -> None:
+    """With least IT power as the objective, the page showed 'IT power 181.6 kW' and
+    'objective 181.6 kW' side by side on every row; the terminal leaves the copy out."""
+    from clustergen.web.view import study_table
+
+    d = plan_design(catalog, merge_request(catalog, "16 DGX H100", {}))
+    assert d.alternatives is not None
+    assert d.alternatives.objective_unit == "W"
+    table = study_table(d)
+    assert table is not None
+    assert "objective" not in table.header
+    assert all(len(row) == len(table.header) for row in table.rows)
+    most = plan_design(catalog, merge_request(catalog, "3 MW IT, B200 training", {}))
+    table = study_table(most)
+    assert table is not None
+    assert "objective" in table.header
+
+
+def test_sized_for_says_the_workload_once(catalog: Catalog) -> None:
+    """'sized for: inference; workload: inference llama-3.3-70b (FP8): ...'."""
+    d = plan_design(catalog, merge_request(catalog, "serve Llama 3.3 70B to 2,000 staff", {}))
+    text = sized_for(d)
+    assert text.startswith("workload: inference ")
+    assert text.count("inference") == 1

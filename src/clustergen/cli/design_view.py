@@ -133,7 +133,7 @@ def _trade_study(d: Design) -> None:
                     ("" if a.power_complete else ">= ") + fmt_w(a.it_power_w),
                     *((capital_cell(a, ">= "),) if capital else ()),
                     *((figure(study, a),) if own_column else ()),
-                    short_reason(a.why_not),
+                    short_reason(a.why_not, study.objective_unit),
                 )
                 for a in study.rows[:SHOWN_ROWS]
             ),

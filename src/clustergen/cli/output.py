@@ -272,12 +272,26 @@ def report_error(err: ClustergenError, as_json: bool) -> None:
             # another kind of error may still name a request field to set (--fit)
             flag = flag_of(field)
             line += f" ({flag})" if flag else ""
-        sys.stderr.write(f"Error: {terminal(line)}\n")
+        sys.stderr.write(at_words(f"Error: {terminal(line)}") + "\n")
+
+
+def at_words(line: str, stream: IO[str] | None = None) -> str:
+    """A stderr line broken between words at a terminal's width (a terminal breaks a long line
+    anywhere: 'the request gives no to' / 'ken count'); piped or redirected it stays one line,
+    for a script that reads it."""
+    import shutil
+    import textwrap
+
+    stream = sys.stderr if stream is None else stream
+    if not stream.isatty():
+        return line
+    width = shutil.get_terminal_size((80, 24)).columns
+    return textwrap.fill(line, width=max(20, width), break_on_hyphens=False)
 
 
 def warn(text: str) -> None:
     """One warning line on stderr (stdout stays clean for --json)."""
-    sys.stderr.write(f"warning: {terminal(text)}\n")
+    sys.stderr.write(at_words(f"warning: {terminal(text)}") + "\n")
     sys.stderr.flush()
 
 

@@ -93,10 +93,11 @@ def sized_for(d: Design) -> str:
         parts.append(plural(r.nodes, "node"))
     if r.spare_nodes:
         parts.append(f"{plural(r.spare_nodes, 'spare node')} beside them")
-    if r.workload:
+    # the estimate's headline opens with the workload ('inference; workload: inference ...')
+    if r.workload and d.workload is None:
         parts.append(r.workload)
     if r.power_cap_w:
-        basis = f" ({r.power_cap_basis})" if r.power_cap_basis else ""
+        basis = f" ({value_words(r.power_cap_basis)})" if r.power_cap_basis else ""
         parts.append(f"{watts(r.power_cap_w)} cap{basis}")
     if r.capital_budget_usd:
         parts.append(f"{dollars(r.capital_budget_usd)} capital")
@@ -111,9 +112,12 @@ def study_table(d: Design) -> Table | None:
     if study is None:
         return None
     capital = priced(study)
+    # with IT power or capital as the objective, its column would repeat that column (the
+    # terminal leaves it out so too)
+    own_column = study.objective_unit not in {"W", "USD"}
     header = ["", "platform", "switch", "oversub", "GPUs", "IT power"]
     header += ["capital"] if capital else []
-    header += ["objective", "note"]
+    header += ["objective", "note"] if own_column else ["note"]
     rows = [
         [
             "*" if a.chosen else "",
@@ -123,8 +127,8 @@ def study_table(d: Design) -> Table | None:
             f"{a.gpus:,}",
             ("" if a.power_complete else ">= ") + watts(a.it_power_w),
             *([capital_cell(a, ">= ")] if capital else []),
-            figure(study, a),
-            short_reason(a.why_not),
+            *([figure(study, a)] if own_column else []),
+            short_reason(a.why_not, study.objective_unit),
         ]
         for a in study.rows
     ]
@@ -166,7 +170,8 @@ def power_table(d: Design) -> Table:
     rows.append(["IT total", at_least + watts(p.it_total_w)])
     rows.append([f"facility total (PUE {p.pue:g})", at_least + watts(p.facility_total_w)])
     if p.cap_w is not None:
-        rows.append([f"cap ({p.cap_basis or 'it'})", watts(p.cap_w)])
+        # the basis in words: the engine's 'it' read as a pronoun ('cap (it)')
+        rows.append([f"cap ({value_words(p.cap_basis or 'it')})", watts(p.cap_w)])
     if (left := headroom_words(d)) is not None:
         rows.append(["headroom", left])
     return Table("power", ["subsystem", "power"], rows, [False, False])

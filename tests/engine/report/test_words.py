@@ -37,6 +37,24 @@ def test_field_words() -> None:
     assert words.field_words("spare_racks") == "spare racks"
 
 
+def test_field_words_never_show_an_engine_name() -> None:
+    # a serving design's assumptions printed 'assumed isl-tokens = 1000' and an expansion's
+    # 'assumed port speed gbps = 200': the estimator's hyphenated names are the request's fields
+    assert words.field_words("isl-tokens") == "input length (tokens)"
+    assert words.field_words("osl-tokens") == "output length (tokens)"
+    assert words.field_words("sequence-tokens") == "sequence length (tokens)"
+    assert words.field_words("port_speed_gbps") == "node port speed (Gb/s)"
+    assert words.field_words("uplink_gbps") == "uplink (Gb/s)"
+
+
+def test_value_words_separates_thousands() -> None:
+    assert words.value_words("1000") == "1,000"
+    assert words.value_words("8192") == "8,192"
+    assert words.value_words("50") == "50"
+    assert words.value_words("1.56") == "1.56"
+    assert words.value_words("parallel-fs") == "parallel file system"
+
+
 def _design(*checks: Check) -> Design:
     from clustergen.catalog import load_catalog
     from clustergen.engine.assemble import assemble_design

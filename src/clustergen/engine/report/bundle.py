@@ -46,7 +46,8 @@ CONTENTS = {
     "interface of the rack plan (NetBox cable-import columns)",
     "netbox_device_types.yaml": "NetBox device types (the library's schema) for the devices the "
     "community device-type library lacks or has wrong; the rest are the library's",
-    "topology.conf": "the compute fabric as Slurm's tree topology, every compute node once",
+    "topology.conf": "the compute fabric as Slurm's tree topology, every compute node once "
+    "(NVL72 racks: one Slurm block per rack)",
     "topology.svg": "the topology diagram (scalable)",
     "topology.png": "the topology diagram (image)",
     "topology-page.png": "the topology summary sized for a page: the memo's picture (first "

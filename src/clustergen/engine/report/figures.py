@@ -11,7 +11,7 @@ from clustergen.units import bandwidth, ratio, watts
 def design_rows(d: Design) -> list[tuple[str, str]]:
     """The design table's rows (label, text), as the terminal and the page show them: compute, networks, servers and racks, storage, power, training."""
     from clustergen.engine.report.scale_words import nodes_text, units_text
-    from clustergen.engine.report.words import compute_rack_words
+    from clustergen.engine.report.words import compute_rack_words, network_switches
 
     c, f = d.compute, d.fabrics.compute
     rows: list[tuple[str, str]] = [
@@ -25,12 +25,14 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
         ),
     ]
     if f:
-        links = [("node", f.node_links), ("leaf-spine", f.leaf_spine_links)]
+        # each count named by the segment it joins, as the cable schedule names it: a bare
+        # '16 node' read as sixteen nodes on a 2-node design
+        links = [("node-leaf", f.node_links), ("leaf-spine", f.leaf_spine_links)]
         links.append(("spine-core", f.spine_core_links))
         rows.append(
             (
                 "compute links",
-                ", ".join(f"{n:,} {kind}" for kind, n in links if n or kind == "node"),
+                ", ".join(f"{n:,} {kind}" for kind, n in links if n or kind == "node-leaf"),
             )
         )
     if d.fabrics.storage:
@@ -40,7 +42,7 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
         )
     for net in (d.fabrics.inband, d.fabrics.oob):
         if net:
-            rows.append((net.name, f"{net.total_switches} x {net.switch}"))
+            rows.append((net.name, network_switches(d, net, net.switch)))
     for role in d.fabrics.networks:
         if role.network in ("storage", "in-band management") and role.carried_by in (
             "compute",
@@ -78,7 +80,9 @@ def design_rows(d: Design) -> list[tuple[str, str]]:
             "storage",
             ("the site's storage (none of its own), " if site else "")
             + ("the customer's own (not quoted), " if d.storage.existing and not site else "")
-            + f"{st.tier}: read {bandwidth(st.read_gb_per_s)}, write {bandwidth(st.write_gb_per_s)}",
+            # 'better tier', as the memo says it: a bare 'better:' read as a judgement
+            + f"{st.tier} tier: read {bandwidth(st.read_gb_per_s)}, "
+            f"write {bandwidth(st.write_gb_per_s)}",
         )
     )
     if d.data_path_applies:
@@ -109,7 +113,7 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
     if pw.unknown:
         rows.append(("power not known", "; ".join(pw.unknown)))
     if pw.estimated:
-        rows.append(("power estimates", "; ".join(pw.estimated)))
+        rows.append(("power estimates", "; ".join(_estimate_words(e) for e in pw.estimated)))
     if (left := headroom_words(d)) is not None:
         rows.append(("headroom", left))
     if c.max_gpus_under_cap is not None:
@@ -125,6 +129,14 @@ def _power_rows(d: Design) -> list[tuple[str, str]]:
 
         rows.append(("cost", cost_line(d.cost)))
     return rows
+
+
+def _estimate_words(item: str) -> str:
+    """'BCM management server (...): maximum power' as the figure it is: 'maximum power of BCM
+    management server (...)' (the row read 'X: maximum power; Y: power', a figure's name after
+    its part's)."""
+    part, sep, figure = item.rpartition(": ")
+    return f"{figure} of {part}" if sep and part else item
 
 
 def unknown_standing_draw(d: Design) -> bool:

@@ -58,6 +58,10 @@ def systems_text(d: Design) -> str:
         # "64 NVIDIA HGX H100 8-GPU servers (OEM)", not "... server (OEM) systems"
         if base.endswith((" server", " system")):
             return plural(n, base) + note
+        # a name that opens with a figure takes its count as 'N x' ("4 x 4-GPU PCIe server,
+        # L40S (...)"): "4 4-GPU PCIe server, L40S (...) systems" read as one number
+        if base[:1].isdigit():
+            return f"{n:,} x {p.name}"
         return plural(n, f"{p.name} system")
     return plural(n, base if base.endswith(" rack") else f"{base} rack") + note
 

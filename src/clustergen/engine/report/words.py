@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-from clustergen.engine.model.design import Design
+from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.inventory import PARTS
 from clustergen.engine.model.request import REQUEST_FIELDS
 from clustergen.units import plural, watts
@@ -88,11 +88,13 @@ _FIELD_WORDS = {
     "mfu": "model FLOPs utilisation (MFU)",
     "checkpoint_interval_s": "checkpoint interval (s)",
     "tco_load_share": "average load (share of the facility power)",
+    "port_speed_gbps": "node port speed (Gb/s)",
 }
 
 _UNIT_SUFFIXES = (
     ("_mb_per_s", " (MB/s)"),
     ("_gb_per_s", " (GB/s)"),
+    ("_gbps", " (Gb/s)"),
     ("_kw", " (kW)"),
     ("_w", " (W)"),
     ("_gb", " (GB)"),
@@ -116,7 +118,9 @@ _VALUE_WORDS = {
 
 
 def field_words(field: str) -> str:
-    """An engine field name in a person's words: 'rack_power_kw' -> 'rack power limit (kW)'."""
+    """An engine field name in a person's words: 'rack_power_kw' -> 'rack power limit (kW)'.
+    A name some estimator spells with hyphens ('isl-tokens') is the same field."""
+    field = field.replace("-", "_")
     if field in _FIELD_WORDS:
         return _FIELD_WORDS[field]
     for suffix, unit in _UNIT_SUFFIXES:
@@ -126,7 +130,10 @@ def field_words(field: str) -> str:
 
 
 def value_words(value: str) -> str:
-    """A value of the engine's own vocabulary in words; anything else as it is."""
+    """A value of the engine's own vocabulary in words; a whole number with its thousands
+    separated ('1000' -> '1,000', as every other figure prints); anything else as it is."""
+    if value.isdigit():
+        return f"{int(value):,}"
     return _VALUE_WORDS.get(value, value)
 
 
@@ -286,6 +293,21 @@ def switch_count(
     if not standing:
         return f"{count:,} x {what}"
     return f"{standing // max(1, planes):,} x {what} standing, {count:,} added"
+
+
+def network_switches(d: Design, net: ManagementNetwork, model: str) -> str:
+    """A management network's switches ('2 x SN4600C'). On an increment, those that already
+    stand apart from those it adds: an expansion said 'in-band management 2 x sn4600c' where
+    both stand and its BOM orders none."""
+    groups = []
+    if d.expansion is not None and d.inventory is not None:
+        # a group with a network is a switch group (`DeviceGroup.network`)
+        groups = [g for g in d.inventory.groups if g.network == net.name and g.standing]
+    if not groups:
+        return f"{net.total_switches:,} x {model}"
+    standing = sum(g.standing or 0 for g in groups)
+    added = sum(g.count for g in groups)
+    return f"{standing:,} x {model} standing, {f'{added:,}' if added else 'none'} added"
 
 
 def storage_owner(d: Design) -> str | None:

@@ -98,7 +98,9 @@ def test_the_trade_study_says_why_the_winner_won(readme_design: Design) -> None:
     # every row, with the columns the terminal and the JSON carry
     assert text.count("| ") >= len(alt.rows)
     runner = next(r for r in alt.rows if r.eligible and not r.chosen)
-    assert f"the runner-up, {study.built_on(runner)}, {runner.why_not}" in text
+    assert (
+        f"the runner-up, {study.built_on(runner)}, {study.runner_up_words(runner.why_not)}" in text
+    )
 
 
 def test_no_trade_study_without_alternatives(design: Design) -> None:
@@ -221,6 +223,16 @@ def test_placeholder_lines_are_listed_one_per_item(readme_design: Design) -> Non
 def test_a_server_is_counted_as_servers_not_server_systems(readme_design: Design) -> None:
     words = systems_text(readme_design)
     assert words == "64 NVIDIA HGX B200 8-GPU servers (OEM)"
+
+
+def test_a_server_named_from_a_figure_is_counted_with_a_times_sign() -> None:
+    """'Llama 3.1 8B chatbot on L40S, 10k tokens/s, no more than 4 servers' said '16 NVIDIA
+    L40S GPUs on 4 4-GPU PCIe server, L40S (Enterprise RA 2-4-3-200) systems'."""
+    d = plan_design(CATALOG, merge_request(CATALOG, "16 L40S GPUs on 4-GPU PCIe servers", {}))
+    assert d.platform.name.startswith("4-GPU")
+    words = systems_text(d)
+    assert words == f"{d.compute.nodes} x {d.platform.name}"
+    assert not words.endswith("systems")
 
 
 def test_the_memo_lists_every_link_group_with_both_ends_and_its_cable() -> None:

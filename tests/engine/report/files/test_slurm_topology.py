@@ -49,6 +49,9 @@ def test_every_compute_node_is_placed_once_under_switches_of_the_rack_plan(
 ) -> None:
     text = topology_conf(design)
     devices = {x.name: x for r in rackplan.rack_plan(design) for x in r.devices}
+    if design.platform.rack_scale:
+        _blocks_are_the_racks(design, text)
+        return
     hosts = [g for g in design.links if g.fabric == "compute" and g.segment == "node-leaf"]
     if not hosts:
         # each node under a switch name of its own: placed once, no job across two
@@ -80,3 +83,36 @@ def test_every_compute_node_is_placed_once_under_switches_of_the_rack_plan(
 def test_a_hostlist_brackets_runs_and_keeps_widths() -> None:
     assert hostlist(["node-0001", "node-0002", "node-0004"]) == "node-[0001-0002,0004]"
     assert hostlist(["compute-leaf-001"]) == "compute-leaf-001"
+
+
+def _blocks_are_the_racks(design: Design, text: str) -> None:
+    assert design.inventory is not None
+    trays = {g.id for g in design.inventory.groups if g.tray == "compute"}
+    want = {
+        r.name: sorted(x.name for x in r.devices if x.group in trays)
+        for r in rackplan.rack_plan(design)
+        if any(x.group in trays for x in r.devices)
+    }
+    got = {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        name, nodes = re.fullmatch(r"BlockName=(\S+) Nodes=(\S+)", line).groups()  # type: ignore[union-attr]
+        got[name] = sorted(_expand(nodes))
+    assert got == want
+    assert "topology/block" in text
+
+
+@pytest.mark.parametrize("racks", [1, 4])
+def test_an_nvl72_design_is_a_block_per_rack(racks: int) -> None:
+    """GB300 NVL72 (4 racks) was a tree that put trays 017-032 under one leaf, two racks' trays
+    as if close; one GB200 NVL72 rack (no compute fabric) placed no tray at all. Slurm's
+    topology/block keeps a job's trays in one rack's NVLink domain."""
+    d = plan_design(
+        CATALOG, request_from_fields(CATALOG, {"platform": "gb200-nvl72", "nodes": racks})
+    )
+    text = topology_conf(d)
+    blocks = [ln for ln in text.splitlines() if ln.startswith("BlockName=")]
+    assert len(blocks) == racks
+    _blocks_are_the_racks(d, text)
+    assert "SwitchName" not in text

@@ -63,3 +63,26 @@ def test_the_cap_line_is_named_on_the_basis_the_cap_was_given(text: str, label: 
     d = plan_design(CATALOG, merge_request(CATALOG, text, {}))
     assert d.power.headroom_w is not None
     assert charts.cap_label(d, d.power.it_total_w + d.power.headroom_w) == label
+
+
+def _cap_bar(monkeypatch: pytest.MonkeyPatch, d: Design) -> Any:
+    figures: list[Any] = []
+    monkeypatch.setattr(charts, "png", lambda fig: figures.append(fig) or b"")
+    charts.power_chart(d)
+    return figures[0].axes[1]
+
+
+def test_a_design_under_a_megawatt_draws_its_cap_bar_in_kilowatts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One DGX B200 drew its 14.4 kW on an axis of '0.000 ... 0.014 MW'; a 600 kW cap was
+    named 'IT cap 0.60 MW'."""
+    one = plan_design(CATALOG, merge_request(CATALOG, "single DGX B200 for a lab", {}))
+    assert _cap_bar(monkeypatch, one).get_xlabel() == "kW"
+    capped = plan_design(CATALOG, merge_request(CATALOG, "16 DGX H100, 600 kW IT", {}))
+    assert _cap_bar(monkeypatch, capped).get_xlabel() == "kW"
+    assert capped.power.headroom_w is not None
+    cap_it = capped.power.it_total_w + capped.power.headroom_w
+    assert charts.cap_label(capped, cap_it) == "IT cap 600 kW"
+    big = plan_design(CATALOG, merge_request(CATALOG, "512 GPUs training, 5 MW IT", {}))
+    assert _cap_bar(monkeypatch, big).get_xlabel() == "MW"

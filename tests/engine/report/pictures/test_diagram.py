@@ -394,3 +394,21 @@ def test_the_storage_box_quotes_the_targets_as_the_terminal_does() -> None:
     (box,) = [b for b in diagram.layout(d).boxes if b.id == "ssys"]
     assert f"read {bandwidth(t.read_gb_per_s)}, write {bandwidth(t.write_gb_per_s)}" in box.label
     assert f"write {bandwidth(t.write_gb_per_s)}" in mermaid(d)
+
+
+def test_an_expansion_names_the_model_of_the_spines_it_orders() -> None:
+    """'expand our 32-node DGX H100 SuperPOD by 16 nodes' drew '4 x ? spine switches standing,
+    4 added' (topology.png and topology.mmd) while its BOM orders 4 QM9700 spines."""
+    from clustergen.engine.report.pictures.topology import mermaid
+    from clustergen.engine.request import merge_request
+
+    text = "expand our 32-node DGX H100 SuperPOD by 16 nodes, we have 600 kW left"
+    d = plan_design(CATALOG, merge_request(CATALOG, text, {}))
+    ordered = {ln.part for ln in d.bom if ln.description.endswith("compute fabric spine")}
+    assert ordered == {"qm9700"}
+    spines = [b.label for b in diagram.layout(d).boxes if "spine" in b.label]
+    assert spines
+    for label in spines:
+        assert "?" not in label
+        assert "QM9700" in label
+    assert "?" not in mermaid(d)

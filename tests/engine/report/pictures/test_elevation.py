@@ -43,6 +43,9 @@ def test_management_drawn_in_a_network_rack_says_so() -> None:
     alike = sum(1 for r in racks if r.role == rack.role)
     title = panel_title(kind, rack, alike, d.racks.compute.cooling)
     assert title.startswith(f"management: in network rack {rack.name}\n"), title
+    # said once: the rack's own role is not 'also held' ('in network rack network-05 / also
+    # holds network')
+    assert "also holds network" not in title
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,7 @@ from clustergen.engine.report.scale_words import (
 from clustergen.engine.report.words import (
     compute_rack_words,
     field_words,
+    network_switches,
     no_fabric_words,
     power_rows,
     value_words,
@@ -403,7 +404,7 @@ def _networks(d: Design) -> list[str]:
             )
         elif isinstance(net, ManagementNetwork):
             out.append(
-                f"- {net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)} ({net.basis})"
+                f"- {net.name.capitalize()}: {network_switches(d, net, model_name(net.switch))} ({net.basis})"
             )
         elif isinstance(net, list) and name == "networks":
             out += _carried(d)

@@ -20,6 +20,9 @@ _REASONS = (
     # "dgx-h100 has no price in the catalog, so its capital against the $12.0M budget is
     # unknown": never a lower score (the row may be the chosen one)
     ("no price in the catalog", "capital unknown"),
+    # "capital at least $6.4M (37 of 38 orderable lines unpriced), so whether it fits the
+    # $12.0M capital budget is unknown": eight lines of the terminal's note column
+    ("capital budget is unknown", "capital unknown"),
 )
 
 
@@ -60,14 +63,29 @@ def capital_cell(row: Alternative, at_least: str = "at least ") -> str:
     return ("" if row.capital_complete else at_least) + dollars(row.capital_usd)
 
 
-def short_reason(why_not: str | None) -> str:
-    """A reason short enough for a table column; the whole reason is in the memo and JSON."""
+#: what a row that scores worse has, by the objective's unit ('lower score' on a row of more
+#: IT power read as the row drawing less); a GPU count objective breaks ties on compute, so
+#: its rows keep the general word
+_WORSE = {
+    "W": "more IT power",
+    "USD": "more capital",
+    "PFLOPS": "less compute",
+    "PFLOPS/MW": "less compute per MW",
+    "tokens/s": "fewer tokens/s",
+}
+
+
+def short_reason(why_not: str | None, unit: str | None = None) -> str:
+    """A reason short enough for a table column; the whole reason is in the memo and JSON.
+    With the study's objective unit, a row that scores worse says what it has more or less of."""
     if why_not is None:
         return ""
     for phrase, label in _REASONS:
         if phrase in why_not:
             return label
-    return "lower score" if " against " in why_not else why_not
+    if " against " in why_not:
+        return _WORSE.get(unit or "", "lower score")
+    return why_not
 
 
 def built_on(row: Alternative) -> str:
@@ -89,7 +107,7 @@ def why_winner(study: TradeStudy) -> str:
     eligible = [r for r in study.rows if r.eligible and not r.chosen]
     if eligible:
         runner = eligible[0]
-        text += f"; the runner-up, {built_on(runner)}, {runner.why_not or 'ranks below it'}"
+        text += f"; the runner-up, {built_on(runner)}, {runner_up_words(runner.why_not)}"
     ruled = [r for r in study.rows if not r.eligible and not r.chosen]  # the closest is chosen
     if ruled:
         counts: dict[str, int] = {}
@@ -99,6 +117,23 @@ def why_winner(study: TradeStudy) -> str:
         listed = ", ".join(f"{label} ({n})" for label, n in counts.items())
         text += f". Ruled out: {listed}"
     return text + "."
+
+
+def runner_up_words(why_not: str | None) -> str:
+    """Why the runner-up lost, as the rest of a sentence. A bare comparison ('359.5 kW IT
+    against 350.8 kW IT') reads with its verb; one whose figures agree as printed ('103.1 kW IT
+    against 103.1 kW IT') says the two only part past the figure shown."""
+    if why_not is None:
+        return "ranks below it"
+    ours, sep, theirs = why_not.partition(" against ")
+    if not sep or ours.startswith(("scores ", "ties ", "IT power ", "no row ")):
+        return why_not
+    best, _, more = theirs.partition("; ")
+    if ours == best:
+        return f"scores {ours} too (the two differ only past the digits shown)" + (
+            f"; {more}" if more else ""
+        )
+    return f"scores {why_not}"
 
 
 def per_platform(study: TradeStudy) -> list[Alternative]:
@@ -127,6 +162,14 @@ def answer_table(study: TradeStudy) -> list[str]:
             f"| {watts(r.facility_power_w)} |"
         )
     return out
+
+
+def _fabric_cell(r: Alternative) -> str:
+    """'infiniband (qm9700) 1:1'; a row with no compute fabric (one node, one NVL72 rack) says
+    'none', not the technology it does not build ('infiniband (none) 1:1')."""
+    if r.switch == "none":
+        return "none"
+    return f"{r.fabric} ({r.switch}) {ratio(r.oversubscription)}"
 
 
 def study_table(d: Design) -> list[str]:
@@ -159,13 +202,14 @@ def study_table(d: Design) -> list[str]:
         bound = "" if r.power_complete else "at least "
         cap = f" {capital_cell(r)} |" if capital else ""
         out.append(
-            f"| {i} | {r.platform}{mark} | {r.fabric} ({r.switch}) {ratio(r.oversubscription)} "
+            f"| {i} | {r.platform}{mark} | {_fabric_cell(r)} "
             f"| {gpus} | {bound}{watts(r.it_power_w)} | {r.switches:,} "
             f"| {'' if r.racks is None else f'{r.racks:,}'} | {'yes' if r.follows_ra else 'no'} "
             f"|{cap} {figure(study, r)} |"
         )
         if r.why_not:
-            lost.append(f"- row {i}, {r.platform} ({r.fabric}, {r.switch}): {r.why_not}")
+            fabric = "no compute fabric" if r.switch == "none" else f"{r.fabric}, {r.switch}"
+            lost.append(f"- row {i}, {r.platform} ({fabric}): {r.why_not}")
     if lost:
         out += ["", "Not chosen because:", "", *lost]
     for drop in study.dropped:

@@ -16,6 +16,14 @@ def _money(usd: float) -> str:
     return f"${usd:,.0f}"
 
 
+def _three_figures(x: float) -> str:
+    """A large figure to three significant figures, as an estimate's band allows
+    ('2,869,043' inside +/-35% claimed seven): 2,870,000."""
+    if x < 1000:
+        return f"{x:,.0f}"
+    return f"{float(f'{x:.3g}'):,.0f}"
+
+
 def _gpus(w: WorkloadEstimate) -> str:
     if w.gpus_required is None:
         return "GPUs not fixed"
@@ -64,7 +72,8 @@ def headline(w: WorkloadEstimate) -> str:
             money += f" (${w.usd_per_million_total_tokens:,.2f} per million in all)"
         parts.append(money)
     if w.output_tokens_per_s_per_mw is not None:
-        parts.append(f"{w.output_tokens_per_s_per_mw:,.0f} output tokens/s per MW provisioned")
+        per_mw = _three_figures(w.output_tokens_per_s_per_mw)
+        parts.append(f"about {per_mw} output tokens/s per MW provisioned")
     text = "; ".join(parts) + f" (estimate, +/-{w.band_pct:g}%)"
     return text if w.feasible else "NOT MET: " + text
 
@@ -141,11 +150,13 @@ def interactivity_compact(w: WorkloadEstimate) -> str | None:
     if not points:
         return None
     cells = [
-        f"{p.tokens_per_s_per_user:g}/user: "
+        f"{p.tokens_per_s_per_user:g}/user "
         + (f"{p.tokens_per_s_per_gpu:,.0f}" if p.tokens_per_s_per_gpu else "-")
         for p in points
     ]
-    return "output tokens/s per GPU at " + ", ".join(cells)
+    # cells apart by semicolons: a comma between them read as a thousands separator
+    # ('5/user: 5,385, 10/user: 5,385')
+    return "output tokens/s per GPU by each user's tokens/s: " + "; ".join(cells)
 
 
 def interactivity_memo(w: WorkloadEstimate) -> list[str]:

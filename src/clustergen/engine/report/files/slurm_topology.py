@@ -14,7 +14,12 @@ Rules:
   its new nodes under the switches they are cabled to, standing or new: the lines to merge into
   the installation's own topology.conf, whose standing nodes the design does not cable again;
 - a design with no compute fabric (a server standing alone) puts each node under a switch name
-  of its own (its NVLink domain), so every node is placed once and no job spans two.
+  of its own (its NVLink domain), so every node is placed once and no job spans two;
+- a rack-scale system (a GB200 or GB300 NVL72 rack: its compute trays share the rack's NVLink)
+  is written for Slurm's block topology (topology/block) instead: one block per rack, its compute
+  trays, so a job's trays stay in one NVLink domain. A tree placed the trays under the leaf their
+  first port lands on, trays of two racks under one leaf as if they were close (and with no
+  compute fabric, one NVL72 rack, it placed no tray at all).
 """
 
 from __future__ import annotations
@@ -59,8 +64,39 @@ def hostlist(names: list[str]) -> str:
     return ",".join(out)
 
 
+def _blocks(d: Design) -> str | None:
+    """A rack-scale design's topology.conf in block form: one block per rack, its compute trays
+    (None for any other design)."""
+    if not d.platform.rack_scale or d.inventory is None:
+        return None
+    trays = {g.id for g in d.inventory.groups if g.tray == "compute"}
+    by_rack: dict[str, list[str]] = {}
+    for rack in rack_plan(d):
+        for x in rack.devices:
+            if x.group in trays:
+                by_rack.setdefault(rack.name, []).append(x.name)
+    if not by_rack:
+        return None
+    head = [
+        "# Slurm topology.conf (TopologyPlugin=topology/block): one block per rack, its compute",
+        "# trays sharing the rack's NVLink, so a job's trays stay in one NVLink domain; block",
+        "# and node names as the racks and trays of rack_plan.csv",
+    ]
+    if standing_names(d):
+        head.append("# the new racks only: merge these lines into the installation's topology.conf")
+    lines = [
+        f"BlockName={cell_text(rack)} Nodes={cell_text(hostlist(names))}"
+        for rack, names in by_rack.items()
+    ]
+    return "\n".join([*head, *lines]) + "\n"
+
+
 def topology_conf(d: Design) -> str:
-    """Slurm's topology.conf (tree form) of the design's compute fabric."""
+    """Slurm's topology.conf of the design: tree form over its compute fabric, or block form
+    over its racks for a rack-scale system."""
+    blocks = _blocks(d)
+    if blocks is not None:
+        return blocks
     head = [
         "# Slurm topology.conf (TopologyPlugin=topology/tree) for the compute fabric;",
         "# switch and node names as in rack_plan.csv, links as in netbox_cables.csv",

@@ -108,6 +108,31 @@ def _style_header(ws: Any, row: int = 1) -> None:
         cell.font = Font(bold=True)
         cell.fill = PatternFill("solid", fgColor="DDEBF7")
         cell.alignment = Alignment(wrap_text=True, vertical="top")
+    _number_heads(ws, row)
+    _fit_height(ws, row)
+
+
+def _number_heads(ws: Any, head: int, last: int | None = None) -> None:
+    """A header over a column of figures stands right-aligned, over its figures. Left-aligned
+    above a wide column's right-aligned numbers it read as the next column's header: the BOM
+    printed 'Order quantity' 1 under 'Unit power (W)' and the node's 14,300 W under 'Line power'.
+    A column is of figures when each filled cell below the header is a number or a formula, or,
+    with none filled (an unpriced BOM's prices), when its cells carry a number format."""
+    from openpyxl.styles import Alignment
+
+    last = ws.max_row if last is None else last
+    for cell in ws[head]:
+        if cell.value is None:
+            continue
+        below = [ws.cell(r, cell.column) for r in range(head + 1, last + 1)]
+        filled = [c for c in below if c.value is not None and c.value != ""]
+        figures = all(
+            c.data_type == "f" or (isinstance(c.value, int | float) and c.data_type == "n")
+            for c in filled
+        )
+        formatted = any(c.number_format != "General" for c in below)
+        if (filled and figures) or (not filled and formatted):
+            cell.alignment = Alignment(wrap_text=True, vertical="top", horizontal="right")
 
 
 def _set_apart(cell: Any) -> None:
@@ -200,10 +225,44 @@ def _fit_height(ws: Any, row: int, last_col: int = 1000) -> None:
     for when they print): the most lines any cell needs at its column's width."""
     lines = 1
     for cell in ws[row][:last_col]:
-        if isinstance(cell.value, str) and not cell.value.startswith("="):
+        if isinstance(cell.value, str) and cell.data_type != "f":
             width = ws.column_dimensions[cell.column_letter].width or 10
-            lines = max(lines, -(-len(cell.value) * 11 // (int(width) * 10)))
+            lines = max(lines, _wrapped_lines(cell.value, int(width)))
     ws.row_dimensions[row].height = 15 * min(lines, 12)
+
+
+def _wrapped_lines(text: str, width: int) -> int:
+    """The lines a text wraps to in a column `width` characters wide, broken between words as a
+    spreadsheet breaks them (a header's 'End A transceivers' is 2 lines at width 12, which a
+    count of characters said was 1; its second line then printed over the first row)."""
+    room = max(1, width * 10 // 11)
+    lines, used = 1, 0
+    for word in text.split():
+        n = len(word)
+        if used and used + 1 + n <= room:
+            used += 1 + n
+            continue
+        if used:
+            lines += 1
+        # a word no wider than the column stands on its own line; a longer one breaks inside
+        inside = (n - 1) // width if n > width else 0
+        lines += inside
+        used = n - inside * width
+    return lines
+
+
+def _racks_note(d: Design) -> str:
+    """What the racks in all are, as the terminal and the memo count them ('29 compute + 5
+    network + 1 management'); one DGX's single rack read 'compute, network, storage and
+    management', four kinds of rack where one stands."""
+    from clustergen.engine.report.figures import support_racks_words
+
+    r = d.racks
+    if r.total_racks != r.compute.compute_racks + r.network_racks:
+        return "compute, network, storage and management"
+    if not r.network_racks:
+        return f"{r.compute.compute_racks:,} compute; switches and servers in a compute rack"
+    return f"{r.compute.compute_racks:,} compute + {support_racks_words(d)}"
 
 
 def _scalable_units(d: Design) -> tuple[float | None, str, str]:
@@ -233,7 +292,7 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
             f"{c.spare_nodes} of them spare, asked beyond the size" if c.spare_nodes else "",
         ),
         # a rack-scale system's node is a rack: the racks of every kind are a figure apart
-        ("Racks in all", d.racks.total_racks, QTY, "compute, network, storage and management"),
+        ("Racks in all", d.racks.total_racks, QTY, _racks_note(d)),
         ("Scalable units", *_scalable_units(d)),
         ("IT power, design (kW)", pw.it_total_w / 1e3, KW, ""),
         ("IT power, sum of BOM lines (kW)", Formula(f"=BOM!{lp}{bom.total_row}/1000"), KW, ""),
@@ -310,6 +369,7 @@ def _summary_sheet(ws: Any, d: Design, bom: _Bom) -> None:
             ws[f"{col}{r}"].number_format = fmt
     for col, width in zip("ABCDE", (34, 22, 40, 16, 18), strict=True):
         ws.column_dimensions[col].width = width
+    _number_heads(ws, head)
     _style_header(ws)
     _print_setup(ws)
 
@@ -325,6 +385,8 @@ def _sum_if(col: str, bom: _Bom, r: int, scale: str = "") -> str:
 
 def _quote_sheet(wb: Any, d: Design, bom: _Bom) -> None:
     """One row per orderable part (by catalog part, or by description for a generic line)."""
+    from openpyxl.styles import Alignment
+
     ws = wb.create_sheet("Quote")
     _append(
         ws, ["OPN", "Part", "Description", "Order quantity", "Unit price (USD)", "Line price (USD)"]
@@ -359,11 +421,20 @@ def _quote_sheet(wb: Any, d: Design, bom: _Bom) -> None:
             row[ord(col) - 65].number_format = fmt
     for col, width in zip("ABCDEF", (22, 40, 60, 14, 16, 18), strict=True):
         ws.column_dimensions[col].width = width
+    # a long description wraps in its column: left to run on, it was cut at the quantity
+    # ('NVIDIA twin-port 2x400G OSFP multimode transceiver, flat top (DGX system')
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for row in ws.iter_rows(min_row=2, max_row=last):
+        for cell in row:
+            cell.alignment = wrap
+        _fit_height(ws, row[0].row)
     _style_header(ws)
     _print_setup(ws)
 
 
 def _links_sheet(wb: Any, d: Design) -> None:
+    from openpyxl.styles import Alignment
+
     ws = wb.create_sheet("Links")
     _append(
         ws,
@@ -406,9 +477,20 @@ def _links_sheet(wb: Any, d: Design) -> None:
         )
         for col in (3, 11, 14):
             ws.cell(ws.max_row, col).number_format = QTY
-    for i, width in enumerate((22, 18, 9, 9, 28, 18, 12, 34, 34, 16, 10, 24, 16, 10), 1):
+    for i, width in enumerate((22, 14, 9, 9, 28, 16, 10, 34, 34, 18, 13, 24, 18, 13), 1):
         ws.column_dimensions[ws.cell(1, i).column_letter].width = width
+    # a long device, port or media name wraps in its column: left to run on, it was cut at
+    # the next filled cell ('NVIDIA ConnectX-8 SuperNIC 800Gb/s (OS')
+    wrap = Alignment(wrap_text=True, vertical="top")
+    # a name right of a right-aligned count is set apart from it ('288SN5610 leaf')
+    apart = Alignment(wrap_text=True, vertical="top", horizontal="left", indent=1)
+    for row in ws.iter_rows(min_row=1, max_row=ws.max_row):
+        for cell in row:
+            cell.alignment = apart if cell.column in (5, 12) else wrap
+        _fit_height(ws, row[0].row)
     _style_header(ws)
+    for col in (5, 12):
+        ws.cell(1, col).alignment = apart
     _print_setup(ws)
 
 

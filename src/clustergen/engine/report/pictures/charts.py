@@ -110,16 +110,26 @@ def png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def _unit(top_w: float) -> tuple[float, str]:
+    """The cap bar's unit: kW below a megawatt (a 14 kW server on a megawatt axis read
+    '0.000 ... 0.014 MW', its 600 kW cap 'IT cap 0.60 MW'), MW from one up."""
+    return (1e3, "kW") if top_w < 1e6 else (1e6, "MW")
+
+
+def _in(w: float, unit: tuple[float, str]) -> str:
+    scale, name = unit
+    return f"{w / scale:,.0f} {name}" if name == "kW" else f"{w / scale:.2f} {name}"
+
+
 def cap_label(d: Design, cap_it_w: float) -> str:
     """The cap line's name on the basis the cap was given: a facility cap is its IT share at
-    the design's PUE; a basis the request left unsaid is marked as assumed."""
+    the design's PUE; a basis the request left unsaid is marked as assumed. In the bar's unit."""
     pw = d.power
+    unit = _unit(max(cap_it_w, pw.cap_w or 0.0))
     if pw.cap_basis == "facility" and pw.cap_w is not None:
-        return (
-            f"cap {pw.cap_w / 1e6:.2f} MW facility\n= {cap_it_w / 1e6:.2f} MW IT at PUE {pw.pue:g}"
-        )
+        return f"cap {_in(pw.cap_w, unit)} facility\n= {_in(cap_it_w, unit)} IT at PUE {pw.pue:g}"
     assumed = any(a.field == "power_cap_basis" for a in d.assumptions)
-    return f"IT cap {cap_it_w / 1e6:.2f} MW" + ("\n(basis assumed)" if assumed else "")
+    return f"IT cap {_in(cap_it_w, unit)}" + ("\n(basis assumed)" if assumed else "")
 
 
 def power_chart(d: Design) -> bytes:
@@ -155,29 +165,32 @@ def power_chart(d: Design) -> bytes:
     # or estimated: then not yet off the headroom), the increment on it, what is left after both
     x = d.expansion
     standing = x.existing_it_w if x and x.existing_it_w and not d.request.power_cap_scope else 0.0
+    left = None
+    if pw.cap_w and pw.headroom_w is not None:
+        left = pw.headroom_w - (estimated_standing_w(d) or 0.0)
+    cap_it = standing + pw.it_total_w + (left or 0.0)
+    scale, unit = _unit(max(cap_it, standing + pw.it_total_w, pw.cap_w or 0.0))
     if standing:
         what = "existing (estimated)" if x and x.existing_it_estimated else "existing (stated)"
-        ax2.barh(["IT power"], [standing / 1e6], color="tab:blue", alpha=0.4, label=what)
+        ax2.barh(["IT power"], [standing / scale], color="tab:blue", alpha=0.4, label=what)
     ax2.barh(
         ["IT power"],
-        [pw.it_total_w / 1e6],
-        left=[standing / 1e6],
+        [pw.it_total_w / scale],
+        left=[standing / scale],
         color="tab:green",
         label="design",
     )
-    if pw.cap_w and pw.headroom_w is not None:
-        left = pw.headroom_w - (estimated_standing_w(d) or 0.0)
-        cap_it = standing + pw.it_total_w + left
+    if left is not None:
         if left > 0:  # over the cap, no headroom to draw
             ax2.barh(
                 ["IT power"],
-                [left / 1e6],
-                left=[(standing + pw.it_total_w) / 1e6],
+                [left / scale],
+                left=[(standing + pw.it_total_w) / scale],
                 color="lightgray",
                 label="headroom",
             )
-        ax2.axvline(cap_it / 1e6, color="tab:red", lw=1.5, label=cap_label(d, cap_it))
-    ax2.set_xlabel("MW")
+        ax2.axvline(cap_it / scale, color="tab:red", lw=1.5, label=cap_label(d, cap_it))
+    ax2.set_xlabel(unit)
     # beside the bar, not on it: inside, it covered the cap line and the headroom's end
     ax2.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     if any(r.partial for r in rows):

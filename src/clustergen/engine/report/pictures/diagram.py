@@ -16,11 +16,21 @@ from typing import Any, NamedTuple
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.model.inventory import FABRIC_MANAGER, MANAGEMENT_SERVER
-from clustergen.engine.report.pictures.topology import model_name, rail_words, tech_name
+from clustergen.engine.report.pictures.topology import (
+    model_name,
+    rail_words,
+    tech_name,
+    tier_switch,
+)
 from clustergen.engine.report.plain_text import plot_text, xml_text
 from clustergen.engine.report.scale_words import gpus_text, systems_text
 from clustergen.engine.report.su_counts import SuCounts, merged, su_counts
-from clustergen.engine.report.words import storage_owner, su_offset, switch_count
+from clustergen.engine.report.words import (
+    network_switches,
+    storage_owner,
+    su_offset,
+    switch_count,
+)
 from clustergen.units import bandwidth, plural, ratio
 
 #: scalable units drawn one by one; the rest are one box
@@ -152,7 +162,7 @@ def _upper_tiers(out: Layout, d: Design, f: FabricDesign, total_w: float) -> Non
                         d,
                         _per_plane(f.core_switches, f),
                         "core",
-                        f"{model_name(f.core_switch)} core switches",
+                        f"{tier_switch(d, 'core')} core switches",
                         f.planes,
                     ),
                     "switch",
@@ -174,7 +184,7 @@ def _upper_tiers(out: Layout, d: Design, f: FabricDesign, total_w: float) -> Non
                     d,
                     _per_plane(f.spine_switches, f),
                     "spine",
-                    f"{model_name(f.spine_switch)} spine switches",
+                    f"{tier_switch(d, 'spine')} spine switches",
                     f.planes,
                 )
                 # a 3-tier fabric's spines are groups (pods), each under the core
@@ -453,7 +463,7 @@ def _management(out: Layout, d: Design, shown: int, col_w: float, gap: float) ->
                 y,
                 col_w,
                 1.4 if net.in_rack_switches else 1.1,
-                f"{net.name.capitalize()}: {net.total_switches} x {model_name(net.switch)}\n"
+                f"{net.name.capitalize()}: {network_switches(d, net, model_name(net.switch))}\n"
                 # the BOM orders only the ones outside the racks: say how the total splits
                 + (
                     f"({net.in_rack_switches:,} in the compute racks)\n"

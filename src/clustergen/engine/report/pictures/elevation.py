@@ -46,10 +46,11 @@ def panel_title(kind: str, rack: Rack, alike: int, cooling: str) -> str:
     )
     spec = ROLES[rack.role]
     cool = f", {spec.cooling}" if spec.cooling else f", {cooling}-cooled"
-    held = sorted({x.role for x in rack.devices if x.height and x.role} - {kind})
-    also = f"\nalso holds {', '.join(held)}" if held else ""
     # management packed into a network rack: say so, or the count line ("5 network racks in
-    # all") reads as a count of management racks
+    # all") reads as a count of management racks; what the rack is named for is then said
+    # once ('in network rack network-05', not again 'also holds network')
+    held = sorted({x.role for x in rack.devices if x.height and x.role} - {kind, rack.role})
+    also = f"\nalso holds {', '.join(held)}" if held else ""
     where = f"rack {rack.name}" if kind == rack.role else f"in {rack.role} rack {rack.name}"
     return (
         f"{kind}: {where}{also}\n{rack.height_u}U{cool}, {power}\n"

@@ -10,7 +10,13 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.fabric import FabricDesign
 from clustergen.engine.report.su_counts import su_counts
-from clustergen.engine.report.words import storage_owner, su_offset, switch_count, value_words
+from clustergen.engine.report.words import (
+    network_switches,
+    storage_owner,
+    su_offset,
+    switch_count,
+    value_words,
+)
 from clustergen.safe_text import mermaid_label as label
 from clustergen.units import bandwidth, plural, ratio
 
@@ -22,6 +28,29 @@ def model_name(part_id: str | None) -> str:
     """A switch's model as people write it (catalog ids are lower-case model numbers); plain text,
     escaped by whoever shows it."""
     return (part_id or "?").upper()
+
+
+def tier_switch(d: Design, tier: str) -> str:
+    """The model of a compute-fabric tier's switches. An increment's fabric may leave a tier's
+    model unset where its switches are still ordered (an expansion of a DGX H100 SuperPOD drew
+    '4 x ? spine switches standing, 4 added' while its BOM orders 4 QM9700 spines): the
+    inventory's group of that tier names it then."""
+    f = d.fabrics.compute
+    part = (
+        None
+        if f is None
+        else {"leaf": f.leaf_switch, "spine": f.spine_switch}.get(tier, f.core_switch)
+    )
+    if part is None and d.inventory is not None:
+        part = next(
+            (
+                g.part
+                for g in d.inventory.groups
+                if g.network == "compute" and g.tier == tier and g.part
+            ),
+            None,
+        )
+    return model_name(part)
 
 
 def tech_name(f: FabricDesign) -> str:
@@ -56,11 +85,11 @@ def _compute(d: Design) -> list[str]:
     out = [f'  subgraph compute["{title}"]', "    direction TB"]
     if f.tiers == 3:
         out.append(
-            f'    core["{switch_count(d, f.core_switches, "core", label(model_name(f.core_switch)) + " core switches")}"]'
+            f'    core["{switch_count(d, f.core_switches, "core", label(tier_switch(d, "core")) + " core switches")}"]'
         )
     if f.tiers >= 2:
         out.append(
-            f'    spine["{switch_count(d, f.spine_switches, "spine", label(model_name(f.spine_switch)) + " spine switches")}"]'
+            f'    spine["{switch_count(d, f.spine_switches, "spine", label(tier_switch(d, "spine")) + " spine switches")}"]'
         )
     counts = su_counts(d, f)
     sizes = [c.nodes for c in counts]
@@ -135,8 +164,9 @@ def _management(d: Design) -> list[str]:
     out = ['  subgraph mgmt["Management"]']
     for i, net in enumerate(nets):
         out.append(
-            f'    net{i}["{label(net.name.capitalize())}: {net.total_switches} x '
-            f'{label(model_name(net.switch))}, {net.port_speed_gbps:g} Gb/s"]'
+            f'    net{i}["{label(net.name.capitalize())}: '
+            f"{label(network_switches(d, net, model_name(net.switch)))}, "
+            f'{net.port_speed_gbps:g} Gb/s"]'
         )
     if srv.management_servers:
         out.append(f'    heads["{srv.management_servers} management servers"]')
