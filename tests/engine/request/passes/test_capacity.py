@@ -129,3 +129,17 @@ def test_the_smallest_that_meets_a_sized_request_is_the_default_objective(text: 
     assert r.not_understood == []
     assert r.objective is None
     assert any("the least that meets the request" in u for u in r.understood)
+
+
+def test_the_capacity_asked_under_a_cap_fills_it_with_the_most_tokens() -> None:
+    # it built one 4-GPU server: the smallest that serves, not what 2 MW holds
+    r = parse_request(
+        CAT, "2 MW IT, inference, Llama 3.3 70B, how many tokens per second can we serve?"
+    )
+    assert r.objective == "most-tokens"
+
+
+def test_a_bare_rack_count_of_a_rack_scale_system_is_its_racks() -> None:
+    r = parse_request(CAT, "GB200 NVL72 SuperPOD, 8 racks, InfiniBand, 3 year TCO at $0.12/kWh")
+    assert r.nodes == 8
+    assert r.max_racks is None

@@ -270,3 +270,8 @@ def test_a_multiple_of_the_replaced_fleet_is_its_compute_times_that(text: str, k
     assert r.compute_pflops == pytest.approx(k * 128 * a100 / 1e3)
     assert r.gpus is None  # the multiple sizes it, not the fleet's count again
     assert r.not_understood == []
+
+
+def test_a_fleet_counted_in_nodes_with_its_unit_is_the_fleet_replaced() -> None:
+    r = parse_request(CAT, "Replace our 64-node DGX A100 cluster with H200, same power envelope")
+    assert r.replaced_gpus == 512

@@ -191,6 +191,8 @@ def racks_meaning(r: Draft) -> None:
     cap stated, their product is the IT cap (the racks hold the IT load; cooling is outside
     them), said as read from the racks. A pass: the cap may be stated anywhere in the request."""
     racks, kw = r.fields.get("max_racks"), r.fields.get("rack_power_kw")
+    if isinstance(racks, int) and _rack_systems(r, racks):
+        return
     if not isinstance(racks, int) or not isinstance(kw, float) or "power_cap_w" in r.fields:
         return
     r.fields["power_cap_w"] = racks * kw * 1e3
@@ -199,6 +201,29 @@ def racks_meaning(r: Draft) -> None:
         f"IT power cap {racks * kw / 1e3:g} MW from the racks ({racks} x {kw:g} kW; "
         "state a cap to replace it)"
     )
+
+
+def _rack_systems(r: Draft, racks: int) -> bool:
+    """ "GB200 NVL72 SuperPOD, 8 racks": a bare count of racks beside a rack-scale system, with
+    no other size, is that many of its racks, not room for them (it built 5 in 8 racks)."""
+    phrase = r.phrases.get("max_racks", "")
+    platform = r.fields.get("platform")
+    if not re.fullmatch(r"\d+\s*racks?", phrase) or not isinstance(platform, str):
+        return False
+    if any(f in r.fields for f in ("gpus", "nodes", "rack_power_kw")):
+        return False
+    if r.catalog.system(platform).kind != "nvl-rack":
+        return False
+    del r.fields["max_racks"]
+    r.fields["nodes"] = racks
+    head = f"{phrase!r} ->"
+    r.understood = [
+        f"{head} {racks} {platform} racks (a rack-scale system counts in racks)"
+        if u.startswith(head)
+        else u
+        for u in r.understood
+    ]
+    return True
 
 
 def cadence_meaning(r: Draft) -> None:
@@ -350,6 +375,7 @@ def capacity_meaning(r: Draft) -> None:
             if r.free(m):
                 r.take(m.start(), m.end(), f"{m.group(0)!r} -> the capacity asked")
         _rate_per_stream(r)
+        _fill_bound(r)
     if "workload" in r.fields or not (r.fields.get("model") or r.fields.get("model_params_b")):
         return
     if any(f in r.fields for f in _TRAINING_ONLY):
@@ -363,6 +389,21 @@ def capacity_meaning(r: Draft) -> None:
         "a model "
         + ("asked what it serves" if asked else "on the GPUs given, with no run to train")
         + " -> workload inference (say 'train' and the tokens to size a training run)"
+    )
+
+
+def _fill_bound(r: Draft) -> None:
+    """ "2 MW IT, inference, Llama 3.3 70B, how many tokens per second can we serve?": asked what
+    a bound holds (a cap, a budget, racks) with no GPUs given, the answer fills it with the
+    platform that serves the most (it built the smallest server)."""
+    bounds = ("power_cap_w", "capital_budget_usd", "max_racks")
+    if any(f in r.fields for f in ("gpus", "nodes", "objective", "output_tokens_per_s")):
+        return
+    if not any(f in r.fields for f in bounds):
+        return
+    r.fields["objective"] = "most-tokens"
+    r.understood.append(
+        "the capacity asked under a bound -> objective: the most output tokens/s it holds"
     )
 
 

@@ -41,7 +41,10 @@ WORD_COUNTS = {
 }
 _WORDS = "|".join(sorted((re.escape(w) for w in WORD_COUNTS), key=len, reverse=True))
 #: a count right before a name: digits (with a thousands 'k') or a count word, an optional 'x'
-BEFORE_NAME = re.compile(rf"(?<![\w.])(-?)(?:(\d[\d,]*(?:\.\d+)?)(k)?|({_WORDS}))\s*(?:x\s*)?$")
+BEFORE_NAME = re.compile(
+    # "64 DGX H100", "4x B200", and "a 64-node DGX A100 cluster" (the unit written with it)
+    rf"(?<![\w.])(-?)(?:(\d[\d,]*(?:\.\d+)?)(k)?|({_WORDS}))\s*(?:x\s*|-?nodes?\s+)?$"
+)
 #: a count of scalable units anywhere in the request ("4 SU", "2 scalable units", "one SU")
 SU_COUNT = re.compile(
     rf"(?<![\w.])(?:(\d[\d,]*)|({_WORDS}))\s*(?:x\s*)?"
