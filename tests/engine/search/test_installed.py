@@ -34,6 +34,16 @@ def test_an_expansion_past_the_standing_tiers_is_refused_saying_what_it_needs() 
         _design("We run 8 SUs of DGX H100 today; add 2 SUs")
 
 
+def test_an_expansion_the_ports_hold_but_the_ra_builds_in_more_tiers_says_so() -> None:
+    # it said the 8-rack fabric "tops out at 16 nodes" and refused 12 for "1 SU"
+    with pytest.raises(InfeasibleDesignError) as e:
+        _design("we have 8 GB200 NVL72 racks and want to add 4 more")
+    msg = str(e.value)
+    assert "tops out" not in msg
+    assert "reference architecture's 2-tier layout, which builds 12 nodes in more tiers" in msg
+    assert "adding 4 nodes (288 GPUs)" in msg
+
+
 def test_the_cap_counts_the_existing_load_stated_else_estimated_else_cannot_tell() -> None:
     known = _design(
         "We have 64 DGX B200 nodes on InfiniBand drawing 950 kW; add 32 more under a 2 MW IT cap"

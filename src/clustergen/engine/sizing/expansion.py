@@ -319,16 +319,23 @@ def _sus_words(d: Design, nodes: int) -> str:
 
 def _no_room(standing: Design, room: Room, increment: Design, old: System, nodes: int) -> str:
     inc = increment.compute
-    added = (
-        _sus_words(standing, inc.nodes).split(" (")[0]
-        if not standing.compute.su_nodes
-        else (f"{math.ceil(inc.nodes / standing.compute.su_nodes)} SU")
-    )
+    su = standing.compute.su_nodes
+    # whole SUs said as SUs; 4 racks of an 8-rack SU are 4 nodes, not "1 SU"
+    added = f"{inc.nodes // su} SU" if su and inc.nodes % su == 0 else plural(inc.nodes, "node")
+    grown = nodes + inc.nodes
+    if grown <= room.max_nodes and room.why.startswith("needs a"):
+        # the ports would hold it; the reference architecture builds the grown size in another
+        # tier (GB200 NVL72 past one SU): "tops out at 16" beside a refused 12 read as a fault
+        limit = (
+            f"is its reference architecture's {room.tiers}-tier layout, which builds "
+            f"{plural(grown, 'node')} in more tiers"
+        )
+    else:
+        limit = f"tops out at {_sus_words(standing, room.max_nodes)}"
     return (
-        f"the existing {room.tiers}-tier {old.id} fabric of {_sus_words(standing, nodes)} tops "
-        f"out at {_sus_words(standing, room.max_nodes)}; adding {added} ({inc.gpus:,} GPUs) "
-        f"{room.why}; ask for the {nodes + inc.nodes:,} nodes as a new design, or for the "
-        "increment alone as its own pod"
+        f"the existing {room.tiers}-tier {old.id} fabric of {_sus_words(standing, nodes)} "
+        f"{limit}; adding {added} ({inc.gpus:,} GPUs) {room.why}; ask for the "
+        f"{grown:,} nodes as a new design, or for the increment alone as its own pod"
     )
 
 
