@@ -95,6 +95,14 @@ def ratio(x: float) -> str:
     return f"{x:.2f}:1"
 
 
+def per_kwh(usd: float) -> str:
+    """An energy price as a bill writes it: $0.10/kWh, $0.085/kWh (never $0.1/kWh)."""
+    text = f"{usd:.4f}".rstrip("0")
+    if len(text.partition(".")[2]) < 2:
+        text = f"{usd:.2f}"
+    return f"${text}/kWh"
+
+
 def dollars(value: float) -> str:
     """US dollars as a person writes them: $1.25B, $48.2M, $950K, $1,200."""
     if value >= 1e9:

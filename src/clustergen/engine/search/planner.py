@@ -19,7 +19,7 @@ from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.engine.sizing.platform import layout_nodes
 from clustergen.engine.sizing.workload import not_met_elsewhere
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import dollars, duration
+from clustergen.units import dollars, duration, per_kwh
 
 
 def plan_design(catalog: Catalog, request: DesignRequest) -> Design:
@@ -266,7 +266,7 @@ def running_cost_line(d: Design) -> str | None:
     )
     line = (
         f"running it for {term} costs {dollars(c.energy_usd)} in energy "
-        f"({c.facility_kw:,.0f} kW facility at ${c.usd_per_kwh:g}/kWh, {basis})"
+        f"({c.facility_kw:,.0f} kW facility at {per_kwh(c.usd_per_kwh or 0)}, {basis})"
     )
     if c.total_usd is not None:
         return f"{line}; {dollars(c.total_usd)} in all with capital and support"

@@ -1268,3 +1268,16 @@ def test_a_figure_every_design_states_is_a_question_read(text: str) -> None:
 def test_a_power_requirement_with_its_figure_is_still_the_cap() -> None:
     r = parse_request(load_catalog(), "512 GPUs, power requirement of at most 2 MW")
     assert r.power_cap_w == 2e6
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GB300 NVL72, 4 racks, Spectrum-X, what do I need to buy?",
+        "How much power and cooling do 16 GB200 NVL72 racks need? Our PUE is 1.25",
+        "256 H100 GPUs, budget $12M, energy at $0.10/kWh",
+        "256 H100, power costs 10 cents per kWh",
+    ],
+)
+def test_questions_the_bom_power_and_cost_answer_are_read(text: str) -> None:
+    assert parse_request(load_catalog(), text).not_understood == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from clustergen.engine.model.design import Design
 from clustergen.engine.model.tco import CostOfOwnership
 from clustergen.engine.report.words import field_words
-from clustergen.units import dollars, plural
+from clustergen.units import dollars, per_kwh, plural
 
 #: how many unpriced parts the memo names
 SHOWN = 12
@@ -45,7 +45,7 @@ def cost_line(c: CostOfOwnership) -> str:
     """The cost in one line: capital, then the cost of ownership over the term."""
     total = _total(c)
     energy = (
-        f"energy {dollars(c.energy_usd)} at ${c.usd_per_kwh:g}/kWh"
+        f"energy {dollars(c.energy_usd)} at {per_kwh(c.usd_per_kwh)}"
         if c.energy_usd is not None and c.usd_per_kwh is not None
         else "energy unknown: no $/kWh"
     )
@@ -78,7 +78,9 @@ def cost_section(d: Design) -> list[str]:
         "|---|---|---|",
         f"| capital | {capital_words(c)} | the BOM's priced orderable lines |",
         f"| energy | {_money(c.energy_usd)} | {energy_basis}"
-        + (f" at ${c.usd_per_kwh:g}/kWh |" if c.usd_per_kwh is not None else ", no $/kWh given |"),
+        + (
+            f" at {per_kwh(c.usd_per_kwh)} |" if c.usd_per_kwh is not None else ", no $/kWh given |"
+        ),
         f"| support | {support} | share of capital a year, from the price layer |",
         f"| **total** | **{_total(c)}** | {_total_basis(c)} |",
     ]

@@ -904,9 +904,13 @@ RULES: tuple[Rule, ...] = (
     rule(
         "asks_figures",
         r"\b(?:power|energy)\s+(?:draw|consumption|usage|use|needs?|requirements?)\b"
-        r"|\b(?:in|as)\s+(?:peta|exa|tera|p|e|t)?flops\b",
+        r"|\b(?:in|as)\s+(?:peta|exa|tera|p|e|t)?flops\b"
+        # "how much power and cooling do 16 racks need?", "what do I need to buy?": the design's
+        # power, cooling and bill of materials answer them
+        r"|\b(?:power|energy)\s+and\s+cooling\b|\bcooling\s+(?:needs?|requirements?|load)\b"
+        r"|\bwhat\s+(?:do|would|should|must)\s+(?:i|we)\s+(?:need\s+to\s+)?(?:buy|order|purchase)\b",
         lambda m: [Reading("_said", "the figures asked", "a figure the design states", "member")],
-        needs=("power", "energy", "flops"),
+        needs=("power", "energy", "flops", "cooling", "what"),
     ),
     rule(
         "most_gpus",

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from clustergen.engine.request.rules.phrases import Reading, Rule, num, rule, seconds_per
 from clustergen.errors import RequestError
+from clustergen.units import per_kwh
 
 _AMOUNT = r"(\d[\d,]*(?:\.\d+)?)"
 _SCALE = {
@@ -67,12 +68,12 @@ def _capital(m: re.Match[str]) -> list[Reading]:
 
 def _energy_price(m: re.Match[str]) -> list[Reading]:
     usd = num(m.group(1) or m.group(2))
-    return [Reading("usd_per_kwh", usd, f"energy ${usd:g}/kWh")]
+    return [Reading("usd_per_kwh", usd, f"energy {per_kwh(usd)}")]
 
 
 def _cents_per_kwh(m: re.Match[str]) -> list[Reading]:
     usd = num(m.group(1)) / 100
-    return [Reading("usd_per_kwh", usd, f"energy ${usd:g}/kWh")]
+    return [Reading("usd_per_kwh", usd, f"energy {per_kwh(usd)}")]
 
 
 def _term(m: re.Match[str]) -> list[Reading]:
@@ -272,9 +273,18 @@ MONEY_RULES: tuple[Rule, ...] = (
         needs=("gpu",),
     ),
     rule("price_hour_of_what", _PRICE + _PER + r"(?:hours?|hrs?|h)\b", _hour_of_what, needs=("h",)),
-    rule("energy_price", _PRICE + r"\s*(?:/|per|an?)\s*kwh\b", _energy_price, needs=("kwh",)),
+    rule(
+        "energy_price",
+        # "energy at $0.10/kWh", "power costs $0.08 per kWh": the words before it said with it
+        r"(?:\b(?:energy|electricity|power)(?:\s+(?:price|cost|costs|rate|tariff))?"
+        r"(?:\s+(?:is|at|of|=|:))?\s*)?" + _PRICE + r"\s*(?:/|per|an?)\s*kwh\b",
+        _energy_price,
+        needs=("kwh",),
+    ),
     rule(
         "energy_cents",
+        r"(?:\b(?:energy|electricity|power)(?:\s+(?:price|cost|costs|rate|tariff))?"
+        r"(?:\s+(?:is|at|of|=|:))?\s*)?"
         r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:cents?|c|¢)\s*(?:/|per|an?)\s*kwh\b",
         _cents_per_kwh,
         needs=("kwh",),
