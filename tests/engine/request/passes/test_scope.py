@@ -654,3 +654,16 @@ def test_a_rack_count_they_do_not_want_to_exceed_is_the_ceiling() -> None:
     )
     assert r.max_racks == 12
     assert r.not_understood == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "H100 vs H200 vs B200 for serving Llama 3.1 70B at 50k tokens/s, which is cheapest on power?",
+        "H100, H200 or B200 for 512 GPUs training",
+    ],
+)
+def test_three_gpus_set_side_by_side_are_weighed_together(text: str) -> None:
+    r = parse_request(CAT, text)
+    assert r.gpus_weighed == ["h100-sxm", "h200", "b200"]
+    assert r.gpu is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from itertools import pairwise
 
 from clustergen.catalog.architectures import Architecture
 from clustergen.catalog.loader import Catalog
@@ -694,6 +695,9 @@ def _weighed_gpus(r: Draft) -> None:
     """Two GPUs named side by side to be compared: the study weighs their systems alone (the
     second only as a fallback when the first is preferred)."""
     gpus = [(i, eid) for i, (kind, eid) in enumerate(r.named) if kind == "gpu"]
+    if len(gpus) > 2 and "gpu" not in r.fields:
+        _weighed_many(r, gpus)
+        return
     if len(gpus) != 2 or gpus[0][1] == gpus[1][1] or "gpu" in r.fields:
         return
     (i, a), (j, b) = gpus
@@ -732,6 +736,26 @@ def _weighed_gpus(r: Draft) -> None:
             r.understood = [u for u in r.understood if u]
     r.named = [n for k, n in enumerate(r.named) if k not in (i, j)]
     r.spans = [sp for k, sp in enumerate(r.spans) if k not in (i, j)]
+
+
+def _weighed_many(r: Draft, gpus: list[tuple[int, str]]) -> None:
+    """ "H100 vs H200 vs B200 for serving ...": three or more GPUs, each joined to the next as
+    choices, are weighed together (they were refused as two GPUs)."""
+    ids = [eid for _, eid in gpus]
+    if len(set(ids)) != len(ids):
+        return
+    spans = [r.spans[i] for i, _ in gpus]
+    joints = [r.low[e:s] for (_, e), (s, _) in pairwise(spans)]
+    # "H100, H200 or B200": commas list them, one choice word joins the last
+    chosen = [j for j in joints if j.strip(" ,")]
+    if not chosen or not all(_EITHER.match(j) and j.strip(" ,") != "and" for j in chosen):
+        return
+    start, end = spans[0][0], spans[-1][1]
+    r.fields["gpus_weighed"] = ids
+    r.take(start, end, f"{r.low[start:end]!r} -> {', '.join(ids)} weighed: the study picks one")
+    drop = {i for i, _ in gpus}
+    r.named = [n for k, n in enumerate(r.named) if k not in drop]
+    r.spans = [sp for k, sp in enumerate(r.spans) if k not in drop]
 
 
 def read_platforms(r: Draft) -> None:
