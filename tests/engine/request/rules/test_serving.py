@@ -525,3 +525,12 @@ def test_people_sharing_a_cluster_with_no_model_to_serve_are_no_serving_load() -
     assert any("the people who share the cluster" in u for u in r.understood)
     served = parse_request(CAT, "serve Llama 3.3 70B to 40 researchers")
     assert served.output_tokens_per_s is not None
+
+
+def test_a_user_base_sized_as_all_at_once_says_so_where_it_is_sized() -> None:
+    r = parse_request(CAT, "serve Llama 3.3 70B to about 2,000 staff")
+    line = next(u for u in r.understood if u.startswith("serving load sized for"))
+    assert "all of them at once, an upper bound" in line
+    shared = parse_request(CAT, "serve Llama 3.3 70B to 5,000 employees, 10% active at peak")
+    line = next(u for u in shared.understood if u.startswith("serving load sized for"))
+    assert "all of them at once" not in line

@@ -221,6 +221,7 @@ def to_tokens(
     says so. Returns the load as sized, one line per load phrase ("'800 employees' ... = 16,000
     output tokens/s")."""
     sized: list[str] = []
+    whole_base = False  # a user base read as all of it at once
     if "_user_base" in fields:
         base, said = _number(fields.pop("_user_base")), phrases.pop("_user_base")
         if "_concurrent" in fields:
@@ -231,6 +232,7 @@ def to_tokens(
             )
         else:
             fields["_concurrent"], phrases["_concurrent"] = base, said
+            whole_base = "_active_share" not in fields
     if "_active_share" in fields and "_concurrent" not in fields:
         raise RequestError(
             f"{phrases['_active_share']!r} is a share of users, but the request gives no user "
@@ -287,5 +289,8 @@ def to_tokens(
         # a volume over a day or longer is its average: said where the load is, not only
         # beside the phrase (the summary and the first lines quote this line)
         even = "; an even rate, a peak needs more" if _PER_LONG.search(phrase) else ""
+        if key == "_concurrent" and whole_base:
+            # "about 2,000 staff": every one of them generating at once, said where it is sized
+            even = "; all of them at once, an upper bound (say how many are active at peak)"
         sized.append(f"{LOAD_NOTE} {shown!r} = {rate:,.0f} output tokens/s{even}")
     return sized
