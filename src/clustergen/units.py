@@ -19,6 +19,13 @@ def watts(w: float | None) -> str:
     return f"{w:,.0f} W"
 
 
+def power_words(w: float, digits: int = 2) -> str:
+    """A cap or a draw as a customer writes it: kW under a megawatt ("600 kW"), MW beyond."""
+    if abs(w) < W_PER_MW:
+        return f"{w / W_PER_KW:,.0f} kW"
+    return f"{w / W_PER_MW:,.{digits}f} MW"
+
+
 def bandwidth(gb_per_s: float | None) -> str:
     """Bytes per second for people: GB/s below 1,000, TB/s above; three significant figures and
     thousands separators ('8 GB/s', '11.1 GB/s', '15.6 TB/s'); None is 'unknown'."""

@@ -87,7 +87,7 @@ from clustergen.engine.sizing.workload import (
 from clustergen.engine.solve.cap_reserve import OverCap, Reserve, settle_under_cap
 from clustergen.engine.solve.power_first import solve_cap
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import dollars, plural
+from clustergen.units import dollars, plural, power_words
 
 
 def assemble_design(
@@ -615,8 +615,8 @@ def _refuse_over_cap(inputs: Inputs, nodes: int, power: PowerSection) -> None:
     raise OverCap(
         Reserve(w=power.it_total_w - (power.compute_w + fabric_w)),
         f"{nodes * inputs.system.gpus_per_node} {inputs.platform.gpu.id} GPUs need "
-        f"{'at least ' if not power.complete else ''}{power.it_total_w / 1e6:.2f} MW IT, "
-        f"over the {it_cap / 1e6:.2f} MW IT cap",
+        f"{'at least ' if not power.complete else ''}{power_words(power.it_total_w)} IT, "
+        f"over the {power_words(it_cap)} IT cap",
         power.it_total_w,
     )
 

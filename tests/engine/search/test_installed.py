@@ -116,7 +116,7 @@ def test_a_cap_left_for_the_increment_is_checked_on_the_increment_alone() -> Non
     assert cap.passed == (d.power.it_total_w <= 600e3)
     assert "left for it" in cap.figure
     # the increment is sized under what is left: too little is refused saying what fits
-    with pytest.raises(InfeasibleDesignError, match=r"over the 0\.30 MW IT cap"):
+    with pytest.raises(InfeasibleDesignError, match=r"over the 300 kW IT cap"):
         _design("We have 300 kW left; add 256 B200 GPUs to our existing 512 H100 cluster")
 
 

@@ -13,7 +13,7 @@ from clustergen.engine.model.design import Alternative, TradeStudy
 from clustergen.engine.model.request import WORKLOAD_TARGETS, DesignRequest
 from clustergen.engine.sizing.inputs import resolve_request_inputs
 from clustergen.errors import ClustergenError, InfeasibleDesignError
-from clustergen.units import dollars
+from clustergen.units import dollars, power_words
 
 #: how many platforms the refusal names
 SHOWN = 3
@@ -87,19 +87,19 @@ def infeasible(
     if request.power_cap_w is None or not over:
         return InfeasibleDesignError(message, hint="relax a constraint, or name a platform")
     least = min(over, key=lambda r: r.it_power_w)
-    needed_mw = least.it_power_w / 1e6
+    needed = power_words(least.it_power_w)
     cap = (least.why_not or "").rpartition("over the ")[2]
     asked = f"{least.needed_gpus:,} GPUs" if least.needed_gpus else "the workload"
     message = (
-        f"no design fits under the cap: {asked} need at least {needed_mw:.2f} MW IT "
+        f"no design fits under the cap: {asked} need at least {needed} IT "
         f"(on {least.platform}), over the {cap}"
     )
     fits = most_under_cap_by_platform(catalog, request)
     if fits:
-        hint = f"{_what_fits(fits, 'under it')}; or raise the cap to {needed_mw:.2f} MW IT; "
+        hint = f"{_what_fits(fits, 'under it')}; or raise the cap to {needed} IT; "
         hint += "or build the largest that fits"
     else:
-        hint = f"nothing fits under the cap; raise it to {needed_mw:.2f} MW IT"
+        hint = f"nothing fits under the cap; raise it to {needed} IT"
     return InfeasibleDesignError(
         message,
         hint=hint,

@@ -37,7 +37,7 @@ from clustergen.engine.sizing.inputs import RequestInputs, resolve_request_input
 from clustergen.engine.sizing.platform import gpu_system, node_power
 from clustergen.engine.sizing.workload import dense_field, peak_flops, workload_gpus
 from clustergen.errors import ClustergenError, RequestError
-from clustergen.units import dollars, watts
+from clustergen.units import dollars, power_words, watts
 
 TRAINING = frozenset({"training", "fine-tuning"})
 #: workloads whose fabric is non-blocking unless the request says otherwise: a mixed cluster
@@ -297,7 +297,7 @@ def _why_not(catalog: Catalog, d: Sized, c: Candidate, workload: str) -> tuple[s
     if cap is not None and p.it_total_w > cap * (1 + 1e-9):
         bound = "" if p.complete else "at least "
         return (
-            f"needs {bound}{p.it_total_w / 1e6:.2f} MW IT, over the {cap / 1e6:.2f} MW IT cap",
+            f"needs {bound}{power_words(p.it_total_w)} IT, over the {power_words(cap)} IT cap",
             True,
         )
     room = request.max_racks

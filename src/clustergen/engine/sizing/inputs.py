@@ -23,7 +23,7 @@ from clustergen.engine.sizing.platform import (
     whole_nodes,
 )
 from clustergen.errors import InfeasibleDesignError
-from clustergen.units import plural
+from clustergen.units import plural, power_words
 
 if TYPE_CHECKING:
     # annotations only: `fabric` and `power` size a platform without the design and workload
@@ -76,8 +76,8 @@ def resolve_request_inputs(catalog: Catalog, request: DesignRequest) -> RequestI
             assumed["power_cap_basis"] = Assumed(
                 field="power_cap_basis",
                 value="it",
-                reason=f"{request.power_cap_w / 1e6:g} MW read as IT power; facility "
-                f"{request.power_cap_w * pue / 1e6:.2f} MW at PUE {pue:g}",
+                reason=f"{power_words(request.power_cap_w, 3).replace('.000 MW', ' MW')} read as "
+                f"IT power; facility {power_words(request.power_cap_w * pue)} at PUE {pue:g}",
             )
         it_cap = it_cap_w(request.power_cap_w, cap_basis, pue)
         if request.existing_power_w and it_cap is not None and not request.power_cap_scope:
@@ -97,15 +97,15 @@ def _cap_left(existing_w: float, it_cap: float, assumed: dict[str, Assumed]) -> 
     leaves it (the power checks add the installation's draw back)."""
     if existing_w >= it_cap:
         raise InfeasibleDesignError(
-            f"the existing installation's {existing_w / 1e6:.3f} MW already fills the "
-            f"{it_cap / 1e6:.3f} MW IT cap: nothing can be added",
+            f"the existing installation's {power_words(existing_w, 3)} already fills the "
+            f"{power_words(it_cap, 3)} IT cap: nothing can be added",
             hint="raise the cap, or state the installation's draw if it is less",
         )
     assumed["existing_power_w"] = Assumed(
         field="existing_power_w",
         value=f"{existing_w / 1e6:.3f} MW",
-        reason=f"the increment is sized under the {it_cap / 1e6:.3f} MW IT cap less the existing "
-        f"installation's draw: {(it_cap - existing_w) / 1e6:.3f} MW",
+        reason=f"the increment is sized under the {power_words(it_cap, 3)} IT cap less the "
+        f"existing installation's draw: {power_words(it_cap - existing_w, 3)}",
     )
     return it_cap - existing_w
 
