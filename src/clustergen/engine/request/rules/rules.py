@@ -185,7 +185,8 @@ def _power(m: re.Match[str]) -> list[Reading]:
             f"{m.group(0).strip()!r} says both IT and facility power",
             hint='say "5 MW IT" or "5 MW facility at PUE 1.3"',
         )
-    out = [Reading("power_cap_w", watts, f"power cap {watts / 1e6:g} MW")]
+    said = f"{watts / 1e3:g} kW" if watts < 1e6 else f"{watts / 1e6:g} MW"
+    out = [Reading("power_cap_w", watts, f"power cap {said}")]
     return out + [Reading("power_cap_basis", b, "", "set") for b in bases]
 
 
