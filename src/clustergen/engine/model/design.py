@@ -284,10 +284,11 @@ class StorageSection(_M):
 
 def data_path_applies(site_storage: bool, workload: str | None) -> bool:
     """Whether the training data path (data loaders reading a data set: its layout, read
-    pattern, workers, metadata servers) describes a design. It does where the design sizes
-    storage of its own or trains on it; a serving design on the site's storage loads model
-    weights, not a data set, so none of those defaults or checks apply to it."""
-    return not site_storage or (workload or "training") != "inference"
+    pattern, workers, metadata servers) describes a design. It does wherever it trains; a
+    serving design loads model weights, not a data set, so none of those defaults or checks
+    apply to it, on the site's storage or its own (its own was listed eight data-loader
+    assumptions and a "GPUs 100% busy" data path)."""
+    return (workload or "training") != "inference"
 
 
 class ExpansionSection(_M):

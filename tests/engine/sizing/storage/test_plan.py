@@ -94,3 +94,15 @@ def test_a_training_node_on_the_sites_storage_keeps_its_data_path() -> None:
     assert d.data_path_applies
     assert {"dataset_layout", "read_pattern", "workers_per_gpu"} <= {a.field for a in d.assumptions}
     assert DATA_PATH_CHECKS & {c.name for c in d.checks}
+
+
+def test_a_serving_cluster_with_storage_of_its_own_assumes_no_training_data_path() -> None:
+    """Two DGX B200 serving Llama 3.3 70B size storage of their own (the RA's tier) and listed
+    the data-loader defaults and a 'GPUs 100% busy' data path: they read no data set."""
+    cat = load_catalog()
+    d = plan_design(cat, merge_request(cat, "serve Llama 3.3 70B on 2 DGX B200", {}))
+    assert not d.storage.site_storage
+    assert not d.data_path_applies
+    assert not {a.field for a in d.assumptions} & DATA_PATH_FIELDS
+    assert not {c.name for c in d.checks} & DATA_PATH_CHECKS
+    assert d.storage.targets.read_gb_per_s > 0  # the storage is still sized, by its tier
