@@ -45,3 +45,22 @@ def test_the_interactivity_line_keeps_its_cells_apart_from_thousands() -> None:
     assert len(cells) == len([p for p in d.workload.interactivity if p.gpu == d.workload.gpu])
     assert all(c.split(" ")[0].endswith("/user") for c in cells)
     assert all("," not in c.split(" ")[1] or c.split(" ")[1][-4] == "," for c in cells)
+
+
+def test_the_per_gpu_rate_is_said_as_the_capacity_within_the_limits() -> None:
+    """'TPOT 25.4 ms at the target load; 4,116 output tokens/s per GPU' beside a 100k load on 52
+    GPUs read as twice the load served: the rate is the replicas' capacity at the limits."""
+    from clustergen.catalog import load_catalog
+    from clustergen.engine.report.documents.workload import headline
+    from clustergen.engine.request import parse_request
+    from clustergen.engine.search.planner import plan_design
+
+    cat = load_catalog()
+    d = plan_design(cat, parse_request(cat, "serve Llama 3.3 70B to 500 concurrent users"))
+    assert d.workload is not None
+    assert d.workload.tokens_per_s_per_gpu is not None
+    line = headline(d.workload)
+    assert (
+        f"up to {d.workload.tokens_per_s_per_gpu:,.0f} output tokens/s per GPU within the limits"
+        in line
+    )

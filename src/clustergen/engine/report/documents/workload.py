@@ -53,7 +53,12 @@ def headline(w: WorkloadEstimate) -> str:
         if w.ttft_ms is not None and w.tpot_ms is not None:
             parts.append(_latency(w))
         if w.tokens_per_s_per_gpu is not None:
-            parts.append(f"{w.tokens_per_s_per_gpu:,.0f} output tokens/s per GPU")
+            # the replicas' capacity within the limits, not the rate at the target load (the
+            # latency above is at the load): "4,116 per GPU" beside a 100k load on 52 GPUs
+            # read as twice the load served
+            parts.append(
+                f"up to {w.tokens_per_s_per_gpu:,.0f} output tokens/s per GPU within the limits"
+            )
     elif w.tokens_per_s_per_gpu is not None:
         parts.append(f"{w.tokens_per_s_per_gpu:,.0f} tokens/s per GPU")
     if w.days is not None:
