@@ -292,4 +292,4 @@ def test_the_storage_port_check_counts_the_rate_the_ports_deliver() -> None:
     assert f.port_speed_gbps < d.storage.port_speed_gbps
     c = next(c for c in d.checks if c.name == "storage ports carry the read target")
     delivered = d.storage.storage_ports * f.port_speed_gbps / 8
-    assert c.figure.startswith(f"{delivered:g} GB/s of ")
+    assert c.figure.startswith(f"{delivered:,.0f} GB/s carried, ")

@@ -334,7 +334,8 @@ def storage_ports_check(fabrics: FabricsSection, storage: StorageSection) -> Che
     return check(
         "storage ports carry the read target",
         st_cap >= targets.read_gb_per_s,
-        f"{st_cap:,g} GB/s of {targets.read_gb_per_s:,g} GB/s",
+        # a capacity beside a need, not a fraction of it ("100 GB/s of 8 GB/s")
+        f"{st_cap:,.0f} GB/s carried, {targets.read_gb_per_s:,.1f} GB/s needed",
         f"{targets.tier} tier, {targets.basis}",
     )
 
@@ -389,7 +390,7 @@ def design_checks(
         check(
             "rack power within limit",
             most_kw <= rack_kw * 1.0001,
-            f"{most_kw:.1f} kW of {rack_kw:g} kW",
+            f"{most_kw:.1f} kW of {rack_kw:.1f} kW",
             (
                 "one rack-scale system per rack"
                 if inputs.system.kind == "nvl-rack"
