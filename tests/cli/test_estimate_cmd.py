@@ -99,7 +99,7 @@ def test_the_terminal_shows_the_method_band_and_assumptions(cli: Cli) -> None:
     band = json.loads(cli("estimate", FORMS[0], "--json")[1])["band_pct"]
     assert f"+/-{band:g}%" in out
     assert "method:" in out
-    assert "assumed gpu = h100-sxm" in out
+    assert "assumed GPU = h100-sxm" in out
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_the_serving_example_states_its_interactivity(cli: Cli) -> None:
     assert code == 0
     assert "tokens/s per user" in out
     assert "at the target load" in out
-    assert "assumed tpot_ms" in out
+    assert "assumed TPOT limit (ms)" in out
 
 
 def test_each_warning_is_printed_once_at_the_top(cli: Cli) -> None:

@@ -61,8 +61,11 @@ def estimate(
 
         first_lines(req, warnings)
         print_workload(result)
+        # the engine's field names in words, imported here: the command loads no design model
+        from clustergen.engine.report.words import field_words, value_words
+
         for a in assumed:
-            say(f"assumed {a.field} = {a.value}: {a.reason}")
+            say(f"assumed {field_words(a.field)} = {value_words(a.value)}: {a.reason}")
     if not result.feasible:  # NOT MET: the figures are printed, and the exit says so
         raise typer.Exit(InfeasibleDesignError.exit_code)
 

@@ -123,8 +123,13 @@ def fabric(
                 ((t.location, t.optic, t.count, fmt_w(t.power_w)) for t in f.transceivers),
             )
         )
+    # the engine's field names in words, imported here: the command loads no design model
+    from clustergen.engine.report.words import field_words, value_words
+
     for a in result.assumed:
-        stdout.print(f"assumed {a.field} = {a.value}: {a.reason}", markup=False)
+        stdout.print(
+            f"assumed {field_words(a.field)} = {value_words(a.value)}: {a.reason}", markup=False
+        )
     for n in f.notes:
         stdout.print(f"note: {n}", markup=False)
 

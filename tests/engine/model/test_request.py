@@ -46,3 +46,11 @@ def test_the_memo_calls_a_field_by_its_declared_name_and_unit() -> None:
 
 def test_a_name_that_is_no_request_field_is_spelt_out() -> None:
     assert human_name("su_nodes") == "su nodes"
+
+
+def test_an_engine_field_in_an_estimates_method_is_said_in_words() -> None:
+    from clustergen.engine.model.request import said_as
+
+    assert said_as("isl-tokens") == "input length (tokens)"
+    assert said_as("tpot_ms") == "TPOT limit (ms)"
+    assert said_as("not-a-field") == "not-a-field"

@@ -654,3 +654,12 @@ def human_name(field: str) -> str:
     that is not a request field is spelt out ('su_nodes' -> 'su nodes')."""
     words = REQUEST_FIELDS.get(field)
     return words.name if words else field.replace("_", " ")
+
+
+def said_as(field: str) -> str:
+    """A request field (or the catalog assumption named after it, "isl-tokens") in the words a
+    person reads: its name and unit ("input length (tokens)"); any other name as it is."""
+    words = REQUEST_FIELDS.get(field.replace("-", "_"))
+    if words is None:
+        return field
+    return f"{words.name} ({words.unit})" if words.unit else words.name

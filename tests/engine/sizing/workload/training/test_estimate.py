@@ -91,7 +91,7 @@ def test_a_budget_buys_gpu_hours_at_its_price() -> None:
     assert est.gpu_hours > 800_000 * 0.999
     assert est.cost_usd is not None
     assert est.cost_usd <= 2e6
-    assert "assumed training_days 30" in est.method
+    assert "assumed duration (days) 30" in est.method
 
 
 def test_over_budget_is_not_met() -> None:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.workload_models import ShapePoint
+from clustergen.engine.model.request import said_as
 from clustergen.engine.model.workload import WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs
@@ -718,6 +719,6 @@ def _method(
         queue,
         *notes,
         f"band +/-{band:g}%",
-        *[f"assumed {a.field} {a.value}" for a in w.assumed],
+        *[f"assumed {said_as(a.field)} {a.value}" for a in w.assumed],
     ]
     return "; ".join(parts) + "."

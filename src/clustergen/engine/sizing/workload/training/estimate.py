@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from clustergen.catalog.loader import Catalog
 from clustergen.catalog.models import Gpu
+from clustergen.engine.model.request import said_as
 from clustergen.engine.model.workload import PrecisionFigures, WorkloadEstimate
 from clustergen.engine.sizing.workload.budget import cost_usd, hours_bought
 from clustergen.engine.sizing.workload.inputs import WorkloadInputs, constant, dense_field
@@ -477,5 +478,5 @@ def _method(
             f"{_SMALL_RUN_RANGE[1]:g}x the GPU-hours of this throughput model, so read it as a "
             "floor"
         )
-    parts += [f"assumed {a.field} {a.value}" for a in w.assumed]
+    parts += [f"assumed {said_as(a.field)} {a.value}" for a in w.assumed]
     return "; ".join(parts) + "."
