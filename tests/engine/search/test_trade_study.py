@@ -238,3 +238,21 @@ def test_a_port_speed_asked_is_the_speed_built_and_the_range_left_is_said() -> N
     assert storage.fabrics.storage.technology == "ethernet"
     assert storage.fabrics.compute is not None
     assert storage.fabrics.compute.technology == "infiniband"
+
+
+def test_a_tie_says_how_it_fell() -> None:
+    # "ties the chosen row on the objective; it has more switches or comes later" was said of
+    # two rows with the same switches
+    from clustergen.catalog import load_catalog as _load
+    from clustergen.engine.request import parse_request as _parse
+    from clustergen.engine.search.planner import plan_design as _plan
+
+    cat = _load()
+    d = _plan(cat, _parse(cat, "Llama 3.1 70B offline on 8 H100"))
+    assert d.alternatives is not None
+    best, runner = d.alternatives.rows[0], d.alternatives.rows[1]
+    assert runner.switches == best.switches
+    assert runner.why_not is not None
+    assert (
+        "the tie goes to the GPU with more memory, then to the row listed first" in runner.why_not
+    )

@@ -627,7 +627,17 @@ def passed_over(
     ):
         overshoot = f"; delivers {a.gpus:,} GPUs for the {a.needed_gpus:,} needed"
     if objective.key(a) == objective.key(best):
-        return "ties the chosen row on the objective; it has more switches or comes later"
+        # the tie-break said as it fell: more switches, or only the order (it said "more
+        # switches or comes later" beside two rows of equal switches)
+        if a.switches > best.switches:
+            return (
+                f"ties the chosen row on the objective; it has more switches ({a.switches:,} "
+                f"against {best.switches:,})"
+            )
+        return (
+            "ties the chosen row on the objective and its switches; the tie goes to the GPU "
+            "with more memory, then to the row listed first"
+        )
     return f"{objective.figure(a)} against {objective.figure(best)}{overshoot}"
 
 
