@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 
 from clustergen.engine.model.design import Design, ManagementNetwork
 from clustergen.engine.model.inventory import PARTS
-from clustergen.engine.model.request import REQUEST_FIELDS
+from clustergen.engine.model.request import REQUEST_FIELDS, said_as
 from clustergen.units import plural, watts
 
 Mark = Literal["PASS", "WARN", "FAIL", "UNKNOWN", "INFO"]
@@ -73,10 +73,7 @@ def verdict(d: Design) -> Verdict:
 # Engine field names a person reads as these words. A field not here is spelled out by rule;
 # a request field is called what its declaration says (`REQUEST_FIELDS`), with its unit.
 _FIELD_WORDS = {
-    **{
-        field: f"{words.name} ({words.unit})" if words.unit else words.name
-        for field, words in REQUEST_FIELDS.items()
-    },
+    **{field: said_as(field) for field in REQUEST_FIELDS},
     "switch": "compute-fabric switch",
     "su_nodes": "nodes per scalable unit",
     "planes": "compute-fabric planes",

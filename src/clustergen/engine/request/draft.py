@@ -182,6 +182,12 @@ class Draft:
         self.phrases[r.field] = phrase
         self.take(m.start(), m.end(), f"{phrase!r} -> {r.note}")
 
+    def renote(self, phrase: str, words: str) -> None:
+        """The note of `phrase` says what it turned out to be, once the whole request is read:
+        "'8 racks' -> 8 gb200-nvl72 racks" where the rule had read room for 8."""
+        head = f"{phrase!r} ->"
+        self.understood = [f"{head} {words}" if u.startswith(head) else u for u in self.understood]
+
     def _preferred(self, field: str, phrase: str, at: int) -> bool | None:
         """Of two values of one field, the one its clause prefers ("is 1:1 really needed? we'd
         prefer 2:1"): True for the new one at `at`, False for the earlier one, None when

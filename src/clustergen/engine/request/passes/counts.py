@@ -117,13 +117,12 @@ def read_su_size(r: Draft) -> None:
             f"{phrase!r} is no scalable unit a reference architecture here builds ({built})",
             hint="ask for the GPU or node count, or for a count of its SUs",
         )
-    note = (
-        f"{phrase!r} -> the {same[0][0]} SU of {n} {same[0][2]}"
+    r.renote(
+        phrase,
+        f"the {same[0][0]} SU of {n} {same[0][2]}"
         if same
-        else f"{phrase!r} -> an SU size, with no RA here to hold it to: not applied"
+        else "an SU size, with no RA here to hold it to: not applied",
     )
-    head = f"{phrase!r} ->"
-    r.understood = [note if u.startswith(head) else u for u in r.understood]
 
 
 #: "36 GB200 superchips", "18 GB200 compute trays": a count of a rack-scale system's parts

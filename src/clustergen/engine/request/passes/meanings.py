@@ -93,8 +93,7 @@ def _reread(r: Draft, src: str, dst: str, words: str) -> None:
     r.fields[dst] = r.fields.pop(src)
     phrase = r.phrases.pop(src)
     r.phrases.setdefault(dst, phrase)
-    head = f"{phrase!r} ->"
-    r.understood = [f"{head} {words}" if u.startswith(head) else u for u in r.understood]
+    r.renote(phrase, words)
 
 
 #: an hourly price makes a budget one of GPU-hours; so does a model to train, not to serve
@@ -176,11 +175,9 @@ def data_meaning(r: Draft) -> None:
         # its prompts carry ("video inference" is no best-tier training set)
         tier = r.fields.pop("_data_tier")
         phrase = r.phrases.pop("_data_tier", "")
-        head = f"{phrase!r} ->"
-        note = (
-            f"{head} the data's storage tier ({tier}) is for training sets: not applied to serving"
+        r.renote(
+            phrase, f"the data's storage tier ({tier}) is for training sets: not applied to serving"
         )
-        r.understood = [note if u.startswith(head) else u for u in r.understood]
         return
     tier = r.fields["_data_tier"]
     _reread(r, "_data_tier", "storage_tier", f"{tier} storage tier (the data's, H100 RA Table 5)")
@@ -216,13 +213,7 @@ def _rack_systems(r: Draft, racks: int) -> bool:
         return False
     del r.fields["max_racks"]
     r.fields["nodes"] = racks
-    head = f"{phrase!r} ->"
-    r.understood = [
-        f"{head} {racks} {platform} racks (a rack-scale system counts in racks)"
-        if u.startswith(head)
-        else u
-        for u in r.understood
-    ]
+    r.renote(phrase, f"{racks} {platform} racks (a rack-scale system counts in racks)")
     return True
 
 
@@ -234,9 +225,10 @@ def cadence_meaning(r: Draft) -> None:
     if days is None:
         return
     phrase = r.phrases.pop("_cadence_days", "")
-    head = f"{phrase!r} ->"
     stated = r.fields.get("training_days")
-    if stated is None or float(stated) > float(days):  # type: ignore[arg-type]
+    assert isinstance(days, float)  # the cadence rule reads days
+    assert stated is None or isinstance(stated, float | int)
+    if stated is None or stated > days:
         if stated is not None:
             r.understood.append(
                 f"{r.phrases['training_days']!r} is longer than the cadence: each run must end "
@@ -245,12 +237,7 @@ def cadence_meaning(r: Draft) -> None:
         r.fields["training_days"] = days
         r.phrases["training_days"] = phrase
         return
-    r.understood = [
-        f"{head} a run each {float(days):.3g} days (the {float(stated):g} days stated are tighter)"  # type: ignore[arg-type]
-        if u.startswith(head)
-        else u
-        for u in r.understood
-    ]
+    r.renote(phrase, f"a run each {days:.3g} days (the {stated:g} days stated are tighter)")
 
 
 def e2e_meaning(r: Draft) -> None:
@@ -423,12 +410,13 @@ def _rate_per_stream(r: Draft) -> None:
     r.phrases.pop("output_tokens_per_s", None)
     r.fields["tpot_ms"] = 1000.0 / float(rate)
     r.phrases["tpot_ms"] = phrase
-    head = f"{phrase!r} ->"
+    r.renote(
+        phrase,
+        f"each stream's speed, TPOT {1000.0 / float(rate):.3g} ms (the question counts streams)",
+    )
+    # the workload note named the load the figure no longer is
     r.understood = [
-        f"{head} each stream's speed, TPOT {1000.0 / float(rate):.3g} ms (the question counts "
-        "streams)"
-        if u.startswith(head)
-        else u.replace("a serving load for a model", "a per-token latency limit for a model")
+        u.replace("a serving load for a model", "a per-token latency limit for a model")
         for u in r.understood
     ]
 

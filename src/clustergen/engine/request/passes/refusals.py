@@ -313,12 +313,12 @@ def refuse_nothing_to_size(r: Draft) -> None:
         if smallest and r.free_span(smallest.start(), smallest.start() + 1):
             # "the smallest B200 config that can serve Llama 3.1 405B": what the count, load
             # or run sizes is already the least that meets it (the default objective); the
-            # words between may be a name already read
-            r.understood.append(
-                f"{smallest.group(0)!r} -> the least that meets the request (the default objective)"
+            # words between may be a name already read (taking them again changes nothing)
+            r.take(
+                smallest.start(),
+                smallest.end(),
+                f"{smallest.group(0)!r} -> the least that meets the request (the default objective)",
             )
-            for k in range(smallest.start(), smallest.end()):
-                r.used[k] = True
             r.fields["understood"] = r.understood
             r.fields["not_understood"] = r.leftovers()
         return

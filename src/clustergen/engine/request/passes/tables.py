@@ -64,13 +64,7 @@ def _people_sharing(r: Draft) -> None:
         return
     said = r.phrases.pop("_user_base")
     del r.fields["_user_base"]
-    head = f"{said!r} ->"
-    r.understood = [
-        f"{head} the people who share the cluster (no model to serve: not a serving load)"
-        if u.startswith(head)
-        else u
-        for u in r.understood
-    ]
+    r.renote(said, "the people who share the cluster (no model to serve: not a serving load)")
     for m in re.finditer(r"\bshared\s+(?:by|between|among|across)\b", r.low):
         if r.free(m):
             r.take(m.start(), m.end(), f"{m.group(0)!r} -> the people who share the cluster")
