@@ -302,3 +302,13 @@ def test_a_ratio_splits_the_gpus_in_the_order_the_roles_are_named(
     assert r.serving_share == serving
     assert r.workload == "mixed"
     assert r.oversubscription is None  # "50:50" is no fabric's ratio
+
+
+def test_an_energy_price_paid_over_years_is_the_cost_term_not_a_run() -> None:
+    # "$0.09/kWh for 3 years" was a 1,096-day training run beside a run asked how long it takes
+    r = parse_request(
+        CAT, "train a 70B model on 10T tokens with 1,024 H100s, energy at $0.09/kWh for 3 years"
+    )
+    assert r.tco_years == 3.0
+    assert r.training_days is None
+    assert r.usd_per_kwh == 0.09

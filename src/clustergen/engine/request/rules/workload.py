@@ -68,12 +68,23 @@ def _capital(m: re.Match[str]) -> list[Reading]:
 
 def _energy_price(m: re.Match[str]) -> list[Reading]:
     usd = num(m.group(1) or m.group(2))
-    return [Reading("usd_per_kwh", usd, f"energy {per_kwh(usd)}")]
+    return [Reading("usd_per_kwh", usd, f"energy {per_kwh(usd)}"), *_paid_over(m)]
 
 
 def _cents_per_kwh(m: re.Match[str]) -> list[Reading]:
     usd = num(m.group(1)) / 100
-    return [Reading("usd_per_kwh", usd, f"energy {per_kwh(usd)}")]
+    return [Reading("usd_per_kwh", usd, f"energy {per_kwh(usd)}"), *_paid_over(m)]
+
+
+#: "$0.09/kWh for 3 years": the term the price is paid over (it was read as a 3-year run)
+_PAID_OVER = r"(?:\s+(?:for|over)\s+(?P<years>\d+(?:\.\d+)?)\s*(?:years?|yrs?)\b)?"
+
+
+def _paid_over(m: re.Match[str]) -> list[Reading]:
+    years = m.group("years")
+    if not years:
+        return []
+    return [Reading("tco_years", float(years), f"cost-of-ownership term {float(years):g} years")]
 
 
 def _term(m: re.Match[str]) -> list[Reading]:
@@ -277,7 +288,7 @@ MONEY_RULES: tuple[Rule, ...] = (
         "energy_price",
         # "energy at $0.10/kWh", "power costs $0.08 per kWh": the words before it said with it
         r"(?:\b(?:energy|electricity|power)(?:\s+(?:price|cost|costs|rate|tariff))?"
-        r"(?:\s+(?:is|at|of|=|:))?\s*)?" + _PRICE + r"\s*(?:/|per|an?)\s*kwh\b",
+        r"(?:\s+(?:is|at|of|=|:))?\s*)?" + _PRICE + r"\s*(?:/|per|an?)\s*kwh\b" + _PAID_OVER,
         _energy_price,
         needs=("kwh",),
     ),
@@ -285,7 +296,7 @@ MONEY_RULES: tuple[Rule, ...] = (
         "energy_cents",
         r"(?:\b(?:energy|electricity|power)(?:\s+(?:price|cost|costs|rate|tariff))?"
         r"(?:\s+(?:is|at|of|=|:))?\s*)?"
-        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:cents?|c|¢)\s*(?:/|per|an?)\s*kwh\b",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:cents?|c|¢)\s*(?:/|per|an?)\s*kwh\b" + _PAID_OVER,
         _cents_per_kwh,
         needs=("kwh",),
     ),
