@@ -176,3 +176,11 @@ def test_growth_within_the_tiers_built_passes_and_past_them_warns() -> None:
     lone = growth("8 H200 GPUs, expandable to 64 GPUs")
     assert not lone.passed
     assert "adds a compute fabric" in lone.detail
+
+
+def test_a_sub_megawatt_cap_is_checked_in_kilowatts() -> None:
+    # "power under cap: 0.111 MW IT of 0.119 MW" beside a cap the page said as 118.9 kW
+    from clustergen.engine.sizing.checks import _in_cap_units
+
+    assert _in_cap_units(111_000, 118_900) == "111.0 kW"
+    assert _in_cap_units(800_000, 1_000_000) == "0.800 MW"

@@ -99,6 +99,12 @@ def margin_check(name: str, used_w: float, limit_w: float, what: str) -> Check:
     )
 
 
+def _in_cap_units(w: float, cap_w: float) -> str:
+    """A draw in the unit its cap is said in ("111.0 kW IT of 118.9 kW", "0.800 MW IT of 1.000
+    MW"): a sub-megawatt cap read "0.111 MW of 0.119 MW" beside a cap written in kW."""
+    return watts(w) if cap_w < 1e6 else f"{w / 1e6:.3f} MW"
+
+
 def power_check(power: PowerSection, it_cap_w: float) -> Check:
     """IT power under the cap: passed or failed on a complete sum; on an incomplete one, failed
     when the known terms alone exceed the cap, else unknown."""
@@ -107,14 +113,14 @@ def power_check(power: PowerSection, it_cap_w: float) -> Check:
         return check(
             "power under cap",
             power.it_total_w <= it_cap_w,
-            f"{power.it_total_w / 1e6:.3f} MW IT of {it_cap_w / 1e6:.3f} MW",
+            f"{_in_cap_units(power.it_total_w, it_cap_w)} IT of {watts(it_cap_w)}",
             detail,
         )
     over = power.it_total_w > it_cap_w
     return check(
         "power under cap",
         False,
-        f"at least {power.it_total_w / 1e6:.3f} MW IT of {it_cap_w / 1e6:.3f} MW; unknown: "
+        f"at least {_in_cap_units(power.it_total_w, it_cap_w)} IT of {watts(it_cap_w)}; unknown: "
         + "; ".join(power.unknown),
         detail + ("; the known terms alone exceed the cap" if over else ""),
         unknown=not over,
